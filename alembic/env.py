@@ -1,0 +1,56 @@
+"""Alembic environment: the models' metadata and the settings' database URL."""
+
+from logging.config import fileConfig
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import storefront.models  # noqa: F401  (registers every table)
+from storefront.db import make_engine
+from storefront.settings import get_settings
+
+config = context.config
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+target_metadata = SQLModel.metadata
+
+
+def _url() -> str:
+    return config.attributes.get("database_url") or get_settings().database_url
+
+
+def _configure(**kwargs) -> None:
+    context.configure(
+        target_metadata=target_metadata,
+        compare_type=True,
+        render_as_batch=_url().startswith("sqlite"),
+        **kwargs,
+    )
+
+
+def run_migrations_offline() -> None:
+    _configure(url=_url(), literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _configure(connection=connection)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    engine = make_engine(_url())
+    with engine.connect() as connection:
+        _configure(connection=connection)
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

@@ -1,0 +1,1 @@
+"""Event-services storefront: public catalogue, cart and booking, back office."""

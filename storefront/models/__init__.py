@@ -1,0 +1,50 @@
+"""SQLModel tables and input/output shapes. No logic, no reflex."""
+
+from storefront.models.availability import BlockedDate, ServiceAvailability
+from storefront.models.banners import Banner, BannerItem
+from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
+from storefront.models.bookings import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem
+from storefront.models.catalog import (
+    SERVICE_KINDS,
+    SERVICE_STATUSES,
+    Service,
+    ServiceCapacity,
+    ServiceCategory,
+)
+from storefront.models.operations import (
+    CONTACT_EVENT_TYPES,
+    AuditLog,
+    BusinessSettings,
+    ContactMessage,
+    NotificationOutbox,
+)
+from storefront.models.users import ROLES, LoginSession, User, UserPublic
+
+__all__ = [
+    "BOOKING_STATUSES",
+    "CONTACT_EVENT_TYPES",
+    "HOLD_STATUSES",
+    "MONEY",
+    "ROLES",
+    "SERVICE_KINDS",
+    "SERVICE_STATUSES",
+    "AuditLog",
+    "Banner",
+    "BannerItem",
+    "BlockedDate",
+    "Booking",
+    "BookingItem",
+    "BusinessSettings",
+    "ContactMessage",
+    "LoginSession",
+    "NotificationOutbox",
+    "Service",
+    "ServiceAvailability",
+    "ServiceCapacity",
+    "ServiceCategory",
+    "User",
+    "UserPublic",
+    "UTCDateTime",
+    "new_id",
+    "utcnow",
+]

@@ -1,0 +1,83 @@
+"""The catalogue: categories, services and how many of each can be out at once."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, Column, Index
+from sqlmodel import Field, SQLModel
+
+from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
+
+# What a service is on the storefront; decides which page shows it and how.
+SERVICE_KINDS = ("service", "wedding_offer", "table", "package", "mascot", "bouncer_option", "theme")
+SERVICE_STATUSES = ("published", "draft")
+
+
+class ServiceCategory(SQLModel, table=True):
+    __tablename__ = "service_categories"
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    name: str = Field(max_length=120)
+    slug: str = Field(max_length=120, unique=True)
+    description: str | None = Field(default=None, max_length=2000)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Service(SQLModel, table=True):
+    __tablename__ = "services"
+    __table_args__ = (
+        CheckConstraint(
+            "kind IN ('service', 'wedding_offer', 'table', 'package', 'mascot', "
+            "'bouncer_option', 'theme')",
+            name="ck_services_kind",
+        ),
+        CheckConstraint("status IN ('published', 'draft')", name="ck_services_status"),
+        CheckConstraint("price IS NULL OR price >= 0", name="ck_services_price"),
+        Index("ix_services_category_kind", "category_id", "kind", "display_order"),
+        Index("ix_services_user_id", "user_id"),
+    )
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    title: str = Field(max_length=200)
+    slug: str = Field(max_length=200, unique=True)
+    description: str = Field(default="", max_length=10000)
+    price: Decimal | None = Field(default=None, sa_type=MONEY)
+    kind: str = Field(default="service", max_length=32)
+    category_id: uuid.UUID | None = Field(
+        default=None, foreign_key="service_categories.id", ondelete="SET NULL"
+    )
+    # [{"path": "services/<uuid>.webp", "url": "/media/services/<uuid>.webp"}, ...]
+    images: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    # Kind-specific attributes (features, colour, table size, theme tiles, ...).
+    meta: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column("metadata", JSON, nullable=False)
+    )
+    featured: bool = Field(default=False)
+    active: bool = Field(default=True)
+    status: str = Field(default="published", max_length=16)
+    display_order: int = Field(default=0)
+    user_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class ServiceCapacity(SQLModel, table=True):
+    """How many units of a service exist, and the pause each booking needs after it."""
+
+    __tablename__ = "service_capacity"
+    __table_args__ = (
+        CheckConstraint("total_units >= 1", name="ck_service_capacity_units"),
+        CheckConstraint("buffer_time_minutes >= 0", name="ck_service_capacity_buffer"),
+    )
+
+    service_id: uuid.UUID = Field(
+        primary_key=True, foreign_key="services.id", ondelete="CASCADE"
+    )
+    total_units: int = Field(default=1)
+    buffer_time_minutes: int = Field(default=120)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

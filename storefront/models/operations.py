@@ -1,0 +1,96 @@
+"""What the business runs on: contact requests, the notification outbox, the audit log, settings."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, Column, Index
+from sqlmodel import Field, SQLModel
+
+from storefront.models.base import UTCDateTime, new_id, utcnow
+
+CONTACT_EVENT_TYPES = ("birthday", "wedding", "corporate", "baby-shower", "anniversary", "other")
+OUTBOX_CHANNELS = ("whatsapp", "email")
+OUTBOX_STATUSES = ("pending", "sent", "failed")
+
+
+class ContactMessage(SQLModel, table=True):
+    __tablename__ = "contact_messages"
+    __table_args__ = (Index("ix_contact_messages_created_at", "created_at"),)
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    name: str = Field(max_length=255)
+    email: str = Field(max_length=255)
+    phone: str | None = Field(default=None, max_length=64)
+    event_type: str = Field(max_length=32)
+    event_date: date | None = None
+    message: str = Field(max_length=5000)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class NotificationOutbox(SQLModel, table=True):
+    """A message to send, written in the same transaction as what it announces."""
+
+    __tablename__ = "notification_outbox"
+    __table_args__ = (
+        CheckConstraint("channel IN ('whatsapp', 'email')", name="ck_outbox_channel"),
+        CheckConstraint("status IN ('pending', 'sent', 'failed')", name="ck_outbox_status"),
+        CheckConstraint("attempts >= 0", name="ck_outbox_attempts"),
+        Index("ix_notification_outbox_due", "status", "next_attempt_at"),
+    )
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    channel: str = Field(max_length=16)
+    topic: str = Field(max_length=64)  # booking_placed, contact_request, password_reset, ...
+    recipient: str = Field(max_length=255)
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="pending", max_length=16)
+    attempts: int = Field(default=0)
+    next_attempt_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    last_error: str | None = Field(default=None, max_length=2000)
+    booking_id: uuid.UUID | None = Field(
+        default=None, foreign_key="bookings.id", ondelete="SET NULL"
+    )
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class AuditLog(SQLModel, table=True):
+    """Who changed what in the back office."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_entity", "entity_type", "entity_id"),)
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    actor_user_id: uuid.UUID | None = Field(
+        default=None, foreign_key="users.id", ondelete="SET NULL"
+    )
+    action: str = Field(max_length=64)
+    entity_type: str = Field(max_length=64)
+    entity_id: str | None = Field(default=None, max_length=64)
+    details: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+
+
+class BusinessSettings(SQLModel, table=True):
+    """The one row of business details shown on the site and used in messages."""
+
+    __tablename__ = "business_settings"
+    __table_args__ = (
+        CheckConstraint("id = 1", name="ck_business_settings_single_row"),
+        CheckConstraint("min_notice_hours >= 0", name="ck_business_settings_notice"),
+    )
+
+    id: int = Field(default=1, primary_key=True)
+    business_name: str = Field(default="Magic Events", max_length=120)
+    phone: str = Field(default="+383 44 000 000", max_length=64)
+    email: str = Field(default="info@magicevents.example", max_length=255)
+    instagram: str = Field(default="@magicevents.ks", max_length=120)
+    address: str = Field(default="Prishtina, Kosovo", max_length=255)
+    whatsapp_number: str = Field(default="+38344000000", max_length=32)
+    opening_hours: str = Field(default="Monday to Friday 9AM-6PM", max_length=120)
+    currency: str = Field(default="EUR", max_length=3)
+    min_notice_hours: int = Field(default=24)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -1,0 +1,59 @@
+"""Accounts and their server-side login sessions."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from sqlalchemy import CheckConstraint, Index
+from sqlmodel import Field, SQLModel
+
+from storefront.models.base import UTCDateTime, new_id, utcnow
+
+ROLES = ("admin", "user")
+Role = Literal["admin", "user"]
+
+
+class UserBase(SQLModel):
+    email: str = Field(max_length=255)
+    full_name: str | None = Field(default=None, max_length=255)
+    avatar_url: str | None = Field(default=None, max_length=1024)
+
+
+class User(UserBase, table=True):
+    __tablename__ = "users"
+    __table_args__ = (CheckConstraint("role IN ('admin', 'user')", name="ck_users_role"),)
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    email: str = Field(max_length=255, unique=True, index=True)
+    password_hash: str | None = Field(default=None, max_length=255)
+    role: str = Field(default="user", max_length=16)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class UserPublic(UserBase):
+    """What leaves the server about a user."""
+
+    id: uuid.UUID
+    role: str
+    created_at: datetime
+
+
+class LoginSession(SQLModel, table=True):
+    """A signed-in browser. Only the hash of its token is stored."""
+
+    __tablename__ = "login_sessions"
+    __table_args__ = (Index("ix_login_sessions_user_id", "user_id"),)
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE")
+    token_hash: str = Field(max_length=128, unique=True)
+    remember_me: bool = Field(default=False)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    last_seen_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    idle_expires_at: datetime = Field(sa_type=UTCDateTime)
+    expires_at: datetime = Field(sa_type=UTCDateTime)
+    user_agent: str | None = Field(default=None, max_length=512)
+    ip_address: str | None = Field(default=None, max_length=64)

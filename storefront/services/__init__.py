@@ -1,0 +1,1 @@
+"""Business rules in plain Python. Nothing here imports reflex, state or pages."""

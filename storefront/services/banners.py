@@ -1,0 +1,45 @@
+"""Banners: named strips of cards shown on the home page and the service pages."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from sqlmodel import Session, col, select
+
+from storefront.models import Banner, BannerItem
+
+HOME_BANNER = "Home Page Main Banner"
+ITEMS_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class BannerCard:
+    id: str
+    title: str
+    description: str | None
+    image_url: str
+    link_url: str | None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def active_banner_items(name: str, *, session: Session, limit: int = ITEMS_LIMIT) -> list[BannerCard]:
+    """The active items of the active banner `name`, in display order (empty when none)."""
+    rows = session.exec(
+        select(BannerItem)
+        .join(Banner, col(Banner.id) == col(BannerItem.banner_id))
+        .where(Banner.name == name, col(Banner.is_active), col(BannerItem.is_active))
+        .order_by(col(BannerItem.display_order), col(BannerItem.created_at))
+        .limit(limit)
+    ).all()
+    return [
+        BannerCard(
+            id=str(row.id),
+            title=row.title,
+            description=row.description,
+            image_url=row.image_url,
+            link_url=row.link_url,
+        )
+        for row in rows
+    ]

@@ -1,0 +1,72 @@
+"""Reading the catalogue: categories and the services shown on the public pages."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from storefront.models import Service, ServiceCategory
+
+
+@dataclass(frozen=True)
+class CategoryView:
+    id: str
+    name: str
+    slug: str
+    description: str | None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ServiceView:
+    id: str
+    title: str
+    slug: str
+    description: str
+    price: Decimal | None
+    kind: str
+    category_slug: str | None
+    image_url: str | None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def list_categories(*, session: Session) -> list[CategoryView]:
+    rows = session.exec(select(ServiceCategory).order_by(col(ServiceCategory.name))).all()
+    return [CategoryView(str(r.id), r.name, r.slug, r.description) for r in rows]
+
+
+def _view(service: Service, category_slug: str | None) -> ServiceView:
+    image = service.images[0]["url"] if service.images else None
+    return ServiceView(
+        id=str(service.id),
+        title=service.title,
+        slug=service.slug,
+        description=service.description,
+        price=service.price,
+        kind=service.kind,
+        category_slug=category_slug,
+        image_url=image,
+        meta=dict(service.meta),
+    )
+
+
+def list_public_services(
+    *, session: Session, category_slug: str | None = None, kind: str | None = None
+) -> list[ServiceView]:
+    """Active, published services, optionally of one category and kind, in display order."""
+    query = (
+        select(Service, ServiceCategory.slug)
+        .join(ServiceCategory, isouter=True)
+        .where(col(Service.active), Service.status == "published")
+    )
+    if category_slug is not None:
+        query = query.where(ServiceCategory.slug == category_slug)
+    if kind is not None:
+        query = query.where(Service.kind == kind)
+    query = query.order_by(col(Service.display_order), col(Service.title))
+    return [_view(service, slug) for service, slug in session.exec(query).all()]

@@ -1,0 +1,78 @@
+"""Configuration from environment variables (or `.env`), with defaults that run on a laptop."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEV_SECRET = "dev-secret-change-me"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=PROJECT_ROOT / ".env", extra="ignore")
+
+    environment: Literal["dev", "test", "prod"] = "dev"
+    secret_key: str = DEV_SECRET
+
+    database_url: str = f"sqlite:///{PROJECT_ROOT / 'data' / 'storefront.db'}"
+    database_echo: bool = False
+
+    # Public address of the site, used in mails and links.
+    public_url: str = "http://localhost:3000"
+    cors_origins: str = "http://localhost:3000"
+
+    # Files: a local folder (default) or an S3-compatible bucket.
+    storage_backend: Literal["local", "s3"] = "local"
+    media_dir: Path = PROJECT_ROOT / "data" / "media"
+    media_url_prefix: str = "/media"
+    s3_bucket: str = "images"
+    s3_endpoint_url: str | None = None
+    s3_region: str = "us-east-1"
+    s3_access_key_id: str | None = None
+    s3_secret_access_key: str | None = None
+    s3_public_url: str | None = None
+
+    # Mail: SMTP when a host is set, otherwise printed to the console.
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = True
+    mail_from: str = "Magic Events <no-reply@localhost>"
+
+    # Staff notifications (WhatsApp message handler webhook); logged when unset.
+    notify_webhook_url: str | None = None
+    staff_phone: str = "+38344000000"
+
+    # OAuth providers: each shows only when both id and secret are set.
+    google_client_id: str | None = None
+    google_client_secret: str | None = None
+    github_client_id: str | None = None
+    github_client_secret: str | None = None
+
+    currency: str = "EUR"
+    timezone: str = "Europe/Belgrade"
+
+    @model_validator(mode="after")
+    def _refuse_placeholder_secret(self) -> Settings:
+        if self.environment == "prod" and self.secret_key == DEV_SECRET:
+            raise ValueError("SECRET_KEY must be set to a real secret when ENVIRONMENT=prod")
+        return self
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [o.strip() for o in self.cors_origins.split(",") if o.strip()]
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
