@@ -1,0 +1,9 @@
+"""Plain Starlette routes mounted beside the Reflex app."""
+
+from starlette.applications import Starlette
+
+from storefront.api.media import routes as media_routes
+
+
+def create_api() -> Starlette:
+    return Starlette(routes=[*media_routes])

@@ -1,0 +1,1 @@
+"""Reusable UI. Components never touch the database."""

@@ -1,0 +1,101 @@
+"""A scrolling strip of banner cards; a click opens the card in a modal.
+
+The list is drawn three times so the CSS animation loops without a seam; only the first five
+images load eagerly."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
+
+EAGER_IMAGES = 5
+
+selected_card = ClientStateVar.create("selected_banner_card", default={}, global_ref=True)
+
+
+def _card(card: rx.Var, copy: int, width: int, height: int, gap: int) -> rx.Component:
+    return rx.el.button(
+        rx.image(
+            src=card["image_url"],
+            alt=card["title"],
+            width=str(width),
+            height=str(height),
+            loading="eager" if copy == 0 else "lazy",
+            class_name="w-full h-full object-cover",
+        ),
+        rx.el.div(
+            rx.el.p(card["title"], class_name="text-white font-semibold text-left"),
+            class_name="absolute inset-x-0 bottom-0 p-4 bg-gradient-to-t from-black/70 to-transparent",
+        ),
+        on_click=selected_card.set_value(card),
+        class_name="relative shrink-0 overflow-hidden rounded-2xl shadow-md hover:shadow-xl "
+        "transition-shadow focus:outline-none focus-visible:ring-4 focus-visible:ring-fuchsia-400",
+        # A margin, not the track's gap, so each copy is exactly a third of the track.
+        style={"width": f"{width}px", "height": f"{height}px", "margin_right": f"{gap}px"},
+        aria_hidden="true" if copy else "false",
+        tab_index=0 if copy == 0 else -1,
+        data_testid="banner-card" if copy == 0 else "banner-card-copy",
+    )
+
+
+def _card_renderer(copy: int, width: int, height: int, gap: int):
+    def render(card: rx.Var) -> rx.Component:
+        return _card(card, copy, width, height, gap)
+
+    return render
+
+
+def banner_modal() -> rx.Component:
+    card = selected_card.value
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.image(
+                src=card["image_url"],
+                alt=card["title"],
+                class_name="w-full max-h-[60vh] object-cover rounded-lg",
+            ),
+            rx.dialog.title(card["title"], class_name="mt-4"),
+            rx.dialog.description(
+                rx.cond(card["description"], card["description"], "No description available."),
+            ),
+            rx.dialog.close(
+                rx.el.button(
+                    rx.icon("x", size=20),
+                    aria_label="Close",
+                    class_name="absolute top-3 right-3 rounded-full bg-white/90 p-1 shadow",
+                    data_testid="banner-modal-close",
+                ),
+            ),
+            max_width="560px",
+            position="relative",
+            data_testid="banner-modal",
+        ),
+        open=card["title"].to(bool),
+        on_open_change=selected_card.set_value({}),
+    )
+
+
+def banner_strip(
+    cards: rx.Var,
+    *,
+    speed: int = 80,
+    card_width: int = 280,
+    card_height: int = 350,
+    gap: int = 24,
+    test_id: str = "banner-strip",
+) -> rx.Component:
+    """`speed` in pixels per second; the strip scrolls left and pauses under the pointer."""
+    seconds = (cards.length() * (card_width + gap) / speed).to_string()
+    copies = [
+        rx.foreach(cards, _card_renderer(copy, card_width, card_height, gap)) for copy in range(3)
+    ]
+    return rx.el.div(
+        rx.el.div(
+            *copies,
+            class_name="banner-track flex w-max",
+            style={"animation_duration": seconds + "s"},
+        ),
+        banner_modal(),
+        class_name="overflow-hidden py-4",
+        data_testid=test_id,
+    )

@@ -1,0 +1,69 @@
+"""The site footer. Its service links use the old casing, which the router maps to the
+canonical pages (see routes.ALIASES)."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.brand import logo
+
+FOOTER_SERVICES = [
+    ("Magic Weddings", "/services/MagicWeddings"),
+    ("Wedding Tables", "/services/WeddingTables"),
+    ("Mascots", "/services/Mascots"),
+    ("Bouncers", "/services/Bouncers"),
+]
+FOOTER_COMPANY = [("Contact", routes.CONTACT), ("Terms", routes.TERMS), ("Privacy", routes.PRIVACY)]
+
+
+def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
+    return rx.el.div(
+        rx.el.h3(title, class_name="text-sm font-semibold text-white mb-3"),
+        rx.el.ul(
+            *[
+                rx.el.li(
+                    rx.link(label, href=href, underline="none", class_name="text-slate-300 hover:text-white")
+                )
+                for label, href in links
+            ],
+            class_name="space-y-2 text-sm",
+        ),
+    )
+
+
+def _social(icon: str, href: str, label: str) -> rx.Component:
+    return rx.link(
+        rx.icon(icon, size=18),
+        rx.el.span(label),
+        href=href,
+        is_external=True,
+        underline="none",
+        class_name="flex items-center gap-2 text-sm text-slate-300 hover:text-white",
+    )
+
+
+def footer() -> rx.Component:
+    return rx.el.footer(
+        rx.el.div(
+            rx.el.div(
+                rx.el.div(logo(), class_name="bg-white rounded-lg px-3 py-2 inline-block"),
+                rx.el.p(
+                    "Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë.",
+                    class_name="text-slate-300 text-sm mt-4 max-w-xs",
+                ),
+                rx.el.div(
+                    _social("camera", routes.INSTAGRAM_URL, "Instagram"),
+                    _social("thumbs-up", routes.FACEBOOK_URL, "Facebook"),
+                    class_name="flex gap-4 mt-4",
+                ),
+            ),
+            _column("Services", FOOTER_SERVICES),
+            _column("Company", FOOTER_COMPANY),
+            class_name="max-w-7xl mx-auto px-4 py-12 grid gap-10 md:grid-cols-3",
+        ),
+        rx.el.div(
+            "© Magic Events, Prishtina",
+            class_name="border-t border-slate-800 text-center text-xs text-slate-400 py-4",
+        ),
+        class_name="bg-slate-900 mt-16",
+        data_testid="site-footer",
+    )

@@ -1,0 +1,1 @@
+"""One module per page (or small group of pages)."""

@@ -1,0 +1,72 @@
+"""Home: hero, the sliding 'Home Page Main Banner', galleries and a call to action."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.banner_strip import banner_strip
+from storefront.components.layout import page_layout
+from storefront.state.banners import HomeBannerState
+
+
+def hero() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.h1(
+                "Çdo festë, një kujtim magjik",
+                class_name="text-4xl md:text-6xl font-extrabold tracking-tight text-slate-900",
+            ),
+            rx.el.p(
+                "Dekorime dasmash, maskota, bouncers dhe tavolina për ngjarjet tuaja në Kosovë.",
+                class_name="mt-6 text-lg text-slate-600 max-w-2xl mx-auto",
+            ),
+            rx.el.div(
+                rx.link(
+                    "Filloni Tani",
+                    href=routes.CONTACT,
+                    underline="none",
+                    class_name="px-6 py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
+                    "hover:bg-fuchsia-700 shadow-lg",
+                ),
+                rx.link(
+                    "Shikoni Shërbimet",
+                    href=routes.WEDDINGS,
+                    underline="none",
+                    class_name="px-6 py-3 rounded-full border-2 border-fuchsia-600 text-fuchsia-700 "
+                    "font-semibold hover:bg-fuchsia-50",
+                ),
+                class_name="mt-10 flex flex-wrap justify-center gap-4",
+            ),
+            class_name="max-w-5xl mx-auto px-4 text-center",
+        ),
+        class_name="py-16 md:py-24 bg-gradient-to-b from-fuchsia-50 to-white",
+    )
+
+
+def home_banner() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2(
+            "Shërbimet tona",
+            class_name="text-2xl md:text-3xl font-bold text-center mb-6",
+        ),
+        banner_strip(HomeBannerState.cards, test_id="home-banner"),
+        class_name="py-8",
+    )
+
+
+def closing_call() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Gati për festën tuaj?", class_name="text-2xl md:text-3xl font-bold"),
+        rx.el.p("Na kontaktoni për një ofertë falas.", class_name="mt-3 text-fuchsia-100"),
+        rx.link(
+            "Na Kontaktoni",
+            href=routes.CONTACT,
+            underline="none",
+            class_name="inline-block mt-6 px-6 py-3 rounded-full bg-white text-fuchsia-700 font-semibold",
+        ),
+        class_name="mx-4 md:mx-auto max-w-5xl mt-12 rounded-3xl bg-gradient-to-r from-fuchsia-600 "
+        "to-violet-600 text-white text-center px-6 py-12",
+    )
+
+
+def home() -> rx.Component:
+    return page_layout(hero(), home_banner(), closing_call())

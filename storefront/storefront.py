@@ -1,0 +1,28 @@
+"""The app: pages, API routes and middleware are registered here; nothing else."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.api import create_api
+from storefront.pages.public.home import home
+from storefront.pages.public.placeholders import (
+    PLACEHOLDERS,
+    make_placeholder,
+    not_found,
+    redirecting,
+)
+from storefront.state.banners import HomeBannerState
+
+app = rx.App(
+    api_transformer=create_api(),
+    stylesheets=["/styles.css"],
+    html_lang="sq",
+    theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
+)
+
+app.add_page(home, route=routes.HOME, title="Magic Events", on_load=HomeBannerState.load)
+for route, (title, text) in PLACEHOLDERS.items():
+    app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
+for alias, canonical in routes.ALIASES.items():
+    app.add_page(redirecting, route=alias, on_load=rx.redirect(canonical, replace=True))
+app.add_page(not_found, route="404", title="Page Not Found | Magic Events")
