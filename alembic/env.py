@@ -2,10 +2,10 @@
 
 from logging.config import fileConfig
 
-from alembic import context
 from sqlmodel import SQLModel
 
 import storefront.models  # noqa: F401  (registers every table)
+from alembic import context
 from storefront.db import make_engine
 from storefront.settings import get_settings
 

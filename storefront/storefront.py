@@ -23,6 +23,10 @@ app = rx.App(
 app.add_page(home, route=routes.HOME, title="Magic Events", on_load=HomeBannerState.load)
 for route, (title, text) in PLACEHOLDERS.items():
     app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
+# The server redirects old addresses typed or bookmarked (api/redirects.py); links followed
+# inside the app are matched here. The router ignores case, so a case-only alias already
+# lands on its page and must not be registered twice.
 for alias, canonical in routes.ALIASES.items():
-    app.add_page(redirecting, route=alias, on_load=rx.redirect(canonical, replace=True))
+    if alias.lower() != canonical.lower():
+        app.add_page(redirecting, route=alias, on_load=rx.redirect(canonical, replace=True))
 app.add_page(not_found, route="404", title="Page Not Found | Magic Events")

@@ -3,7 +3,8 @@
 from starlette.applications import Starlette
 
 from storefront.api.media import routes as media_routes
+from storefront.api.redirects import routes as redirect_routes
 
 
 def create_api() -> Starlette:
-    return Starlette(routes=[*media_routes])
+    return Starlette(routes=[*media_routes, *redirect_routes])

@@ -21,7 +21,12 @@ def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
         rx.el.ul(
             *[
                 rx.el.li(
-                    rx.link(label, href=href, underline="none", class_name="text-slate-300 hover:text-white")
+                    rx.link(
+                        label,
+                        href=href,
+                        underline="none",
+                        class_name="text-slate-300 hover:text-white",
+                    )
                 )
                 for label, href in links
             ],

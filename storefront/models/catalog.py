@@ -13,7 +13,15 @@ from sqlmodel import Field, SQLModel
 from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
 
 # What a service is on the storefront; decides which page shows it and how.
-SERVICE_KINDS = ("service", "wedding_offer", "table", "package", "mascot", "bouncer_option", "theme")
+SERVICE_KINDS = (
+    "service",
+    "wedding_offer",
+    "table",
+    "package",
+    "mascot",
+    "bouncer_option",
+    "theme",
+)
 SERVICE_STATUSES = ("published", "draft")
 
 
@@ -51,7 +59,9 @@ class Service(SQLModel, table=True):
         default=None, foreign_key="service_categories.id", ondelete="SET NULL"
     )
     # [{"path": "services/<uuid>.webp", "url": "/media/services/<uuid>.webp"}, ...]
-    images: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    images: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
     # Kind-specific attributes (features, colour, table size, theme tiles, ...).
     meta: dict[str, Any] = Field(
         default_factory=dict, sa_column=Column("metadata", JSON, nullable=False)
@@ -74,9 +84,7 @@ class ServiceCapacity(SQLModel, table=True):
         CheckConstraint("buffer_time_minutes >= 0", name="ck_service_capacity_buffer"),
     )
 
-    service_id: uuid.UUID = Field(
-        primary_key=True, foreign_key="services.id", ondelete="CASCADE"
-    )
+    service_id: uuid.UUID = Field(primary_key=True, foreign_key="services.id", ondelete="CASCADE")
     total_units: int = Field(default=1)
     buffer_time_minutes: int = Field(default=120)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -24,7 +24,9 @@ class BannerCard:
         return asdict(self)
 
 
-def active_banner_items(name: str, *, session: Session, limit: int = ITEMS_LIMIT) -> list[BannerCard]:
+def active_banner_items(
+    name: str, *, session: Session, limit: int = ITEMS_LIMIT
+) -> list[BannerCard]:
     """The active items of the active banner `name`, in display order (empty when none)."""
     rows = session.exec(
         select(BannerItem)

@@ -22,6 +22,7 @@ _PALETTES = [
 ]
 
 
+@lru_cache(maxsize=256)
 def placeholder_image(title: str, *, width: int, height: int, quality: int = 72) -> bytes:
     """A WebP of `width` x `height` showing `title`; the colours follow from the title."""
     digest = hashlib.sha256(title.encode()).digest()
@@ -29,7 +30,9 @@ def placeholder_image(title: str, *, width: int, height: int, quality: int = 72)
     column = Image.new("RGB", (1, height))
     column.putdata(
         [
-            tuple(int(a + (b - a) * y / max(height - 1, 1)) for a, b in zip(top, bottom, strict=True))
+            tuple(
+                int(a + (b - a) * y / max(height - 1, 1)) for a, b in zip(top, bottom, strict=True)
+            )
             for y in range(height)
         ]
     )

@@ -80,7 +80,9 @@ def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
     if not data:
         raise StorageError("no_file", "No file provided")
     if len(data) > max_bytes:
-        raise StorageError("too_large", f"File too large. Maximum size is {max_bytes // (1024 * 1024)}MB")
+        raise StorageError(
+            "too_large", f"File too large. Maximum size is {max_bytes // (1024 * 1024)}MB"
+        )
     try:
         with Image.open(io.BytesIO(data)) as probe:
             fmt = probe.format
@@ -89,7 +91,8 @@ def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
         raise StorageError("not_image", "File must be an image") from exc
     if fmt not in IMAGE_FORMATS:
         raise StorageError(
-            "bad_type", "File type not accepted. Please upload image/jpeg, image/png, image/webp, image/gif"
+            "bad_type",
+            "File type not accepted. Please upload image/jpeg, image/png, image/webp, image/gif",
         )
     if width * height > MAX_PIXELS:
         raise StorageError("too_many_pixels", "Image dimensions are too large")

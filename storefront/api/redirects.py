@@ -1,0 +1,21 @@
+"""Old addresses with other casing answer with a permanent redirect to the canonical page."""
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse
+from starlette.routing import Route
+
+from storefront import routes as site_routes
+
+
+def _redirect_to(target: str):
+    async def endpoint(request: Request) -> RedirectResponse:
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(target + query, status_code=301)
+
+    return endpoint
+
+
+routes = [
+    Route(alias, _redirect_to(canonical), methods=["GET", "HEAD"])
+    for alias, canonical in site_routes.ALIASES.items()
+]

@@ -1,0 +1,114 @@
+"""Shared fixtures: fresh databases on SQLite and (when reachable) PostgreSQL, built by the
+real Alembic migrations, and a private media folder."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Settings are read once per process: point them at throwaway places before any import.
+_TMP = Path(tempfile.mkdtemp(prefix="storefront-tests-"))
+os.environ["ENVIRONMENT"] = "test"
+os.environ["MEDIA_DIR"] = str(_TMP / "media")
+os.environ["DATABASE_URL"] = f"sqlite:///{_TMP / 'default.db'}"
+
+from sqlalchemy import text  # noqa: E402
+from sqlalchemy.engine import Engine, make_url  # noqa: E402
+from sqlmodel import Session, SQLModel  # noqa: E402
+
+from storefront.db import make_engine  # noqa: E402
+
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def postgres_admin_url() -> str | None:
+    """TEST_DATABASE_URL, or the local server when it answers; None when there is none."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        return url
+    try:
+        import psycopg
+
+        with psycopg.connect(DEFAULT_PG_URL, connect_timeout=2):
+            return DEFAULT_PG_URL
+    except Exception:
+        return None
+
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def create_database(backend: str) -> tuple[str, callable]:
+    """A new empty database; returns its URL and a function that drops it."""
+    if backend == "sqlite":
+        path = _TMP / f"test-{uuid.uuid4().hex[:8]}.db"
+        return f"sqlite:///{path}", lambda: path.unlink(missing_ok=True)
+    admin_url = postgres_admin_url()
+    if admin_url is None:
+        pytest.skip("PostgreSQL is not reachable (set TEST_DATABASE_URL to run these tests)")
+    name = f"storefront_test_{uuid.uuid4().hex[:10]}"
+    admin = make_engine(admin_url).execution_options(isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return url, drop
+
+
+def migrate(url: str, revision: str = "head") -> None:
+    from alembic.config import Config
+
+    from alembic import command
+
+    config = Config(str(Path(__file__).resolve().parent.parent / "alembic.ini"))
+    config.attributes["database_url"] = url
+    config.attributes["configure_logger"] = False
+    command.upgrade(config, revision)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_url(request) -> Iterator[str]:
+    """A migrated database of each backend, shared by the tests of a session."""
+    url, drop = create_database(request.param)
+    migrate(url)
+    yield url
+    drop()
+
+
+@pytest.fixture(scope="session")
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+def _empty_all_tables(engine: Engine) -> None:
+    with engine.begin() as conn:
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            conn.execute(table.delete())
+
+
+@pytest.fixture
+def session(engine: Engine) -> Iterator[Session]:
+    """A session on an empty database; every table is emptied again afterwards."""
+    _empty_all_tables(engine)
+    with Session(engine, expire_on_commit=False) as session:
+        yield session
+    _empty_all_tables(engine)
+
+
+@pytest.fixture
+def media_dir() -> Path:
+    from storefront.settings import get_settings
+
+    return get_settings().media_dir

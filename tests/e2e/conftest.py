@@ -1,0 +1,151 @@
+"""End-to-end fixtures: the production build served on loopback, over a fresh database of each
+backend with the demo catalogue, driven by Playwright in Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import _TMP, BACKENDS, create_database, migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PORT = int(os.environ.get("E2E_PORT", "3111"))
+START_TIMEOUT = 600
+ARTIFACTS = ROOT / "test-results"
+
+
+@dataclass
+class Server:
+    url: str
+    database_url: str
+    backend: str
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early; see {log}:\n{log.read_text()[-3000:]}")
+        try:
+            if httpx.get(url + "/ping", timeout=2).status_code == 200 and (
+                httpx.get(url + "/", timeout=5).status_code == 200
+            ):
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(1)
+    raise RuntimeError(f"server did not start in {START_TIMEOUT}s; see {log}")
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def server(request) -> Iterator[Server]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"browser tests SKIPPED: {CHROMIUM} is not installed")
+    database_url, drop = create_database(request.param)
+    migrate(database_url)
+    url = f"http://127.0.0.1:{PORT}"
+    env = os.environ | {
+        "ENVIRONMENT": "test",
+        "DATABASE_URL": database_url,
+        "MEDIA_DIR": str(_TMP / f"media-{request.param}"),
+        "PORT": str(PORT),
+        "PUBLIC_URL": url,
+        "CORS_ORIGINS": url,
+        "REFLEX_USE_NPM": "1",
+        "REFLEX_TELEMETRY_ENABLED": "false",
+        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+    }
+    subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = ARTIFACTS / f"server-{request.param}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "reflex"),
+                "run",
+                "--env",
+                "prod",
+                "--single-port",
+                "--backend-host",
+                "127.0.0.1",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        _wait_until_up(url, process, log)
+        yield Server(url=url, database_url=database_url, backend=request.param)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+        drop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"browser tests SKIPPED: {CHROMIUM} is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        item.failed_in_call = True
+    return report
+
+
+def _open_page(request, browser, server: Server, viewport: dict):
+    context = browser.new_context(viewport=viewport, base_url=server.url)
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
+    yield page
+    if getattr(request.node, "failed_in_call", False):
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = request.node.name.replace("/", "_")
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(console))
+    context.close()
+
+
+@pytest.fixture
+def page(request, browser, server):
+    """A desktop-sized page (1280 px wide)."""
+    yield from _open_page(request, browser, server, {"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone(request, browser, server):
+    """A phone-sized page (390 px wide)."""
+    yield from _open_page(request, browser, server, {"width": 390, "height": 844})

@@ -1,0 +1,169 @@
+"""The demo catalogue: everything SPEC names, loaded idempotently."""
+
+import uuid
+from decimal import Decimal
+
+from sqlalchemy import func
+from sqlmodel import Session, SQLModel, select
+
+from storefront.models import (
+    Banner,
+    BannerItem,
+    BusinessSettings,
+    Service,
+    ServiceAvailability,
+    ServiceCapacity,
+    ServiceCategory,
+)
+from storefront.seed import load_demo
+from storefront.services import banners, storage
+
+
+def _snapshot(session: Session) -> dict:
+    """Row counts of every table plus the content of the catalogue rows."""
+    counts = {
+        table.name: session.exec(select(func.count()).select_from(table)).one()
+        for table in SQLModel.metadata.sorted_tables
+    }
+    services = sorted(
+        (s.slug, s.title, str(s.price), s.kind, repr(s.meta), repr(s.images), str(s.updated_at))
+        for s in session.exec(select(Service)).all()
+    )
+    items = sorted(
+        (i.title, i.image_url, i.display_order) for i in session.exec(select(BannerItem)).all()
+    )
+    return {"counts": counts, "services": services, "items": items}
+
+
+def test_seeding_twice_changes_nothing(session):
+    first = load_demo(session=session)
+    session.commit()
+    before = _snapshot(session)
+    assert first.total > 0
+
+    second = load_demo(session=session)
+    session.commit()
+    assert second.total == 0, second.inserted
+    assert _snapshot(session) == before
+
+
+def test_seeding_keeps_an_admins_edit(session):
+    load_demo(session=session)
+    session.commit()
+    service = session.exec(select(Service).where(Service.slug == "white-tables-60cm")).one()
+    service.price = Decimal("8.50")
+    session.add(service)
+    session.commit()
+    load_demo(session=session)
+    session.commit()
+    session.refresh(service)
+    assert service.price == Decimal("8.50")
+
+
+def test_catalogue_has_every_offering_spec_names(session):
+    load_demo(session=session)
+    session.commit()
+    slugs = {c.slug for c in session.exec(select(ServiceCategory)).all()}
+    assert {
+        "magic-weddings",
+        "mascots",
+        "wedding-tables",
+        "bouncers",
+        "themed-decorations",
+    } <= slugs
+
+    def of_kind(kind: str) -> list[Service]:
+        return list(
+            session.exec(
+                select(Service).where(Service.kind == kind).order_by(Service.display_order)
+            ).all()
+        )
+
+    tables = {s.slug: s for s in of_kind("table")}
+    assert set(tables) == {
+        "white-tables-60cm",
+        "white-tables-80cm",
+        "black-tables-60cm",
+        "black-tables-80cm",
+    }
+    assert all(t.price == Decimal("7.00") for t in tables.values())
+    assert len(of_kind("mascot")) == 41
+    assert {s.slug for s in of_kind("theme")} == {
+        "enchanted-princess",
+        "cosmic-adventure",
+        "jungle-safari",
+    }
+    themes = {s.slug: s.price for s in of_kind("theme")}
+    assert themes == {
+        "enchanted-princess": Decimal("599.00"),
+        "cosmic-adventure": Decimal("649.00"),
+        "jungle-safari": Decimal("579.00"),
+    }
+    offers = {s.slug: s.price for s in of_kind("wedding_offer")}
+    assert sorted(offers.values()) == [Decimal("5.00"), Decimal("650.00"), Decimal("1300.00")]
+
+    packages: dict[str, list[Decimal]] = {}
+    for package in of_kind("package"):
+        packages.setdefault(package.meta["type"], []).append(package.price)
+    assert packages == {
+        "mascot": [Decimal(p) for p in (100, 120, 140, 150, 180, 200)],
+        "mascot-activities": [Decimal(p) for p in (150, 200, 230, 230, 250, 300)],
+        "bouncer": [Decimal(p) for p in (150, 200, 230, 250, 300, 350)],
+        "castle": [Decimal(p) for p in (150, 200, 230, 250, 300, 350)],
+        "combo": [Decimal(p) for p in (250, 350, 400, 450, 500)],
+    }
+    options = {s.meta["type"]: s.price for s in of_kind("bouncer_option")}
+    assert options == {
+        "bouncer-jungle": Decimal("199.99"),
+        "bouncer-pirate-ship": Decimal("219.99"),
+        "bouncer-castle": Decimal("249.99"),
+        "castle-redblue": Decimal("249.99"),
+        "castle-pink": Decimal("249.99"),
+        "castle-white": Decimal("249.99"),
+    }
+
+
+def test_every_service_has_capacity_hours_and_an_image_on_disk(session):
+    load_demo(session=session)
+    session.commit()
+    services = session.exec(select(Service)).all()
+    for service in services:
+        assert session.get(ServiceCapacity, service.id) is not None, service.slug
+        hours = session.exec(
+            select(ServiceAvailability).where(ServiceAvailability.service_id == service.id)
+        ).all()
+        assert hours and all(h.start_time < h.end_time for h in hours), service.slug
+        assert service.images, service.slug
+        assert storage.resolve(service.images[0]["path"]) is not None, service.slug
+    assert session.get(BusinessSettings, 1) is not None
+
+
+def test_banners_spec_names_exist_and_read_in_order(session):
+    load_demo(session=session)
+    session.commit()
+    names = set(session.exec(select(Banner.name)).all())
+    assert {
+        "Home Page Main Banner",
+        "banner-weddings",
+        "banner-bouncers",
+        "banner-mascots",
+        "banner-tables",
+    } <= names
+    cards = banners.active_banner_items(banners.HOME_BANNER, session=session)
+    assert len(cards) >= 5
+    orders = [session.get(BannerItem, uuid.UUID(c.id)).display_order for c in cards]
+    assert orders == sorted(orders)
+    # One card leaves its description empty so the page shows its fallback text.
+    assert any(c.description is None for c in cards)
+
+
+def test_inactive_banner_items_are_not_shown(session):
+    load_demo(session=session)
+    session.commit()
+    first = banners.active_banner_items(banners.HOME_BANNER, session=session)[0]
+    item = session.get(BannerItem, uuid.UUID(first.id))
+    item.is_active = False
+    session.add(item)
+    session.commit()
+    ids = [c.id for c in banners.active_banner_items(banners.HOME_BANNER, session=session)]
+    assert first.id not in ids
