@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from storefront.components.cart_button import floating_cart
 from storefront.components.footer import footer
 from storefront.components.navbar import navbar
 
@@ -11,6 +12,7 @@ def page_layout(*children: rx.Component) -> rx.Component:
         navbar(),
         rx.el.main(*children, class_name="flex-1"),
         footer(),
+        floating_cart(),
         class_name="min-h-screen flex flex-col bg-white text-slate-900",
     )
 

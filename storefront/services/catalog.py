@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -70,3 +71,14 @@ def list_public_services(
         query = query.where(Service.kind == kind)
     query = query.order_by(col(Service.display_order), col(Service.title))
     return [_view(service, slug) for service, slug in session.exec(query).all()]
+
+
+def get_public_service(*, session: Session, service_id: str) -> ServiceView | None:
+    """An active, published service by id (or slug); None for anything else."""
+    query = select(Service, ServiceCategory.slug).join(ServiceCategory, isouter=True)
+    try:
+        query = query.where(Service.id == uuid.UUID(str(service_id)))
+    except ValueError:
+        query = query.where(Service.slug == str(service_id)[:200])
+    row = session.exec(query.where(col(Service.active), Service.status == "published")).first()
+    return _view(*row) if row else None

@@ -1,0 +1,104 @@
+"""The cart's rules. The cart itself lives in the browser (localStorage `cartItems`); these pure
+functions take the list of items and return the new list, so the same rules run wherever the
+cart is changed. Prices always come from the catalogue, never from the browser."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from storefront.services.money import to_amount
+
+DEFAULT_DESCRIPTION = "No description provided"
+MAX_ITEMS = 50
+MAX_QUANTITY = 1000
+
+
+def parse(raw: str | None) -> list[dict[str, Any]]:
+    """The stored cart, keeping only well-formed items (the browser can hold anything)."""
+    try:
+        data = json.loads(raw or "[]")
+    except (TypeError, ValueError):
+        return []
+    if not isinstance(data, list):
+        return []
+    items = []
+    for entry in data[:MAX_ITEMS]:
+        if not isinstance(entry, dict) or not all(entry.get(k) for k in ("id", "name", "image")):
+            continue
+        item = dict(entry)
+        item["price"] = float(to_amount(entry.get("price")))
+        item["quantity"] = _clamp_int(entry.get("quantity"), 1, 1, MAX_QUANTITY)
+        item["duration"] = _clamp_int(entry.get("duration"), 1, 1, 8)
+        item.setdefault("description", DEFAULT_DESCRIPTION)
+        items.append(item)
+    return items
+
+
+def dump(items: list[dict[str, Any]]) -> str:
+    return json.dumps(items, separators=(",", ":"), ensure_ascii=False)
+
+
+def _clamp_int(value: object, default: int, low: int, high: int) -> int:
+    try:
+        number = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return default
+    return max(low, min(high, number))
+
+
+def make_item(
+    *,
+    item_id: str,
+    name: str,
+    price: Decimal | float | str,
+    image: str,
+    description: str | None = None,
+    quantity: int = 1,
+    service_id: str | None = None,
+) -> dict[str, Any] | None:
+    """A cart line, or None unless id, name, price and image are all present (SPEC 5)."""
+    if not item_id or not name or price is None or price == "" or not image:
+        return None
+    return {
+        "id": item_id,
+        "serviceId": service_id or item_id,
+        "name": name,
+        "description": description or DEFAULT_DESCRIPTION,
+        "price": float(to_amount(price)),
+        "image": image,
+        "quantity": _clamp_int(quantity, 1, 1, MAX_QUANTITY),
+        "duration": 1,
+    }
+
+
+def add(items: list[dict[str, Any]], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """Add `new`; an item already in the cart has its quantity raised by `new`'s quantity
+    (1 for an ordinary add)."""
+    out = [dict(i) for i in items]
+    for item in out:
+        if item["id"] == new["id"]:
+            item["quantity"] = min(MAX_QUANTITY, item["quantity"] + new.get("quantity", 1))
+            return out
+    if len(out) >= MAX_ITEMS:
+        return out
+    return [*out, dict(new)]
+
+
+def remove(items: list[dict[str, Any]], item_id: str) -> list[dict[str, Any]]:
+    return [dict(i) for i in items if i["id"] != item_id]
+
+
+def count(items: list[dict[str, Any]]) -> int:
+    """The badge: total quantity."""
+    return sum(int(i["quantity"]) for i in items)
+
+
+def line_total(item: dict[str, Any]) -> Decimal:
+    return to_amount(item["price"]) * int(item["quantity"]) * int(item.get("duration") or 1)
+
+
+def total(items: list[dict[str, Any]]) -> Decimal:
+    """Sum of price x quantity x duration."""
+    return sum((line_total(i) for i in items), Decimal("0.00"))

@@ -1,0 +1,58 @@
+from decimal import Decimal
+
+from storefront.services import cart
+from storefront.services.money import format_price, to_amount
+
+
+def _item(item_id="a", price="7", quantity=1):
+    return cart.make_item(
+        item_id=item_id, name="Tables", price=price, image="/x.webp", quantity=quantity
+    )
+
+
+def test_one_formatter_two_decimals_one_currency():
+    assert format_price(7) == "7.00 €"
+    assert format_price("1300") == "1,300.00 €"
+    assert format_price(Decimal("249.99"), "USD") == "249.99 $"
+
+
+def test_price_parsing_defaults_when_not_numeric():
+    assert to_amount("abc", Decimal("7")) == Decimal("7")
+    assert to_amount("NaN", Decimal("249.99")) == Decimal("249.99")
+    assert to_amount("199.999") == Decimal("200.00")
+
+
+def test_make_item_requires_id_name_price_and_image():
+    assert cart.make_item(item_id="", name="x", price=1, image="/i") is None
+    assert cart.make_item(item_id="a", name="", price=1, image="/i") is None
+    assert cart.make_item(item_id="a", name="x", price=None, image="/i") is None
+    assert cart.make_item(item_id="a", name="x", price=1, image="") is None
+    assert _item()["description"] == "No description provided"
+
+
+def test_adding_an_existing_item_raises_its_quantity():
+    items = cart.add([], _item())
+    items = cart.add(items, _item())
+    assert len(items) == 1 and items[0]["quantity"] == 2
+    items = cart.add(items, _item("b", "5", quantity=10))
+    assert cart.count(items) == 12
+    assert cart.total(items) == Decimal("64.00")
+
+
+def test_total_multiplies_price_quantity_and_duration():
+    item = _item(price="100", quantity=2) | {"duration": 3}
+    assert cart.total([item]) == Decimal("600.00")
+
+
+def test_parse_drops_garbage_and_clamps_numbers():
+    raw = '[{"id":"a","name":"x","image":"/i","price":"oops","quantity":99999},{"bad":1},3]'
+    items = cart.parse(raw)
+    assert len(items) == 1
+    assert items[0]["price"] == 0.0 and items[0]["quantity"] == cart.MAX_QUANTITY
+    assert cart.parse("not json") == [] and cart.parse('{"a":1}') == []
+
+
+def test_remove_and_round_trip():
+    items = cart.add(cart.add([], _item("a")), _item("b"))
+    assert [i["id"] for i in cart.remove(items, "a")] == ["b"]
+    assert cart.parse(cart.dump(items)) == items
