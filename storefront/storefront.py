@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.pages.public.cart import cart_page
 from storefront.pages.public.home import home
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
@@ -11,7 +12,11 @@ from storefront.pages.public.placeholders import (
     not_found,
     redirecting,
 )
+from storefront.pages.public.wedding_tables import wedding_tables
+from storefront.pages.public.weddings import weddings
 from storefront.state.banners import HomeBannerState
+from storefront.state.tables import TablesState
+from storefront.state.weddings import WeddingsState
 
 app = rx.App(
     api_transformer=create_api(),
@@ -21,6 +26,19 @@ app = rx.App(
 )
 
 app.add_page(home, route=routes.HOME, title="Magic Events", on_load=HomeBannerState.load)
+app.add_page(
+    weddings,
+    route=routes.WEDDINGS,
+    title="Magic Weddings | Magic Events",
+    on_load=WeddingsState.load,
+)
+app.add_page(
+    wedding_tables,
+    route=routes.WEDDING_TABLES,
+    title="Wedding Tables | Magic Events",
+    on_load=TablesState.load,
+)
+app.add_page(cart_page, route=routes.CART, title="Cart | Magic Events")
 for route, (title, text) in PLACEHOLDERS.items():
     app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

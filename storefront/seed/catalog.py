@@ -83,7 +83,8 @@ SERVICES = [
         "price": "5.00",
         "featured": True,
         "display_order": 3,
-        "capacity": {"total_units": 2, "buffer_time_minutes": 120},
+        # One unit is one guest's chair: a booking of n people takes n units.
+        "capacity": {"total_units": 600, "buffer_time_minutes": 120},
         "meta": {"unit": "person"},
     },
     {

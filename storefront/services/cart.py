@@ -57,11 +57,12 @@ def make_item(
     description: str | None = None,
     quantity: int = 1,
     service_id: str | None = None,
+    unit: str | None = None,
 ) -> dict[str, Any] | None:
     """A cart line, or None unless id, name, price and image are all present (SPEC 5)."""
     if not item_id or not name or price is None or price == "" or not image:
         return None
-    return {
+    item = {
         "id": item_id,
         "serviceId": service_id or item_id,
         "name": name,
@@ -71,6 +72,9 @@ def make_item(
         "quantity": _clamp_int(quantity, 1, 1, MAX_QUANTITY),
         "duration": 1,
     }
+    if unit in UNIT_LABELS:
+        item["unit"] = unit
+    return item
 
 
 def add(items: list[dict[str, Any]], new: dict[str, Any]) -> list[dict[str, Any]]:
@@ -102,3 +106,34 @@ def line_total(item: dict[str, Any]) -> Decimal:
 def total(items: list[dict[str, Any]]) -> Decimal:
     """Sum of price x quantity x duration."""
     return sum((line_total(i) for i in items), Decimal("0.00"))
+
+
+# Counted lines: wedding tables (one unit a table) and Tiffany chairs (one unit a guest).
+UNIT_LABELS = {"table": "tavolina", "person": "persona"}
+TABLE_COUNT_MAX = 1000
+
+
+def counted_name(name: str, quantity: int, unit: str | None) -> str:
+    """The cart shows a counted line with its count: 'White tables 60cm (12 tavolina)'."""
+    label = UNIT_LABELS.get(unit or "")
+    return f"{name} ({quantity} {label})" if label else name
+
+
+def table_count_input(text: str, *, on_blur: bool) -> str:
+    """The tables count field: digits only, at most 1000; blank is tolerated while typing,
+    and on blur a blank or a value below 1 becomes 1."""
+    digits = "".join(ch for ch in str(text)[:12] if ch.isdigit())
+    if not digits:
+        return "1" if on_blur else ""
+    number = min(int(digits), TABLE_COUNT_MAX)
+    if number < 1:
+        return "1" if on_blur else "0"
+    return str(number)
+
+
+def people_count(text: str) -> int:
+    """Tiffany chairs: a whole number of people of at least 1, else 0 (invalid)."""
+    text = str(text).strip()[:12]
+    if not text.isdigit():
+        return 0
+    return min(int(text), TABLE_COUNT_MAX)

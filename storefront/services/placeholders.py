@@ -44,7 +44,7 @@ def placeholder_image(title: str, *, width: int, height: int, quality: int = 72)
         cx = digest[i + 4] * width // 255
         cy = digest[i + 7] * height // 255
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=(255, 255, 255), width=3)
-    size = max(18, width // 11)
+    size = max(16, width // 14)
     font, title = _font(size), _drawable(title)
     lines = textwrap.wrap(title, width=max(8, int(width / (size * 0.55))))[:4]
     line_height = int(size * 1.25)

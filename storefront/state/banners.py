@@ -16,6 +16,11 @@ class HomeBannerState(rx.State):
 
     @rx.event
     async def load(self):
-        items = await call_service(banners.active_banner_items, name=banners.HOME_BANNER)
-        self.cards = [{k: v or "" for k, v in item.as_dict().items()} for item in items]
+        self.cards = await banner_cards(banners.HOME_BANNER)
         self.loaded = True
+
+
+async def banner_cards(name: str) -> list[dict[str, str]]:
+    """The cards of banner `name` as plain strings, ready for a state var."""
+    items = await call_service(banners.active_banner_items, name=name)
+    return [{k: v or "" for k, v in item.as_dict().items()} for item in items]

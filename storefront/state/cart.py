@@ -28,7 +28,7 @@ class CartState(rx.State):
         return [
             {
                 "id": item["id"],
-                "name": item["name"],
+                "name": cart.counted_name(item["name"], item["quantity"], item.get("unit")),
                 "description": item["description"],
                 "image": item["image"],
                 "quantity": str(item["quantity"]),
@@ -70,6 +70,7 @@ class CartState(rx.State):
             image=service.image_url or "",
             description=service.description,
             quantity=count,
+            unit="table" if service.kind == "table" else service.meta.get("unit"),
         )
         if item is None:
             return

@@ -56,3 +56,22 @@ def test_remove_and_round_trip():
     items = cart.add(cart.add([], _item("a")), _item("b"))
     assert [i["id"] for i in cart.remove(items, "a")] == ["b"]
     assert cart.parse(cart.dump(items)) == items
+
+
+def test_table_count_field_rules():
+    assert cart.table_count_input("", on_blur=False) == ""
+    assert cart.table_count_input("", on_blur=True) == "1"
+    assert cart.table_count_input("0", on_blur=True) == "1"
+    assert cart.table_count_input("-5", on_blur=False) == "5"
+    assert cart.table_count_input("2500", on_blur=False) == "1000"
+    assert cart.table_count_input("12abc", on_blur=False) == "12"
+
+
+def test_people_count_and_counted_names():
+    assert cart.people_count("120") == 120
+    assert cart.people_count("0") == 0
+    assert cart.people_count("1.5") == 0
+    assert cart.people_count("abc") == 0
+    assert cart.counted_name("Tavolina", 12, "table") == "Tavolina (12 tavolina)"
+    assert cart.counted_name("Karriget", 80, "person") == "Karriget (80 persona)"
+    assert cart.counted_name("Bouncer", 2, None) == "Bouncer"

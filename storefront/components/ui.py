@@ -1,0 +1,40 @@
+"""Small building blocks shared by pages: headings, buttons, states of loading and error."""
+
+import reflex as rx
+
+PRIMARY_BUTTON = (
+    "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full bg-fuchsia-600 "
+    "text-white font-semibold hover:bg-fuchsia-700 disabled:opacity-50 disabled:cursor-not-allowed"
+)
+SECONDARY_BUTTON = (
+    "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full border-2 "
+    "border-fuchsia-600 text-fuchsia-700 font-semibold hover:bg-fuchsia-50"
+)
+
+
+def page_title(text: str, subtitle: str | None = None) -> rx.Component:
+    return rx.el.div(
+        rx.el.h1(text, class_name="text-3xl md:text-5xl font-extrabold tracking-tight"),
+        rx.el.p(subtitle, class_name="mt-4 text-lg text-slate-600") if subtitle else rx.fragment(),
+        class_name="max-w-5xl mx-auto px-4 pt-12 pb-6 text-center",
+    )
+
+
+def section_title(text: str) -> rx.Component:
+    return rx.el.h2(text, class_name="text-2xl md:text-3xl font-bold text-center mb-8")
+
+
+def loading_spinner() -> rx.Component:
+    return rx.el.div(
+        rx.spinner(size="3"), class_name="flex justify-center py-24", data_testid="loading"
+    )
+
+
+def empty_state(title: str, text: rx.Var | str, on_retry) -> rx.Component:
+    return rx.el.div(
+        rx.el.h2(title, class_name="text-2xl font-bold"),
+        rx.el.p(text, class_name="mt-3 text-slate-600"),
+        rx.el.button("Try Again", on_click=on_retry, class_name=PRIMARY_BUTTON + " mt-6"),
+        class_name="max-w-xl mx-auto text-center px-4 py-16",
+        data_testid="empty-state",
+    )

@@ -1,0 +1,162 @@
+"""Wedding tables: colour, size and count, price per table and the total."""
+
+import reflex as rx
+
+from storefront.components.layout import page_layout
+from storefront.components.ui import PRIMARY_BUTTON, empty_state, loading_spinner, page_title
+from storefront.state.cart import CartState
+from storefront.state.tables import TablesState
+
+COLOR_LABELS = [("white", "E bardhë"), ("black", "E zezë")]
+
+
+def _color_button(value: str, label: str) -> rx.Component:
+    chosen = TablesState.color == value
+    return rx.el.button(
+        rx.el.span(
+            class_name="w-5 h-5 rounded-full border border-slate-300 "
+            + ("bg-white" if value == "white" else "bg-slate-900"),
+        ),
+        label,
+        on_click=TablesState.pick_color(value),
+        aria_pressed=chosen,
+        class_name=rx.cond(
+            chosen,
+            "flex items-center gap-2 px-4 py-2 rounded-full border-2 border-fuchsia-600 bg-fuchsia-50 font-semibold",
+            "flex items-center gap-2 px-4 py-2 rounded-full border-2 border-slate-200 hover:border-fuchsia-300",
+        ),
+        data_testid=f"color-{value}",
+    )
+
+
+def _size_radio() -> rx.Component:
+    return rx.radio_group.root(
+        rx.flex(
+            rx.el.label(
+                rx.radio_group.item(value="60"), "60cm", class_name="flex items-center gap-2"
+            ),
+            rx.el.label(
+                rx.radio_group.item(value="80"), "80cm", class_name="flex items-center gap-2"
+            ),
+            gap="5",
+        ),
+        value=TablesState.size,
+        on_change=TablesState.pick_size,
+        aria_label="Madhësia",
+        data_testid="size",
+    )
+
+
+def _count_input() -> rx.Component:
+    return rx.el.input(
+        type="text",
+        input_mode="numeric",
+        value=TablesState.count_text,
+        on_change=TablesState.type_count,
+        on_blur=TablesState.leave_count,
+        class_name="w-32 px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 outline-none",
+        aria_label="Numri i tavolinave",
+        data_testid="table-count",
+    )
+
+
+def _add_button() -> rx.Component:
+    busy = (CartState.adding_id != "") & (CartState.adding_id == TablesState.selected["id"])
+    return rx.el.button(
+        rx.cond(busy, "Adding...", "Add to Cart"),
+        on_click=TablesState.add_to_cart,
+        disabled=busy | (TablesState.count < 1) | ~TablesState.selected["id"].to(bool),
+        class_name=PRIMARY_BUTTON + " w-full md:w-auto",
+        data_testid="add-tables",
+    )
+
+
+def _picker() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.h2("Zgjidhni tavolinat", class_name="text-2xl font-bold"),
+            rx.el.div(
+                rx.el.p("Ngjyra", class_name="font-semibold mb-2"),
+                rx.el.div(
+                    *[_color_button(v, label) for v, label in COLOR_LABELS], class_name="flex gap-3"
+                ),
+                class_name="mt-6",
+            ),
+            rx.el.div(
+                rx.el.p("Madhësia", class_name="font-semibold mb-2"),
+                _size_radio(),
+                class_name="mt-6",
+            ),
+            rx.el.div(
+                rx.el.p("Numri i tavolinave (1-1000)", class_name="font-semibold mb-2"),
+                _count_input(),
+                class_name="mt-6",
+            ),
+            rx.el.div(
+                rx.el.p(
+                    "Çmimi për tavolinë: ",
+                    rx.el.span(TablesState.price_label, data_testid="table-price"),
+                    class_name="text-lg",
+                ),
+                rx.cond(
+                    TablesState.count > 1,
+                    rx.el.p(
+                        "Totali: ",
+                        rx.el.span(TablesState.total_label, data_testid="table-total"),
+                        class_name="text-xl font-bold text-fuchsia-700",
+                    ),
+                ),
+                class_name="mt-6 space-y-1",
+            ),
+            rx.el.div(_add_button(), class_name="mt-6"),
+            class_name="rounded-3xl border border-slate-100 shadow-lg p-6 md:p-8 bg-white",
+        ),
+        class_name="max-w-2xl mx-auto px-4",
+    )
+
+
+def _marketing() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Tavolina me qira për dasma dhe evente", class_name="text-2xl font-bold"),
+        rx.el.p(
+            "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
+            "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
+            "pamje të plotë.",
+            class_name="mt-3 text-slate-600",
+        ),
+        rx.el.ul(
+            rx.el.li("✔ Mbulesa të pastra për çdo tavolinë"),
+            rx.el.li("✔ Transport dhe montim"),
+            rx.el.li("✔ Dekorime me balona sipas kërkesës"),
+            class_name="mt-4 space-y-1 text-slate-700",
+        ),
+        rx.el.p(
+            "Për rezervime: +383 44 000 000 · Prishtina",
+            class_name="mt-4 font-semibold",
+        ),
+        class_name="max-w-2xl mx-auto px-4 mt-12",
+    )
+
+
+def wedding_tables() -> rx.Component:
+    return page_layout(
+        page_title("Wedding Tables", "Tavolina elegante për çdo ngjarje."),
+        rx.cond(
+            TablesState.loading,
+            loading_spinner(),
+            rx.cond(
+                TablesState.tables.length() > 0,
+                _picker(),
+                empty_state(
+                    "No Wedding Table Services Available",
+                    rx.cond(
+                        TablesState.error != "",
+                        "Error loading table services: " + TablesState.error,
+                        "Please check back later.",
+                    ),
+                    TablesState.load,
+                ),
+            ),
+        ),
+        _marketing(),
+    )

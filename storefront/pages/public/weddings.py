@@ -1,0 +1,169 @@
+"""Magic Weddings: envelope hero, gallery banner, film strip, the offers and Tiffany chairs."""
+
+import reflex as rx
+
+from storefront.components.banner_strip import banner_strip
+from storefront.components.enlarge import enlarge_overlay, enlargeable
+from storefront.components.layout import page_layout
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, section_title
+from storefront.state.cart import CartState
+from storefront.state.weddings import WeddingOffer, WeddingsState
+
+
+def hero() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.icon("mail-open", size=56, class_name="mx-auto text-rose-400"),
+            rx.el.h1("Magic Weddings", class_name="mt-4 text-4xl md:text-6xl font-extrabold"),
+            rx.el.p(
+                "Dekorim magjik për ditën tuaj më të bukur.",
+                class_name="mt-4 text-lg text-slate-600",
+            ),
+            rx.el.a("Shikoni ofertat", href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
+            class_name="max-w-3xl mx-auto text-center rounded-3xl border-2 border-rose-100 "
+            "bg-white/80 shadow-xl px-6 py-12",
+        ),
+        class_name="px-4 py-12 md:py-20 bg-gradient-to-b from-rose-50 to-white",
+    )
+
+
+def filmstrip() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.foreach(
+                WeddingsState.filmstrip,
+                lambda photo: enlargeable(
+                    photo["image_url"],
+                    photo["title"],
+                    width=320,
+                    height=240,
+                    class_name="w-80 h-60",
+                ),
+            ),
+            class_name="flex gap-4 overflow-x-auto px-4 py-6 bg-slate-900 snap-x",
+            data_testid="filmstrip",
+        ),
+        class_name="mt-8",
+    )
+
+
+def _offer_card(offer: WeddingOffer) -> rx.Component:
+    return rx.el.article(
+        rx.image(
+            src=offer.image,
+            alt=offer.title,
+            width="400",
+            height="300",
+            loading="lazy",
+            class_name="w-full aspect-[4/3] object-cover",
+        ),
+        rx.el.div(
+            rx.el.h3(offer.title, class_name="text-xl font-bold"),
+            rx.el.ul(
+                rx.foreach(offer.lines, lambda line: rx.el.li(line)),
+                class_name="mt-3 space-y-1 text-sm text-slate-600",
+            ),
+            rx.el.p(offer.price_label, class_name="mt-4 text-2xl font-extrabold text-fuchsia-700"),
+            rx.el.div(
+                rx.el.button(
+                    rx.cond(CartState.adding_id == offer.id, "Adding...", "Add to Cart"),
+                    on_click=CartState.add_service(offer.id, 1),
+                    disabled=CartState.adding_id == offer.id,
+                    class_name=PRIMARY_BUTTON,
+                ),
+                rx.el.button(
+                    "Detajet",
+                    on_click=WeddingsState.show_detail(offer.id),
+                    class_name=SECONDARY_BUTTON,
+                ),
+                class_name="mt-4 flex flex-wrap gap-3",
+            ),
+            class_name="p-5",
+        ),
+        class_name="rounded-3xl overflow-hidden bg-white shadow-lg border border-slate-100",
+        data_testid="wedding-offer",
+    )
+
+
+def tiffany_card() -> rx.Component:
+    offer = WeddingsState.tiffany
+    return rx.el.article(
+        rx.image(
+            src=offer.image,
+            alt=offer.title,
+            width="400",
+            height="300",
+            loading="lazy",
+            class_name="w-full aspect-[4/3] object-cover",
+        ),
+        rx.el.div(
+            rx.el.h3(offer.title, class_name="text-xl font-bold"),
+            rx.el.p(offer.description, class_name="mt-2 text-sm text-slate-600"),
+            rx.el.label("Numri i personave", class_name="block mt-4 font-semibold text-sm"),
+            rx.el.input(
+                type="text",
+                input_mode="numeric",
+                value=WeddingsState.people_text,
+                on_change=WeddingsState.type_people,
+                placeholder="p.sh. 100",
+                class_name="mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 "
+                "focus:border-fuchsia-500 outline-none",
+                data_testid="tiffany-people",
+            ),
+            rx.el.p(
+                WeddingsState.tiffany_total,
+                class_name="mt-4 text-2xl font-extrabold text-fuchsia-700",
+                data_testid="tiffany-total",
+            ),
+            rx.el.button(
+                rx.cond(CartState.adding_id == offer.id, "Adding...", "Add to Cart"),
+                on_click=WeddingsState.add_tiffany,
+                disabled=(WeddingsState.people < 1) | (CartState.adding_id == offer.id),
+                class_name=PRIMARY_BUTTON + " mt-4",
+                data_testid="tiffany-add",
+            ),
+            class_name="p-5",
+        ),
+        class_name="rounded-3xl overflow-hidden bg-white shadow-lg border border-slate-100",
+        data_testid="tiffany-card",
+    )
+
+
+def detail_modal() -> rx.Component:
+    offer = WeddingsState.detail
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.image(src=offer.image, alt=offer.title, class_name="w-full rounded-lg"),
+            rx.dialog.title(offer.title, class_name="mt-4"),
+            rx.dialog.description(offer.description),
+            rx.el.ul(
+                rx.foreach(offer.lines, lambda line: rx.el.li(line)), class_name="mt-3 text-sm"
+            ),
+            rx.el.p(offer.price_label, class_name="mt-3 text-xl font-bold text-fuchsia-700"),
+            rx.dialog.close(rx.el.button("Mbyll", class_name=SECONDARY_BUTTON + " mt-4")),
+            max_width="520px",
+            data_testid="wedding-modal",
+        ),
+        open=WeddingsState.detail_open,
+        on_open_change=WeddingsState.close_detail,
+    )
+
+
+def weddings() -> rx.Component:
+    return page_layout(
+        hero(),
+        banner_strip(WeddingsState.banner, test_id="weddings-banner"),
+        filmstrip(),
+        rx.el.section(
+            section_title("Shërbimet Tona"),
+            rx.el.div(
+                rx.foreach(WeddingsState.offers, _offer_card),
+                tiffany_card(),
+                class_name="grid gap-6 md:grid-cols-3",
+            ),
+            id="services",
+            class_name="max-w-6xl mx-auto px-4 py-12 scroll-mt-20",
+        ),
+        detail_modal(),
+        enlarge_overlay(),
+    )

@@ -1,0 +1,97 @@
+"""The wedding tables page: pick a colour and a size, type how many, add to the cart."""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from storefront.services import cart, catalog
+from storefront.services.money import format_price, to_amount
+from storefront.state.base import call_service
+
+log = logging.getLogger(__name__)
+DEFAULT_TABLE_PRICE = "7"
+COLORS = ("white", "black")
+SIZES = ("60", "80")
+
+
+class TablesState(rx.State):
+    tables: list[dict[str, str]] = []
+    loading: bool = True
+    error: str = ""
+    color: str = "white"
+    size: str = "60"
+    count_text: str = "1"
+
+    @rx.event
+    async def load(self):
+        self.loading = True
+        self.error = ""
+        yield
+        try:
+            views = await call_service(
+                catalog.list_public_services, category_slug="wedding-tables", kind="table"
+            )
+        except Exception as exc:  # shown to the visitor as SPEC's load-error text
+            log.exception("loading table services failed")
+            self.tables, self.error = [], str(exc) or "Unknown error occurred"
+        else:
+            self.tables = [
+                {
+                    "id": v.id,
+                    "title": v.title,
+                    "color": str(v.meta.get("color", "")),
+                    "size": str(v.meta.get("diameter", "")),
+                    "price": str(to_amount(v.price, to_amount(DEFAULT_TABLE_PRICE))),
+                }
+                for v in views
+            ]
+        self.loading = False
+
+    @rx.var
+    def selected(self) -> dict[str, str]:
+        for table in self.tables:
+            if table["color"] == self.color and table["size"] == self.size:
+                return table
+        return {}
+
+    @rx.var
+    def count(self) -> int:
+        return int(self.count_text) if self.count_text.isdigit() else 0
+
+    @rx.var
+    def price_label(self) -> str:
+        return format_price(self.selected.get("price", DEFAULT_TABLE_PRICE))
+
+    @rx.var
+    def total_label(self) -> str:
+        price = to_amount(self.selected.get("price", DEFAULT_TABLE_PRICE))
+        return format_price(price * self.count)
+
+    @rx.event
+    def pick_color(self, color: str):
+        if color in COLORS:
+            self.color = color
+
+    @rx.event
+    def pick_size(self, size: str):
+        if size in SIZES:
+            self.size = size
+
+    @rx.event
+    def type_count(self, text: str):
+        self.count_text = cart.table_count_input(str(text), on_blur=False)
+
+    @rx.event
+    def leave_count(self, _value: str = ""):
+        self.count_text = cart.table_count_input(self.count_text, on_blur=True)
+
+    @rx.event
+    def add_to_cart(self):
+        """Does nothing unless a matching table exists and the count is at least 1."""
+        from storefront.state.cart import CartState
+
+        table_id = self.selected.get("id")
+        if table_id and self.count >= 1:
+            return CartState.add_service(table_id, self.count)

@@ -1,0 +1,98 @@
+"""Weddings (Tiffany chairs), wedding tables and the cart in a real browser."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+
+def test_wedding_tables_count_rules_and_total(page):
+    page.goto("/services/wedding-tables")
+    count = page.get_by_test_id("table-count")
+    expect(count).to_have_value("1")
+    expect(page.get_by_test_id("table-price")).to_have_text("7.00 €")
+    expect(page.get_by_test_id("table-total")).to_have_count(0)  # no total for one table
+
+    count.fill("")
+    expect(count).to_have_value("")  # blank is tolerated while typing
+    expect(page.get_by_test_id("add-tables")).to_be_disabled()
+    count.blur()
+    expect(count).to_have_value("1")  # and becomes 1 on blur
+
+    count.fill("2500")
+    expect(count).to_have_value("1000")  # at most 1000
+    expect(page.get_by_test_id("table-total")).to_have_text("7,000.00 €")
+
+    count.fill("12")
+    page.get_by_test_id("color-black").click()
+    page.get_by_test_id("size").get_by_text("80cm").click()
+    expect(page.get_by_test_id("table-total")).to_have_text("84.00 €")
+
+
+def test_adding_tables_updates_the_floating_cart_and_survives_a_reload(page):
+    page.goto("/services/wedding-tables")
+    page.get_by_test_id("table-count").fill("12")
+    add = page.get_by_test_id("add-tables")
+    add.click()
+    expect(add).to_have_text("Adding...")
+    expect(add).to_be_disabled()
+    expect(page.get_by_test_id("cart-count")).to_have_text("12")
+    expect(add).to_have_text("Add to Cart")
+    page.reload()
+    expect(page.get_by_test_id("cart-count")).to_have_text("12")
+    page.get_by_test_id("floating-cart").click()
+    expect(page).to_have_url(re.compile(r"/cart/?$"))
+    item = page.get_by_test_id("cart-item")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text("(12 tavolina)")
+    expect(item).to_contain_text("No time selected")
+    expect(page.get_by_test_id("cart-total")).to_have_text("84.00 €")
+    item.get_by_test_id("cart-remove").click()
+    expect(page.get_by_test_id("cart-empty")).to_contain_text("Browse Services")
+    expect(page.get_by_test_id("cart-count")).to_have_count(0)
+
+
+def test_tiffany_chairs_total_and_disabled_button(page):
+    page.goto("/services/magic-weddings")
+    card = page.get_by_test_id("tiffany-card")
+    people = card.get_by_test_id("tiffany-people")
+    total = card.get_by_test_id("tiffany-total")
+    add = card.get_by_test_id("tiffany-add")
+    expect(total).to_have_text("TOTALI = 0€")
+    expect(add).to_be_disabled()
+    people.fill("abc")
+    expect(total).to_have_text("TOTALI = 0€")
+    expect(add).to_be_disabled()
+    people.fill("120")
+    expect(total).to_have_text("TOTALI = 600€")
+    expect(add).to_be_enabled()
+    add.click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("120")
+
+
+def test_wedding_offers_show_spec_prices(page):
+    page.goto("/services/magic-weddings")
+    expect(page.get_by_role("heading", name="Shërbimet Tona")).to_be_visible()
+    offers = page.get_by_test_id("wedding-offer")
+    expect(offers).to_have_count(2)
+    expect(offers.nth(0)).to_contain_text("650.00 €")
+    expect(offers.nth(1)).to_contain_text("1,300.00 €")
+    offers.nth(0).get_by_role("button", name="Detajet").click()
+    expect(page.get_by_test_id("wedding-modal")).to_be_visible()
+    page.get_by_role("button", name="Mbyll").click()
+    expect(page.get_by_test_id("wedding-modal")).to_be_hidden()
+
+
+def test_adding_the_same_offer_twice_raises_its_quantity(page):
+    page.goto("/services/magic-weddings")
+    add = page.get_by_test_id("wedding-offer").nth(0).get_by_role("button", name="Add to Cart")
+    add.click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+    expect(add).to_be_enabled(timeout=5000)
+    add.click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("2")
+    page.goto("/cart")
+    expect(page.get_by_test_id("cart-item")).to_have_count(1)
+    expect(page.get_by_test_id("cart-total")).to_have_text("1,300.00 €")
