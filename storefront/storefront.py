@@ -5,6 +5,7 @@ import reflex as rx
 from storefront import routes
 from storefront.api import create_api
 from storefront.pages.public.cart import cart_page
+from storefront.pages.public.contact import contact
 from storefront.pages.public.home import home
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
@@ -39,6 +40,7 @@ app.add_page(
     on_load=TablesState.load,
 )
 app.add_page(cart_page, route=routes.CART, title="Cart | Magic Events")
+app.add_page(contact, route=routes.CONTACT, title="Contact | Magic Events")
 for route, (title, text) in PLACEHOLDERS.items():
     app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

@@ -96,3 +96,30 @@ def test_adding_the_same_offer_twice_raises_its_quantity(page):
     page.goto("/cart")
     expect(page.get_by_test_id("cart-item")).to_have_count(1)
     expect(page.get_by_test_id("cart-total")).to_have_text("1,300.00 €")
+
+
+def test_contact_form_is_stored_and_shows_spec_success(page, server):
+    from sqlmodel import Session, select
+
+    from storefront.db import make_engine
+    from storefront.models import ContactMessage
+
+    page.goto("/contact")
+    form = page.get_by_test_id("contact-form")
+    form.get_by_label("Name *").fill("Blerta Hoxha")
+    form.get_by_label("Email *").fill("blerta@example.com")
+    form.get_by_label("Event Type *").select_option("birthday")
+    form.get_by_label("Message *").fill("Mascots for a 6th birthday")
+    form.get_by_role("button", name="Send Message").click()
+    expect(page.get_by_test_id("contact-success")).to_contain_text(
+        "Your message was sent successfully. We will be in touch soon."
+    )
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        stored = session.exec(
+            select(ContactMessage).where(ContactMessage.email == "blerta@example.com")
+        ).one()
+    engine.dispose()
+    assert stored.message == "Mascots for a 6th birthday"
+    page.get_by_role("button", name="Send another message").click()
+    expect(page.get_by_test_id("contact-form")).to_be_visible()

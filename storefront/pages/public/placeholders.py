@@ -8,7 +8,6 @@ PLACEHOLDERS = {
     "/services": ("Shërbimet", "Të gjitha shërbimet tona."),
     "/services/mascots": ("Mascots", "Maskota për festat e fëmijëve."),
     "/services/bouncers": ("Magic Bouncers", "Bouncers dhe shtëpi me flluska."),
-    "/contact": ("Contact", "Na kontaktoni për një ofertë."),
     "/checkout": ("Checkout", "Përfundoni rezervimin."),
     "/terms": ("Terms of Service", "Kushtet e përdorimit."),
     "/privacy": ("Privacy Policy", "Politika e privatësisë."),

@@ -1,0 +1,125 @@
+"""Contact: the quote request form and the ways to reach the business."""
+
+import reflex as rx
+
+from storefront.components.layout import page_layout
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
+from storefront.state.contact import FAILURE, SUCCESS, ContactState
+
+EVENT_TYPES = [
+    ("birthday", "Birthday"),
+    ("wedding", "Wedding"),
+    ("corporate", "Corporate"),
+    ("baby-shower", "Baby Shower"),
+    ("anniversary", "Anniversary"),
+    ("other", "Other"),
+]
+INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 outline-none"
+
+
+def _field(label: str, name: str, control: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=name, class_name="block text-sm font-semibold"),
+        control,
+        rx.cond(
+            ContactState.errors.contains(name),
+            rx.el.p(ContactState.errors[name], class_name="mt-1 text-sm text-red-600"),
+        ),
+    )
+
+
+def _input(name: str, type_: str = "text", required: bool = False) -> rx.Component:
+    return rx.el.input(id=name, name=name, type=type_, required=required, class_name=INPUT)
+
+
+def _form() -> rx.Component:
+    return rx.el.form(
+        rx.el.div(
+            _field("Name *", "name", _input("name", required=True)),
+            _field("Email *", "email", _input("email", "email", required=True)),
+            class_name="grid gap-4 md:grid-cols-2",
+        ),
+        rx.el.div(
+            _field("Phone", "phone", _input("phone", "tel")),
+            _field(
+                "Event Type *",
+                "event_type",
+                rx.el.select(
+                    rx.el.option("Select an event type", value=""),
+                    *[rx.el.option(label, value=value) for value, label in EVENT_TYPES],
+                    id="event_type",
+                    name="event_type",
+                    required=True,
+                    class_name=INPUT,
+                ),
+            ),
+            _field("Event Date", "event_date", _input("event_date", "date")),
+            class_name="grid gap-4 md:grid-cols-3 mt-4",
+        ),
+        rx.el.div(
+            _field(
+                "Message *",
+                "message",
+                rx.el.textarea(
+                    id="message", name="message", rows=5, required=True, class_name=INPUT
+                ),
+            ),
+            class_name="mt-4",
+        ),
+        rx.cond(
+            ContactState.status == "error",
+            rx.el.p(
+                FAILURE,
+                class_name="mt-4 rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3",
+            ),
+        ),
+        rx.el.button(
+            rx.cond(ContactState.status == "submitting", "Sending...", "Send Message"),
+            type="submit",
+            disabled=ContactState.status == "submitting",
+            class_name=PRIMARY_BUTTON + " mt-6",
+        ),
+        on_submit=ContactState.submit,
+        reset_on_submit=False,
+        class_name="rounded-3xl border border-slate-100 shadow-lg p-6 md:p-8 bg-white",
+        data_testid="contact-form",
+    )
+
+
+def _success() -> rx.Component:
+    return rx.el.div(
+        rx.icon("circle-check", size=48, class_name="mx-auto text-green-600"),
+        rx.el.p(SUCCESS, class_name="mt-4 text-lg font-semibold"),
+        rx.el.button(
+            "Send another message",
+            on_click=ContactState.send_another,
+            class_name=SECONDARY_BUTTON + " mt-6",
+        ),
+        class_name="rounded-3xl border border-green-100 bg-green-50 p-8 text-center",
+        data_testid="contact-success",
+    )
+
+
+def _card(icon: str, title: str, *lines: str) -> rx.Component:
+    return rx.el.div(
+        rx.icon(icon, size=28, class_name="text-fuchsia-600"),
+        rx.el.h3(title, class_name="mt-3 font-bold"),
+        *[rx.el.p(line, class_name="text-sm text-slate-600") for line in lines],
+        class_name="rounded-2xl border border-slate-100 p-5 bg-white shadow-sm",
+    )
+
+
+def contact() -> rx.Component:
+    return page_layout(
+        page_title("Contact", "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."),
+        rx.el.div(
+            rx.cond(ContactState.status == "success", _success(), _form()),
+            rx.el.div(
+                _card("phone", "Phone", "+383 44 000 000", "Monday to Friday 9AM-6PM"),
+                _card("camera", "Instagram", "@magicevents.ks", "We reply within 24 hours"),
+                _card("map-pin", "Visit", "Prishtina, Kosovo"),
+                class_name="grid gap-4 content-start",
+            ),
+            class_name="max-w-6xl mx-auto px-4 grid gap-8 md:grid-cols-[1fr_320px]",
+        ),
+    )

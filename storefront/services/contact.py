@@ -1,0 +1,95 @@
+"""Quote requests from the contact page: validated, stored, and announced to staff through the
+notification outbox in the same transaction."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlmodel import Session
+
+from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, NotificationOutbox, utcnow
+from storefront.services.errors import ServiceError
+from storefront.settings import get_settings
+
+EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+LIMITS = {"name": 255, "email": 255, "phone": 64, "message": 5000}
+
+
+class ContactError(ServiceError):
+    """`details['fields']` maps each bad field to its error code."""
+
+
+@dataclass(frozen=True)
+class ContactRequest:
+    name: str
+    email: str
+    event_type: str
+    message: str
+    phone: str = ""
+    event_date: str = ""  # YYYY-MM-DD or blank
+
+
+def validate(request: ContactRequest, *, today: date) -> dict[str, str]:
+    """Field -> error code; empty when the request is good."""
+    errors: dict[str, str] = {}
+    for field in ("name", "email", "message"):
+        value = getattr(request, field).strip()
+        if not value:
+            errors[field] = "required"
+        elif len(value) > LIMITS[field]:
+            errors[field] = "too_long"
+    if "email" not in errors and not EMAIL_PATTERN.match(request.email.strip()):
+        errors["email"] = "invalid"
+    if request.event_type not in CONTACT_EVENT_TYPES:
+        errors["event_type"] = "required"
+    if len(request.phone.strip()) > LIMITS["phone"]:
+        errors["phone"] = "too_long"
+    if request.event_date.strip():
+        try:
+            if date.fromisoformat(request.event_date.strip()) < today:
+                errors["event_date"] = "past"
+        except ValueError:
+            errors["event_date"] = "invalid"
+    return errors
+
+
+def submit(
+    request: ContactRequest, *, session: Session, now: datetime | None = None
+) -> ContactMessage:
+    now = now or utcnow()
+    errors = validate(request, today=now.date())
+    if errors:
+        raise ContactError("invalid", "Please check the form", fields=errors)
+    message = ContactMessage(
+        name=request.name.strip(),
+        email=request.email.strip().lower(),
+        phone=request.phone.strip() or None,
+        event_type=request.event_type,
+        event_date=date.fromisoformat(request.event_date.strip())
+        if request.event_date.strip()
+        else None,
+        message=request.message.strip(),
+        created_at=now,
+    )
+    session.add(message)
+    session.add(
+        NotificationOutbox(
+            channel="whatsapp",
+            topic="contact_request",
+            recipient=get_settings().staff_phone,
+            payload={
+                "name": message.name,
+                "email": message.email,
+                "phone": message.phone or "",
+                "event_type": message.event_type,
+                "event_date": message.event_date.isoformat() if message.event_date else "",
+                "message": message.message,
+            },
+            created_at=now,
+            next_attempt_at=now,
+        )
+    )
+    session.flush()
+    return message

@@ -1,0 +1,56 @@
+"""The contact page's quote form."""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from storefront.services import contact
+from storefront.state.base import call_service
+
+log = logging.getLogger(__name__)
+
+SUCCESS = "Your message was sent successfully. We will be in touch soon."
+FAILURE = "Something went wrong. Please try again later."
+FIELD_MESSAGES = {
+    ("name", "required"): "Name is required",
+    ("email", "required"): "Email is required",
+    ("email", "invalid"): "Email is invalid",
+    ("event_type", "required"): "Please choose an event type",
+    ("message", "required"): "Message is required",
+    ("event_date", "past"): "The event date cannot be in the past",
+    ("event_date", "invalid"): "The event date is invalid",
+}
+FIELDS = ("name", "email", "phone", "event_type", "event_date", "message")
+
+
+class ContactState(rx.State):
+    status: str = "idle"  # idle | submitting | success | error
+    errors: dict[str, str] = {}
+
+    @rx.event
+    async def submit(self, form: dict):
+        if self.status == "submitting" or not isinstance(form, dict):
+            return
+        request = contact.ContactRequest(**{f: str(form.get(f) or "")[:6000] for f in FIELDS})
+        self.status, self.errors = "submitting", {}
+        yield
+        try:
+            await call_service(contact.submit, request=request)
+        except contact.ContactError as exc:
+            fields = exc.details.get("fields", {})
+            self.errors = {
+                field: FIELD_MESSAGES.get((field, code), "This field is invalid")
+                for field, code in fields.items()
+            }
+            self.status = "idle"
+        except Exception:
+            log.exception("storing a contact request failed")
+            self.status = "error"
+        else:
+            self.status = "success"
+
+    @rx.event
+    def send_another(self):
+        self.status, self.errors = "idle", {}
