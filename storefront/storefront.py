@@ -13,10 +13,12 @@ from storefront.pages.public.placeholders import (
     not_found,
     redirecting,
 )
+from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.state.banners import HomeBannerState
 from storefront.state.tables import TablesState
+from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
 
 app = rx.App(
@@ -41,6 +43,15 @@ app.add_page(
 )
 app.add_page(cart_page, route=routes.CART, title="Cart | Magic Events")
 app.add_page(contact, route=routes.CONTACT, title="Contact | Magic Events")
+app.add_page(
+    theme_page, route=routes.SERVICE_DETAIL, title="Theme | Magic Events", on_load=ThemeState.load
+)
+app.add_page(
+    theme_page,
+    route=routes.THEMED_DECORATION,
+    title="Theme | Magic Events",
+    on_load=ThemeState.load,
+)
 for route, (title, text) in PLACEHOLDERS.items():
     app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

@@ -123,3 +123,55 @@ def test_contact_form_is_stored_and_shows_spec_success(page, server):
     assert stored.message == "Mascots for a 6th birthday"
     page.get_by_role("button", name="Send another message").click()
     expect(page.get_by_test_id("contact-form")).to_be_visible()
+
+
+def _theme_id(server, slug):
+    from sqlmodel import Session, select
+
+    from storefront.db import make_engine
+    from storefront.models import Service
+
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        service_id = session.exec(select(Service.id).where(Service.slug == slug)).one()
+    engine.dispose()
+    return str(service_id)
+
+
+def test_theme_page_tiles_and_tabs(page, server):
+    theme_id = _theme_id(server, "enchanted-princess")
+    page.goto(f"/services/{theme_id}")
+    theme = page.get_by_test_id("theme")
+    expect(theme.get_by_role("heading", level=1)).to_be_visible()
+    expect(page.get_by_test_id("breadcrumb")).to_contain_text("Services")
+    expect(theme).to_contain_text("599.00 €")
+    for tile in ("Price", "Age Range", "Duration", "Capacity"):
+        expect(theme.get_by_text(tile, exact=True)).to_be_visible()
+    panel = page.get_by_test_id("theme-tab-panel")
+    expect(panel.locator("p")).to_have_count(3)  # the long text, split at blank lines
+    page.get_by_role("tab", name="Features").click()
+    expect(panel.locator("li").first).to_be_visible()
+    page.get_by_role("tab", name="Add-Ons").click()
+    expect(panel.locator("tbody tr").first).to_contain_text("€")
+    page.get_by_role("tab", name="Description").click()
+    expect(panel.locator("p").first).to_be_visible()
+    expect(theme.get_by_role("link", name="Book Now").first).to_have_attribute(
+        "href", f"/services/{theme_id}/book"
+    )
+
+
+def test_unknown_theme_shows_theme_not_found(page):
+    page.goto("/services/00000000-0000-4000-8000-000000000000")
+    missing = page.get_by_test_id("theme-not-found")
+    expect(missing.get_by_role("heading", name="Theme Not Found")).to_be_visible()
+    expect(missing).to_contain_text(
+        "The theme you're looking for doesn't exist or may have been moved."
+    )
+    expect(missing.get_by_role("link", name="View All Themes")).to_have_attribute(
+        "href", "/services"
+    )
+
+
+def test_themed_decoration_by_slug(page):
+    page.goto("/themes/jungle-safari")
+    expect(page.get_by_test_id("theme")).to_contain_text("579.00 €")

@@ -1,0 +1,188 @@
+"""A themed decoration: tiles, tabs (Description, Features, Add-Ons) and calls to action."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.layout import page_layout
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
+from storefront.state.cart import CartState
+from storefront.state.theme import ThemeState
+
+TAB_LABELS = [("description", "Description"), ("features", "Features"), ("addons", "Add-Ons")]
+
+
+def _breadcrumb() -> rx.Component:
+    sep = rx.el.span("/", class_name="text-slate-300")
+    return rx.el.nav(
+        rx.link("Home", href=routes.HOME, underline="none"),
+        sep,
+        rx.link("Services", href=routes.SERVICES, underline="none"),
+        sep,
+        rx.el.span(ThemeState.theme["title"], class_name="text-slate-900 font-medium"),
+        aria_label="Breadcrumb",
+        class_name="flex gap-2 text-sm text-slate-500",
+        data_testid="breadcrumb",
+    )
+
+
+def _tile(label: str, key: str) -> rx.Component:
+    return rx.el.div(
+        rx.el.p(label, class_name="text-xs uppercase tracking-wide text-slate-500"),
+        rx.el.p(ThemeState.theme[key], class_name="mt-1 font-bold"),
+        class_name="rounded-2xl bg-fuchsia-50 p-4",
+    )
+
+
+def _tabs() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            *[
+                rx.el.button(
+                    label,
+                    on_click=ThemeState.show_tab(value),
+                    role="tab",
+                    aria_selected=ThemeState.tab == value,
+                    class_name=rx.cond(
+                        ThemeState.tab == value,
+                        "px-4 py-2 border-b-2 border-fuchsia-600 font-semibold text-fuchsia-700",
+                        "px-4 py-2 border-b-2 border-transparent text-slate-600 hover:text-fuchsia-600",
+                    ),
+                )
+                for value, label in TAB_LABELS
+            ],
+            role="tablist",
+            class_name="flex gap-2 border-b border-slate-200",
+        ),
+        rx.el.div(
+            rx.match(
+                ThemeState.tab,
+                (
+                    "features",
+                    rx.el.ul(
+                        rx.foreach(ThemeState.features, lambda f: rx.el.li("✓ ", f)),
+                        class_name="space-y-2",
+                    ),
+                ),
+                (
+                    "addons",
+                    rx.el.table(
+                        rx.el.thead(
+                            rx.el.tr(
+                                rx.el.th("Add-On", class_name="text-left py-2"),
+                                rx.el.th("Price", class_name="text-right py-2"),
+                            )
+                        ),
+                        rx.el.tbody(
+                            rx.foreach(
+                                ThemeState.add_ons,
+                                lambda a: rx.el.tr(
+                                    rx.el.td(a["name"], class_name="py-2"),
+                                    rx.el.td(
+                                        a["price"], class_name="py-2 text-right font-semibold"
+                                    ),
+                                    class_name="border-t border-slate-100",
+                                ),
+                            )
+                        ),
+                        class_name="w-full",
+                    ),
+                ),
+                rx.el.div(
+                    rx.foreach(ThemeState.paragraphs, lambda p: rx.el.p(p, class_name="mb-4")),
+                ),
+            ),
+            role="tabpanel",
+            class_name="py-6 text-slate-700",
+            data_testid="theme-tab-panel",
+        ),
+        class_name="mt-10",
+    )
+
+
+def _found() -> rx.Component:
+    theme = ThemeState.theme
+    return rx.el.div(
+        _breadcrumb(),
+        rx.el.div(
+            rx.image(
+                src=theme["image"],
+                alt=theme["title"],
+                width="800",
+                height="600",
+                class_name="w-full aspect-[4/3] object-cover rounded-3xl shadow-lg",
+            ),
+            rx.el.div(
+                rx.el.h1(theme["title"], class_name="text-3xl md:text-4xl font-extrabold"),
+                rx.el.p(theme["description"], class_name="mt-4 text-slate-600"),
+                rx.el.div(
+                    _tile("Price", "price"),
+                    _tile("Age Range", "age"),
+                    _tile("Duration", "duration"),
+                    _tile("Capacity", "capacity"),
+                    class_name="mt-6 grid grid-cols-2 gap-3",
+                ),
+                rx.el.div(
+                    rx.el.button(
+                        rx.cond(CartState.adding_id == theme["id"], "Adding...", "Add to Cart"),
+                        on_click=CartState.add_service(theme["id"], 1),
+                        disabled=CartState.adding_id == theme["id"],
+                        class_name=PRIMARY_BUTTON,
+                    ),
+                    rx.link(
+                        "Book Now",
+                        href="/services/" + theme["id"] + "/book",
+                        underline="none",
+                        class_name=SECONDARY_BUTTON,
+                    ),
+                    class_name="mt-6 flex flex-wrap gap-3",
+                ),
+            ),
+            class_name="mt-6 grid gap-8 md:grid-cols-2 items-start",
+        ),
+        _tabs(),
+        rx.el.div(
+            rx.el.h2("Ready to celebrate?", class_name="text-2xl font-bold"),
+            rx.el.div(
+                rx.link(
+                    "Book Now",
+                    href=routes.CONTACT,
+                    underline="none",
+                    class_name="px-6 py-3 rounded-full bg-white text-fuchsia-700 font-semibold",
+                ),
+                rx.link(
+                    "View More Themes",
+                    href=routes.SERVICES,
+                    underline="none",
+                    class_name="px-6 py-3 rounded-full border-2 border-white text-white font-semibold",
+                ),
+                class_name="mt-6 flex flex-wrap justify-center gap-3",
+            ),
+            class_name="mt-8 rounded-3xl bg-gradient-to-r from-fuchsia-600 to-violet-600 text-white text-center px-6 py-10",
+        ),
+        class_name="max-w-6xl mx-auto px-4 py-8",
+        data_testid="theme",
+    )
+
+
+def _missing() -> rx.Component:
+    return rx.el.div(
+        rx.el.h1("Theme Not Found", class_name="text-3xl font-bold"),
+        rx.el.p(
+            "The theme you're looking for doesn't exist or may have been moved.",
+            class_name="mt-4 text-slate-600",
+        ),
+        rx.link(
+            "View All Themes",
+            href=routes.SERVICES,
+            underline="none",
+            class_name=PRIMARY_BUTTON + " mt-8",
+        ),
+        class_name="max-w-xl mx-auto px-4 py-24 text-center",
+        data_testid="theme-not-found",
+    )
+
+
+def theme_page() -> rx.Component:
+    return page_layout(
+        rx.match(ThemeState.status, ("found", _found()), ("missing", _missing()), loading_spinner())
+    )

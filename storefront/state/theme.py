@@ -1,0 +1,62 @@
+"""The theme detail page (services/{serviceId}) and the themed decoration page by slug."""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from storefront.services import catalog
+from storefront.services.money import format_price
+from storefront.state.base import call_service
+
+log = logging.getLogger(__name__)
+TABS = ("description", "features", "addons")
+
+
+class ThemeState(rx.State):
+    status: str = "loading"  # loading | found | missing
+    theme: dict[str, str] = {}
+    paragraphs: list[str] = []
+    features: list[str] = []
+    add_ons: list[dict[str, str]] = []
+    tab: str = "description"
+
+    @rx.event
+    async def load(self):
+        """The last part of the address is the theme's id (or its slug)."""
+        self.status, self.tab = "loading", "description"
+        yield
+        key = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
+        try:
+            view = await call_service(catalog.get_public_service, service_id=key)
+        except Exception:
+            log.exception("loading theme %r failed", key)
+            view = None
+        if view is None or view.kind != "theme":
+            self.status, self.theme = "missing", {}
+            return
+        meta = view.meta
+        self.theme = {
+            "id": view.id,
+            "title": view.title,
+            "description": view.description,
+            "image": view.image_url or "",
+            "price": format_price(view.price),
+            "age": str(meta.get("age", "")),
+            "duration": str(meta.get("duration", "")),
+            "capacity": str(meta.get("capacity", "")),
+        }
+        long_text = str(meta.get("long_description") or view.description)
+        self.paragraphs = [p.strip() for p in long_text.split("\n\n") if p.strip()]
+        self.features = [str(f) for f in meta.get("features", [])]
+        self.add_ons = [
+            {"name": str(a.get("name", "")), "price": format_price(a.get("price"))}
+            for a in meta.get("add_ons", [])
+        ]
+        self.status = "found"
+
+    @rx.event
+    def show_tab(self, tab: str):
+        if tab in TABS:
+            self.tab = tab
