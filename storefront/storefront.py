@@ -6,17 +6,21 @@ from storefront import routes
 from storefront.api import create_api
 from storefront.pages.public.cart import cart_page
 from storefront.pages.public.contact import contact
+from storefront.pages.public.design_system import design_system
 from storefront.pages.public.home import home
+from storefront.pages.public.legal import privacy, terms
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
     make_placeholder,
     not_found,
     redirecting,
 )
+from storefront.pages.public.services_index import services_index
 from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.state.banners import HomeBannerState
+from storefront.state.services_index import ServicesIndexState
 from storefront.state.tables import TablesState
 from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
@@ -43,6 +47,15 @@ app.add_page(
 )
 app.add_page(cart_page, route=routes.CART, title="Cart | Magic Events")
 app.add_page(contact, route=routes.CONTACT, title="Contact | Magic Events")
+app.add_page(
+    services_index,
+    route=routes.SERVICES,
+    title="Services | Magic Events",
+    on_load=ServicesIndexState.load,
+)
+app.add_page(terms, route=routes.TERMS, title="Terms of Service | Magic Events")
+app.add_page(privacy, route=routes.PRIVACY, title="Privacy Policy | Magic Events")
+app.add_page(design_system, route=routes.DESIGN_SYSTEM, title="Design System | Magic Events")
 app.add_page(
     theme_page, route=routes.SERVICE_DETAIL, title="Theme | Magic Events", on_load=ThemeState.load
 )

@@ -9,14 +9,20 @@ from storefront.state.base import call_service
 
 
 class HomeBannerState(rx.State):
-    """The cards of 'Home Page Main Banner'."""
+    """The cards of 'Home Page Main Banner' and the home page's three photo galleries."""
 
     cards: list[dict[str, str]] = []
+    weddings: list[dict[str, str]] = []
+    bouncers: list[dict[str, str]] = []
+    mascots: list[dict[str, str]] = []
     loaded: bool = False
 
     @rx.event
     async def load(self):
         self.cards = await banner_cards(banners.HOME_BANNER)
+        self.weddings = await banner_cards("gallery-home-weddings")
+        self.bouncers = await banner_cards("gallery-home-bouncers")
+        self.mascots = await banner_cards("gallery-home-mascots")
         self.loaded = True
 
 

@@ -5,12 +5,18 @@ import reflex as rx
 from storefront import routes
 from storefront.components.banner_strip import banner_strip
 from storefront.components.layout import page_layout
+from storefront.components.photo import photo
 from storefront.state.banners import HomeBannerState
 
 
 def hero() -> rx.Component:
     return rx.el.section(
         rx.el.div(
+            rx.el.div(
+                rx.icon("sparkles", size=56, class_name="text-fuchsia-500"),
+                class_name="logo-float inline-flex mb-6",
+                aria_hidden="true",
+            ),
             rx.el.h1(
                 "Çdo festë, një kujtim magjik",
                 class_name="text-4xl md:text-6xl font-extrabold tracking-tight text-slate-900",
@@ -53,6 +59,69 @@ def home_banner() -> rx.Component:
     )
 
 
+def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h2(title, class_name="text-2xl md:text-3xl font-bold"),
+                rx.el.p(text, class_name="mt-2 text-slate-600"),
+            ),
+            rx.link(
+                "Shiko më shumë →",
+                href=href,
+                underline="none",
+                class_name="font-semibold text-fuchsia-700 shrink-0",
+            ),
+            class_name="flex flex-wrap items-end justify-between gap-4 mb-6",
+        ),
+        rx.link(
+            rx.el.div(
+                rx.foreach(
+                    photos,
+                    lambda p: photo(
+                        p["image_url"],
+                        p["title"],
+                        width=400,
+                        height=300,
+                        class_name="aspect-[4/3] rounded-2xl",
+                    ),
+                ),
+                class_name="grid grid-cols-2 md:grid-cols-4 gap-3 md:gap-4",
+            ),
+            href=href,
+            underline="none",
+        ),
+        class_name="max-w-6xl mx-auto px-4 py-10",
+        data_testid=test_id,
+    )
+
+
+def galleries() -> rx.Component:
+    return rx.fragment(
+        gallery(
+            "Magic Weddings",
+            "Dekorime që e bëjnë ditën tuaj të paharrueshme.",
+            HomeBannerState.weddings,
+            routes.WEDDINGS,
+            "gallery-weddings",
+        ),
+        gallery(
+            "Magic Bouncers",
+            "Bouncers dhe shtëpi me flluska për fëmijët.",
+            HomeBannerState.bouncers,
+            routes.BOUNCERS,
+            "gallery-bouncers",
+        ),
+        gallery(
+            "Mascots",
+            "Personazhet e preferuar të fëmijëve në festën tuaj.",
+            HomeBannerState.mascots,
+            routes.MASCOTS,
+            "gallery-mascots",
+        ),
+    )
+
+
 def closing_call() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Gati për festën tuaj?", class_name="text-2xl md:text-3xl font-bold"),
@@ -69,4 +138,4 @@ def closing_call() -> rx.Component:
 
 
 def home() -> rx.Component:
-    return page_layout(hero(), home_banner(), closing_call())
+    return page_layout(hero(), home_banner(), galleries(), closing_call())

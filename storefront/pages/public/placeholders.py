@@ -5,14 +5,16 @@ import reflex as rx
 from storefront.components.layout import page_layout, placeholder_page
 
 PLACEHOLDERS = {
-    "/services": ("Shërbimet", "Të gjitha shërbimet tona."),
     "/services/mascots": ("Mascots", "Maskota për festat e fëmijëve."),
     "/services/bouncers": ("Magic Bouncers", "Bouncers dhe shtëpi me flluska."),
     "/checkout": ("Checkout", "Përfundoni rezervimin."),
-    "/terms": ("Terms of Service", "Kushtet e përdorimit."),
-    "/privacy": ("Privacy Policy", "Politika e privatësisë."),
-    "/blog": ("Blog", "Së shpejti."),
-    "/design-system": ("Design System", "Butona, karta, fusha dhe etiketa."),
+    "/blog": ("Blog", "Së shpejti: ide dhe frymëzim për festat tuaja."),
+    "/blog/[slug]": ("Blog", "Ky artikull do të publikohet së shpejti."),
+    "/booking-confirmation/[booking_id]": (
+        "Booking Submitted!",
+        "Faleminderit! Do t'ju kontaktojmë së shpejti për të konfirmuar rezervimin.",
+    ),
+    "/services/[service_id]/book": ("Book", "Rezervimi online vjen së shpejti."),
 }
 
 

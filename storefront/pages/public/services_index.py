@@ -1,0 +1,59 @@
+"""All services: the four service pages and the themed decorations."""
+
+import reflex as rx
+
+from storefront.components.layout import page_layout
+from storefront.components.photo import photo
+from storefront.components.ui import page_title, section_title
+from storefront.state.services_index import ServicesIndexState
+
+
+def _category_card(category: dict) -> rx.Component:
+    return rx.link(
+        rx.el.h3(category["name"], class_name="text-xl font-bold"),
+        rx.el.p(category["description"], class_name="mt-2 text-sm text-slate-600"),
+        rx.el.span("Shiko →", class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
+        href=category["href"],
+        underline="none",
+        class_name="block rounded-3xl border border-slate-100 bg-white p-6 shadow-sm hover:shadow-lg text-slate-900",
+        data_testid="category-card",
+    )
+
+
+def _theme_card(theme: dict) -> rx.Component:
+    return rx.link(
+        photo(
+            theme["image"], theme["title"], width=400, height=300, class_name="aspect-[4/3] w-full"
+        ),
+        rx.el.div(
+            rx.el.h3(theme["title"], class_name="text-lg font-bold"),
+            rx.el.p(theme["description"], class_name="mt-1 text-sm text-slate-600 line-clamp-2"),
+            rx.el.p(theme["price"], class_name="mt-3 font-bold text-fuchsia-700"),
+            class_name="p-5",
+        ),
+        href=theme["href"],
+        underline="none",
+        class_name="block overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm hover:shadow-lg text-slate-900",
+        data_testid="theme-card",
+    )
+
+
+def services_index() -> rx.Component:
+    return page_layout(
+        page_title("Shërbimet", "Gjithçka për festën tuaj, në një vend."),
+        rx.el.section(
+            rx.el.div(
+                rx.foreach(ServicesIndexState.categories, _category_card),
+                class_name="grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
+            ),
+            class_name="max-w-6xl mx-auto px-4",
+        ),
+        rx.el.section(
+            section_title("Dekorime Tematike"),
+            rx.el.div(
+                rx.foreach(ServicesIndexState.themes, _theme_card),
+                class_name="grid gap-6 md:grid-cols-3",
+            ),
+            class_name="max-w-6xl mx-auto px-4 mt-16",
+        ),
+    )
