@@ -25,6 +25,7 @@ config = rx.Config(
     deploy_url=os.environ.get("PUBLIC_URL", "http://localhost:3000"),
     default_color_mode="light",
     plugins=[
+        rx.plugins.SitemapPlugin(),
         rx.plugins.TailwindV4Plugin(),
         rx.plugins.RadixThemesPlugin(),
     ],

@@ -17,7 +17,11 @@ def photo(
     class_name: str = "",
 ) -> rx.Component:
     return rx.el.div(
-        rx.el.span(fallback, class_name="photo-fallback text-sm font-medium text-slate-500", aria_hidden="true"),
+        rx.el.span(
+            fallback,
+            class_name="photo-fallback text-sm font-medium text-slate-500",
+            aria_hidden="true",
+        ),
         rx.el.img(
             src=src,
             alt="",

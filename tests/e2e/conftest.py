@@ -4,18 +4,16 @@ backend with the demo catalogue, driven by Playwright in Debian's Chromium."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.conftest import _TMP, BACKENDS, create_database, migrate
+from tests.e2e.server import prod_server, venv_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -28,7 +26,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PORT = int(os.environ.get("E2E_PORT", "3111"))
-START_TIMEOUT = 600
 ARTIFACTS = ROOT / "test-results"
 
 
@@ -39,69 +36,25 @@ class Server:
     backend: str
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early; see {log}:\n{log.read_text()[-3000:]}")
-        try:
-            if httpx.get(url + "/ping", timeout=2).status_code == 200 and (
-                httpx.get(url + "/", timeout=5).status_code == 200
-            ):
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(1)
-    raise RuntimeError(f"server did not start in {START_TIMEOUT}s; see {log}")
-
-
 @pytest.fixture(scope="session", params=BACKENDS)
 def server(request) -> Iterator[Server]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"browser tests SKIPPED: {CHROMIUM} is not installed")
     database_url, drop = create_database(request.param)
     migrate(database_url)
-    url = f"http://127.0.0.1:{PORT}"
-    env = os.environ | {
-        "ENVIRONMENT": "test",
-        "DATABASE_URL": database_url,
-        "MEDIA_DIR": str(_TMP / f"media-{request.param}"),
-        "PORT": str(PORT),
-        "PUBLIC_URL": url,
-        "CORS_ORIGINS": url,
-        "REFLEX_USE_NPM": "1",
-        "REFLEX_TELEMETRY_ENABLED": "false",
-        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
-    }
+    env = venv_env(
+        PORT,
+        {
+            "ENVIRONMENT": "test",
+            "DATABASE_URL": database_url,
+            "MEDIA_DIR": str(_TMP / f"media-{request.param}"),
+        },
+    )
     subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / f"server-{request.param}.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "reflex"),
-                "run",
-                "--env",
-                "prod",
-                "--single-port",
-                "--backend-host",
-                "127.0.0.1",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
     try:
-        _wait_until_up(url, process, log)
-        yield Server(url=url, database_url=database_url, backend=request.param)
+        with prod_server(ROOT, PORT, env, ARTIFACTS / f"server-{request.param}.log") as url:
+            yield Server(url=url, database_url=database_url, backend=request.param)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
         drop()
 
 
