@@ -4,7 +4,9 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.pages.public.bouncers import bouncers
 from storefront.pages.public.home import home
+from storefront.pages.public.mascots import mascots
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
     make_placeholder,
@@ -12,6 +14,8 @@ from storefront.pages.public.placeholders import (
     redirecting,
 )
 from storefront.state.banners import HomeBannerState
+from storefront.state.bouncers import BouncersState
+from storefront.state.mascots import MascotsState
 
 app = rx.App(
     api_transformer=create_api(),
@@ -21,6 +25,15 @@ app = rx.App(
 )
 
 app.add_page(home, route=routes.HOME, title="Magic Events", on_load=HomeBannerState.load)
+app.add_page(
+    mascots, route=routes.MASCOTS, title="Mascots | Magic Events", on_load=MascotsState.load
+)
+app.add_page(
+    bouncers,
+    route=routes.BOUNCERS,
+    title="Magic Bouncers | Magic Events",
+    on_load=BouncersState.load,
+)
 for route, (title, text) in PLACEHOLDERS.items():
     app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

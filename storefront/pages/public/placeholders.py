@@ -7,8 +7,6 @@ from storefront.components.layout import page_layout, placeholder_page
 PLACEHOLDERS = {
     "/services": ("Shërbimet", "Të gjitha shërbimet tona."),
     "/services/magic-weddings": ("Magic Weddings", "Dekorime dasmash."),
-    "/services/mascots": ("Mascots", "Maskota për festat e fëmijëve."),
-    "/services/bouncers": ("Magic Bouncers", "Bouncers dhe shtëpi me flluska."),
     "/services/wedding-tables": ("Wedding Tables", "Tavolina për dasma dhe ngjarje."),
     "/contact": ("Contact", "Na kontaktoni për një ofertë."),
     "/cart": ("Cart", "Shporta juaj."),
