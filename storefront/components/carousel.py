@@ -20,6 +20,10 @@ DRAG_PX = 10
 
 _BEHAVIOUR = """
 useEffect(() => {
+  // Each carousel's component mounts this effect; the listeners are installed once.
+  const shared = (window.__carousels ??= { users: 0, stop: null });
+  shared.users += 1;
+  if (!shared.stop) {
   const SWIPE = __SWIPE__, DRAG = __DRAG__;
   const root = (node) => node && node.closest ? node.closest("[data-carousel]") : null;
   const step = (el, delta) => {
@@ -73,11 +77,16 @@ useEffect(() => {
   document.addEventListener("touchend", onEnd, { passive: true });
   window.addEventListener("click", onClick, true);
   const timer = setInterval(tick, 250);
-  return () => {
+  shared.stop = () => {
     document.removeEventListener("touchstart", onStart);
     document.removeEventListener("touchend", onEnd);
     window.removeEventListener("click", onClick, true);
     clearInterval(timer);
+  };
+  }
+  return () => {
+    shared.users -= 1;
+    if (shared.users === 0 && shared.stop) { shared.stop(); shared.stop = null; }
   };
 }, []);
 """.replace("__SWIPE__", str(SWIPE_PX)).replace("__DRAG__", str(DRAG_PX))
@@ -93,12 +102,12 @@ class _CarouselRoot(rx.el.Div):
         return [_BEHAVIOUR]
 
 
-def _arrow(icon: str, label: str, on_click, side: str, test_id: str) -> rx.Component:
+def _arrow(icon: str, label: str, on_click, side: str, top: str, test_id: str) -> rx.Component:
     return rx.el.button(
         rx.icon(icon, size=22),
         on_click=on_click,
         aria_label=label,
-        class_name=f"absolute top-1/2 -translate-y-1/2 {side} z-10 rounded-full bg-white/90 "
+        class_name=f"absolute {top} -translate-y-1/2 {side} z-10 rounded-full bg-white/90 "
         "p-2 text-slate-800 shadow-md hover:bg-white focus:outline-none "
         "focus-visible:ring-4 focus-visible:ring-fuchsia-400",
         data_testid=test_id,
@@ -114,9 +123,10 @@ def carousel(
     interval_ms: int = 5000,
     test_id: str = "carousel",
     class_name: str = "",
+    arrows_top: str = "top-1/2",
 ) -> rx.Component:
     """`items` is a list var; `render_slide(item, index)` draws one slide. `name` must be unique
-    on the page (it names the client-side index)."""
+    on the page (it names the client-side index). `arrows_top` places the arrows vertically."""
     index = ClientStateVar.create(f"carousel_{name}", default=0, global_ref=True)
     count = items.length()
     current = index.value.to(int)
@@ -139,8 +149,8 @@ def carousel(
             aria_current=rx.cond(i == current, "true", "false"),
             class_name=rx.cond(
                 i == current,
-                "h-2.5 w-6 rounded-full bg-fuchsia-600 transition-all",
-                "h-2.5 w-2.5 rounded-full bg-slate-300 hover:bg-slate-400 transition-all",
+                "h-2 w-5 md:h-2.5 md:w-6 rounded-full bg-fuchsia-600 transition-all",
+                "h-2 w-2 md:h-2.5 md:w-2.5 rounded-full bg-slate-300 hover:bg-slate-400 transition-all",
             ),
             data_testid=f"{test_id}-dot",
         )
@@ -158,6 +168,7 @@ def carousel(
                 "Previous",
                 index.set_value(rx.cond(current <= 0, count - 1, current - 1)),
                 "left-2",
+                arrows_top,
                 f"{test_id}-prev",
             ),
             _arrow(
@@ -165,13 +176,14 @@ def carousel(
                 "Next",
                 index.set_value(rx.cond(current >= count - 1, 0, current + 1)),
                 "right-2",
+                arrows_top,
                 f"{test_id}-next",
             ),
             class_name="relative overflow-hidden rounded-3xl",
         ),
         rx.el.div(
             rx.foreach(items, dot),
-            class_name="mt-4 flex flex-wrap justify-center gap-2 px-4",
+            class_name="mt-4 flex flex-wrap justify-center gap-1.5 md:gap-2 px-4",
             data_testid=f"{test_id}-dots",
         ),
         role="region",

@@ -6,6 +6,8 @@ from __future__ import annotations
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront.components.photo import img
+
 enlarged = ClientStateVar.create("enlarged_photo", default={}, global_ref=True)
 
 
@@ -21,11 +23,11 @@ def lightbox() -> rx.Component:
         photo["image_url"].to(bool),
         rx.el.div(
             rx.el.figure(
-                rx.image(
+                img(
                     src=photo["image_url"],
                     alt=photo["title"],
-                    width="800",
-                    height="600",
+                    width=800,
+                    height=600,
                     class_name="max-h-[80vh] w-auto max-w-full rounded-2xl object-contain shadow-2xl",
                     on_click=rx.stop_propagation,
                 ),

@@ -12,6 +12,7 @@ from storefront.components.carousel import carousel
 from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
 from storefront.components.packages import package_tabs
+from storefront.components.photo import img
 from storefront.pages.public.mascots import section_title
 from storefront.state.bouncers import BouncersState
 
@@ -65,11 +66,11 @@ def intro() -> rx.Component:
 def photo_strip() -> rx.Component:
     def thumb(photo: rx.Var) -> rx.Component:
         return rx.el.button(
-            rx.image(
+            img(
                 src=photo.image_url,
                 alt=photo.title,
-                width="240",
-                height="180",
+                width=240,
+                height=180,
                 loading="lazy",
                 class_name="h-[180px] w-[240px] object-cover",
             ),
@@ -100,11 +101,11 @@ def photo_strip() -> rx.Component:
 
 def gallery_slide(photo: rx.Var, _i: rx.Var) -> rx.Component:
     return rx.el.button(
-        rx.image(
+        img(
             src=photo.image_url,
             alt=photo.title,
-            width="800",
-            height="600",
+            width=800,
+            height=600,
             loading="lazy",
             class_name="w-full aspect-[4/3] object-cover",
         ),
@@ -132,11 +133,11 @@ def galleries() -> rx.Component:
 def option_image(option: rx.Var, class_name: str, loading: str = "lazy") -> rx.Component:
     return rx.cond(
         option["image"].to(str) != "",
-        rx.image(
+        img(
             src=option["image"],
             alt=option["title"],
-            width="800",
-            height="600",
+            width=800,
+            height=600,
             loading=loading,
             class_name=f"w-full aspect-[4/3] object-cover {class_name}",
         ),

@@ -12,6 +12,7 @@ from storefront.components.carousel import carousel
 from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
 from storefront.components.packages import package_tabs
+from storefront.components.photo import img
 from storefront.services.showcase import NO_IMAGE
 from storefront.state.mascots import MascotsState
 
@@ -56,11 +57,11 @@ def hero() -> rx.Component:
             # The desktop-only picture beside the hero: the first character.
             rx.cond(
                 MascotsState.mascots.length() > 0,
-                rx.image(
+                img(
                     src=MascotsState.mascots[0].image,
                     alt=MascotsState.mascots[0].name,
-                    width="480",
-                    height="360",
+                    width=480,
+                    height=360,
                     loading="eager",
                     class_name="hidden md:block w-full max-w-md aspect-[4/3] object-cover rounded-3xl shadow-2xl rotate-2",
                 ),
@@ -74,11 +75,11 @@ def hero() -> rx.Component:
 
 def works_slide(photo: rx.Var, _i: rx.Var) -> rx.Component:
     return rx.el.button(
-        rx.image(
+        img(
             src=photo.image_url,
             alt=photo.title,
-            width="800",
-            height="600",
+            width=800,
+            height=600,
             loading="lazy",
             class_name="w-full aspect-[4/3] object-cover",
         ),
@@ -116,11 +117,11 @@ def works() -> rx.Component:
 def mascot_image(mascot: rx.Var, *, loading: str = "lazy", class_name: str = "") -> rx.Component:
     return rx.cond(
         mascot.image != NO_IMAGE,
-        rx.image(
+        img(
             src=mascot.image,
             alt=mascot.name,
-            width="800",
-            height="600",
+            width=800,
+            height=600,
             loading=loading,
             class_name=f"w-full aspect-[4/3] object-cover {class_name}",
         ),
@@ -262,7 +263,8 @@ def characters_body() -> rx.Component:
                     label="Mascot characters",
                     interval_ms=MASCOT_INTERVAL_MS,
                     test_id="mascot-carousel",
-                    class_name="shadow-xl rounded-3xl",
+                    # Over the photo: on phones it is the slide's upper part.
+                    arrows_top="top-[calc(37.5vw-12px)] md:top-1/2",
                 ),
             ),
         ),
