@@ -168,7 +168,7 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
             ),
             class_name="p-6 md:p-10 flex flex-col justify-center",
         ),
-        class_name="grid md:grid-cols-2 bg-white",
+        class_name="grid md:grid-cols-2 bg-fuchsia-50 ring-1 ring-inset ring-fuchsia-100",
     )
 
 
