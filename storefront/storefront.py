@@ -4,11 +4,13 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.pages.public.bouncers import bouncers
 from storefront.pages.public.cart import cart_page
 from storefront.pages.public.contact import contact
 from storefront.pages.public.design_system import design_system
 from storefront.pages.public.home import home
 from storefront.pages.public.legal import privacy, terms
+from storefront.pages.public.mascots import mascots
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
     make_placeholder,
@@ -20,6 +22,8 @@ from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.state.banners import HomeBannerState
+from storefront.state.bouncers import BouncersState
+from storefront.state.mascots import MascotsState
 from storefront.state.services_index import ServicesIndexState
 from storefront.state.tables import TablesState
 from storefront.state.theme import ThemeState
@@ -64,6 +68,15 @@ app.add_page(
     route=routes.THEMED_DECORATION,
     title="Theme | Magic Events",
     on_load=ThemeState.load,
+)
+app.add_page(
+    mascots, route=routes.MASCOTS, title="Mascots | Magic Events", on_load=MascotsState.load
+)
+app.add_page(
+    bouncers,
+    route=routes.BOUNCERS,
+    title="Magic Bouncers | Magic Events",
+    on_load=BouncersState.load,
 )
 for route, (title, text) in PLACEHOLDERS.items():
     app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront.components.photo import img
+
 EAGER_IMAGES = 5
 
 selected_card = ClientStateVar.create("selected_banner_card", default={}, global_ref=True)
@@ -15,11 +17,11 @@ selected_card = ClientStateVar.create("selected_banner_card", default={}, global
 
 def _card(card: rx.Var, copy: int, width: int, height: int, gap: int) -> rx.Component:
     return rx.el.button(
-        rx.image(
+        img(
             src=card["image_url"],
             alt=card["title"],
-            width=str(width),
-            height=str(height),
+            width=width,
+            height=height,
             loading="eager" if copy == 0 else "lazy",
             class_name="w-full h-full object-cover",
         ),
@@ -49,9 +51,12 @@ def banner_modal() -> rx.Component:
     card = selected_card.value
     return rx.dialog.root(
         rx.dialog.content(
-            rx.image(
+            img(
                 src=card["image_url"],
                 alt=card["title"],
+                width=560,
+                height=700,
+                loading="eager",
                 class_name="w-full max-h-[60vh] object-cover rounded-lg",
             ),
             rx.dialog.title(card["title"], class_name="mt-4"),

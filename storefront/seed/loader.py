@@ -20,13 +20,13 @@ from storefront.models import (
 )
 from storefront.seed import catalog
 from storefront.services import storage
+from storefront.services.banners import GALLERY_PREFIX
 from storefront.services.placeholders import placeholder_image
 
 # Image sizes fit their slots at 2x for sharp screens: banner cards are 280x350.
 CARD_SIZE = (560, 700)
 SERVICE_SIZE = (800, 600)
 GALLERY_SIZE = (800, 600)
-GALLERY_PREFIX = "gallery-"
 
 # Every day of the week, 09:00-20:00 in one-hour slots (0 is Sunday).
 DEMO_HOURS = (time(9, 0), time(20, 0))

@@ -9,6 +9,8 @@ from sqlmodel import Session, col, select
 from storefront.models import Banner, BannerItem
 
 HOME_BANNER = "Home Page Main Banner"
+# Photo galleries are stored as banners named "gallery-<name>" (see seed/loader.py).
+GALLERY_PREFIX = "gallery-"
 ITEMS_LIMIT = 20
 
 
@@ -45,3 +47,8 @@ def active_banner_items(
         )
         for row in rows
     ]
+
+
+def gallery_items(name: str, *, session: Session) -> list[BannerCard]:
+    """The photos of gallery `name` (stored as the banner "gallery-<name>")."""
+    return active_banner_items(GALLERY_PREFIX + name, session=session)

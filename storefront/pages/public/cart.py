@@ -4,17 +4,18 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.layout import page_layout
+from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, page_title
 from storefront.state.cart import CartState
 
 
 def _item_row(item: dict) -> rx.Component:
     return rx.el.li(
-        rx.image(
-            src=item["image"],
-            alt=item["name"],
-            width="96",
-            height="96",
+        img(
+            item["image"],
+            item["name"],
+            width=96,
+            height=96,
             class_name="w-24 h-24 rounded-xl object-cover shrink-0",
         ),
         rx.el.div(

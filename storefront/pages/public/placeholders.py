@@ -5,8 +5,6 @@ import reflex as rx
 from storefront.components.layout import page_layout, placeholder_page
 
 PLACEHOLDERS = {
-    "/services/mascots": ("Mascots", "Maskota për festat e fëmijëve."),
-    "/services/bouncers": ("Magic Bouncers", "Bouncers dhe shtëpi me flluska."),
     "/checkout": ("Checkout", "Përfundoni rezervimin."),
     "/blog": ("Blog", "Së shpejti: ide dhe frymëzim për festat tuaja."),
     "/blog/[slug]": ("Blog", "Ky artikull do të publikohet së shpejti."),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.layout import page_layout
+from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
 from storefront.state.cart import CartState
 from storefront.state.theme import ThemeState
@@ -104,11 +105,12 @@ def _found() -> rx.Component:
     return rx.el.div(
         _breadcrumb(),
         rx.el.div(
-            rx.image(
-                src=theme["image"],
-                alt=theme["title"],
-                width="800",
-                height="600",
+            img(
+                theme["image"],
+                theme["title"],
+                width=800,
+                height=600,
+                loading="eager",
                 class_name="w-full aspect-[4/3] object-cover rounded-3xl shadow-lg",
             ),
             rx.el.div(

@@ -3,8 +3,9 @@
 import reflex as rx
 
 from storefront.components.banner_strip import banner_strip
-from storefront.components.enlarge import enlarge_overlay, enlargeable
 from storefront.components.layout import page_layout
+from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, section_title
 from storefront.state.cart import CartState
 from storefront.state.weddings import WeddingOffer, WeddingsState
@@ -32,12 +33,18 @@ def filmstrip() -> rx.Component:
         rx.el.div(
             rx.foreach(
                 WeddingsState.filmstrip,
-                lambda photo: enlargeable(
-                    photo["image_url"],
-                    photo["title"],
-                    width=320,
-                    height=240,
-                    class_name="w-80 h-60",
+                lambda photo: rx.el.button(
+                    img(
+                        photo["image_url"],
+                        photo["title"],
+                        width=320,
+                        height=240,
+                        class_name="w-full h-full object-cover",
+                    ),
+                    on_click=open_photo(photo),
+                    aria_label="Enlarge photo",
+                    class_name="w-80 h-60 shrink-0 overflow-hidden rounded-xl snap-start",
+                    data_testid="filmstrip-photo",
                 ),
             ),
             class_name="flex gap-4 overflow-x-auto px-4 py-6 bg-slate-900 snap-x",
@@ -49,12 +56,11 @@ def filmstrip() -> rx.Component:
 
 def _offer_card(offer: WeddingOffer) -> rx.Component:
     return rx.el.article(
-        rx.image(
-            src=offer.image,
-            alt=offer.title,
-            width="400",
-            height="300",
-            loading="lazy",
+        img(
+            offer.image,
+            offer.title,
+            width=400,
+            height=300,
             class_name="w-full aspect-[4/3] object-cover",
         ),
         rx.el.div(
@@ -88,12 +94,11 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
 def tiffany_card() -> rx.Component:
     offer = WeddingsState.tiffany
     return rx.el.article(
-        rx.image(
-            src=offer.image,
-            alt=offer.title,
-            width="400",
-            height="300",
-            loading="lazy",
+        img(
+            offer.image,
+            offer.title,
+            width=400,
+            height=300,
             class_name="w-full aspect-[4/3] object-cover",
         ),
         rx.el.div(
@@ -133,7 +138,7 @@ def detail_modal() -> rx.Component:
     offer = WeddingsState.detail
     return rx.dialog.root(
         rx.dialog.content(
-            rx.image(src=offer.image, alt=offer.title, class_name="w-full rounded-lg"),
+            img(offer.image, offer.title, width=800, height=600, class_name="w-full rounded-lg"),
             rx.dialog.title(offer.title, class_name="mt-4"),
             rx.dialog.description(offer.description),
             rx.el.ul(
@@ -165,5 +170,5 @@ def weddings() -> rx.Component:
             class_name="max-w-6xl mx-auto px-4 py-12 scroll-mt-20",
         ),
         detail_modal(),
-        enlarge_overlay(),
+        lightbox(),
     )

@@ -1,0 +1,52 @@
+"""A photo enlarged over the page: a click on a photo opens it, a click on the backdrop (or the
+close button) closes it. Kept in the browser; no server round trip."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
+
+from storefront.components.photo import img
+
+enlarged = ClientStateVar.create("enlarged_photo", default={}, global_ref=True)
+
+
+def open_photo(photo: rx.Var):
+    """The event that enlarges `photo` (a dict or dataclass with `title` and `image_url`)."""
+    return enlarged.set_value({"title": photo["title"], "image_url": photo["image_url"]})
+
+
+def lightbox() -> rx.Component:
+    """Render once per page."""
+    photo = enlarged.value
+    return rx.cond(
+        photo["image_url"].to(bool),
+        rx.el.div(
+            rx.el.figure(
+                img(
+                    src=photo["image_url"],
+                    alt=photo["title"],
+                    width=800,
+                    height=600,
+                    class_name="max-h-[80vh] w-auto max-w-full rounded-2xl object-contain shadow-2xl",
+                    on_click=rx.stop_propagation,
+                ),
+                rx.el.figcaption(photo["title"], class_name="mt-3 text-center text-white"),
+                class_name="flex flex-col items-center",
+            ),
+            rx.el.button(
+                rx.icon("x", size=24),
+                on_click=enlarged.set_value({}),
+                aria_label="Close",
+                class_name="absolute top-4 right-4 rounded-full bg-white/90 p-2 text-slate-800",
+                auto_focus=True,
+                data_testid="lightbox-close",
+            ),
+            on_click=enlarged.set_value({}),
+            role="dialog",
+            aria_modal="true",
+            aria_label=photo["title"],
+            class_name="fixed inset-0 z-[60] flex items-center justify-center bg-black/80 p-4",
+            data_testid="lightbox",
+        ),
+    )

@@ -1,0 +1,312 @@
+"""Mascots: hero, the banner-mascots strip, the 'Works' photos, the carousel of characters with
+a detail modal, and the mascot packages under two tabs."""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
+
+from storefront.components.add_to_cart import add_to_cart_button
+from storefront.components.banner_strip import banner_strip
+from storefront.components.carousel import carousel
+from storefront.components.layout import page_layout
+from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.packages import package_tabs
+from storefront.components.photo import img
+from storefront.services.showcase import NO_IMAGE
+from storefront.state.mascots import MascotsState
+
+MASCOT_INTERVAL_MS = 5000
+WORKS_INTERVAL_MS = 6000
+
+selected_mascot = ClientStateVar.create("selected_mascot", default={}, global_ref=True)
+
+
+def section_title(text: str, subtitle: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.el.h2(text, class_name="text-3xl md:text-4xl font-extrabold text-slate-900"),
+        rx.cond(subtitle != "", rx.el.p(subtitle, class_name="mt-3 text-slate-600")),
+        class_name="text-center mb-8",
+    )
+
+
+def hero() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.div(
+                rx.el.p(
+                    "Maskota për çdo festë",
+                    class_name="text-sm font-semibold uppercase tracking-widest text-fuchsia-600",
+                ),
+                rx.el.h1(
+                    "Mascots",
+                    class_name="mt-3 text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
+                ),
+                rx.el.p(
+                    "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
+                    "me paketa aktivitetesh për fëmijët.",
+                    class_name="mt-6 text-lg text-slate-600 max-w-xl",
+                ),
+                rx.el.a(
+                    "Shikoni maskotat",
+                    href="#characters",
+                    class_name="inline-block mt-8 px-6 py-3 rounded-full bg-fuchsia-600 text-white "
+                    "font-semibold hover:bg-fuchsia-700 shadow-lg",
+                ),
+            ),
+            # The desktop-only picture beside the hero: the first character.
+            rx.cond(
+                MascotsState.mascots.length() > 0,
+                img(
+                    src=MascotsState.mascots[0].image,
+                    alt=MascotsState.mascots[0].name,
+                    width=480,
+                    height=360,
+                    loading="eager",
+                    class_name="hidden md:block w-full max-w-md aspect-[4/3] object-cover rounded-3xl shadow-2xl rotate-2",
+                ),
+                rx.el.div(class_name="hidden md:block w-full max-w-md aspect-[4/3]"),
+            ),
+            class_name="max-w-6xl mx-auto px-4 grid md:grid-cols-2 gap-10 items-center",
+        ),
+        class_name="py-16 md:py-20 bg-gradient-to-b from-fuchsia-50 to-white",
+    )
+
+
+def works_slide(photo: rx.Var, _i: rx.Var) -> rx.Component:
+    return rx.el.button(
+        img(
+            src=photo.image_url,
+            alt=photo.title,
+            width=800,
+            height=600,
+            loading="lazy",
+            class_name="w-full aspect-[4/3] object-cover",
+        ),
+        rx.el.span(
+            photo.title,
+            class_name="absolute inset-x-0 bottom-0 p-4 text-left text-lg font-semibold text-white "
+            "bg-gradient-to-t from-black/70 to-transparent",
+        ),
+        on_click=open_photo(photo),
+        type="button",
+        aria_label=photo.title,
+        class_name="relative block w-full",
+        data_testid="works-photo",
+    )
+
+
+def works() -> rx.Component:
+    return rx.el.section(
+        section_title("Works", "Maskotat tona në festa të vërteta."),
+        rx.el.div(
+            carousel(
+                MascotsState.works,
+                works_slide,
+                name="works",
+                label="Works",
+                interval_ms=WORKS_INTERVAL_MS,
+                test_id="works",
+            ),
+            class_name="max-w-3xl mx-auto",
+        ),
+        class_name="px-4 py-12",
+    )
+
+
+def mascot_image(mascot: rx.Var, *, loading: str = "lazy", class_name: str = "") -> rx.Component:
+    return rx.cond(
+        mascot.image != NO_IMAGE,
+        img(
+            src=mascot.image,
+            alt=mascot.name,
+            width=800,
+            height=600,
+            loading=loading,
+            class_name=f"w-full aspect-[4/3] object-cover {class_name}",
+        ),
+        rx.el.div(
+            "Image Not Available",
+            class_name=f"w-full aspect-[4/3] flex items-center justify-center bg-slate-100 "
+            f"text-slate-500 font-semibold {class_name}",
+        ),
+    )
+
+
+def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            mascot_image(mascot, loading="lazy"),
+            class_name="overflow-hidden",
+        ),
+        rx.el.div(
+            rx.el.p(
+                f"#{mascot.number}",
+                class_name="text-sm font-bold text-fuchsia-600",
+            ),
+            rx.el.h3(
+                mascot.name,
+                class_name="mt-1 text-2xl md:text-3xl font-extrabold text-slate-900",
+                data_testid="mascot-name",
+            ),
+            rx.el.p(mascot.short_description, class_name="mt-3 text-slate-600"),
+            rx.el.p(
+                mascot.price_label,
+                class_name="mt-4 text-2xl font-extrabold text-fuchsia-700",
+            ),
+            rx.el.div(
+                add_to_cart_button(mascot.id, test_id="mascot-add"),
+                rx.el.button(
+                    "Shiko detajet",
+                    on_click=selected_mascot.set_value(mascot),
+                    type="button",
+                    class_name="rounded-full border-2 border-fuchsia-600 px-5 py-2 font-semibold "
+                    "text-fuchsia-700 hover:bg-fuchsia-50",
+                    data_testid="mascot-details",
+                ),
+                class_name="mt-6 flex flex-wrap gap-3",
+            ),
+            class_name="p-6 md:p-10 flex flex-col justify-center",
+        ),
+        class_name="grid md:grid-cols-2 bg-fuchsia-50 ring-1 ring-inset ring-fuchsia-100",
+    )
+
+
+def mascot_modal() -> rx.Component:
+    mascot = selected_mascot.value
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.el.div(
+                mascot_image(mascot, loading="eager", class_name="rounded-xl"),
+                class_name="overflow-hidden rounded-xl",
+            ),
+            rx.dialog.title(mascot["name"], class_name="mt-4"),
+            rx.dialog.description(mascot["full_description"], class_name="text-slate-700"),
+            rx.el.h4("Suitable for", class_name="mt-4 font-semibold text-slate-900"),
+            rx.el.ul(
+                rx.foreach(
+                    mascot["suitable_for"].to(list[str]),
+                    lambda text: rx.el.li(
+                        text,
+                        class_name="rounded-full bg-fuchsia-50 px-3 py-1 text-sm text-fuchsia-700",
+                    ),
+                ),
+                class_name="mt-2 flex flex-wrap gap-2",
+            ),
+            rx.el.div(
+                rx.el.p(
+                    mascot["price_label"], class_name="text-2xl font-extrabold text-fuchsia-700"
+                ),
+                add_to_cart_button(mascot["id"].to(str), test_id="mascot-modal-add"),
+                class_name="mt-6 flex items-center justify-between gap-4",
+            ),
+            rx.dialog.close(
+                rx.el.button(
+                    rx.icon("x", size=20),
+                    aria_label="Close",
+                    class_name="absolute top-3 right-3 rounded-full bg-white/90 p-1 shadow",
+                    data_testid="mascot-modal-close",
+                ),
+            ),
+            max_width="560px",
+            position="relative",
+            data_testid="mascot-modal",
+        ),
+        open=mascot["name"].to(bool),
+        on_open_change=selected_mascot.set_value({}),
+    )
+
+
+def try_again() -> rx.Component:
+    return rx.el.button(
+        "Try Again",
+        on_click=MascotsState.load,
+        type="button",
+        class_name="mt-6 rounded-full bg-fuchsia-600 px-6 py-2.5 font-semibold text-white "
+        "hover:bg-fuchsia-700",
+        data_testid="mascots-try-again",
+    )
+
+
+def characters_body() -> rx.Component:
+    return rx.cond(
+        ~MascotsState.loaded,
+        rx.el.div(
+            rx.spinner(size="3"),
+            class_name="flex items-center justify-center h-[480px] rounded-3xl bg-slate-50",
+        ),
+        rx.cond(
+            MascotsState.error != "",
+            rx.el.div(
+                rx.el.p(f"Error loading mascots: {MascotsState.error}", class_name="font-semibold"),
+                try_again(),
+                class_name="rounded-2xl border border-red-200 bg-red-50 p-8 text-center text-red-700",
+                role="alert",
+                data_testid="mascots-error",
+            ),
+            rx.cond(
+                MascotsState.mascots.length() == 0,
+                rx.el.div(
+                    rx.el.h3("No Mascot Characters Available", class_name="text-xl font-bold"),
+                    rx.el.p(
+                        "Please check back later for our mascot character options.",
+                        class_name="mt-2 text-slate-600",
+                    ),
+                    try_again(),
+                    class_name="rounded-2xl bg-slate-50 p-8 text-center",
+                    data_testid="mascots-empty",
+                ),
+                carousel(
+                    MascotsState.mascots,
+                    mascot_slide,
+                    name="mascots",
+                    label="Mascot characters",
+                    interval_ms=MASCOT_INTERVAL_MS,
+                    test_id="mascot-carousel",
+                    # Over the photo: on phones it is the slide's upper part.
+                    arrows_top="top-[calc(37.5vw-12px)] md:top-1/2",
+                ),
+            ),
+        ),
+    )
+
+
+def characters() -> rx.Component:
+    return rx.el.section(
+        section_title("Personazhet tona", "Zgjidhni maskotën e preferuar të fëmijës suaj."),
+        rx.el.div(characters_body(), class_name="max-w-5xl mx-auto"),
+        mascot_modal(),
+        id="characters",
+        class_name="px-4 py-12 scroll-mt-20",
+    )
+
+
+def packages() -> rx.Component:
+    return rx.el.section(
+        section_title("Paketat", "Paketa me maskota dhe aktivitete për festën tuaj."),
+        rx.el.div(
+            package_tabs(
+                [
+                    ("mascot", "Maskotat", MascotsState.mascot_packages),
+                    ("mascot-activities", "Pako per syneti", MascotsState.activity_packages),
+                ],
+                test_id="mascot-packages",
+            ),
+            class_name="max-w-6xl mx-auto",
+        ),
+        class_name="px-4 py-12 bg-fuchsia-50/50",
+    )
+
+
+def mascots() -> rx.Component:
+    return page_layout(
+        hero(),
+        rx.el.section(
+            banner_strip(MascotsState.banner, test_id="mascots-banner"),
+            class_name="py-4",
+        ),
+        works(),
+        characters(),
+        packages(),
+        lightbox(),
+    )

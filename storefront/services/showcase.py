@@ -1,0 +1,228 @@
+"""What the Mascots and Bouncers pages show: characters, packages, bouncer options and photos,
+read from the catalogue and shaped for display (SPEC 3: Mascot, Package, Bouncer option)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlmodel import Session, select
+
+from storefront.models import ServiceCategory
+from storefront.services.banners import BannerCard, active_banner_items, gallery_items
+from storefront.services.catalog import ServiceView, list_public_services
+from storefront.services.errors import ServiceError
+from storefront.services.money import format_price, to_amount
+
+MASCOTS_CATEGORY = "mascots"
+BOUNCERS_CATEGORY = "bouncers"
+MASCOTS_BANNER = "banner-mascots"
+BOUNCERS_BANNER = "banner-bouncers"
+
+# The mascot shown without a photo says so instead of a broken image.
+NO_IMAGE = "NO_IMAGE"
+DEFAULT_SUITABLE_FOR = ("Birthday Parties", "School Events")
+DEFAULT_MASCOT_COLOR = "bg-purple-600"
+
+MASCOT_PACKAGE_TYPES = ("mascot", "mascot-activities")
+BOUNCER_PACKAGE_TYPES = ("bouncer", "castle", "combo")
+
+# SPEC 9's default bouncer options, shown when the catalogue holds none. They are not in the
+# catalogue, so they cannot be added to a cart (`id` is empty).
+FALLBACK_BOUNCER_OPTIONS = (
+    ("bouncer-jungle", "Jungle Bouncer", "199.99", "#2e7d32"),
+    ("bouncer-pirate-ship", "Pirate Ship Bouncer", "219.99", "#8d5524"),
+    ("bouncer-castle", "Castle Bouncer", "249.99", "#1e88e5"),
+    ("castle-redblue", "Red & Blue Castle", "249.99", "#d32f2f"),
+    ("castle-pink", "Pink Castle", "249.99", "#ec4899"),
+    ("castle-white", "White Castle", "249.99", "#f5f5f5"),
+)
+CASTLE_DEFAULT_PRICE = Decimal("249.99")
+
+
+class ShowcaseError(ServiceError):
+    """`category_missing`: the page's category is not in the catalogue."""
+
+
+@dataclass(frozen=True)
+class Mascot:
+    id: str
+    number: int
+    name: str
+    short_description: str
+    full_description: str
+    image: str
+    suitable_for: list[str]
+    color: str
+    price_label: str
+
+
+@dataclass(frozen=True)
+class Package:
+    id: str
+    name: str
+    type: str
+    features: list[str]
+    price_label: str
+
+
+@dataclass(frozen=True)
+class BouncerOption:
+    id: str
+    type: str
+    title: str
+    description: str
+    image: str
+    color: str
+    price_label: str
+
+
+@dataclass(frozen=True)
+class Photo:
+    title: str
+    image_url: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class MascotsPage:
+    mascots: list[Mascot]
+    packages: dict[str, list[Package]]
+    banner: list[Photo]
+    works: list[Photo]
+
+
+@dataclass(frozen=True)
+class BouncersPage:
+    options: list[BouncerOption]
+    packages: dict[str, list[Package]]
+    banner: list[Photo]
+    strip: list[Photo]
+    bubbles: list[Photo]
+    bouncers: list[Photo]
+
+
+def _text(value: object, default: str = "") -> str:
+    return value.strip() if isinstance(value, str) and value.strip() else default
+
+
+def _texts(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [v.strip() for v in value if isinstance(v, str) and v.strip()]
+
+
+def _require_category(session: Session, slug: str) -> None:
+    found = session.exec(select(ServiceCategory.id).where(ServiceCategory.slug == slug)).first()
+    if found is None:
+        raise ShowcaseError("category_missing", f"Category '{slug}' not found")
+
+
+def to_mascot(service: ServiceView) -> Mascot:
+    meta = service.meta
+    number = meta.get("number")
+    return Mascot(
+        id=service.id,
+        number=number if isinstance(number, int) and not isinstance(number, bool) else 0,
+        name=service.title,
+        short_description=_text(meta.get("short_description"), service.description),
+        full_description=_text(meta.get("full_description"), service.description),
+        image=service.image_url or NO_IMAGE,
+        suitable_for=_texts(meta.get("suitable_for")) or list(DEFAULT_SUITABLE_FOR),
+        color=_text(meta.get("color"), DEFAULT_MASCOT_COLOR),
+        price_label=format_price(service.price),
+    )
+
+
+def to_package(service: ServiceView) -> Package:
+    return Package(
+        id=service.id,
+        name=service.title,
+        type=_text(service.meta.get("type")),
+        features=_texts(service.meta.get("features")),
+        price_label=format_price(service.price),
+    )
+
+
+def to_bouncer_option(service: ServiceView) -> BouncerOption:
+    return BouncerOption(
+        id=service.id,
+        type=_text(service.meta.get("type")),
+        title=service.title,
+        description=service.description,
+        image=service.image_url or "",
+        color=_text(service.meta.get("color"), "#ffffff"),
+        price_label=format_price(to_amount(service.price, CASTLE_DEFAULT_PRICE)),
+    )
+
+
+def fallback_bouncer_options() -> list[BouncerOption]:
+    return [
+        BouncerOption(
+            id="",
+            type=kind,
+            title=title,
+            description="",
+            image="",
+            color=color,
+            price_label=format_price(price),
+        )
+        for kind, title, price, color in FALLBACK_BOUNCER_OPTIONS
+    ]
+
+
+def packages_by_type(
+    *, session: Session, category_slug: str, types: tuple[str, ...]
+) -> dict[str, list[Package]]:
+    """The category's packages grouped by SPEC's package type, every type present (maybe empty)."""
+    grouped: dict[str, list[Package]] = {t: [] for t in types}
+    for service in list_public_services(
+        session=session, category_slug=category_slug, kind="package"
+    ):
+        package = to_package(service)
+        if package.type in grouped:
+            grouped[package.type].append(package)
+    return grouped
+
+
+def mascot_characters(*, session: Session) -> list[Mascot]:
+    """The mascot characters in display order; ShowcaseError when there is no mascots category."""
+    _require_category(session, MASCOTS_CATEGORY)
+    services = list_public_services(session=session, category_slug=MASCOTS_CATEGORY, kind="mascot")
+    return [to_mascot(s) for s in services]
+
+
+def bouncer_options(*, session: Session) -> list[BouncerOption]:
+    """The bouncer options of the catalogue, or SPEC's built-in castle options when it has none."""
+    services = list_public_services(
+        session=session, category_slug=BOUNCERS_CATEGORY, kind="bouncer_option"
+    )
+    return [to_bouncer_option(s) for s in services] or fallback_bouncer_options()
+
+
+def _photos(cards: list[BannerCard]) -> list[Photo]:
+    return [Photo(c.title, c.image_url, c.description or "") for c in cards]
+
+
+def mascots_page(*, session: Session) -> MascotsPage:
+    return MascotsPage(
+        mascots=mascot_characters(session=session),
+        packages=packages_by_type(
+            session=session, category_slug=MASCOTS_CATEGORY, types=MASCOT_PACKAGE_TYPES
+        ),
+        banner=_photos(active_banner_items(MASCOTS_BANNER, session=session)),
+        works=_photos(gallery_items("mascot-works", session=session)),
+    )
+
+
+def bouncers_page(*, session: Session) -> BouncersPage:
+    return BouncersPage(
+        options=bouncer_options(session=session),
+        packages=packages_by_type(
+            session=session, category_slug=BOUNCERS_CATEGORY, types=BOUNCER_PACKAGE_TYPES
+        ),
+        banner=_photos(active_banner_items(BOUNCERS_BANNER, session=session)),
+        strip=_photos(gallery_items("bouncer-strip", session=session)),
+        bubbles=_photos(gallery_items("bubbles", session=session)),
+        bouncers=_photos(gallery_items("bouncers", session=session)),
+    )

@@ -1,0 +1,275 @@
+"""The Mascots and Bouncers pages in a real browser: carousels, tabs, modals and the cart."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import Session
+
+from storefront.db import make_engine
+from storefront.services import showcase
+
+pytestmark = pytest.mark.e2e
+
+MASCOTS = "/services/mascots"
+BOUNCERS = "/services/bouncers"
+
+
+def _read(server, fn, **kwargs):
+    engine = make_engine(server.database_url)
+    try:
+        with Session(engine) as session:
+            return fn(session=session, **kwargs)
+    finally:
+        engine.dispose()
+
+
+def _still(page):
+    """Visitors who ask for reduced motion get no auto-advance; so do tests that click."""
+    page.emulate_media(reduced_motion="reduce")
+
+
+def _active(page, carousel: str):
+    return page.locator(f'[data-testid="{carousel}-slide"][data-active="true"]')
+
+
+def test_mascot_carousel_previous_next_and_dots_change_the_character(page, server):
+    mascots = _read(server, showcase.mascot_characters)
+    assert len(mascots) == 41
+    _still(page)
+    page.goto(MASCOTS)
+    carousel = page.get_by_test_id("mascot-carousel")
+    expect(carousel.get_by_test_id("mascot-carousel-slide")).to_have_count(41)
+    expect(carousel.get_by_test_id("mascot-carousel-dot")).to_have_count(41)
+    active = _active(page, "mascot-carousel").get_by_test_id("mascot-name")
+    expect(active).to_have_text(mascots[0].name)
+
+    carousel.get_by_test_id("mascot-carousel-next").click()
+    expect(active).to_have_text(mascots[1].name)
+    carousel.get_by_test_id("mascot-carousel-prev").click()
+    expect(active).to_have_text(mascots[0].name)
+    # Previous from the first wraps to the last.
+    carousel.get_by_test_id("mascot-carousel-prev").click()
+    expect(active).to_have_text(mascots[-1].name)
+    carousel.get_by_test_id("mascot-carousel-next").click()
+    expect(active).to_have_text(mascots[0].name)
+
+    carousel.get_by_test_id("mascot-carousel-dot").nth(9).click()
+    expect(active).to_have_text(mascots[9].name)
+    expect(carousel.get_by_test_id("mascot-carousel-dot").nth(9)).to_have_attribute(
+        "aria-current", "true"
+    )
+
+
+def _swipe(page, dx: int):
+    page.get_by_test_id("mascot-carousel-track").evaluate(
+        """(el, dx) => {
+          const r = el.getBoundingClientRect();
+          const x = r.left + r.width / 2, y = r.top + 50;
+          const touch = (cx) => new Touch({identifier: 1, target: el, clientX: cx, clientY: y});
+          el.dispatchEvent(new TouchEvent('touchstart', {bubbles: true, touches: [touch(x)],
+            changedTouches: [touch(x)]}));
+          el.dispatchEvent(new TouchEvent('touchend', {bubbles: true, touches: [],
+            changedTouches: [touch(x + dx)]}));
+        }""",
+        dx,
+    )
+
+
+def test_a_swipe_over_50px_changes_the_character(phone, server):
+    mascots = _read(server, showcase.mascot_characters)
+    _still(phone)
+    phone.goto(MASCOTS)
+    active = _active(phone, "mascot-carousel").get_by_test_id("mascot-name")
+    expect(active).to_have_text(mascots[0].name)
+    _swipe(phone, -30)
+    expect(active).to_have_text(mascots[0].name)
+    _swipe(phone, -80)  # left goes next
+    expect(active).to_have_text(mascots[1].name)
+    _swipe(phone, 80)
+    expect(active).to_have_text(mascots[0].name)
+
+
+def test_the_mascot_carousel_advances_by_itself(page, server):
+    mascots = _read(server, showcase.mascot_characters)
+    page.goto(MASCOTS)
+    page.mouse.move(0, 0)
+    active = _active(page, "mascot-carousel").get_by_test_id("mascot-name")
+    expect(active).to_have_text(mascots[0].name)
+    expect(active).to_have_text(mascots[1].name, timeout=9000)
+
+
+def test_mascot_details_open_in_a_modal(page, server):
+    first = _read(server, showcase.mascot_characters)[0]
+    _still(page)
+    page.goto(MASCOTS)
+    _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
+    modal = page.get_by_test_id("mascot-modal")
+    expect(modal.get_by_role("heading", name=first.name)).to_be_visible()
+    expect(modal).to_contain_text(first.full_description)
+    for text in first.suitable_for:
+        expect(modal).to_contain_text(text)
+    modal.get_by_test_id("mascot-modal-close").click()
+    expect(modal).to_be_hidden()
+
+
+def _prices(panel):
+    return panel.get_by_test_id("package-price").all_inner_texts()
+
+
+def test_mascot_package_tabs_switch(page, server):
+    packages = _read(
+        server,
+        showcase.packages_by_type,
+        category_slug="mascots",
+        types=showcase.MASCOT_PACKAGE_TYPES,
+    )
+    _still(page)
+    page.goto(MASCOTS)
+    tabs = page.get_by_test_id("mascot-packages")
+    expect(tabs.get_by_role("tab", name="Maskotat")).to_have_attribute("aria-selected", "true")
+    panel = page.get_by_test_id("mascot-packages-panel-mascot")
+    expect(panel.get_by_test_id("package-card")).to_have_count(6)
+    assert _prices(panel) == [p.price_label for p in packages["mascot"]]
+    assert _prices(panel) == [f"{n}.00 €" for n in (100, 120, 140, 150, 180, 200)]
+
+    tabs.get_by_role("tab", name="Pako per syneti").click()
+    panel = page.get_by_test_id("mascot-packages-panel-mascot-activities")
+    expect(panel.get_by_test_id("package-card")).to_have_count(6)
+    assert _prices(panel) == [f"{n}.00 €" for n in (150, 200, 230, 230, 250, 300)]
+    expect(page.get_by_test_id("mascot-packages-panel-mascot")).to_be_hidden()
+
+
+BOUNCER_TABS = [
+    ("Bubbles", "bouncer", (150, 200, 230, 250, 300, 350)),
+    ("Bouncers", "castle", (150, 200, 230, 250, 300, 350)),
+    ("Bubble & Bouncer", "combo", (250, 350, 400, 450, 500)),
+]
+
+
+def test_bouncer_package_tabs_show_the_right_packages(page, server):
+    packages = _read(
+        server,
+        showcase.packages_by_type,
+        category_slug="bouncers",
+        types=showcase.BOUNCER_PACKAGE_TYPES,
+    )
+    _still(page)
+    page.goto(BOUNCERS)
+    tabs = page.get_by_test_id("bouncer-packages")
+    expect(tabs.get_by_role("tab", name="Bubbles")).to_have_attribute("aria-selected", "true")
+    for label, kind, prices in BOUNCER_TABS:
+        tabs.get_by_role("tab", name=label, exact=True).click()
+        expect(tabs.get_by_role("tab", name=label, exact=True)).to_have_attribute(
+            "aria-selected", "true"
+        )
+        panel = page.get_by_test_id(f"bouncer-packages-panel-{kind}")
+        cards = panel.get_by_test_id("package-card")
+        expect(cards).to_have_count(len(prices))
+        assert _prices(panel) == [f"{n}.00 €" for n in prices]
+        # Bubbles and Bouncers cost the same: the contents tell them apart.
+        for card, package in zip(cards.all(), packages[kind], strict=True):
+            for feature in package.features:
+                expect(card).to_contain_text(feature)
+
+
+def test_adding_a_package_updates_the_floating_cart_and_survives_a_reload(page):
+    _still(page)
+    page.goto(BOUNCERS)
+    cart = page.get_by_test_id("floating-cart")
+    expect(cart).to_be_visible()
+    expect(cart.get_by_test_id("cart-count")).to_have_count(0)
+    page.get_by_test_id("bouncer-packages").get_by_role("tab", name="Bubble & Bouncer").click()
+    button = page.get_by_test_id("bouncer-packages-panel-combo").get_by_test_id("package-add").first
+    button.click()
+    expect(cart.get_by_test_id("cart-count")).to_have_text("1")
+    # The button says it is busy for about a second, then is ready again.
+    expect(button).to_have_text("Add to Cart", timeout=5000)
+    expect(button).to_be_enabled()
+    button.click()
+    expect(cart.get_by_test_id("cart-count")).to_have_text("2")
+    page.reload()
+    expect(page.get_by_test_id("floating-cart").get_by_test_id("cart-count")).to_have_text("2")
+
+
+def test_add_button_shows_adding_while_busy(page):
+    _still(page)
+    page.goto(MASCOTS)
+    button = _active(page, "mascot-carousel").get_by_test_id("mascot-add")
+    button.click()
+    expect(button).to_have_text("Adding...")
+    expect(button).to_be_disabled()
+    expect(button).to_have_text("Add to Cart", timeout=5000)
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+
+
+def test_the_product_modal_opens_and_closes(page, server):
+    option = next(o for o in _read(server, showcase.bouncer_options) if o.title == "Pink Castle")
+    _still(page)
+    page.goto(BOUNCERS)
+    page.get_by_test_id("bouncer-option").filter(has_text="Pink Castle").click()
+    modal = page.get_by_test_id("product-modal")
+    expect(modal).to_be_visible()
+    expect(modal.get_by_role("heading", name="Pink Castle")).to_be_visible()
+    expect(modal).to_contain_text(option.description)
+    expect(modal.get_by_test_id("product-price")).to_have_text("249.99 €")
+    expect(modal.get_by_test_id("color-swatch")).to_have_css(
+        "background-color", "rgb(236, 72, 153)"
+    )
+    expect(modal.get_by_test_id("product-add")).to_be_enabled()
+    modal.get_by_test_id("product-modal-close").click()
+    expect(modal).to_be_hidden()
+    # A click beside the modal closes it too.
+    page.get_by_test_id("bouncer-option").filter(has_text="Jungle Bouncer").click()
+    expect(modal.get_by_role("heading", name="Jungle Bouncer")).to_be_visible()
+    page.mouse.click(5, 5)
+    expect(modal).to_be_hidden()
+
+
+def test_a_photo_enlarges_and_the_backdrop_closes_it(page):
+    _still(page)
+    page.goto(BOUNCERS)
+    steps = page.get_by_test_id("step-card")
+    expect(steps).to_have_count(3)
+    expect(steps.nth(2)).to_have_css("animation-delay", "0.4s")
+    page.get_by_test_id("strip-photo").filter(has_text="Montimi").click()
+    lightbox = page.get_by_test_id("lightbox")
+    expect(lightbox).to_be_visible()
+    expect(lightbox.get_by_role("img", name="Montimi")).to_be_visible()
+    lightbox.click(position={"x": 5, "y": 5})
+    expect(lightbox).to_have_count(0)
+
+
+def test_bouncers_page_carousels_and_strip_show_their_galleries(page):
+    _still(page)
+    page.goto(BOUNCERS)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Magic Bouncers")
+    expect(page.get_by_test_id("strip-photo")).to_have_count(10)
+    expect(page.get_by_test_id("bubbles-carousel-slide")).to_have_count(8)
+    expect(page.get_by_test_id("bouncers-carousel-slide")).to_have_count(6)
+    expect(page.get_by_test_id("bouncer-option")).to_have_count(6)
+    expect(page.get_by_test_id("bouncers-banner").get_by_test_id("banner-card")).to_have_count(6)
+    # Every photo keeps its box before it loads, so nothing jumps.
+    for img in page.locator("main img").all():
+        html = img.evaluate("el => el.outerHTML")
+        assert img.get_attribute("width") and img.get_attribute("height"), html
+    page.get_by_test_id("bubbles-carousel-next").click()
+    expect(_active(page, "bubbles-carousel").get_by_role("button")).to_have_attribute(
+        "aria-label", re.compile("Bubble House 2")
+    )
+
+
+def test_mascots_page_shows_works_and_the_mascot_banner(page):
+    _still(page)
+    page.goto(MASCOTS)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mascots")
+    works = page.get_by_test_id("works-photo")
+    expect(works).to_have_count(5)
+    for title in ("Birthday Party", "Corporate Event", "School Event", "Wedding", "Theme Park"):
+        expect(works.filter(has_text=title)).to_have_count(1)
+    expect(page.get_by_test_id("mascots-banner").get_by_test_id("banner-card")).to_have_count(6)
+    works.first.click()
+    lightbox = page.get_by_test_id("lightbox")
+    expect(lightbox.get_by_role("img", name="Birthday Party")).to_be_visible()
+    lightbox.get_by_test_id("lightbox-close").click()
+    expect(lightbox).to_have_count(0)
