@@ -10,7 +10,7 @@ from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEV_SECRET = "dev-secret-change-me"
+DEV_SECRET = "dev-secret-change-me-not-for-production-use"
 
 
 class Settings(BaseSettings):

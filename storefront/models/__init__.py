@@ -1,5 +1,6 @@
 """SQLModel tables and input/output shapes. No logic, no reflex."""
 
+from storefront.models.auth import OAuthAccount, PasswordResetToken, SignInThrottle
 from storefront.models.availability import BlockedDate, ServiceAvailability
 from storefront.models.banners import Banner, BannerItem
 from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
@@ -38,6 +39,9 @@ __all__ = [
     "ContactMessage",
     "LoginSession",
     "NotificationOutbox",
+    "OAuthAccount",
+    "PasswordResetToken",
+    "SignInThrottle",
     "Service",
     "ServiceAvailability",
     "ServiceCapacity",

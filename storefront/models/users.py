@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import CheckConstraint, Index
+from sqlalchemy import CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from storefront.models.base import UTCDateTime, new_id, utcnow
@@ -45,7 +45,10 @@ class LoginSession(SQLModel, table=True):
     """A signed-in browser. Only the hash of its token is stored."""
 
     __tablename__ = "login_sessions"
-    __table_args__ = (Index("ix_login_sessions_user_id", "user_id"),)
+    __table_args__ = (
+        Index("ix_login_sessions_user_id", "user_id"),
+        UniqueConstraint("ticket_id", name="uq_login_sessions_ticket_id"),
+    )
 
     id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
     user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE")
@@ -55,5 +58,7 @@ class LoginSession(SQLModel, table=True):
     last_seen_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     idle_expires_at: datetime = Field(sa_type=UTCDateTime)
     expires_at: datetime = Field(sa_type=UTCDateTime)
+    # The single-use sign-in ticket this session was made from (see services/auth.py).
+    ticket_id: str | None = Field(default=None, max_length=64)
     user_agent: str | None = Field(default=None, max_length=512)
     ip_address: str | None = Field(default=None, max_length=64)

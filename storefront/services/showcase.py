@@ -226,3 +226,74 @@ def bouncers_page(*, session: Session) -> BouncersPage:
         bubbles=_photos(gallery_items("bubbles", session=session)),
         bouncers=_photos(gallery_items("bouncers", session=session)),
     )
+
+
+WEDDINGS_CATEGORY = "magic-weddings"
+TIFFANY_SLUG = "tiffany-chairs"
+# SPEC 8: with no wedding offers (or a failing catalogue) the page shows four built-in
+# packages at 1999 each. They are not in the catalogue, so they cannot go into a cart.
+FALLBACK_WEDDING_PRICE = Decimal("1999")
+FALLBACK_WEDDING_PACKAGES = (
+    "Paketa Klasike",
+    "Paketa Romantike",
+    "Paketa Elegante",
+    "Paketa Mbretërore",
+)
+
+
+@dataclass(frozen=True)
+class WeddingOffer:
+    id: str  # empty for a built-in package
+    title: str
+    description: str
+    image: str
+    price: str  # two decimals, for arithmetic in the page (Tiffany chairs)
+    price_label: str
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class WeddingsPage:
+    offers: list[WeddingOffer]
+    tiffany: WeddingOffer | None
+
+
+def to_wedding_offer(service: ServiceView) -> WeddingOffer:
+    lines = service.meta.get("lines") if isinstance(service.meta.get("lines"), list) else []
+    return WeddingOffer(
+        id=service.id,
+        title=service.title,
+        description=service.description,
+        image=service.image_url or "",
+        price=str(to_amount(service.price)),
+        price_label=format_price(service.price),
+        lines=[
+            f"{_text(line.get('label'))}: {format_price(line.get('amount'))}"
+            for line in lines
+            if isinstance(line, dict)
+        ],
+    )
+
+
+def fallback_wedding_offers() -> list[WeddingOffer]:
+    return [
+        WeddingOffer(
+            id="",
+            title=title,
+            description="Dekorim i plotë për dasmën tuaj. Na kontaktoni për detaje.",
+            image="",
+            price=str(FALLBACK_WEDDING_PRICE),
+            price_label=format_price(FALLBACK_WEDDING_PRICE),
+            lines=[],
+        )
+        for title in FALLBACK_WEDDING_PACKAGES
+    ]
+
+
+def weddings_page(*, session: Session) -> WeddingsPage:
+    services = list_public_services(
+        session=session, category_slug=WEDDINGS_CATEGORY, kind="wedding_offer"
+    )
+    offers = [to_wedding_offer(s) for s in services if s.slug != TIFFANY_SLUG]
+    tiffany = next((to_wedding_offer(s) for s in services if s.slug == TIFFANY_SLUG), None)
+    return WeddingsPage(offers=offers or fallback_wedding_offers(), tiffany=tiffany)

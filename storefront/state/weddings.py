@@ -7,13 +7,12 @@ import logging
 
 import reflex as rx
 
-from storefront.services import cart, catalog
-from storefront.services.money import format_price, to_amount
+from storefront.services import cart, showcase
+from storefront.services.money import to_amount
 from storefront.state.banners import banner_cards
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
-TIFFANY_SLUG = "tiffany-chairs"
 
 
 @dataclasses.dataclass
@@ -22,8 +21,13 @@ class WeddingOffer:
     title: str = ""
     description: str = ""
     image: str = ""
+    price: str = "0"
     price_label: str = ""
     lines: list[str] = dataclasses.field(default_factory=list)
+
+
+def _offer(offer: showcase.WeddingOffer | None) -> WeddingOffer:
+    return WeddingOffer(**dataclasses.asdict(offer)) if offer else WeddingOffer()
 
 
 class WeddingsState(rx.State):
@@ -31,7 +35,6 @@ class WeddingsState(rx.State):
     filmstrip: list[dict[str, str]] = []
     offers: list[WeddingOffer] = []
     tiffany: WeddingOffer = WeddingOffer()
-    tiffany_price: str = "5"
     people_text: str = ""
     detail: WeddingOffer = WeddingOffer()
     detail_open: bool = False
@@ -41,31 +44,12 @@ class WeddingsState(rx.State):
         self.banner = await banner_cards("banner-weddings")
         self.filmstrip = await banner_cards("gallery-wedding-filmstrip")
         try:
-            views = await call_service(
-                catalog.list_public_services, category_slug="magic-weddings", kind="wedding_offer"
-            )
+            page = await call_service(showcase.weddings_page)
         except Exception:
-            log.exception("loading wedding offers failed")
-            views = []
-        offers = []
-        for view in views:
-            offer = WeddingOffer(
-                id=view.id,
-                title=view.title,
-                description=view.description,
-                image=view.image_url or "",
-                price_label=format_price(view.price),
-                lines=[
-                    f"{line['label']}: {format_price(line['amount'])}"
-                    for line in view.meta.get("lines", [])
-                ],
-            )
-            if view.slug == TIFFANY_SLUG:
-                self.tiffany = offer
-                self.tiffany_price = str(to_amount(view.price))
-            else:
-                offers.append(offer)
-        self.offers = offers
+            log.exception("loading wedding offers failed; showing the built-in packages")
+            page = showcase.WeddingsPage(offers=showcase.fallback_wedding_offers(), tiffany=None)
+        self.offers = [_offer(o) for o in page.offers]
+        self.tiffany = _offer(page.tiffany)
 
     @rx.var
     def people(self) -> int:
@@ -74,7 +58,7 @@ class WeddingsState(rx.State):
     @rx.var
     def tiffany_total(self) -> str:
         """SPEC's copy: 'TOTALI = {n*5}€', and 0 when the count is not valid."""
-        total = to_amount(self.tiffany_price) * self.people
+        total = to_amount(self.tiffany.price) * self.people
         shown = total.quantize(1) if total == total.to_integral_value() else total
         return f"TOTALI = {shown}€"
 
@@ -90,9 +74,9 @@ class WeddingsState(rx.State):
             return CartState.add_service(self.tiffany.id, self.people)
 
     @rx.event
-    def show_detail(self, offer_id: str):
+    def show_detail(self, title: str):
         for offer in [*self.offers, self.tiffany]:
-            if offer.id == offer_id:
+            if offer.title == title:
                 self.detail, self.detail_open = offer, True
 
     @rx.event

@@ -71,15 +71,25 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
             ),
             rx.el.p(offer.price_label, class_name="mt-4 text-2xl font-extrabold text-fuchsia-700"),
             rx.el.div(
-                rx.el.button(
-                    rx.cond(CartState.adding_id == offer.id, "Adding...", "Add to Cart"),
-                    on_click=CartState.add_service(offer.id, 1),
-                    disabled=CartState.adding_id == offer.id,
-                    class_name=PRIMARY_BUTTON,
+                rx.cond(
+                    offer.id != "",
+                    rx.el.button(
+                        rx.cond(CartState.adding_id == offer.id, "Adding...", "Add to Cart"),
+                        on_click=CartState.add_service(offer.id, 1),
+                        disabled=CartState.adding_id == offer.id,
+                        class_name=PRIMARY_BUTTON,
+                    ),
+                    # A built-in package is not in the catalogue: ask for a quote instead.
+                    rx.link(
+                        "Na Kontaktoni",
+                        href="/contact",
+                        underline="none",
+                        class_name=PRIMARY_BUTTON,
+                    ),
                 ),
                 rx.el.button(
                     "Detajet",
-                    on_click=WeddingsState.show_detail(offer.id),
+                    on_click=WeddingsState.show_detail(offer.title),
                     class_name=SECONDARY_BUTTON,
                 ),
                 class_name="mt-4 flex flex-wrap gap-3",

@@ -1,0 +1,113 @@
+"""Roles, kept in the database only. Results follow SPEC 7's {success, error} shape."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from storefront.models import AuditLog, User, UserPublic, utcnow
+from storefront.services.auth import normalize_email
+
+
+@dataclass(frozen=True)
+class RoleResult:
+    success: bool
+    error: str | None = None
+
+
+def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
+    try:
+        return session.get(User, uuid.UUID(str(user_id)))
+    except (ValueError, TypeError):
+        return None
+
+
+def check_role(*, session: Session, user_id: str | None, required_role: str = "admin") -> bool:
+    """The database's answer; never what the browser says."""
+    user = _user(session, user_id)
+    return user is not None and user.role == required_role
+
+
+def get_role(*, session: Session, user_id: str | None) -> str | None:
+    user = _user(session, user_id)
+    return None if user is None else user.role
+
+
+def admin_count(*, session: Session) -> int:
+    return session.exec(select(func.count()).select_from(User).where(User.role == "admin")).one()
+
+
+def list_users(*, session: Session) -> list[UserPublic]:
+    users = session.exec(select(User).order_by(col(User.created_at).desc())).all()
+    return [UserPublic.model_validate(u, from_attributes=True) for u in users]
+
+
+def _audit(session: Session, actor: str | None, action: str, target: User) -> None:
+    session.add(
+        AuditLog(
+            actor_user_id=_user(session, actor).id if _user(session, actor) else None,
+            action=action,
+            entity_type="user",
+            entity_id=str(target.id),
+            details={"email": target.email},
+        )
+    )
+
+
+def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> RoleResult:
+    """An admin promotes an account ('Make Admin')."""
+    if _user(session, actor_id) is None:
+        return RoleResult(False, "No user logged in")
+    if not check_role(session=session, user_id=actor_id):
+        return RoleResult(False, "Unknown error setting admin role")
+    target = _user(session, target_user_id)
+    if target is None:
+        return RoleResult(False, "Unknown error setting admin role")
+    if target.role != "admin":
+        target.role, target.updated_at = "admin", utcnow()
+        session.add(target)
+        _audit(session, actor_id, "set_admin_role", target)
+    return RoleResult(True)
+
+
+def set_first_admin(*, session: Session, actor_id: str | None, email: str) -> RoleResult:
+    """'Initial Admin Setup': only while no admin exists, by the email of an existing account."""
+    if _user(session, actor_id) is None:
+        return RoleResult(False, "No user logged in")
+    if admin_count(session=session) > 0:
+        return RoleResult(False, "Unknown error setting first admin")
+    target = session.exec(select(User).where(User.email == normalize_email(email))).first()
+    if target is None:
+        return RoleResult(False, "Unknown error setting first admin")
+    target.role, target.updated_at = "admin", utcnow()
+    session.add(target)
+    _audit(session, actor_id, "set_first_admin", target)
+    return RoleResult(True)
+
+
+def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: str) -> RoleResult:
+    """Nothing to copy: the role lives only in the database. Confirms the account exists and
+    that callers may only ask about themselves unless they are admins."""
+    if _user(session, actor_id) is None:
+        return RoleResult(False, "No user logged in")
+    if str(actor_id) != str(target_user_id) and not check_role(session=session, user_id=actor_id):
+        return RoleResult(False, "Unknown error synchronizing role")
+    if _user(session, target_user_id) is None:
+        return RoleResult(False, "Unknown error synchronizing role")
+    return RoleResult(True)
+
+
+def make_admin_by_email(*, session: Session, email: str) -> RoleResult:
+    """The operators' command line action (no signed-in caller)."""
+    target = session.exec(select(User).where(User.email == normalize_email(email))).first()
+    if target is None:
+        return RoleResult(False, f"No account with the email {email!r}")
+    target.role, target.updated_at = "admin", utcnow()
+    session.add(target)
+    session.add(
+        AuditLog(action="make_admin_cli", entity_type="user", entity_id=str(target.id), details={})
+    )
+    return RoleResult(True)
