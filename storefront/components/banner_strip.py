@@ -102,5 +102,7 @@ def banner_strip(
         ),
         banner_modal(),
         class_name="overflow-hidden py-4",
+        # The strip's height is known before its cards arrive: hold it so nothing below jumps.
+        style={"min_height": f"{card_height + 32}px"},
         data_testid=test_id,
     )

@@ -59,6 +59,9 @@ def home_banner() -> rx.Component:
     )
 
 
+GALLERY_SIZE = 4
+
+
 def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Component:
     return rx.el.section(
         rx.el.div(
@@ -76,14 +79,24 @@ def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Compon
         ),
         rx.link(
             rx.el.div(
-                rx.foreach(
-                    photos,
-                    lambda p: photo(
-                        p["image_url"],
-                        p["title"],
-                        width=400,
-                        height=300,
-                        class_name="aspect-[4/3] rounded-2xl",
+                rx.cond(
+                    photos.length() > 0,
+                    rx.foreach(
+                        photos,
+                        lambda p: photo(
+                            p["image_url"],
+                            p["title"],
+                            width=400,
+                            height=300,
+                            class_name="aspect-[4/3] rounded-2xl",
+                        ),
+                    ),
+                    # Same boxes while the photos load, so the page does not jump.
+                    rx.fragment(
+                        *[
+                            rx.el.div(class_name="aspect-[4/3] rounded-2xl bg-slate-100")
+                            for _ in range(GALLERY_SIZE)
+                        ]
                     ),
                 ),
                 class_name="grid grid-cols-2 md:grid-cols-4 gap-3 md:gap-4",

@@ -3,7 +3,7 @@
 import reflex as rx
 
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, empty_state, loading_spinner, page_title
+from storefront.components.ui import PRIMARY_BUTTON, empty_state, page_title
 from storefront.state.cart import CartState
 from storefront.state.tables import TablesState
 
@@ -65,7 +65,10 @@ def _add_button() -> rx.Component:
     return rx.el.button(
         rx.cond(busy, "Adding...", "Add to Cart"),
         on_click=TablesState.add_to_cart,
-        disabled=busy | (TablesState.count < 1) | ~TablesState.selected["id"].to(bool),
+        disabled=busy
+        | TablesState.loading
+        | (TablesState.count < 1)
+        | ~TablesState.selected["id"].to(bool),
         class_name=PRIMARY_BUTTON + " w-full md:w-auto",
         data_testid="add-tables",
     )
@@ -95,8 +98,12 @@ def _picker() -> rx.Component:
             rx.el.div(
                 rx.el.p(
                     "Çmimi për tavolinë: ",
-                    rx.el.span(TablesState.price_label, data_testid="table-price"),
-                    class_name="text-lg",
+                    rx.cond(
+                        TablesState.loading,
+                        rx.spinner(size="1", class_name="inline-block", data_testid="loading"),
+                        rx.el.span(TablesState.price_label, data_testid="table-price"),
+                    ),
+                    class_name="text-lg flex items-center gap-2",
                 ),
                 rx.cond(
                     TablesState.count > 1,
@@ -142,20 +149,18 @@ def wedding_tables() -> rx.Component:
     return page_layout(
         page_title("Wedding Tables", "Tavolina elegante për çdo ngjarje."),
         rx.cond(
-            TablesState.loading,
-            loading_spinner(),
-            rx.cond(
-                TablesState.tables.length() > 0,
-                _picker(),
-                empty_state(
-                    "No Wedding Table Services Available",
-                    rx.cond(
-                        TablesState.error != "",
-                        "Error loading table services: " + TablesState.error,
-                        "Please check back later.",
-                    ),
-                    TablesState.load,
+            TablesState.loading | (TablesState.tables.length() > 0),
+            # While loading, the picker is drawn already (price pending, button disabled) so
+            # the page keeps its shape.
+            _picker(),
+            empty_state(
+                "No Wedding Table Services Available",
+                rx.cond(
+                    TablesState.error != "",
+                    "Error loading table services: " + TablesState.error,
+                    "Please check back later.",
                 ),
+                TablesState.load,
             ),
         ),
         _marketing(),
