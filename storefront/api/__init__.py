@@ -2,9 +2,10 @@
 
 from starlette.applications import Starlette
 
+from storefront.api.auth import routes as auth_routes
 from storefront.api.media import routes as media_routes
 from storefront.api.redirects import routes as redirect_routes
 
 
 def create_api() -> Starlette:
-    return Starlette(routes=[*media_routes, *redirect_routes])
+    return Starlette(routes=[*auth_routes, *media_routes, *redirect_routes])

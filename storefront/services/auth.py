@@ -348,3 +348,27 @@ def token_from_cookie_header(header: str | None) -> str | None:
         if name == COOKIE_NAME and value:
             return value
     return None
+
+
+DEFAULT_AFTER_SIGN_IN = "/admin"
+
+
+def safe_redirect(target: str | None, default: str = DEFAULT_AFTER_SIGN_IN) -> str:
+    """`redirectTo` limited to paths of this site ('/account', never '//evil.example')."""
+    target = str(target or "").strip()
+    if (
+        not target.startswith("/")
+        or target.startswith(("//", "/\\"))
+        or "\\" in target
+        or any(ord(c) < 32 for c in target)
+        or len(target) > 512
+    ):
+        return default
+    return target
+
+
+def session_is_remembered(*, session: Session, token: str) -> bool:
+    login = session.exec(
+        select(LoginSession).where(LoginSession.token_hash == hash_token(token))
+    ).first()
+    return bool(login and login.remember_me)

@@ -111,3 +111,130 @@ def make_admin_by_email(*, session: Session, email: str) -> RoleResult:
         AuditLog(action="make_admin_cli", entity_type="user", entity_id=str(target.id), details={})
     )
     return RoleResult(True)
+
+
+# --- the account area -------------------------------------------------------------------------
+
+AVATAR_MAX_BYTES = 2 * 1024 * 1024
+FULL_NAME_MAX = 255
+
+
+class ProfileError(Exception):
+    """`message` is SPEC's text for the visitor."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def update_full_name(*, session: Session, user_id: str, full_name: str) -> None:
+    user = _user(session, user_id)
+    if user is None:
+        raise ProfileError("no_user", "Failed to update profile")
+    name = str(full_name).strip()
+    if not name or len(name) > FULL_NAME_MAX:
+        raise ProfileError("bad_name", "Please enter your full name")
+    user.full_name, user.updated_at = name, utcnow()
+    session.add(user)
+
+
+def set_avatar(*, session: Session, user_id: str, data: bytes, now=None) -> str:
+    """Check and store a new profile picture; returns its URL. The checks are the server's:
+    the browser's limits are only a convenience."""
+    from storefront.services import storage
+
+    user = _user(session, user_id)
+    if user is None:
+        raise ProfileError("no_user", "Failed to upload avatar")
+    if len(data) > AVATAR_MAX_BYTES:
+        raise ProfileError("too_large", "Image size should be less than 2MB")
+    now = now or utcnow()
+    try:
+        stored = storage.save_image(
+            "avatars",
+            data,
+            max_bytes=AVATAR_MAX_BYTES,
+            name=f"avatar-{user.id}-{int(now.timestamp() * 1000)}",
+        )
+    except storage.StorageError as exc:
+        if exc.code in ("not_image", "bad_type", "no_file"):
+            raise ProfileError(exc.code, "Please upload an image file") from exc
+        if exc.code == "too_large":
+            raise ProfileError(exc.code, "Image size should be less than 2MB") from exc
+        raise ProfileError(exc.code, "Failed to upload avatar") from exc
+    user.avatar_url, user.updated_at = stored.url, now
+    session.add(user)
+    return stored.url
+
+
+@dataclass(frozen=True)
+class OwnService:
+    id: str
+    title: str
+    slug: str
+    status: str
+    price_label: str
+    image_url: str
+
+
+def services_of(*, session: Session, user_id: str) -> list[OwnService]:
+    """The services a user created, newest first."""
+    from storefront.models import Service
+    from storefront.services.money import format_price
+
+    user = _user(session, user_id)
+    if user is None:
+        return []
+    rows = session.exec(
+        select(Service).where(Service.user_id == user.id).order_by(col(Service.created_at).desc())
+    ).all()
+    return [
+        OwnService(
+            id=str(s.id),
+            title=s.title,
+            slug=s.slug,
+            status=s.status,
+            price_label=format_price(s.price) if s.price is not None else "",
+            image_url=s.images[0]["url"] if s.images else "",
+        )
+        for s in rows
+    ]
+
+
+@dataclass(frozen=True)
+class OwnBooking:
+    id: str
+    reference: str
+    status: str
+    created_at: str
+    total_label: str
+    services: str
+
+
+def bookings_of(*, session: Session, user_id: str) -> list[OwnBooking]:
+    """A user's own bookings, newest first (nobody else's)."""
+    from storefront.models import Booking, BookingItem
+    from storefront.services.money import format_price
+
+    user = _user(session, user_id)
+    if user is None:
+        return []
+    bookings = session.exec(
+        select(Booking).where(Booking.user_id == user.id).order_by(col(Booking.created_at).desc())
+    ).all()
+    result = []
+    for booking in bookings:
+        names = session.exec(
+            select(BookingItem.service_name).where(BookingItem.booking_id == booking.id)
+        ).all()
+        result.append(
+            OwnBooking(
+                id=str(booking.id),
+                reference=booking.reference,
+                status=booking.status,
+                created_at=booking.created_at.strftime("%d.%m.%Y"),
+                total_label=format_price(booking.total_amount, booking.currency),
+                services=", ".join(names),
+            )
+        )
+    return result

@@ -1,0 +1,76 @@
+"""The frame of the sign-in, sign-up and reset screens: logo, title, subtitle, a card, and a
+footer with Terms, Privacy and Contact."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.brand import logo
+
+FIELD = (
+    "mt-1 w-full px-4 py-2.5 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 "
+    "outline-none bg-white"
+)
+
+
+def auth_layout(title: str, subtitle: str, *children: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.div(logo("lg"), class_name="flex justify-center"),
+            rx.el.h1(title, class_name="mt-6 text-2xl md:text-3xl font-bold text-center"),
+            rx.el.p(subtitle, class_name="mt-2 text-center text-slate-600"),
+            rx.el.div(
+                *children,
+                class_name="mt-8 rounded-3xl bg-white shadow-xl border border-slate-100 p-6 md:p-8",
+            ),
+            rx.el.nav(
+                rx.link("Terms", href=routes.TERMS, underline="none"),
+                rx.link("Privacy", href=routes.PRIVACY, underline="none"),
+                rx.link("Contact", href=routes.CONTACT, underline="none"),
+                class_name="mt-8 flex justify-center gap-6 text-sm text-slate-500",
+            ),
+            class_name="w-full max-w-md",
+        ),
+        class_name="min-h-screen flex items-center justify-center px-4 py-12 "
+        "bg-gradient-to-b from-fuchsia-50 to-white",
+    )
+
+
+def field(label: str, name: str, type_: str = "text", **props) -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=name, class_name="block text-sm font-semibold"),
+        rx.el.input(id=name, name=name, type=type_, class_name=FIELD, **props),
+    )
+
+
+def error_box(message: rx.Var) -> rx.Component:
+    return rx.cond(
+        message != "",
+        rx.el.div(
+            message,
+            role="alert",
+            class_name="rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3 text-sm",
+            data_testid="auth-error",
+        ),
+    )
+
+
+def success_box(message: rx.Var) -> rx.Component:
+    return rx.cond(
+        message != "",
+        rx.el.div(
+            message,
+            role="status",
+            class_name="rounded-lg bg-green-50 border border-green-200 text-green-800 px-4 py-3 text-sm",
+            data_testid="auth-success",
+        ),
+    )
+
+
+def submit_button(label: str, busy: rx.Var, busy_label: str) -> rx.Component:
+    return rx.el.button(
+        rx.cond(busy, busy_label, label),
+        type="submit",
+        disabled=busy,
+        class_name="w-full py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
+        "hover:bg-fuchsia-700 disabled:opacity-60",
+    )

@@ -1,0 +1,174 @@
+"""Admin Login, Create Admin Account and Reset Password."""
+
+import reflex as rx
+
+from storefront.components.auth_layout import (
+    auth_layout,
+    error_box,
+    field,
+    submit_button,
+    success_box,
+)
+from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
+
+LINK = "text-fuchsia-700 font-semibold"
+
+
+def _oauth_buttons() -> rx.Component:
+    def button(provider: str, label: str, href) -> rx.Component:
+        return rx.cond(
+            SignInState.providers.contains(provider),
+            rx.el.a(
+                label,
+                href=href,
+                class_name="flex-1 text-center py-2.5 rounded-full border-2 border-slate-200 "
+                "font-semibold hover:border-fuchsia-300",
+            ),
+        )
+
+    return rx.cond(
+        SignInState.providers.length() > 0,
+        rx.el.div(
+            rx.el.p("or continue with", class_name="text-center text-xs text-slate-500"),
+            rx.el.div(
+                button("google", "Google", SignInState.google_href),
+                button("github", "GitHub", SignInState.github_href),
+                class_name="mt-3 flex gap-3",
+            ),
+            class_name="mt-6",
+        ),
+    )
+
+
+def sign_in_page() -> rx.Component:
+    return auth_layout(
+        "Admin Login",
+        "Sign in to manage your bookings and services.",
+        rx.el.form(
+            error_box(SignInState.error),
+            field("Email", "email", "email", required=True, auto_complete="email"),
+            field(
+                "Password", "password", "password", required=True, auto_complete="current-password"
+            ),
+            rx.el.div(
+                rx.el.label(
+                    rx.el.input(type="checkbox", name="remember", class_name="mr-2"),
+                    "Remember me",
+                    class_name="flex items-center text-sm",
+                ),
+                rx.link("Forgot password?", href="/reset-password", class_name="text-sm " + LINK),
+                class_name="flex items-center justify-between",
+            ),
+            submit_button("Sign In", SignInState.busy, "Signing in..."),
+            on_submit=SignInState.submit,
+            reset_on_submit=False,
+            class_name="space-y-4",
+            data_testid="sign-in-form",
+        ),
+        _oauth_buttons(),
+        rx.el.p(
+            "Don't have an account? ",
+            rx.link("Sign up", href=SignInState.sign_up_href, class_name=LINK),
+            class_name="mt-6 text-center text-sm",
+        ),
+    )
+
+
+def sign_up_page() -> rx.Component:
+    return auth_layout(
+        "Create Admin Account",
+        "Create your account to get started.",
+        rx.el.form(
+            error_box(SignUpState.error),
+            success_box(SignUpState.message),
+            field("Full Name", "full_name", required=True, auto_complete="name"),
+            field("Email", "email", "email", required=True, auto_complete="email"),
+            field("Password", "password", "password", required=True, auto_complete="new-password"),
+            field(
+                "Confirm Password",
+                "confirm",
+                "password",
+                required=True,
+                auto_complete="new-password",
+            ),
+            rx.el.label(
+                rx.el.input(type="checkbox", name="terms", required=True, class_name="mr-2 mt-1"),
+                rx.el.span(
+                    "I agree to the ",
+                    rx.link("Terms of Service", href="/terms", class_name=LINK),
+                    " and ",
+                    rx.link("Privacy Policy", href="/privacy", class_name=LINK),
+                ),
+                class_name="flex items-start text-sm",
+            ),
+            submit_button("Create Account", SignUpState.busy, "Creating account..."),
+            on_submit=SignUpState.submit,
+            reset_on_submit=False,
+            class_name="space-y-4",
+            data_testid="sign-up-form",
+        ),
+        rx.el.p(
+            "Already have an account? ",
+            rx.link("Sign in", href=SignUpState.sign_in_href, class_name=LINK),
+            class_name="mt-6 text-center text-sm",
+        ),
+    )
+
+
+def _request_form() -> rx.Component:
+    return rx.cond(
+        ResetPasswordState.sent,
+        rx.el.div(
+            success_box("Password reset link sent! Please check your email."),
+            rx.el.button(
+                "Try a different email",
+                on_click=ResetPasswordState.try_different_email,
+                class_name="mt-4 w-full py-2.5 rounded-full border-2 border-slate-200 font-semibold",
+            ),
+        ),
+        rx.el.form(
+            error_box(ResetPasswordState.error),
+            field("Email", "email", "email", required=True, auto_complete="email"),
+            submit_button("Send Reset Link", ResetPasswordState.busy, "Sending..."),
+            on_submit=ResetPasswordState.request_link,
+            reset_on_submit=False,
+            class_name="space-y-4",
+            data_testid="reset-request-form",
+        ),
+    )
+
+
+def _new_password_form() -> rx.Component:
+    return rx.el.form(
+        error_box(ResetPasswordState.error),
+        success_box(ResetPasswordState.message),
+        field("New Password", "password", "password", required=True, auto_complete="new-password"),
+        field(
+            "Confirm New Password",
+            "confirm",
+            "password",
+            required=True,
+            auto_complete="new-password",
+        ),
+        submit_button("Update Password", ResetPasswordState.busy, "Updating..."),
+        on_submit=ResetPasswordState.set_password,
+        reset_on_submit=False,
+        class_name="space-y-4",
+        data_testid="new-password-form",
+    )
+
+
+def reset_password_page() -> rx.Component:
+    return auth_layout(
+        rx.cond(ResetPasswordState.recovery, "Set New Password", "Reset Password"),
+        rx.cond(
+            ResetPasswordState.recovery,
+            "Choose a new password for your account.",
+            "Enter your email and we'll send you a reset link.",
+        ),
+        rx.cond(ResetPasswordState.recovery, _new_password_form(), _request_form()),
+        rx.el.p(
+            rx.link("Back to sign in", href="/sign-in", class_name=LINK),
+            class_name="mt-6 text-center text-sm",
+        ),
+    )

@@ -1,0 +1,212 @@
+"""The sign-in, sign-up and password reset forms. They run as events; a success hands the
+browser to the cookie route with a one-time ticket."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import quote
+
+import reflex as rx
+
+from storefront.services import auth, password_reset
+from storefront.settings import get_settings
+from storefront.state.auth import AuthState, full_page_redirect
+from storefront.state.base import call_service
+
+log = logging.getLogger(__name__)
+
+SIGN_UP_REDIRECT_SECONDS = 1.5
+PASSWORD_UPDATED_REDIRECT_SECONDS = 2.0
+SIGN_IN_FALLBACK = "An error occurred during sign in"
+SIGN_UP_FALLBACK = "An error occurred during registration"
+RESET_FALLBACK = "An error occurred during password reset request"
+UPDATE_FALLBACK = "An error occurred while updating your password"
+SIGN_IN_ERRORS = {
+    "invalid_credentials": "Invalid login credentials",
+    "missing_fields": "Please enter your email and password",
+}
+QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
+
+
+def _complete_url(ticket: str, redirect_to: str) -> str:
+    return f"/api/auth/complete?ticket={quote(ticket)}&redirectTo={quote(redirect_to)}"
+
+
+def enabled_oauth_providers() -> list[str]:
+    settings = get_settings()
+    providers = []
+    if settings.google_client_id and settings.google_client_secret:
+        providers.append("google")
+    if settings.github_client_id and settings.github_client_secret:
+        providers.append("github")
+    return providers
+
+
+class AuthFormState(rx.State):
+    """What the three auth screens share: the target after signing in, errors, the busy flag."""
+
+    redirect_to: str = auth.DEFAULT_AFTER_SIGN_IN
+    error: str = ""
+    message: str = ""
+    busy: bool = False
+    providers: list[str] = []
+
+    @rx.event
+    async def open_page(self):
+        """on_load: an already signed-in visitor goes straight on (SPEC 4)."""
+        params = self.router.url.query_parameters
+        self.redirect_to = auth.safe_redirect(params.get("redirectTo"))
+        self.error, self.message, self.busy = "", "", False
+        self.providers = enabled_oauth_providers()
+        if params.get("error") == "oauth":
+            provider = str(params.get("provider", "provider"))[:20]
+            self.error = f"Error signing in with {provider}"
+        elif params.get("error") in QUERY_ERRORS:
+            self.error = QUERY_ERRORS[params["error"]]
+        auth_state = await self.get_state(AuthState)
+        await auth_state._identify(force=True)
+        auth_state.auth_loading = False
+        if auth_state.signed_in and self.router.url.path.rstrip("/") != "/reset-password":
+            return rx.redirect(self.redirect_to)
+
+    @rx.var
+    def sign_up_href(self) -> str:
+        return f"/sign-up?redirectTo={quote(self.redirect_to)}"
+
+    @rx.var
+    def sign_in_href(self) -> str:
+        return f"/sign-in?redirectTo={quote(self.redirect_to)}"
+
+    @rx.var
+    def google_href(self) -> str:
+        return f"/api/auth/oauth/google/start?redirectTo={quote(self.redirect_to)}"
+
+    @rx.var
+    def github_href(self) -> str:
+        return f"/api/auth/oauth/github/start?redirectTo={quote(self.redirect_to)}"
+
+
+class SignInState(AuthFormState):
+    @rx.event
+    async def submit(self, form: dict):
+        if self.busy or not isinstance(form, dict):
+            return
+        email = str(form.get("email") or "")[:255]
+        password = str(form.get("password") or "")[: auth.PASSWORD_MAX_LENGTH]
+        remember = bool(form.get("remember"))
+        self.busy, self.error = True, ""
+        yield
+        try:
+            result = await call_service(
+                auth.sign_in, email=email, password=password, ip=self.router.session.client_ip
+            )
+        except Exception:
+            log.exception("sign-in failed")
+            self.busy, self.error = False, SIGN_IN_FALLBACK
+            return
+        if result.user is None:
+            self.busy = False
+            if result.error == "rate_limited":
+                self.error = (
+                    "Too many sign-in attempts. Please wait "
+                    f"{result.retry_after} seconds and try again."
+                )
+            else:
+                self.error = SIGN_IN_ERRORS.get(result.error or "", SIGN_IN_FALLBACK)
+            return
+        ticket = auth.issue_ticket(result.user.id, remember=remember)
+        yield full_page_redirect(_complete_url(ticket, self.redirect_to))
+
+
+class SignUpState(AuthFormState):
+    @rx.event
+    async def submit(self, form: dict):
+        if self.busy or not isinstance(form, dict):
+            return
+        fields = {
+            k: str(form.get(k) or "")[:300] for k in ("full_name", "email", "password", "confirm")
+        }
+        self.busy, self.error, self.message = True, "", ""
+        yield
+        try:
+            user, first = await call_service(
+                auth.register, accepted_terms=bool(form.get("terms")), **fields
+            )
+        except auth.AuthError as exc:
+            self.busy, self.error = False, exc.message
+            return
+        except Exception:
+            log.exception("sign-up failed")
+            self.busy, self.error = False, SIGN_UP_FALLBACK
+            return
+        self.message = (
+            "Registration successful! You are now an admin."
+            if first
+            else "Registration successful!"
+        )
+        yield
+        await asyncio.sleep(SIGN_UP_REDIRECT_SECONDS)
+        target = self.redirect_to if first else auth.safe_redirect(self.redirect_to, "/account")
+        if not first and target.startswith("/admin"):
+            target = "/account"
+        ticket = auth.issue_ticket(user.id, remember=False)
+        yield full_page_redirect(_complete_url(ticket, target))
+
+
+class ResetPasswordState(AuthFormState):
+    sent: bool = False
+
+    @rx.var
+    def recovery(self) -> bool:
+        """The mailed link opens the 'Set New Password' form."""
+        params = self.router.url.query_parameters
+        return params.get("type") == "recovery" and bool(params.get("token"))
+
+    @rx.event
+    async def request_link(self, form: dict):
+        if self.busy or not isinstance(form, dict):
+            return
+        email = str(form.get("email") or "").strip()[:255]
+        if not email:
+            self.error = "Please enter your email address"
+            return
+        self.busy, self.error = True, ""
+        yield
+        try:
+            await call_service(password_reset.request_reset, email=email)
+        except Exception:
+            log.exception("password reset request failed")
+            self.busy, self.error = False, RESET_FALLBACK
+            return
+        self.busy, self.sent = False, True
+
+    @rx.event
+    def try_different_email(self):
+        self.sent, self.error = False, ""
+
+    @rx.event
+    async def set_password(self, form: dict):
+        if self.busy or not isinstance(form, dict):
+            return
+        token = str(self.router.url.query_parameters.get("token") or "")[:200]
+        self.busy, self.error, self.message = True, "", ""
+        yield
+        try:
+            await call_service(
+                password_reset.complete_reset,
+                token=token,
+                password=str(form.get("password") or "")[: auth.PASSWORD_MAX_LENGTH],
+                confirm=str(form.get("confirm") or "")[: auth.PASSWORD_MAX_LENGTH],
+            )
+        except (auth.AuthError, password_reset.PasswordResetError) as exc:
+            self.busy, self.error = False, exc.message
+            return
+        except Exception:
+            log.exception("password update failed")
+            self.busy, self.error = False, UPDATE_FALLBACK
+            return
+        self.message = "Password updated successfully!"
+        yield
+        await asyncio.sleep(PASSWORD_UPDATED_REDIRECT_SECONDS)
+        yield rx.redirect("/sign-in")
