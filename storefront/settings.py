@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     smtp_user: str | None = None
     smtp_password: str | None = None
     smtp_starttls: bool = True
+    smtp_timeout: float = 10.0  # seconds, for connecting and for each SMTP reply
     mail_from: str = "Magic Events <no-reply@localhost>"
 
     # Staff notifications (WhatsApp message handler webhook); logged when unset.

@@ -1,5 +1,6 @@
 """Shared fixtures: fresh databases on SQLite and (when reachable) PostgreSQL, built by the
-real Alembic migrations, and a private media folder."""
+real Alembic migrations, a private media folder, and a real SMTP server (`smtp_server`,
+`mailbox`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from sqlalchemy.engine import Engine, make_url  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
+from tests.mail_server import MailServer  # noqa: E402
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -112,3 +114,24 @@ def media_dir() -> Path:
     from storefront.settings import get_settings
 
     return get_settings().media_dir
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[MailServer]:
+    """A real SMTP server on 127.0.0.1 for this test; `.messages` are the mails it received."""
+    with MailServer() as server:
+        yield server
+
+
+@pytest.fixture
+def mailbox(smtp_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> MailServer:
+    """Mail the app sends goes over SMTP, in clear and without login, to `smtp_server`."""
+    from storefront.settings import get_settings
+
+    settings = get_settings()
+    monkeypatch.setattr(settings, "smtp_host", smtp_server.host)
+    monkeypatch.setattr(settings, "smtp_port", smtp_server.port)
+    monkeypatch.setattr(settings, "smtp_starttls", False)
+    monkeypatch.setattr(settings, "smtp_user", None)
+    monkeypatch.setattr(settings, "smtp_password", None)
+    return smtp_server

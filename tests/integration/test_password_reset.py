@@ -1,0 +1,218 @@
+"""Forgotten passwords against a real database (SQLite and PostgreSQL) and a real SMTP server:
+the mailed link sets a new password once, within 30 minutes, and signs every browser out."""
+
+import logging
+from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from sqlmodel import Session, select
+
+from storefront.models import PasswordResetToken, User
+from storefront.services import auth, password_reset
+from storefront.services.mail import send_mail
+from storefront.services.password_reset import (
+    PasswordResetError,
+    complete_reset,
+    request_reset,
+)
+from storefront.settings import get_settings
+from tests.mail_server import free_port
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+OLD_PASSWORD = "correct horse battery"
+NEW_PASSWORD = "staple in the stable"
+
+
+@pytest.fixture
+def user(session):
+    user, _ = auth.register(
+        session=session,
+        full_name="Arta Krasniqi",
+        email="arta@example.com",
+        password=OLD_PASSWORD,
+        confirm=OLD_PASSWORD,
+        accepted_terms=True,
+        now=NOW,
+    )
+    session.commit()
+    return user
+
+
+def _token_from(message) -> str:
+    """The token of the reset link in a mail's text part, checking the link's shape."""
+    text = message.get_body(("plain",)).get_content()
+    [link] = [word for word in text.split() if "/reset-password?" in word]
+    parts = urlsplit(link)
+    assert f"{parts.scheme}://{parts.netloc}" == get_settings().public_url
+    assert parts.path == "/reset-password"
+    query = parse_qs(parts.query)
+    assert query["type"] == ["recovery"]
+    [token] = query["token"]
+    assert token in message.get_body(("html",)).get_content()
+    return token
+
+
+def _mailed_token(session, mailbox, email="arta@example.com", now=NOW) -> str:
+    request_reset(session=session, email=email, now=now)
+    return _token_from(mailbox.messages[-1])
+
+
+def _reset(session, token, password=NEW_PASSWORD, confirm=None, now=NOW):
+    user_id = complete_reset(
+        session=session,
+        token=token,
+        password=password,
+        confirm=password if confirm is None else confirm,
+        now=now,
+    )
+    session.commit()
+    return user_id
+
+
+def _signs_in(session, password) -> bool:
+    result = auth.sign_in(
+        session=session, email="arta@example.com", password=password, ip="10.0.0.1", now=NOW
+    )
+    session.commit()
+    return result.user is not None
+
+
+def test_the_mailed_link_sets_a_new_password(session, mailbox, user):
+    request_reset(session=session, email="  Arta@Example.com ", now=NOW)
+    [message] = mailbox.messages
+    assert mailbox.recipients == [["arta@example.com"]]
+    assert message["To"] == "arta@example.com"
+    assert message["Subject"] == "Reset your password"
+    token = _token_from(message)
+
+    assert _reset(session, token) == user.id
+    assert not _signs_in(session, OLD_PASSWORD)
+    assert _signs_in(session, NEW_PASSWORD)
+    assert session.get(User, user.id).password_hash.startswith("$argon2id$")
+
+
+def test_only_the_hash_of_the_token_is_stored(session, mailbox, user):
+    token = _mailed_token(session, mailbox)
+    stored = session.exec(select(PasswordResetToken)).one()
+    assert stored.token_hash == auth.hash_token(token) and token not in stored.token_hash
+    assert stored.expires_at == NOW + timedelta(minutes=30) and stored.used_at is None
+
+
+def test_a_link_works_once(session, mailbox, user):
+    token = _mailed_token(session, mailbox)
+    _reset(session, token)
+    with pytest.raises(PasswordResetError) as error:
+        _reset(session, token, password="a third password")
+    assert error.value.code == "invalid_or_expired"
+    assert "invalid or has expired" in error.value.message
+    assert _signs_in(session, NEW_PASSWORD)
+
+
+def test_a_link_expires_after_30_minutes(session, mailbox, user):
+    token = _mailed_token(session, mailbox)
+    with pytest.raises(PasswordResetError) as error:
+        _reset(session, token, now=NOW + timedelta(minutes=31))
+    assert error.value.code == "invalid_or_expired"
+    assert _signs_in(session, OLD_PASSWORD)
+    # Refused for its age, not for anything else: within the 30 minutes it still works.
+    assert _reset(session, token, now=NOW + timedelta(minutes=29)) == user.id
+
+
+@pytest.mark.parametrize("token", ["", "not-a-token", "x" * 500])
+def test_unknown_tokens_are_refused(session, user, token):
+    with pytest.raises(PasswordResetError) as error:
+        _reset(session, token)
+    assert error.value.code == "invalid_or_expired"
+
+
+def test_an_unknown_email_sends_nothing_and_says_nothing(session, mailbox, user):
+    assert request_reset(session=session, email="ghost@example.com", now=NOW) is None
+    assert mailbox.messages == []
+    assert session.exec(select(PasswordResetToken)).all() == []
+
+
+def test_an_account_without_a_password_can_set_one(session, mailbox):
+    oauth_only = User(email="gent@example.com", full_name="Gent Berisha", password_hash=None)
+    session.add(oauth_only)
+    session.commit()
+    token = _mailed_token(session, mailbox, email="gent@example.com")
+    assert _reset(session, token) == oauth_only.id
+    result = auth.sign_in(
+        session=session, email="gent@example.com", password=NEW_PASSWORD, ip="10.0.0.1", now=NOW
+    )
+    assert result.user is not None
+
+
+@pytest.mark.parametrize(
+    ("password", "confirm", "code", "message"),
+    [
+        (NEW_PASSWORD, "something else", "passwords_mismatch", "Passwords do not match"),
+        ("short", "short", "weak_password", "Password must be at least 8 characters long"),
+    ],
+)
+def test_new_password_rules_give_specs_messages(
+    session, mailbox, user, password, confirm, code, message
+):
+    token = _mailed_token(session, mailbox)
+    with pytest.raises(PasswordResetError) as error:
+        _reset(session, token, password=password, confirm=confirm)
+    assert (error.value.code, error.value.message) == (code, message)
+    # A typo does not spend the link.
+    assert _reset(session, token) == user.id
+
+
+def test_a_newer_request_invalidates_the_older_link(session, mailbox, user):
+    older = _mailed_token(session, mailbox)
+    newer = _mailed_token(session, mailbox, now=NOW + timedelta(minutes=5))
+    assert older != newer and len(mailbox.messages) == 2
+    with pytest.raises(PasswordResetError) as error:
+        _reset(session, older, now=NOW + timedelta(minutes=6))
+    assert error.value.code == "invalid_or_expired"
+    assert _reset(session, newer, now=NOW + timedelta(minutes=6)) == user.id
+
+
+def test_a_reset_ends_every_login_session(session, mailbox, user):
+    browsers = [
+        auth.create_session(session=session, user_id=user.id, remember=remember, now=NOW)
+        for remember in (False, True)
+    ]
+    session.commit()
+    token = _mailed_token(session, mailbox)
+    _reset(session, token)
+    for browser in browsers:
+        assert auth.session_user(session=session, token=browser, now=NOW) is None
+
+
+def test_a_mail_failure_is_logged_not_revealed(session, user, monkeypatch, caplog):
+    settings = get_settings()
+    monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
+    monkeypatch.setattr(settings, "smtp_port", free_port())  # nothing listens there
+    monkeypatch.setattr(settings, "smtp_starttls", False)
+    caplog.set_level(logging.ERROR, logger="storefront.services.password_reset")
+    assert request_reset(session=session, email="arta@example.com", now=NOW) is None
+    assert any("not sent" in record.getMessage() for record in caplog.records)
+    assert len(session.exec(select(PasswordResetToken)).all()) == 1
+
+
+def test_the_token_is_committed_before_the_link_is_sent(
+    session, engine, mailbox, user, monkeypatch
+):
+    seen_by_another_connection = []
+
+    def send_and_look(**mail):
+        with Session(engine) as other:
+            seen_by_another_connection.append(len(other.exec(select(PasswordResetToken)).all()))
+        send_mail(**mail)
+
+    monkeypatch.setattr(password_reset, "send_mail", send_and_look)
+    token = _mailed_token(session, mailbox)
+    assert seen_by_another_connection == [1]
+    assert _reset(session, token) == user.id
+
+
+def test_a_blank_email_is_asked_for(session, mailbox):
+    with pytest.raises(PasswordResetError) as error:
+        request_reset(session=session, email="   ", now=NOW)
+    assert error.value.code == "missing_email"
+    assert mailbox.messages == []
