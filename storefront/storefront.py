@@ -4,6 +4,9 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.pages.account.account import dashboard, orders, profile
+from storefront.pages.admin.dashboard import admin_home
+from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
 from storefront.pages.public.bouncers import bouncers
 from storefront.pages.public.cart import cart_page
 from storefront.pages.public.contact import contact
@@ -13,6 +16,7 @@ from storefront.pages.public.legal import privacy, terms
 from storefront.pages.public.mascots import mascots
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
+    PROTECTED_PLACEHOLDERS,
     make_placeholder,
     not_found,
     redirecting,
@@ -21,10 +25,14 @@ from storefront.pages.public.services_index import services_index
 from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
+from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
 from storefront.state.bouncers import BouncersState
+from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
 from storefront.state.services_index import ServicesIndexState
+from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
 from storefront.state.tables import TablesState
 from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
@@ -35,55 +43,69 @@ app = rx.App(
     html_lang="sq",
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
 )
+app.add_middleware(AuthGuard())
 
-app.add_page(home, route=routes.HOME, title="Magic Events", on_load=HomeBannerState.load)
-app.add_page(
-    weddings,
-    route=routes.WEDDINGS,
-    title="Magic Weddings | Magic Events",
-    on_load=WeddingsState.load,
-)
-app.add_page(
-    wedding_tables,
-    route=routes.WEDDING_TABLES,
-    title="Wedding Tables | Magic Events",
-    on_load=TablesState.load,
-)
-app.add_page(cart_page, route=routes.CART, title="Cart | Magic Events")
-app.add_page(contact, route=routes.CONTACT, title="Contact | Magic Events")
-app.add_page(
-    services_index,
-    route=routes.SERVICES,
-    title="Services | Magic Events",
-    on_load=ServicesIndexState.load,
-)
-app.add_page(terms, route=routes.TERMS, title="Terms of Service | Magic Events")
-app.add_page(privacy, route=routes.PRIVACY, title="Privacy Policy | Magic Events")
-app.add_page(design_system, route=routes.DESIGN_SYSTEM, title="Design System | Magic Events")
-app.add_page(
-    theme_page, route=routes.SERVICE_DETAIL, title="Theme | Magic Events", on_load=ThemeState.load
-)
-app.add_page(
-    theme_page,
-    route=routes.THEMED_DECORATION,
-    title="Theme | Magic Events",
-    on_load=ThemeState.load,
-)
-app.add_page(
-    mascots, route=routes.MASCOTS, title="Mascots | Magic Events", on_load=MascotsState.load
-)
-app.add_page(
-    bouncers,
-    route=routes.BOUNCERS,
-    title="Magic Bouncers | Magic Events",
-    on_load=BouncersState.load,
-)
-for route, (title, text) in PLACEHOLDERS.items():
-    app.add_page(make_placeholder(title, text), route=route, title=f"{title} | Magic Events")
+SITE = "Magic Events"
+
+# (component, route, title, load events). Every public page first reads the session, so the
+# navigation knows who is signed in.
+PUBLIC_PAGES = [
+    (home, routes.HOME, SITE, [HomeBannerState.load]),
+    (weddings, routes.WEDDINGS, "Magic Weddings", [WeddingsState.load]),
+    (mascots, routes.MASCOTS, "Mascots", [MascotsState.load]),
+    (bouncers, routes.BOUNCERS, "Magic Bouncers", [BouncersState.load]),
+    (wedding_tables, routes.WEDDING_TABLES, "Wedding Tables", [TablesState.load]),
+    (services_index, routes.SERVICES, "Services", [ServicesIndexState.load]),
+    (theme_page, routes.SERVICE_DETAIL, "Theme", [ThemeState.load]),
+    (theme_page, routes.THEMED_DECORATION, "Theme", [ThemeState.load]),
+    (cart_page, routes.CART, "Cart", []),
+    (contact, routes.CONTACT, "Contact", []),
+    (terms, routes.TERMS, "Terms of Service", []),
+    (privacy, routes.PRIVACY, "Privacy Policy", []),
+    (design_system, routes.DESIGN_SYSTEM, "Design System", []),
+    *[
+        (make_placeholder(title, text), route, title, [])
+        for route, (title, text) in PLACEHOLDERS.items()
+    ],
+]
+AUTH_PAGES = [
+    (sign_in_page, routes.SIGN_IN, "Sign In", SignInState.open_page),
+    (sign_up_page, routes.SIGN_UP, "Sign Up", SignUpState.open_page),
+    (reset_password_page, routes.RESET_PASSWORD, "Reset Password", ResetPasswordState.open_page),
+]
+ACCOUNT_PAGES = [
+    (dashboard, routes.ACCOUNT, "Dashboard", [AccountAreaState.load]),
+    (profile, routes.ACCOUNT_PROFILE, "Profile", [ProfileState.load]),
+    (orders, routes.ACCOUNT_ORDERS, "Orders", [AccountAreaState.load]),
+    *[
+        (make_placeholder(title, text, guarded=True), route, title, [])
+        for route, (title, text) in PROTECTED_PLACEHOLDERS.items()
+    ],
+]
+
+
+def _title(title: str) -> str:
+    return title if title == SITE else f"{title} | {SITE}"
+
+
+for component, route, title, loads in PUBLIC_PAGES:
+    app.add_page(
+        component, route=route, title=_title(title), on_load=[AuthState.check_session, *loads]
+    )
+for component, route, title, load in AUTH_PAGES:
+    app.add_page(component, route=route, title=_title(title), on_load=load)
+for component, route, title, loads in ACCOUNT_PAGES:
+    app.add_page(
+        component, route=route, title=_title(title), on_load=[AuthState.require_account, *loads]
+    )
+app.add_page(admin_home, route=routes.ADMIN, title=_title("Admin"), on_load=AuthState.require_admin)
+
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed
 # inside the app are matched here. The router ignores case, so a case-only alias already
 # lands on its page and must not be registered twice.
 for alias, canonical in routes.ALIASES.items():
     if alias.lower() != canonical.lower():
         app.add_page(redirecting, route=alias, on_load=rx.redirect(canonical, replace=True))
-app.add_page(not_found, route="404", title="Page Not Found | Magic Events")
+app.add_page(
+    not_found, route="404", title=_title("Page Not Found"), on_load=AuthState.check_session
+)

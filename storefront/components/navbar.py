@@ -5,6 +5,7 @@ from reflex.experimental.client_state import ClientStateVar
 
 from storefront import routes
 from storefront.components.brand import logo
+from storefront.state.auth import AuthState
 
 # (label on desktop, label on mobile, href)
 NAV_LINKS = [
@@ -48,12 +49,34 @@ def cart_link() -> rx.Component:
     )
 
 
+def _account_links(link, sign_out_class: str) -> rx.Component:
+    """Dashboard and Sign Out for signed-in users (and Admin for admins); Sign In for guests."""
+    return rx.cond(
+        AuthState.signed_in,
+        rx.fragment(
+            rx.cond(AuthState.is_admin, link("Admin", routes.ADMIN)),
+            link("Dashboard", routes.ACCOUNT),
+            rx.el.button(
+                "Sign Out",
+                on_click=AuthState.sign_out,
+                class_name=sign_out_class,
+                data_testid="sign-out",
+            ),
+        ),
+        link("Sign In", routes.SIGN_IN),
+    )
+
+
 def navbar() -> rx.Component:
     return rx.el.header(
         rx.el.nav(
             logo(),
             rx.el.div(
                 *[_desktop_link(desktop, href) for desktop, _mobile, href in NAV_LINKS],
+                _account_links(
+                    _desktop_link,
+                    "text-sm font-medium text-slate-700 hover:text-fuchsia-600",
+                ),
                 cart_link(),
                 class_name="hidden md:flex items-center gap-6",
                 data_testid="desktop-nav",
@@ -72,6 +95,11 @@ def navbar() -> rx.Component:
             rx.el.div(
                 *[_mobile_link(mobile, href) for _desktop, mobile, href in NAV_LINKS],
                 _mobile_link("Cart", routes.CART),
+                _account_links(
+                    _mobile_link,
+                    "block w-full text-left px-4 py-3 text-base font-medium text-slate-800 "
+                    "hover:bg-fuchsia-50 rounded-lg",
+                ),
                 class_name="md:hidden border-t border-slate-100 bg-white px-2 py-2 shadow-lg",
                 data_testid="mobile-nav",
             ),

@@ -57,6 +57,10 @@ class AuthState(rx.State):
         await self._identify()
         return self._user_id, self._role
 
+    def _path(self) -> str:
+        """The current page, without the trailing slash static hosting adds."""
+        return (self.router.url.path or "/").rstrip("/") or "/"
+
     @rx.event
     async def check_session(self):
         """Runs on every page load; ends the spinner of guarded pages."""
@@ -69,14 +73,14 @@ class AuthState(rx.State):
         await self._identify(force=True)
         self.auth_loading = False
         if not self.signed_in:
-            return rx.redirect(f"/sign-in?redirectTo={quote(self.router.url.path or '/')}")
+            return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
 
     @rx.event
     async def require_admin(self):
         await self._identify(force=True)
         self.auth_loading = False
         if not self.signed_in:
-            return rx.redirect(f"/sign-in?redirectTo={quote(self.router.url.path or '/admin')}")
+            return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
         if not self.is_admin:
             return rx.redirect("/")
 

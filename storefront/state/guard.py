@@ -17,7 +17,8 @@ log = logging.getLogger(__name__)
 def target_state(root: BaseState, event_name: str) -> type[BaseState] | None:
     path = event_name.rpartition(".")[0]
     try:
-        return type(root).get_class_substate(path.split(".")[1:]) if "." in path else type(root)
+        parts = tuple(path.split(".")[1:])
+        return type(root).get_class_substate(parts) if parts else type(root)
     except (ValueError, KeyError, IndexError, AttributeError):
         return None
 

@@ -20,7 +20,6 @@ SIGN_UP_REDIRECT_SECONDS = 1.5
 PASSWORD_UPDATED_REDIRECT_SECONDS = 2.0
 SIGN_IN_FALLBACK = "An error occurred during sign in"
 SIGN_UP_FALLBACK = "An error occurred during registration"
-RESET_FALLBACK = "An error occurred during password reset request"
 UPDATE_FALLBACK = "An error occurred while updating your password"
 SIGN_IN_ERRORS = {
     "invalid_credentials": "Invalid login credentials",
@@ -41,6 +40,15 @@ def enabled_oauth_providers() -> list[str]:
     if settings.github_client_id and settings.github_client_secret:
         providers.append("github")
     return providers
+
+
+_PENDING: set[asyncio.Task] = set()
+
+
+def _finished_reset(task: asyncio.Task) -> None:
+    _PENDING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("password reset request failed", exc_info=task.exception())
 
 
 class AuthFormState(rx.State):
@@ -67,7 +75,7 @@ class AuthFormState(rx.State):
         auth_state = await self.get_state(AuthState)
         await auth_state._identify(force=True)
         auth_state.auth_loading = False
-        if auth_state.signed_in and self.router.url.path.rstrip("/") != "/reset-password":
+        if auth_state.signed_in and auth_state._path() != "/reset-password":
             return rx.redirect(self.redirect_to)
 
     @rx.var
@@ -171,15 +179,12 @@ class ResetPasswordState(AuthFormState):
         if not email:
             self.error = "Please enter your email address"
             return
-        self.busy, self.error = True, ""
-        yield
-        try:
-            await call_service(password_reset.request_reset, email=email)
-        except Exception:
-            log.exception("password reset request failed")
-            self.busy, self.error = False, RESET_FALLBACK
-            return
-        self.busy, self.sent = False, True
+        # The answer must not tell whether the account exists, not even by its timing: the
+        # link is made and mailed in the background and the page answers at once.
+        task = asyncio.create_task(call_service(password_reset.request_reset, email=email))
+        _PENDING.add(task)
+        task.add_done_callback(_finished_reset)
+        self.busy, self.sent, self.error = False, True, ""
 
     @rx.event
     def try_different_email(self):

@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import _TMP, BACKENDS, create_database, migrate
 from tests.e2e.server import prod_server, venv_env
+from tests.mail_server import MailServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -36,8 +37,15 @@ class Server:
     backend: str
 
 
+@pytest.fixture(scope="session")
+def mail_server() -> Iterator[MailServer]:
+    """A real SMTP server the app under test sends its mail to."""
+    with MailServer() as server:
+        yield server
+
+
 @pytest.fixture(scope="session", params=BACKENDS)
-def server(request) -> Iterator[Server]:
+def server(request, mail_server) -> Iterator[Server]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"browser tests SKIPPED: {CHROMIUM} is not installed")
     database_url, drop = create_database(request.param)
@@ -48,6 +56,9 @@ def server(request) -> Iterator[Server]:
             "ENVIRONMENT": "test",
             "DATABASE_URL": database_url,
             "MEDIA_DIR": str(_TMP / f"media-{request.param}"),
+            "SMTP_HOST": mail_server.host,
+            "SMTP_PORT": str(mail_server.port),
+            "SMTP_STARTTLS": "false",
         },
     )
     subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)

@@ -1,0 +1,285 @@
+"""The account area: Dashboard, Profile and Orders."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.layout import page_layout
+from storefront.components.photo import img
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
+from storefront.state.account import UPLOAD_ID, AccountAreaState, ProfileState
+from storefront.state.auth import AuthState
+
+TABS = [
+    ("Dashboard", routes.ACCOUNT),
+    ("Profile", routes.ACCOUNT_PROFILE),
+    ("Orders", routes.ACCOUNT_ORDERS),
+]
+STATUS_STYLES = {
+    "pending": "bg-amber-100 text-amber-800",
+    "confirmed": "bg-green-100 text-green-800",
+    "on_the_way": "bg-sky-100 text-sky-800",
+    "completed": "bg-slate-200 text-slate-800",
+    "cancelled": "bg-red-100 text-red-800",
+}
+CARD = "rounded-3xl border border-slate-100 bg-white shadow-sm p-6"
+
+
+def account_frame(title: str, *children: rx.Component) -> rx.Component:
+    """Guarded: a spinner until the session check ends (guests are sent to sign in)."""
+    return page_layout(
+        rx.cond(
+            AuthState.auth_loading | ~AuthState.signed_in,
+            loading_spinner(),
+            rx.el.div(
+                rx.el.nav(
+                    *[
+                        rx.link(
+                            label,
+                            href=href,
+                            underline="none",
+                            class_name="px-4 py-2 rounded-full hover:bg-fuchsia-50 font-medium",
+                        )
+                        for label, href in TABS
+                    ],
+                    class_name="flex flex-wrap gap-2",
+                ),
+                rx.el.h1(title, class_name="mt-6 text-3xl font-bold"),
+                *children,
+                class_name="max-w-5xl mx-auto px-4 py-10",
+            ),
+        )
+    )
+
+
+def _service_card(service: dict) -> rx.Component:
+    return rx.el.div(
+        img(
+            service["image_url"],
+            service["title"],
+            width=400,
+            height=300,
+            class_name="w-full aspect-[4/3] object-cover rounded-2xl bg-slate-100",
+        ),
+        rx.el.h3(service["title"], class_name="mt-3 font-semibold"),
+        rx.el.p(
+            service["status"], " · ", service["price_label"], class_name="text-sm text-slate-500"
+        ),
+        class_name=CARD,
+    )
+
+
+def dashboard() -> rx.Component:
+    return account_frame(
+        "Dashboard",
+        rx.el.div(
+            rx.el.h2("Account Overview", class_name="text-lg font-bold"),
+            rx.el.p(AuthState.user_name, class_name="mt-2 font-medium"),
+            rx.el.p(AuthState.user_email, class_name="text-slate-600"),
+            rx.el.p(
+                rx.cond(AuthState.is_admin, "Role: admin", "Role: user"),
+                class_name="text-sm text-slate-500",
+            ),
+            class_name=CARD + " mt-6",
+            data_testid="account-overview",
+        ),
+        rx.el.div(
+            rx.el.h2("Your Services", class_name="text-xl font-bold"),
+            rx.link(
+                "Create New Service",
+                href="/services/create",
+                underline="none",
+                class_name=PRIMARY_BUTTON,
+            ),
+            class_name="mt-10 flex flex-wrap items-center justify-between gap-4",
+        ),
+        rx.cond(
+            AccountAreaState.services.length() > 0,
+            rx.el.div(
+                rx.foreach(AccountAreaState.services, _service_card),
+                class_name="mt-6 grid gap-6 md:grid-cols-3",
+            ),
+            rx.el.p("You have not created any services yet.", class_name="mt-6 text-slate-600"),
+        ),
+    )
+
+
+def _avatar() -> rx.Component:
+    return rx.cond(
+        AuthState.avatar_url != "",
+        img(
+            AuthState.avatar_url,
+            "Avatar",
+            width=96,
+            height=96,
+            class_name="w-24 h-24 rounded-full object-cover",
+            data_testid="avatar-image",
+        ),
+        rx.el.div(
+            rx.icon("user", size=40),
+            class_name="w-24 h-24 rounded-full bg-slate-100 flex items-center justify-center text-slate-400",
+        ),
+    )
+
+
+def profile() -> rx.Component:
+    return account_frame(
+        "Profile",
+        rx.cond(
+            ProfileState.notice != "",
+            rx.el.div(
+                ProfileState.notice,
+                role="status",
+                class_name="mt-6 rounded-lg bg-green-50 border border-green-200 text-green-800 px-4 py-3",
+                data_testid="profile-notice",
+            ),
+        ),
+        rx.cond(
+            ProfileState.error != "",
+            rx.el.div(
+                ProfileState.error,
+                role="alert",
+                class_name="mt-6 rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3",
+                data_testid="profile-error",
+            ),
+        ),
+        rx.el.section(
+            rx.el.h2("Avatar", class_name="text-lg font-bold"),
+            rx.el.div(
+                _avatar(),
+                rx.el.div(
+                    rx.upload.root(
+                        rx.el.div(
+                            "Choose an image (max 2MB)",
+                            class_name="px-4 py-2 rounded-lg border-2 border-dashed border-slate-300 text-sm cursor-pointer",
+                        ),
+                        id=UPLOAD_ID,
+                        accept={
+                            "image/png": [".png"],
+                            "image/jpeg": [".jpg", ".jpeg"],
+                            "image/webp": [".webp"],
+                            "image/gif": [".gif"],
+                        },
+                        max_files=1,
+                        data_testid="avatar-input",
+                    ),
+                    rx.el.p(
+                        rx.selected_files(UPLOAD_ID).join(", "), class_name="text-xs text-slate-500"
+                    ),
+                    rx.el.button(
+                        rx.cond(ProfileState.uploading, "Uploading...", "Upload Avatar"),
+                        on_click=ProfileState.upload_avatar(
+                            rx.upload_files(
+                                upload_id=UPLOAD_ID,
+                                on_upload_progress=ProfileState.upload_progressed,
+                            )
+                        ),
+                        disabled=ProfileState.uploading,
+                        class_name=SECONDARY_BUTTON,
+                        data_testid="avatar-upload",
+                    ),
+                    rx.cond(
+                        ProfileState.uploading,
+                        rx.el.progress(
+                            value=ProfileState.upload_progress, max=100, class_name="w-full"
+                        ),
+                    ),
+                    class_name="flex flex-col gap-2",
+                ),
+                class_name="mt-4 flex flex-wrap items-center gap-6",
+            ),
+            class_name=CARD + " mt-6",
+        ),
+        rx.el.section(
+            rx.el.h2("Personal Information", class_name="text-lg font-bold"),
+            rx.el.label(
+                "Full Name", html_for="full_name", class_name="block mt-4 text-sm font-semibold"
+            ),
+            rx.el.input(
+                id="full_name",
+                value=ProfileState.full_name,
+                on_change=ProfileState.type_name,
+                class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
+            ),
+            rx.el.button(
+                rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
+                on_click=ProfileState.save,
+                disabled=ProfileState.saving,
+                class_name=PRIMARY_BUTTON + " mt-4",
+            ),
+            class_name=CARD + " mt-6",
+        ),
+        rx.el.section(
+            rx.el.h2("Security", class_name="text-lg font-bold"),
+            rx.el.label("Email", class_name="block mt-4 text-sm font-semibold"),
+            rx.el.input(
+                value=AuthState.user_email,
+                disabled=True,
+                class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-100 bg-slate-50 text-slate-500",
+            ),
+            rx.el.p("Email cannot be changed.", class_name="mt-1 text-xs text-slate-500"),
+            rx.el.div(
+                rx.el.span("Two-factor authentication", class_name="font-medium"),
+                rx.el.button(
+                    "Enable", on_click=ProfileState.show_two_factor, class_name=SECONDARY_BUTTON
+                ),
+                class_name="mt-6 flex items-center justify-between max-w-md",
+            ),
+            rx.cond(
+                ProfileState.two_factor_notice != "",
+                rx.el.p(ProfileState.two_factor_notice, class_name="mt-2 text-sm text-slate-600"),
+            ),
+            class_name=CARD + " mt-6",
+        ),
+    )
+
+
+def _booking_row(booking: dict) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(booking["reference"], class_name="py-3 font-mono text-sm"),
+        rx.el.td(booking["created_at"], class_name="py-3"),
+        rx.el.td(booking["services"], class_name="py-3"),
+        rx.el.td(booking["total_label"], class_name="py-3 text-right"),
+        rx.el.td(
+            rx.el.span(
+                booking["status"],
+                class_name="px-3 py-1 rounded-full text-xs font-semibold bg-slate-100",
+            ),
+            class_name="py-3 text-right",
+        ),
+        class_name="border-t border-slate-100",
+    )
+
+
+def orders() -> rx.Component:
+    return account_frame(
+        "Orders",
+        rx.cond(
+            AccountAreaState.bookings.length() > 0,
+            rx.el.div(
+                rx.el.table(
+                    rx.el.thead(
+                        rx.el.tr(
+                            *[
+                                rx.el.th(h, class_name="py-2 text-left text-sm text-slate-500")
+                                for h in ("Reference", "Date", "Services", "Total", "Status")
+                            ]
+                        )
+                    ),
+                    rx.el.tbody(rx.foreach(AccountAreaState.bookings, _booking_row)),
+                    class_name="w-full",
+                ),
+                class_name=CARD + " mt-6 overflow-x-auto",
+            ),
+            rx.el.div(
+                rx.el.p("You have no bookings yet.", class_name="text-slate-600"),
+                rx.link(
+                    "Browse Services",
+                    href=routes.HOME,
+                    underline="none",
+                    class_name=PRIMARY_BUTTON + " mt-4",
+                ),
+                class_name=CARD + " mt-6 text-center",
+                data_testid="orders-empty",
+            ),
+        ),
+    )

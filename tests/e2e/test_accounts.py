@@ -1,0 +1,180 @@
+"""Accounts in a real browser: sign up, sign out, sign in with redirectTo, reset password by
+mail, avatar upload, and the guard on /admin."""
+
+import io
+import re
+import uuid
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+from sqlalchemy import text
+from sqlmodel import Session
+
+from storefront.db import make_engine
+
+pytestmark = pytest.mark.e2e
+PASSWORD = "a long enough password"
+
+
+def _sql(server, statement: str) -> None:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        session.exec(text(statement))
+        session.commit()
+    engine.dispose()
+
+
+def _email() -> str:
+    return f"guest-{uuid.uuid4().hex[:8]}@example.com"
+
+
+def _sign_up(page, email: str, *, redirect: str = "") -> None:
+    page.goto("/sign-up" + (f"?redirectTo={redirect}" if redirect else ""))
+    form = page.get_by_test_id("sign-up-form")
+    form.get_by_label("Full Name").fill("Arta Krasniqi")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_label("Confirm Password").fill(PASSWORD)
+    form.locator("input[name=terms]").check()
+    form.get_by_role("button", name="Create Account").click()
+
+
+def _sign_in(page, email: str, password: str = PASSWORD, redirect: str = "") -> None:
+    page.goto("/sign-in" + (f"?redirectTo={redirect}" if redirect else ""))
+    form = page.get_by_test_id("sign-in-form")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Password").fill(password)
+    form.get_by_role("button", name="Sign In").click()
+
+
+def test_admin_as_a_guest_lands_on_sign_in(page):
+    page.goto("/admin")
+    expect(page).to_have_url(re.compile(r"/sign-in\?redirectTo=/admin$"))
+    expect(page.get_by_role("heading", name="Admin Login")).to_be_visible()
+
+
+def test_first_sign_up_becomes_admin_then_sign_out_and_in_with_redirect(page, server):
+    _sql(server, "DELETE FROM users")
+    email = _email()
+    _sign_up(page, email)
+    expect(page.get_by_test_id("auth-success")).to_have_text(
+        "Registration successful! You are now an admin."
+    )
+    expect(page).to_have_url(re.compile(r"/admin/?$"), timeout=10000)
+    expect(page.get_by_test_id("admin-home")).to_be_visible()
+
+    page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    page.goto("/account")
+    expect(page).to_have_url(re.compile(r"/sign-in\?redirectTo=/account$"))
+
+    _sign_in(page, email, redirect="/account")
+    expect(page).to_have_url(re.compile(r"/account/?$"))
+    expect(page.get_by_test_id("account-overview")).to_contain_text(email)
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Dashboard")).to_be_visible()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Admin")).to_be_visible()
+
+
+def _ensure_an_admin(server) -> None:
+    """So that the next sign-up is not the very first account."""
+    _sql(
+        server,
+        "INSERT INTO users (id, email, role, created_at, updated_at) "
+        f"SELECT '{uuid.uuid4().hex}', 'owner-{uuid.uuid4().hex[:6]}@example.com', 'admin', "
+        "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP "
+        "WHERE NOT EXISTS (SELECT 1 FROM users WHERE role = 'admin')",
+    )
+
+
+def test_second_account_is_not_admin(page, server):
+    _ensure_an_admin(server)
+    email = _email()
+    _sign_up(page, email)
+    expect(page.get_by_test_id("auth-success")).to_have_text("Registration successful!")
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    page.goto("/admin")
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_wrong_password_and_unknown_email_show_the_same_red_box(page, server):
+    _ensure_an_admin(server)
+    email = _email()
+    _sign_up(page, email)
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    _sign_in(page, email, "wrong password!")
+    expect(page.get_by_test_id("auth-error")).to_have_text("Invalid login credentials")
+    _sign_in(page, _email(), "wrong password!")
+    expect(page.get_by_test_id("auth-error")).to_have_text("Invalid login credentials")
+
+
+def test_reset_password_by_mail(page, server, mail_server):
+    _ensure_an_admin(server)
+    email = _email()
+    _sign_up(page, email)
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+
+    before = len(mail_server.messages)
+    page.goto("/reset-password")
+    page.get_by_test_id("reset-request-form").get_by_label("Email").fill(email)
+    page.get_by_role("button", name="Send Reset Link").click()
+    expect(page.get_by_test_id("auth-success")).to_have_text(
+        "Password reset link sent! Please check your email."
+    )
+    expect(page.get_by_role("button", name="Try a different email")).to_be_visible()
+    message = mail_server.wait_for(before + 1)[-1]
+    assert message["To"] == email
+    body = message.get_body(("plain",)).get_content()
+    link = re.search(r"https?://\S+/reset-password\?type=recovery&token=\S+", body).group(0)
+
+    new_password = "another long password"
+    page.goto(link)
+    form = page.get_by_test_id("new-password-form")
+    form.get_by_label("New Password", exact=True).fill(new_password)
+    form.get_by_label("Confirm New Password").fill(new_password)
+    form.get_by_role("button", name="Update Password").click()
+    expect(page.get_by_test_id("auth-success")).to_have_text("Password updated successfully!")
+    expect(page).to_have_url(re.compile(r"/sign-in/?$"), timeout=10000)
+
+    _sign_in(page, email, new_password, redirect="/account")
+    expect(page).to_have_url(re.compile(r"/account/?$"))
+
+    # The link works once only.
+    page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    page.goto(link)
+    form = page.get_by_test_id("new-password-form")
+    form.get_by_label("New Password", exact=True).fill("yet another password")
+    form.get_by_label("Confirm New Password").fill("yet another password")
+    form.get_by_role("button", name="Update Password").click()
+    expect(page.get_by_test_id("auth-error")).to_be_visible()
+
+
+def _png(size=(64, 64), colour=(200, 30, 120)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, colour).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_profile_avatar_upload(page, server):
+    _ensure_an_admin(server)
+    email = _email()
+    _sign_up(page, email, redirect="/account/profile")
+    expect(page).to_have_url(re.compile(r"/account(/profile)?/?$"), timeout=10000)
+    page.goto("/account/profile")
+    page.get_by_test_id("avatar-input").locator("input[type=file]").set_input_files(
+        {"name": "me.png", "mimeType": "image/png", "buffer": _png()}
+    )
+    page.get_by_test_id("avatar-upload").click()
+    expect(page.get_by_test_id("profile-notice")).to_have_text("Avatar updated successfully!")
+    expect(page.get_by_test_id("avatar-image")).to_have_attribute("src", re.compile(r"/media/avatars/avatar-"))
+
+    page.get_by_test_id("avatar-input").locator("input[type=file]").set_input_files(
+        {"name": "notes.png", "mimeType": "image/png", "buffer": b"this is not an image"}
+    )
+    page.get_by_test_id("avatar-upload").click()
+    expect(page.get_by_test_id("profile-error")).to_have_text("Please upload an image file")
