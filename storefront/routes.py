@@ -28,6 +28,11 @@ ACCOUNT_PROFILE = "/account/profile"
 ACCOUNT_ORDERS = "/account/orders"
 ADMIN = "/admin"
 
+# Plain HTTP routes (storefront/api/).
+AUTH_COMPLETE = "/api/auth/complete"
+OAUTH_START = "/api/auth/oauth/{provider}/start"
+OAUTH_CALLBACK = "/api/auth/oauth/{provider}/callback"
+
 # Old links with other casing (the footer uses them): each lands on its canonical page.
 ALIASES = {
     "/services/MagicWeddings": WEDDINGS,

@@ -55,6 +55,14 @@ class Settings(BaseSettings):
     google_client_secret: str | None = None
     github_client_id: str | None = None
     github_client_secret: str | None = None
+    # Provider endpoints; the defaults are the real ones, tests point them at a local provider.
+    google_authorize_url: str = "https://accounts.google.com/o/oauth2/v2/auth"
+    google_token_url: str = "https://oauth2.googleapis.com/token"
+    google_userinfo_url: str = "https://openidconnect.googleapis.com/v1/userinfo"
+    github_authorize_url: str = "https://github.com/login/oauth/authorize"
+    github_token_url: str = "https://github.com/login/oauth/access_token"
+    github_user_url: str = "https://api.github.com/user"
+    github_emails_url: str = "https://api.github.com/user/emails"
 
     currency: str = "EUR"
     timezone: str = "Europe/Belgrade"

@@ -102,6 +102,15 @@ def _lock_first_admin_decision(session: Session) -> None:
         session.exec(text("SELECT pg_advisory_xact_lock(727001)"))  # type: ignore[call-overload]
 
 
+def role_for_new_account(session: Session) -> str:
+    """'admin' for the very first account on an empty system, 'user' otherwise (DESIGN 9.1).
+    Every way of creating an account asks here, before it checks that the email is free, and
+    inserts the account in the same transaction (the lock lasts until it ends)."""
+    _lock_first_admin_decision(session)
+    first = session.exec(select(func.count()).select_from(User)).one() == 0
+    return "admin" if first else "user"
+
+
 def register(
     *,
     session: Session,
@@ -124,22 +133,21 @@ def register(
     check_password_rules(password)
     if not accepted_terms:
         raise AuthError("terms_required", "Please accept the Terms of Service and Privacy Policy")
-    _lock_first_admin_decision(session)
+    role = role_for_new_account(session)
     if session.exec(select(User.id).where(User.email == email)).first() is not None:
         raise AuthError("email_taken", "An account with this email already exists")
-    first = session.exec(select(func.count()).select_from(User)).one() == 0
     now = now or utcnow()
     user = User(
         email=email,
         full_name=full_name,
         password_hash=hash_password(password),
-        role="admin" if first else "user",
+        role=role,
         created_at=now,
         updated_at=now,
     )
     session.add(user)
     session.flush()
-    return user, first
+    return user, role == "admin"
 
 
 # --- signing in -----------------------------------------------------------------------------

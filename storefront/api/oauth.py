@@ -1,0 +1,101 @@
+"""Sign in with Google or GitHub: the start and callback routes.
+
+The callback never sets the session cookie itself: like every other sign-in it hands the browser
+a single-use ticket for the cookie route (DESIGN 4). Whatever goes wrong, the browser lands on
+the sign-in page with a generic error; the reason goes to the log only."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse
+from starlette.routing import Route
+
+from storefront import routes as site_routes
+from storefront.db import session_scope
+from storefront.services import auth, oauth
+from storefront.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+# Holds the nonce that binds a provider's answer to the browser that asked (see services/oauth).
+NONCE_COOKIE = "sf_oauth_nonce"
+NONCE_COOKIE_PATH = "/api/auth/oauth"
+
+
+def _failure(provider: str) -> RedirectResponse:
+    query = {"error": "oauth"}
+    if provider in oauth.PROVIDERS:
+        query["provider"] = oauth.provider_label(provider)
+    response = RedirectResponse(f"{site_routes.SIGN_IN}?{urlencode(query)}", status_code=302)
+    response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    return response
+
+
+async def start(request: Request) -> RedirectResponse:
+    provider = request.path_params["provider"]
+    nonce = oauth.new_nonce()
+    try:
+        url = oauth.authorization_url(
+            provider, redirect_to=request.query_params.get("redirectTo"), nonce=nonce
+        )
+    except oauth.OAuthError as error:
+        log.info("OAuth start refused for %r: %s", provider[:32], error.code)
+        return _failure(provider)
+    response = RedirectResponse(url, status_code=302)
+    response.set_cookie(
+        NONCE_COOKIE,
+        nonce,
+        max_age=int(oauth.STATE_LIFETIME.total_seconds()),
+        path=NONCE_COOKIE_PATH,
+        httponly=True,
+        samesite="lax",  # sent on the provider's top-level redirect back to us
+        secure=get_settings().public_url.startswith("https://"),
+    )
+    return response
+
+
+def _finish(provider: str, code: str, state: str, nonce: str | None) -> tuple[uuid.UUID, str]:
+    redirect_to = oauth.verify_state(state, provider=provider, nonce=nonce).redirect_to
+    with session_scope() as session:
+        user_id = oauth.complete(
+            session=session, provider=provider, code=code, state=state, nonce=nonce
+        )
+    return user_id, redirect_to
+
+
+async def callback(request: Request) -> RedirectResponse:
+    provider = request.path_params["provider"]
+    params = request.query_params
+    if params.get("error"):  # the person cancelled, or the provider refused
+        log.info("OAuth %r answered error %r", provider[:32], params.get("error", "")[:64])
+        return _failure(provider)
+    try:
+        user_id, redirect_to = await asyncio.to_thread(
+            _finish,
+            provider,
+            params.get("code", ""),
+            params.get("state", ""),
+            request.cookies.get(NONCE_COOKIE),
+        )
+        ticket = auth.issue_ticket(user_id, remember=True)
+    except oauth.OAuthError as error:
+        log.info("OAuth sign-in with %r refused: %s", provider[:32], error.code)
+        return _failure(provider)
+    except Exception:
+        log.exception("OAuth sign-in with %r failed", provider[:32])
+        return _failure(provider)
+    query = urlencode({"ticket": ticket, "redirectTo": redirect_to})
+    response = RedirectResponse(f"{site_routes.AUTH_COMPLETE}?{query}", status_code=302)
+    response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    return response
+
+
+routes = [
+    Route(site_routes.OAUTH_START, start, methods=["GET"]),
+    Route(site_routes.OAUTH_CALLBACK, callback, methods=["GET"]),
+]
