@@ -368,8 +368,8 @@ def safe_redirect(target: str | None, default: str = DEFAULT_AFTER_SIGN_IN) -> s
         not target.startswith("/")
         or target.startswith(("//", "/\\"))
         or "\\" in target
-        or any(ord(c) < 32 for c in target)
-        or len(target) > 512
+        or any(ord(c) < 32 or ord(c) == 0x7F for c in target)
+        or len(target) > 1024
     ):
         return default
     return target

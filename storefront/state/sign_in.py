@@ -9,8 +9,7 @@ from urllib.parse import quote
 
 import reflex as rx
 
-from storefront.services import auth, password_reset
-from storefront.settings import get_settings
+from storefront.services import auth, oauth, password_reset
 from storefront.state.auth import AuthState, full_page_redirect
 from storefront.state.base import call_service
 
@@ -30,16 +29,6 @@ QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
 
 def _complete_url(ticket: str, redirect_to: str) -> str:
     return f"/api/auth/complete?ticket={quote(ticket)}&redirectTo={quote(redirect_to)}"
-
-
-def enabled_oauth_providers() -> list[str]:
-    settings = get_settings()
-    providers = []
-    if settings.google_client_id and settings.google_client_secret:
-        providers.append("google")
-    if settings.github_client_id and settings.github_client_secret:
-        providers.append("github")
-    return providers
 
 
 _PENDING: set[asyncio.Task] = set()
@@ -66,7 +55,7 @@ class AuthFormState(rx.State):
         params = self.router.url.query_parameters
         self.redirect_to = auth.safe_redirect(params.get("redirectTo"))
         self.error, self.message, self.busy = "", "", False
-        self.providers = enabled_oauth_providers()
+        self.providers = oauth.enabled_providers()
         if params.get("error") == "oauth":
             provider = str(params.get("provider", "provider"))[:20]
             self.error = f"Error signing in with {provider}"

@@ -171,7 +171,9 @@ def test_profile_avatar_upload(page, server):
     )
     page.get_by_test_id("avatar-upload").click()
     expect(page.get_by_test_id("profile-notice")).to_have_text("Avatar updated successfully!")
-    expect(page.get_by_test_id("avatar-image")).to_have_attribute("src", re.compile(r"/media/avatars/avatar-"))
+    expect(page.get_by_test_id("avatar-image")).to_have_attribute(
+        "src", re.compile(r"/media/avatars/avatar-")
+    )
 
     page.get_by_test_id("avatar-input").locator("input[type=file]").set_input_files(
         {"name": "notes.png", "mimeType": "image/png", "buffer": b"this is not an image"}
