@@ -27,6 +27,7 @@ ACCOUNT = "/account"
 ACCOUNT_PROFILE = "/account/profile"
 ACCOUNT_ORDERS = "/account/orders"
 ADMIN = "/admin"
+ADMIN_USERS = "/admin/users"
 
 # Plain HTTP routes (storefront/api/).
 AUTH_COMPLETE = "/api/auth/complete"

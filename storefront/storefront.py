@@ -6,6 +6,7 @@ from storefront import routes
 from storefront.api import create_api
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.dashboard import admin_home
+from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
 from storefront.pages.public.bouncers import bouncers
 from storefront.pages.public.cart import cart_page
@@ -26,6 +27,7 @@ from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
 from storefront.state.bouncers import BouncersState
@@ -98,7 +100,14 @@ for component, route, title, loads in ACCOUNT_PAGES:
     app.add_page(
         component, route=route, title=_title(title), on_load=[AuthState.require_account, *loads]
     )
-app.add_page(admin_home, route=routes.ADMIN, title=_title("Admin"), on_load=AuthState.require_admin)
+ADMIN_PAGES = [
+    (admin_home, routes.ADMIN, "Admin", []),
+    (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),
+]
+for component, route, title, loads in ADMIN_PAGES:
+    app.add_page(
+        component, route=route, title=_title(title), on_load=[AuthState.require_admin, *loads]
+    )
 
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed
 # inside the app are matched here. The router ignores case, so a case-only alias already

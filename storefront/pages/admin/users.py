@@ -1,0 +1,92 @@
+"""User Management."""
+
+import reflex as rx
+
+from storefront.components.layout import page_layout
+from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.state.admin_users import AdminUsersState
+from storefront.state.auth import AuthState
+
+
+def _row(user: dict) -> rx.Component:
+    return rx.el.tr(
+        rx.el.td(
+            rx.el.p(user["name"], class_name="font-medium"),
+            rx.el.p(user["email"], class_name="text-sm text-slate-500"),
+            class_name="py-3",
+        ),
+        rx.el.td(user["role"], class_name="py-3"),
+        rx.el.td(user["created_at"], class_name="py-3"),
+        rx.el.td(
+            rx.cond(
+                user["role"] != "admin",
+                rx.el.button(
+                    "Make Admin",
+                    on_click=AdminUsersState.make_admin(user["id"]),
+                    class_name="px-3 py-1 rounded-full bg-fuchsia-600 text-white text-sm",
+                ),
+            ),
+            class_name="py-3 text-right",
+        ),
+        class_name="border-t border-slate-100",
+        data_testid="user-row",
+    )
+
+
+def admin_users() -> rx.Component:
+    return page_layout(
+        rx.cond(
+            AuthState.auth_loading | ~AuthState.is_admin,
+            loading_spinner(),
+            rx.el.div(
+                rx.el.h1("User Management", class_name="text-3xl font-bold"),
+                rx.cond(
+                    AdminUsersState.notice != "",
+                    rx.el.p(
+                        AdminUsersState.notice,
+                        role="status",
+                        class_name="mt-4 rounded-lg bg-green-50 text-green-800 px-4 py-3",
+                    ),
+                ),
+                rx.cond(
+                    AdminUsersState.error != "",
+                    rx.el.p(
+                        AdminUsersState.error,
+                        role="alert",
+                        class_name="mt-4 rounded-lg bg-red-50 text-red-700 px-4 py-3",
+                    ),
+                ),
+                rx.cond(
+                    AdminUsersState.admin_count == 0,
+                    rx.el.div(
+                        rx.el.h2("Initial Admin Setup", class_name="font-bold"),
+                        rx.el.input(
+                            value=AdminUsersState.first_admin_email,
+                            on_change=AdminUsersState.type_first_admin_email,
+                            placeholder="Email of an existing user",
+                            class_name="mt-2 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
+                        ),
+                        rx.el.button(
+                            "Make First Admin",
+                            on_click=AdminUsersState.set_first_admin,
+                            class_name=PRIMARY_BUTTON + " mt-3",
+                        ),
+                        class_name="mt-6 rounded-2xl border border-amber-200 bg-amber-50 p-5",
+                    ),
+                ),
+                rx.el.table(
+                    rx.el.thead(
+                        rx.el.tr(
+                            *[
+                                rx.el.th(h, class_name="py-2 text-left text-sm text-slate-500")
+                                for h in ("User", "Role", "Created At", "")
+                            ]
+                        )
+                    ),
+                    rx.el.tbody(rx.foreach(AdminUsersState.rows, _row)),
+                    class_name="mt-6 w-full",
+                ),
+                class_name="max-w-5xl mx-auto px-4 py-12",
+            ),
+        )
+    )
