@@ -13,7 +13,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run install install-dev migrate seed build test test-unit test-integration test-e2e \
-        browser lint format bench clean
+        browser lint format bench clean make-admin
 
 run: install migrate seed
 	$(BIN)/reflex run --env prod --single-port
@@ -38,6 +38,11 @@ migrate: install
 
 seed: install
 	$(BIN)/python -m storefront.seed
+
+# Give an existing account the admin role: make make-admin EMAIL=someone@example.com
+make-admin: install
+	@test -n "$(EMAIL)" || (echo "usage: make make-admin EMAIL=someone@example.com" && exit 2)
+	$(BIN)/python -m storefront.manage make-admin "$(EMAIL)"
 
 test: install-dev browser
 	$(BIN)/pytest tests/unit tests/integration

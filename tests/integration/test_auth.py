@@ -201,3 +201,37 @@ def test_make_admin_command(session, engine, monkeypatch, capsys):
     assert manage.main(["make-admin", "nobody@example.com"]) == 1
     session.expire_all()
     assert session.exec(select(User).where(User.email == "staff@example.com")).one().role == "admin"
+
+
+def test_the_account_area_shows_only_the_callers_own_bookings(session):
+    from decimal import Decimal
+
+    from storefront.models import Booking, BookingItem
+
+    mine, _ = _register(session, "mine@example.com")
+    theirs, _ = _register(session, "theirs@example.com")
+    for owner, key in ((mine, "a"), (theirs, "b")):
+        booking = Booking(
+            idempotency_key=key,
+            contact_email=owner.email,
+            contact_phone="+38344111222",
+            total_amount=Decimal("84.00"),
+            user_id=owner.id,
+        )
+        session.add(booking)
+        session.flush()
+        session.add(
+            BookingItem(
+                booking_id=booking.id,
+                service_name=f"Tables for {owner.email}",
+                service_price=Decimal("7"),
+                quantity=12,
+                start_datetime=NOW,
+                end_datetime=NOW + timedelta(hours=3),
+            )
+        )
+    session.commit()
+    own = users.bookings_of(session=session, user_id=str(mine.id))
+    assert [b.services for b in own] == ["Tables for mine@example.com"]
+    assert own[0].reference.startswith("MG-") and own[0].total_label == "84.00 €"
+    assert users.bookings_of(session=session, user_id="not-a-uuid") == []
