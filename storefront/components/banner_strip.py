@@ -8,6 +8,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront.components.modal import modal
 from storefront.components.photo import img
 
 EAGER_IMAGES = 5
@@ -49,34 +50,22 @@ def _card_renderer(copy: int, width: int, height: int, gap: int):
 
 def banner_modal() -> rx.Component:
     card = selected_card.value
-    return rx.dialog.root(
-        rx.dialog.content(
-            img(
-                src=card["image_url"],
-                alt=card["title"],
-                width=560,
-                height=700,
-                loading="eager",
-                class_name="w-full max-h-[60vh] object-cover rounded-lg",
-            ),
-            rx.dialog.title(card["title"], class_name="mt-4"),
-            rx.dialog.description(
-                rx.cond(card["description"], card["description"], "No description available."),
-            ),
-            rx.dialog.close(
-                rx.el.button(
-                    rx.icon("x", size=20),
-                    aria_label="Close",
-                    class_name="absolute top-3 right-3 rounded-full bg-white/90 p-1 shadow",
-                    data_testid="banner-modal-close",
-                ),
-            ),
-            max_width="560px",
-            position="relative",
-            data_testid="banner-modal",
+    return modal(
+        img(
+            src=card["image_url"],
+            alt=card["title"],
+            width=560,
+            height=700,
+            loading="eager",
+            class_name="w-full max-h-[60vh] object-cover rounded-lg",
+        ),
+        rx.dialog.title(card["title"], class_name="mt-4"),
+        rx.dialog.description(
+            rx.cond(card["description"], card["description"], "No description available."),
         ),
         open=card["title"].to(bool),
-        on_open_change=selected_card.set_value({}),
+        on_close=selected_card.set_value({}),
+        test_id="banner-modal",
     )
 
 

@@ -11,6 +11,7 @@ from storefront.components.banner_strip import banner_strip
 from storefront.components.carousel import carousel
 from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
 from storefront.pages.public.mascots import section_title
@@ -167,48 +168,36 @@ def option_card(option: rx.Var) -> rx.Component:
 
 def product_modal() -> rx.Component:
     option = selected_option.value
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.el.div(
-                option_image(option, "", loading="eager"), class_name="overflow-hidden rounded-xl"
+    return modal(
+        rx.el.div(
+            option_image(option, "", loading="eager"), class_name="overflow-hidden rounded-xl"
+        ),
+        rx.dialog.title(option["title"], class_name="mt-4"),
+        rx.dialog.description(option["description"], class_name="text-slate-700"),
+        rx.el.div(
+            rx.el.span("Ngjyra", class_name="text-sm text-slate-600"),
+            rx.el.span(
+                class_name="inline-block h-6 w-6 rounded-full border border-slate-300",
+                style={"background_color": option["color"].to(str)},
+                data_testid="color-swatch",
             ),
-            rx.dialog.title(option["title"], class_name="mt-4"),
-            rx.dialog.description(option["description"], class_name="text-slate-700"),
-            rx.el.div(
-                rx.el.span("Ngjyra", class_name="text-sm text-slate-600"),
-                rx.el.span(
-                    class_name="inline-block h-6 w-6 rounded-full border border-slate-300",
-                    style={"background_color": option["color"].to(str)},
-                    data_testid="color-swatch",
-                ),
-                class_name="mt-4 flex items-center gap-2",
+            class_name="mt-4 flex items-center gap-2",
+        ),
+        rx.el.div(
+            rx.el.p(
+                option["price_label"],
+                class_name="text-2xl font-extrabold text-fuchsia-700",
+                data_testid="product-price",
             ),
-            rx.el.div(
-                rx.el.p(
-                    option["price_label"],
-                    class_name="text-2xl font-extrabold text-fuchsia-700",
-                    data_testid="product-price",
-                ),
-                rx.cond(
-                    option["id"].to(str) != "",
-                    add_to_cart_button(option["id"].to(str), test_id="product-add"),
-                ),
-                class_name="mt-6 flex items-center justify-between gap-4",
+            rx.cond(
+                option["id"].to(str) != "",
+                add_to_cart_button(option["id"].to(str), test_id="product-add"),
             ),
-            rx.dialog.close(
-                rx.el.button(
-                    rx.icon("x", size=20),
-                    aria_label="Close",
-                    class_name="absolute top-3 right-3 rounded-full bg-white/90 p-1 shadow",
-                    data_testid="product-modal-close",
-                ),
-            ),
-            max_width="560px",
-            position="relative",
-            data_testid="product-modal",
+            class_name="mt-6 flex items-center justify-between gap-4",
         ),
         open=option["title"].to(bool),
-        on_open_change=selected_option.set_value({}),
+        on_close=selected_option.set_value({}),
+        test_id="product-modal",
     )
 
 

@@ -11,6 +11,7 @@ from storefront.components.banner_strip import banner_strip
 from storefront.components.carousel import carousel
 from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
 from storefront.services.showcase import NO_IMAGE
@@ -174,46 +175,32 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
 
 def mascot_modal() -> rx.Component:
     mascot = selected_mascot.value
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.el.div(
-                mascot_image(mascot, loading="eager", class_name="rounded-xl"),
-                class_name="overflow-hidden rounded-xl",
-            ),
-            rx.dialog.title(mascot["name"], class_name="mt-4"),
-            rx.dialog.description(mascot["full_description"], class_name="text-slate-700"),
-            rx.el.h4("Suitable for", class_name="mt-4 font-semibold text-slate-900"),
-            rx.el.ul(
-                rx.foreach(
-                    mascot["suitable_for"].to(list[str]),
-                    lambda text: rx.el.li(
-                        text,
-                        class_name="rounded-full bg-fuchsia-50 px-3 py-1 text-sm text-fuchsia-700",
-                    ),
-                ),
-                class_name="mt-2 flex flex-wrap gap-2",
-            ),
-            rx.el.div(
-                rx.el.p(
-                    mascot["price_label"], class_name="text-2xl font-extrabold text-fuchsia-700"
-                ),
-                add_to_cart_button(mascot["id"].to(str), test_id="mascot-modal-add"),
-                class_name="mt-6 flex items-center justify-between gap-4",
-            ),
-            rx.dialog.close(
-                rx.el.button(
-                    rx.icon("x", size=20),
-                    aria_label="Close",
-                    class_name="absolute top-3 right-3 rounded-full bg-white/90 p-1 shadow",
-                    data_testid="mascot-modal-close",
+    return modal(
+        rx.el.div(
+            mascot_image(mascot, loading="eager", class_name="rounded-xl"),
+            class_name="overflow-hidden rounded-xl",
+        ),
+        rx.dialog.title(mascot["name"], class_name="mt-4"),
+        rx.dialog.description(mascot["full_description"], class_name="text-slate-700"),
+        rx.el.h4("Suitable for", class_name="mt-4 font-semibold text-slate-900"),
+        rx.el.ul(
+            rx.foreach(
+                mascot["suitable_for"].to(list[str]),
+                lambda text: rx.el.li(
+                    text,
+                    class_name="rounded-full bg-fuchsia-50 px-3 py-1 text-sm text-fuchsia-700",
                 ),
             ),
-            max_width="560px",
-            position="relative",
-            data_testid="mascot-modal",
+            class_name="mt-2 flex flex-wrap gap-2",
+        ),
+        rx.el.div(
+            rx.el.p(mascot["price_label"], class_name="text-2xl font-extrabold text-fuchsia-700"),
+            add_to_cart_button(mascot["id"].to(str), test_id="mascot-modal-add"),
+            class_name="mt-6 flex items-center justify-between gap-4",
         ),
         open=mascot["name"].to(bool),
-        on_open_change=selected_mascot.set_value({}),
+        on_close=selected_mascot.set_value({}),
+        test_id="mascot-modal",
     )
 
 

@@ -5,6 +5,7 @@ import reflex as rx
 from storefront.components.banner_strip import banner_strip
 from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.modal import modal
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, section_title
 from storefront.state.cart import CartState
@@ -146,21 +147,16 @@ def tiffany_card() -> rx.Component:
 
 def detail_modal() -> rx.Component:
     offer = WeddingsState.detail
-    return rx.dialog.root(
-        rx.dialog.content(
-            img(offer.image, offer.title, width=800, height=600, class_name="w-full rounded-lg"),
-            rx.dialog.title(offer.title, class_name="mt-4"),
-            rx.dialog.description(offer.description),
-            rx.el.ul(
-                rx.foreach(offer.lines, lambda line: rx.el.li(line)), class_name="mt-3 text-sm"
-            ),
-            rx.el.p(offer.price_label, class_name="mt-3 text-xl font-bold text-fuchsia-700"),
-            rx.dialog.close(rx.el.button("Mbyll", class_name=SECONDARY_BUTTON + " mt-4")),
-            max_width="520px",
-            data_testid="wedding-modal",
-        ),
+    return modal(
+        img(offer.image, offer.title, width=800, height=600, class_name="w-full rounded-lg"),
+        rx.dialog.title(offer.title, class_name="mt-4"),
+        rx.dialog.description(offer.description),
+        rx.el.ul(rx.foreach(offer.lines, lambda line: rx.el.li(line)), class_name="mt-3 text-sm"),
+        rx.el.p(offer.price_label, class_name="mt-3 text-xl font-bold text-fuchsia-700"),
+        rx.dialog.close(rx.el.button("Mbyll", class_name=SECONDARY_BUTTON + " mt-4")),
         open=WeddingsState.detail_open,
-        on_open_change=WeddingsState.close_detail,
+        on_close=WeddingsState.close_detail,
+        test_id="wedding-modal",
     )
 
 
