@@ -4,6 +4,7 @@ them, cannot do what the caller may not do, and no delta carries a secret."""
 import asyncio
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import socketio
@@ -91,7 +92,9 @@ class Browser:
 
 
 def _run(coroutine):
-    return asyncio.run(coroutine)
+    """Run in a thread of its own: Playwright's sync API keeps a loop running in this one."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_admin_events_are_refused_to_guests_and_plain_users(server):
