@@ -265,6 +265,13 @@ def _clean_avatar(value: Any) -> str | None:
     return url if url and url.startswith(("https://", "http://")) else None
 
 
+def _has_links(session: Session, user_id: uuid.UUID) -> bool:
+    return (
+        session.exec(select(OAuthAccount.id).where(OAuthAccount.user_id == user_id)).first()
+        is not None
+    )
+
+
 def account_for(
     *, session: Session, provider: str, profile: Profile, now: datetime | None = None
 ) -> uuid.UUID:
@@ -296,6 +303,14 @@ def account_for(
         )
         session.add(user)
         session.flush()
+    elif user.password_hash and not _has_links(session, user.id):
+        # Sign-up does not confirm email addresses, so whoever set this password may not own
+        # the address the provider has just verified. The owner takes the account over: the
+        # password stops working and every browser signed in with it is signed out (a reset
+        # link to the same address sets a new one).
+        user.password_hash, user.updated_at = None, now
+        session.add(user)
+        auth.end_all_sessions(session=session, user_id=user.id)
     session.add(
         OAuthAccount(
             user_id=user.id, provider=provider, subject=subject, email=email, created_at=now

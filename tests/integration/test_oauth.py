@@ -189,11 +189,15 @@ async def test_a_password_account_with_the_same_verified_email_is_linked(session
         confirm=PASSWORD,
         accepted_terms=True,
     )
+    old_session = auth.create_session(session=session, user_id=owner.id, remember=False)
     session.commit()
     signed_in = redeem(session, completed(await sign_in("github"))["ticket"])
     assert signed_in.user_id == str(owner.id)
     [user] = users(session)
-    assert user.password_hash == owner.password_hash  # the password still works
+    # Whoever set the password never proved the address: it stops working, and so do the
+    # sessions made with it.
+    assert user.password_hash is None
+    assert auth.session_user(session=session, token=old_session) is None
     assert user.full_name == "Arta K."  # not overwritten by the provider
     link = session.exec(select(OAuthAccount)).one()
     assert (link.user_id, link.provider, link.subject) == (owner.id, "github", "583231")
