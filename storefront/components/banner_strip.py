@@ -16,14 +16,17 @@ EAGER_IMAGES = 5
 selected_card = ClientStateVar.create("selected_banner_card", default={}, global_ref=True)
 
 
-def _card(card: rx.Var, copy: int, width: int, height: int, gap: int) -> rx.Component:
+def _card(
+    card: rx.Var, index: rx.Var, copy: int, width: int, height: int, gap: int
+) -> rx.Component:
     return rx.el.button(
         img(
             src=card["image_url"],
             alt=card["title"],
             width=width,
             height=height,
-            loading="eager" if copy == 0 else "lazy",
+            # The first five cards are on screen at once; the rest may wait.
+            loading=rx.cond(index < EAGER_IMAGES, "eager", "lazy") if copy == 0 else "lazy",
             class_name="w-full h-full object-cover",
         ),
         rx.el.div(
@@ -42,8 +45,8 @@ def _card(card: rx.Var, copy: int, width: int, height: int, gap: int) -> rx.Comp
 
 
 def _card_renderer(copy: int, width: int, height: int, gap: int):
-    def render(card: rx.Var) -> rx.Component:
-        return _card(card, copy, width, height, gap)
+    def render(card: rx.Var, index: rx.Var) -> rx.Component:
+        return _card(card, index, copy, width, height, gap)
 
     return render
 
