@@ -20,12 +20,27 @@ NAV_LINKS = [
 menu_open = ClientStateVar.create("mobile_menu_open", default=False, global_ref=True)
 
 
+DESKTOP_LINK = (
+    "flex items-center gap-1.5 whitespace-nowrap text-sm font-medium text-slate-700 "
+    "hover:text-fuchsia-600 transition-colors"
+)
+# Between 768 and 1024 px the account links show as icons only, so one row still fits.
+ACCOUNT_ICONS = {"Admin": "shield-check", "Dashboard": "circle-user", "Sign In": "log-in"}
+
+
 def _desktop_link(label: str, href: str) -> rx.Component:
+    return rx.link(label, href=href, underline="none", class_name=DESKTOP_LINK)
+
+
+def _desktop_account_link(label: str, href: str) -> rx.Component:
     return rx.link(
-        label,
+        rx.icon(ACCOUNT_ICONS[label], size=18, class_name="lg:hidden"),
+        rx.el.span(label, class_name="hidden lg:inline"),
         href=href,
         underline="none",
-        class_name="text-sm font-medium text-slate-700 hover:text-fuchsia-600 transition-colors",
+        aria_label=label,
+        title=label,
+        class_name=DESKTOP_LINK,
     )
 
 
@@ -49,36 +64,46 @@ def cart_link() -> rx.Component:
     )
 
 
-def _account_links(link, sign_out_class: str) -> rx.Component:
+def _account_links(link, sign_out: rx.Component) -> rx.Component:
     """Dashboard and Sign Out for signed-in users (and Admin for admins); Sign In for guests."""
     return rx.cond(
         AuthState.signed_in,
         rx.fragment(
             rx.cond(AuthState.is_admin, link("Admin", routes.ADMIN)),
             link("Dashboard", routes.ACCOUNT),
-            rx.el.button(
-                "Sign Out",
-                on_click=AuthState.sign_out,
-                class_name=sign_out_class,
-                data_testid="sign-out",
-            ),
+            sign_out,
         ),
         link("Sign In", routes.SIGN_IN),
+    )
+
+
+def _sign_out_button(*children: rx.Component, class_name: str) -> rx.Component:
+    return rx.el.button(
+        *children,
+        on_click=AuthState.sign_out,
+        aria_label="Sign Out",
+        title="Sign Out",
+        class_name=class_name,
+        data_testid="sign-out",
     )
 
 
 def navbar() -> rx.Component:
     return rx.el.header(
         rx.el.nav(
-            logo(),
+            logo(text_class="md:hidden lg:inline"),
             rx.el.div(
                 *[_desktop_link(desktop, href) for desktop, _mobile, href in NAV_LINKS],
                 _account_links(
-                    _desktop_link,
-                    "text-sm font-medium text-slate-700 hover:text-fuchsia-600",
+                    _desktop_account_link,
+                    _sign_out_button(
+                        rx.icon("log-out", size=18, class_name="lg:hidden"),
+                        rx.el.span("Sign Out", class_name="hidden lg:inline"),
+                        class_name=DESKTOP_LINK,
+                    ),
                 ),
                 cart_link(),
-                class_name="hidden md:flex items-center gap-6",
+                class_name="hidden md:flex items-center gap-4 lg:gap-6",
                 data_testid="desktop-nav",
             ),
             rx.el.button(
@@ -97,8 +122,11 @@ def navbar() -> rx.Component:
                 _mobile_link("Cart", routes.CART),
                 _account_links(
                     _mobile_link,
-                    "block w-full text-left px-4 py-3 text-base font-medium text-slate-800 "
-                    "hover:bg-fuchsia-50 rounded-lg",
+                    _sign_out_button(
+                        "Sign Out",
+                        class_name="block w-full text-left px-4 py-3 text-base font-medium "
+                        "text-slate-800 hover:bg-fuchsia-50 rounded-lg",
+                    ),
                 ),
                 class_name="md:hidden border-t border-slate-100 bg-white px-2 py-2 shadow-lg",
                 data_testid="mobile-nav",
