@@ -50,3 +50,34 @@ def lightbox() -> rx.Component:
             data_testid="lightbox",
         ),
     )
+
+
+def enlargeable_slide(*, caption: bool = False, test_id: str | None = None):
+    """A carousel slide (`render_slide(photo, index)`) showing a 4:3 photo that opens in the
+    lightbox, optionally with its title over the bottom edge."""
+
+    def slide(photo: rx.Var, _index: rx.Var) -> rx.Component:
+        return rx.el.button(
+            img(
+                src=photo.image_url,
+                alt=photo.title,
+                width=800,
+                height=600,
+                loading="lazy",
+                class_name="w-full aspect-[4/3] object-cover",
+            ),
+            rx.el.span(
+                photo.title,
+                class_name="absolute inset-x-0 bottom-0 p-4 text-left text-lg font-semibold "
+                "text-white bg-gradient-to-t from-black/70 to-transparent",
+            )
+            if caption
+            else rx.fragment(),
+            on_click=open_photo(photo),
+            type="button",
+            aria_label=photo.title,
+            class_name="relative block w-full",
+            data_testid=test_id,
+        )
+
+    return slide

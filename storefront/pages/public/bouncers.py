@@ -10,7 +10,7 @@ from storefront.components.add_to_cart import add_to_cart_button
 from storefront.components.banner_strip import banner_strip
 from storefront.components.carousel import carousel
 from storefront.components.layout import page_layout
-from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.lightbox import enlargeable_slide, lightbox, open_photo
 from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
@@ -100,28 +100,13 @@ def photo_strip() -> rx.Component:
     )
 
 
-def gallery_slide(photo: rx.Var, _i: rx.Var) -> rx.Component:
-    return rx.el.button(
-        img(
-            src=photo.image_url,
-            alt=photo.title,
-            width=800,
-            height=600,
-            loading="lazy",
-            class_name="w-full aspect-[4/3] object-cover",
-        ),
-        on_click=open_photo(photo),
-        type="button",
-        aria_label=photo.title,
-        class_name="block w-full",
-    )
-
-
 def galleries() -> rx.Component:
     def block(title: str, items: rx.Var, name: str) -> rx.Component:
         return rx.el.div(
             rx.el.h2(title, class_name="mb-6 text-center text-3xl font-extrabold"),
-            carousel(items, gallery_slide, name=name, label=title, test_id=f"{name}-carousel"),
+            carousel(
+                items, enlargeable_slide(), name=name, label=title, test_id=f"{name}-carousel"
+            ),
         )
 
     return rx.el.section(

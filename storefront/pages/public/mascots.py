@@ -10,7 +10,7 @@ from storefront.components.add_to_cart import add_to_cart_button
 from storefront.components.banner_strip import banner_strip
 from storefront.components.carousel import carousel
 from storefront.components.layout import page_layout
-from storefront.components.lightbox import lightbox, open_photo
+from storefront.components.lightbox import enlargeable_slide, lightbox
 from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
@@ -74,36 +74,13 @@ def hero() -> rx.Component:
     )
 
 
-def works_slide(photo: rx.Var, _i: rx.Var) -> rx.Component:
-    return rx.el.button(
-        img(
-            src=photo.image_url,
-            alt=photo.title,
-            width=800,
-            height=600,
-            loading="lazy",
-            class_name="w-full aspect-[4/3] object-cover",
-        ),
-        rx.el.span(
-            photo.title,
-            class_name="absolute inset-x-0 bottom-0 p-4 text-left text-lg font-semibold text-white "
-            "bg-gradient-to-t from-black/70 to-transparent",
-        ),
-        on_click=open_photo(photo),
-        type="button",
-        aria_label=photo.title,
-        class_name="relative block w-full",
-        data_testid="works-photo",
-    )
-
-
 def works() -> rx.Component:
     return rx.el.section(
         section_title("Works", "Maskotat tona në festa të vërteta."),
         rx.el.div(
             carousel(
                 MascotsState.works,
-                works_slide,
+                enlargeable_slide(caption=True, test_id="works-photo"),
                 name="works",
                 label="Works",
                 interval_ms=WORKS_INTERVAL_MS,
