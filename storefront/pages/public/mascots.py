@@ -31,6 +31,9 @@ def section_title(text: str, subtitle: str = "") -> rx.Component:
     )
 
 
+HERO_IMAGE = "/mascots-hero.webp"
+
+
 def hero() -> rx.Component:
     return rx.el.section(
         rx.el.div(
@@ -55,18 +58,16 @@ def hero() -> rx.Component:
                     "font-semibold hover:bg-fuchsia-700 shadow-lg",
                 ),
             ),
-            # The desktop-only picture beside the hero: the first character.
-            rx.cond(
-                MascotsState.mascots.length() > 0,
-                img(
-                    src=MascotsState.mascots[0].image,
-                    alt=MascotsState.mascots[0].name,
-                    width=480,
-                    height=360,
-                    loading="eager",
-                    class_name="hidden md:block w-full max-w-md aspect-[4/3] object-cover rounded-3xl shadow-2xl rotate-2",
-                ),
-                rx.el.div(class_name="hidden md:block w-full max-w-md aspect-[4/3]"),
+            # SPEC's desktop-only picture beside the hero. A static asset, so it arrives with the
+            # page instead of after the first load event (it is the page's largest paint).
+            img(
+                src=HERO_IMAGE,
+                alt="Maskota në festë",
+                width=480,
+                height=360,
+                loading="eager",
+                class_name="hidden md:block w-full max-w-md aspect-[4/3] object-cover rounded-3xl "
+                "shadow-2xl rotate-2",
             ),
             class_name="max-w-6xl mx-auto px-4 grid md:grid-cols-2 gap-10 items-center",
         ),
