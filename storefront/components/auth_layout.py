@@ -5,6 +5,9 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.brand import logo
+from storefront.components.ui import error_box, success_box
+
+__all__ = ["auth_layout", "error_box", "field", "submit_button", "success_box"]
 
 FIELD = (
     "mt-1 w-full px-4 py-2.5 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 "
@@ -39,30 +42,6 @@ def field(label: str, name: str, type_: str = "text", **props) -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for=name, class_name="block text-sm font-semibold"),
         rx.el.input(id=name, name=name, type=type_, class_name=FIELD, **props),
-    )
-
-
-def error_box(message: rx.Var) -> rx.Component:
-    return rx.cond(
-        message != "",
-        rx.el.div(
-            message,
-            role="alert",
-            class_name="rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3 text-sm",
-            data_testid="auth-error",
-        ),
-    )
-
-
-def success_box(message: rx.Var) -> rx.Component:
-    return rx.cond(
-        message != "",
-        rx.el.div(
-            message,
-            role="status",
-            class_name="rounded-lg bg-green-50 border border-green-200 text-green-800 px-4 py-3 text-sm",
-            data_testid="auth-success",
-        ),
     )
 
 

@@ -38,3 +38,30 @@ def empty_state(title: str, text: rx.Var | str, on_retry) -> rx.Component:
         class_name="max-w-xl mx-auto text-center px-4 py-16",
         data_testid="empty-state",
     )
+
+
+def error_box(message, test_id: str = "auth-error") -> rx.Component:
+    """A red box with `message`, shown only when there is one."""
+    return rx.cond(
+        message != "",
+        rx.el.div(
+            message,
+            role="alert",
+            class_name="rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3 text-sm",
+            data_testid=test_id,
+        ),
+    )
+
+
+def success_box(message, test_id: str = "auth-success") -> rx.Component:
+    """A green box with `message`, shown only when there is one."""
+    return rx.cond(
+        message != "",
+        rx.el.div(
+            message,
+            role="status",
+            class_name="rounded-lg bg-green-50 border border-green-200 text-green-800 px-4 py-3 "
+            "text-sm",
+            data_testid=test_id,
+        ),
+    )

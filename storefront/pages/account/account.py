@@ -5,7 +5,13 @@ import reflex as rx
 from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
-from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
+from storefront.components.ui import (
+    PRIMARY_BUTTON,
+    SECONDARY_BUTTON,
+    error_box,
+    loading_spinner,
+    success_box,
+)
 from storefront.state.account import UPLOAD_ID, AccountAreaState, ProfileState
 from storefront.state.auth import AuthState
 
@@ -124,23 +130,10 @@ def _avatar() -> rx.Component:
 def profile() -> rx.Component:
     return account_frame(
         "Profile",
-        rx.cond(
-            ProfileState.notice != "",
-            rx.el.div(
-                ProfileState.notice,
-                role="status",
-                class_name="mt-6 rounded-lg bg-green-50 border border-green-200 text-green-800 px-4 py-3",
-                data_testid="profile-notice",
-            ),
-        ),
-        rx.cond(
-            ProfileState.error != "",
-            rx.el.div(
-                ProfileState.error,
-                role="alert",
-                class_name="mt-6 rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3",
-                data_testid="profile-error",
-            ),
+        rx.el.div(
+            success_box(ProfileState.notice, "profile-notice"),
+            error_box(ProfileState.error, "profile-error"),
+            class_name="mt-6 space-y-2",
         ),
         rx.el.section(
             rx.el.h2("Avatar", class_name="text-lg font-bold"),

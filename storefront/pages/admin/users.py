@@ -3,7 +3,7 @@
 import reflex as rx
 
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 
@@ -40,21 +40,10 @@ def admin_users() -> rx.Component:
             loading_spinner(),
             rx.el.div(
                 rx.el.h1("User Management", class_name="text-3xl font-bold"),
-                rx.cond(
-                    AdminUsersState.notice != "",
-                    rx.el.p(
-                        AdminUsersState.notice,
-                        role="status",
-                        class_name="mt-4 rounded-lg bg-green-50 text-green-800 px-4 py-3",
-                    ),
-                ),
-                rx.cond(
-                    AdminUsersState.error != "",
-                    rx.el.p(
-                        AdminUsersState.error,
-                        role="alert",
-                        class_name="mt-4 rounded-lg bg-red-50 text-red-700 px-4 py-3",
-                    ),
+                rx.el.div(
+                    success_box(AdminUsersState.notice, "admin-notice"),
+                    error_box(AdminUsersState.error, "admin-error"),
+                    class_name="mt-4 space-y-2",
                 ),
                 rx.cond(
                     AdminUsersState.admin_count == 0,

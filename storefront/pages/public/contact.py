@@ -3,7 +3,7 @@
 import reflex as rx
 
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, page_title
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
 EVENT_TYPES = [
@@ -66,12 +66,9 @@ def _form() -> rx.Component:
             ),
             class_name="mt-4",
         ),
-        rx.cond(
-            ContactState.status == "error",
-            rx.el.p(
-                FAILURE,
-                class_name="mt-4 rounded-lg bg-red-50 border border-red-200 text-red-700 px-4 py-3",
-            ),
+        rx.el.div(
+            error_box(rx.cond(ContactState.status == "error", FAILURE, ""), "contact-error"),
+            class_name="mt-4",
         ),
         rx.el.button(
             rx.cond(ContactState.status == "submitting", "Sending...", "Send Message"),
