@@ -31,6 +31,7 @@ ADMIN_USERS = "/admin/users"
 
 # Plain HTTP routes (storefront/api/).
 AUTH_COMPLETE = "/api/auth/complete"
+AUTH_SIGN_OUT = "/api/auth/sign-out"
 OAUTH_START = "/api/auth/oauth/{provider}/start"
 OAUTH_CALLBACK = "/api/auth/oauth/{provider}/callback"
 

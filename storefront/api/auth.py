@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
+from storefront import routes as site_routes
 from storefront.db import session_scope
 from storefront.services import auth
 from storefront.settings import get_settings
@@ -70,6 +71,6 @@ async def sign_out(request: Request) -> RedirectResponse:
 
 
 routes = [
-    Route("/api/auth/complete", complete, methods=["GET"]),
-    Route("/api/auth/sign-out", sign_out, methods=["GET", "POST"]),
+    Route(site_routes.AUTH_COMPLETE, complete, methods=["GET"]),
+    Route(site_routes.AUTH_SIGN_OUT, sign_out, methods=["GET", "POST"]),
 ]

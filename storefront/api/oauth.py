@@ -89,8 +89,7 @@ async def callback(request: Request) -> RedirectResponse:
     except Exception:
         log.exception("OAuth sign-in with %r failed", provider[:32])
         return _failure(provider)
-    query = urlencode({"ticket": ticket, "redirectTo": redirect_to})
-    response = RedirectResponse(f"{site_routes.AUTH_COMPLETE}?{query}", status_code=302)
+    response = RedirectResponse(auth.completion_url(ticket, redirect_to), status_code=302)
     response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
     return response
 

@@ -12,12 +12,14 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from urllib.parse import urlencode
 
 import jwt
 from pwdlib import PasswordHash
 from sqlalchemy import func, text
 from sqlmodel import Session, col, select
 
+from storefront import routes
 from storefront.models import LoginSession, SignInThrottle, User, utcnow
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
@@ -212,6 +214,11 @@ def sign_in(
 # --- tickets: from a sign-in event to the cookie route ----------------------------------------
 
 
+def completion_url(ticket: str, redirect_to: str) -> str:
+    """Where the browser takes its ticket: the cookie route, then `redirect_to`."""
+    return f"{routes.AUTH_COMPLETE}?{urlencode({'ticket': ticket, 'redirectTo': redirect_to})}"
+
+
 def issue_ticket(user_id: uuid.UUID | str, *, remember: bool, now: datetime | None = None) -> str:
     """A signed, 60-second, single-use ticket the browser carries to the cookie route."""
     now = now or utcnow()
@@ -380,3 +387,12 @@ def session_is_remembered(*, session: Session, token: str) -> bool:
         select(LoginSession).where(LoginSession.token_hash == hash_token(token))
     ).first()
     return bool(login and login.remember_me)
+
+
+def after_sign_up(redirect_to: str | None, *, is_admin: bool) -> str:
+    """Where a new account goes: `redirectTo`, except that the admin area (the default) makes
+    no sense for a plain user, who goes to their account instead."""
+    target = safe_redirect(redirect_to)
+    if not is_admin and target.startswith(routes.ADMIN):
+        return routes.ACCOUNT
+    return target

@@ -131,6 +131,13 @@ def table_count_input(text: str, *, on_blur: bool) -> str:
     return str(number)
 
 
+def tiffany_total_label(price_per_person: object, people: int) -> str:
+    """SPEC's copy for Tiffany chairs: 'TOTALI = {n*5}€' (whole euros shown without decimals)."""
+    total = to_amount(price_per_person) * max(0, int(people))
+    shown = total.quantize(Decimal(1)) if total == total.to_integral_value() else total
+    return f"TOTALI = {shown}€"
+
+
 def people_count(text: str) -> int:
     """Tiffany chairs: a whole number of people of at least 1, else 0 (invalid)."""
     text = str(text).strip()[:12]

@@ -4,7 +4,6 @@ auth state who is calling and acts on that account only."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 
@@ -22,7 +21,6 @@ TWO_FACTOR_TEXT = "This feature is not yet available."
 class AccountAreaState(AccountState):
     services: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
-    loaded: bool = False
 
     @rx.event
     async def load(self):
@@ -33,7 +31,6 @@ class AccountAreaState(AccountState):
         booked = await call_service(users.bookings_of, user_id=user_id)
         self.services = [dataclasses.asdict(s) for s in own]
         self.bookings = [dataclasses.asdict(b) for b in booked]
-        self.loaded = True
 
 
 class ProfileState(AccountState):
@@ -116,4 +113,3 @@ class ProfileState(AccountState):
             await auth_state._identify(force=True)
         self.uploading = False
         yield rx.clear_selected_files(UPLOAD_ID)
-        await asyncio.sleep(0)

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 import reflex as rx
 
+from storefront import routes
 from storefront.services import auth
 from storefront.state.base import call_service
 
@@ -88,7 +89,7 @@ class AuthState(rx.State):
     def sign_out(self):
         """The cookie route ends the session and clears the cookie."""
         self.auth_loading = True
-        return full_page_redirect("/api/auth/sign-out")
+        return full_page_redirect(routes.AUTH_SIGN_OUT)
 
 
 class AccountState(rx.State):

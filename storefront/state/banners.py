@@ -15,7 +15,6 @@ class HomeBannerState(rx.State):
     weddings: list[dict[str, str]] = []
     bouncers: list[dict[str, str]] = []
     mascots: list[dict[str, str]] = []
-    loaded: bool = False
 
     @rx.event
     async def load(self):
@@ -23,7 +22,6 @@ class HomeBannerState(rx.State):
         self.weddings = await banner_cards("gallery-home-weddings")
         self.bouncers = await banner_cards("gallery-home-bouncers")
         self.mascots = await banner_cards("gallery-home-mascots")
-        self.loaded = True
 
 
 async def banner_cards(name: str) -> list[dict[str, str]]:

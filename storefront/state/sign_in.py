@@ -27,10 +27,6 @@ SIGN_IN_ERRORS = {
 QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
 
 
-def _complete_url(ticket: str, redirect_to: str) -> str:
-    return f"/api/auth/complete?ticket={quote(ticket)}&redirectTo={quote(redirect_to)}"
-
-
 _PENDING: set[asyncio.Task] = set()
 
 
@@ -113,7 +109,7 @@ class SignInState(AuthFormState):
                 self.error = SIGN_IN_ERRORS.get(result.error or "", SIGN_IN_FALLBACK)
             return
         ticket = auth.issue_ticket(result.user.id, remember=remember)
-        yield full_page_redirect(_complete_url(ticket, self.redirect_to))
+        yield full_page_redirect(auth.completion_url(ticket, self.redirect_to))
 
 
 class SignUpState(AuthFormState):
@@ -144,11 +140,9 @@ class SignUpState(AuthFormState):
         )
         yield
         await asyncio.sleep(SIGN_UP_REDIRECT_SECONDS)
-        target = self.redirect_to if first else auth.safe_redirect(self.redirect_to, "/account")
-        if not first and target.startswith("/admin"):
-            target = "/account"
+        target = auth.after_sign_up(self.redirect_to, is_admin=first)
         ticket = auth.issue_ticket(user.id, remember=False)
-        yield full_page_redirect(_complete_url(ticket, target))
+        yield full_page_redirect(auth.completion_url(ticket, target))
 
 
 class ResetPasswordState(AuthFormState):

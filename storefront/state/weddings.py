@@ -8,7 +8,6 @@ import logging
 import reflex as rx
 
 from storefront.services import cart, showcase
-from storefront.services.money import to_amount
 from storefront.state.banners import banner_cards
 from storefront.state.base import call_service
 
@@ -58,9 +57,7 @@ class WeddingsState(rx.State):
     @rx.var
     def tiffany_total(self) -> str:
         """SPEC's copy: 'TOTALI = {n*5}€', and 0 when the count is not valid."""
-        total = to_amount(self.tiffany.price) * self.people
-        shown = total.quantize(1) if total == total.to_integral_value() else total
-        return f"TOTALI = {shown}€"
+        return cart.tiffany_total_label(self.tiffany.price, self.people)
 
     @rx.event
     def type_people(self, text: str):

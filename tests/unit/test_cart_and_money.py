@@ -75,3 +75,9 @@ def test_people_count_and_counted_names():
     assert cart.counted_name("Tavolina", 12, "table") == "Tavolina (12 tavolina)"
     assert cart.counted_name("Karriget", 80, "person") == "Karriget (80 persona)"
     assert cart.counted_name("Bouncer", 2, None) == "Bouncer"
+
+
+def test_tiffany_total_label_is_specs_copy():
+    assert cart.tiffany_total_label("5.00", 120) == "TOTALI = 600€"
+    assert cart.tiffany_total_label("5.00", 0) == "TOTALI = 0€"
+    assert cart.tiffany_total_label("2.50", 3) == "TOTALI = 7.50€"

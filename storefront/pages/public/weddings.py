@@ -55,15 +55,19 @@ def filmstrip() -> rx.Component:
     )
 
 
+def _offer_photo(offer) -> rx.Component:
+    return img(
+        offer.image,
+        offer.title,
+        width=400,
+        height=300,
+        class_name="w-full aspect-[4/3] object-cover",
+    )
+
+
 def _offer_card(offer: WeddingOffer) -> rx.Component:
     return rx.el.article(
-        img(
-            offer.image,
-            offer.title,
-            width=400,
-            height=300,
-            class_name="w-full aspect-[4/3] object-cover",
-        ),
+        _offer_photo(offer),
         rx.el.div(
             rx.el.h3(offer.title, class_name="text-xl font-bold"),
             rx.el.ul(
@@ -105,13 +109,7 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
 def tiffany_card() -> rx.Component:
     offer = WeddingsState.tiffany
     return rx.el.article(
-        img(
-            offer.image,
-            offer.title,
-            width=400,
-            height=300,
-            class_name="w-full aspect-[4/3] object-cover",
-        ),
+        _offer_photo(offer),
         rx.el.div(
             rx.el.h3(offer.title, class_name="text-xl font-bold"),
             rx.el.p(offer.description, class_name="mt-2 text-sm text-slate-600"),
