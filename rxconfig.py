@@ -24,6 +24,9 @@ config = rx.Config(
     api_url=os.environ.get("PUBLIC_URL", "http://localhost:3000"),
     deploy_url=os.environ.get("PUBLIC_URL", "http://localhost:3000"),
     default_color_mode="light",
+    # Reflex resolves the websocket's client address with it; storefront/settings.py reads the
+    # same variable for the plain HTTP routes.
+    trusted_proxy_hops=int(os.environ.get("TRUSTED_PROXY_HOPS", "0")),
     plugins=[
         rx.plugins.SitemapPlugin(),
         rx.plugins.TailwindV4Plugin(),

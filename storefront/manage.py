@@ -16,10 +16,11 @@ def main(argv: list[str] | None = None) -> int:
     make_admin.add_argument("email")
     args = parser.parse_args(argv)
     if args.command == "make-admin":
-        with session_scope() as session:
-            result = users.make_admin_by_email(session=session, email=args.email)
-        if not result.success:
-            print(result.error, file=sys.stderr)
+        try:
+            with session_scope() as session:
+                users.make_admin_by_email(session=session, email=args.email)
+        except users.RoleError as exc:
+            print(exc.message, file=sys.stderr)
             return 1
         print(f"{args.email} is now an admin.")
     return 0

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -67,11 +69,31 @@ class Settings(BaseSettings):
     currency: str = "EUR"
     timezone: str = "Europe/Belgrade"
 
+    # Reverse proxies in front of the app (a TLS terminator counts as one): the visitor's
+    # address is the entry this many places from the end of X-Forwarded-For. 0 ignores the header.
+    trusted_proxy_hops: int = 0
+    # On a public address, only this account becomes admin by signing up (DESIGN 9.8).
+    owner_email: str | None = None
+
     @model_validator(mode="after")
     def _refuse_placeholder_secret(self) -> Settings:
-        if self.environment == "prod" and self.secret_key == DEV_SECRET:
-            raise ValueError("SECRET_KEY must be set to a real secret when ENVIRONMENT=prod")
+        if self.secret_key == DEV_SECRET and (self.environment == "prod" or self.is_public):
+            raise ValueError(
+                "SECRET_KEY must be set to a real secret when ENVIRONMENT=prod or PUBLIC_URL "
+                "is not a loopback address (anyone could forge sign-in tickets with the default)"
+            )
         return self
+
+    @property
+    def is_public(self) -> bool:
+        """Whether PUBLIC_URL is reachable by others (not localhost or a loopback address)."""
+        host = (urlsplit(self.public_url).hostname or "").lower()
+        if host == "localhost" or host.endswith(".localhost"):
+            return False
+        try:
+            return not ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return True
 
     @property
     def cors_origin_list(self) -> list[str]:

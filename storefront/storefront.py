@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.api.security import security_headers
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.dashboard import admin_home
 from storefront.pages.admin.users import admin_users
@@ -40,7 +41,8 @@ from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
 
 app = rx.App(
-    api_transformer=create_api(),
+    # The API routes, then one middleware that puts the security headers on every response.
+    api_transformer=[create_api(), security_headers],
     stylesheets=["/styles.css"],
     html_lang="sq",
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),

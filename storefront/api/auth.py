@@ -1,13 +1,14 @@
 """The cookie side of signing in and out: plain HTTP routes, because events cannot set an
-HttpOnly cookie. The browser arrives here with a one-time ticket and leaves with the cookie."""
+HttpOnly cookie. The browser arrives here with a one-time ticket and the `sf_bind` cookie of the
+page that signed in, and leaves with the session cookie. Signing out is a POST from this site."""
 
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from storefront import routes as site_routes
@@ -15,12 +16,24 @@ from storefront.db import session_scope
 from storefront.services import auth
 from storefront.settings import get_settings
 
+BIND_COOKIE_PATH = "/api/auth"
 
-def _redeem(ticket: str, user_agent: str, ip: str) -> tuple[str, bool]:
+
+def client_ip(request: Request) -> str:
+    """The visitor's address, behind the trusted proxies of settings."""
+    peer = request.client.host if request.client else ""
+    return auth.client_address(
+        peer, request.headers.get("x-forwarded-for"), get_settings().trusted_proxy_hops
+    )
+
+
+def _redeem(ticket: str, binding: str | None, user_agent: str, ip: str) -> tuple[str, bool, str]:
     with session_scope() as session:
-        token = auth.redeem_ticket(session=session, ticket=ticket, user_agent=user_agent, ip=ip)
-        remember = bool(auth.session_is_remembered(session=session, token=token))
-    return token, remember
+        token, remember = auth.redeem_ticket(
+            session=session, ticket=ticket, binding=binding, user_agent=user_agent, ip=ip
+        )
+        user = auth.session_user(session=session, token=token)
+    return token, remember, user.user_id if user else ""
 
 
 def _end(token: str | None) -> None:
@@ -32,33 +45,65 @@ def _secure() -> bool:
     return get_settings().public_url.startswith("https://")
 
 
-async def complete(request: Request) -> RedirectResponse:
-    target = auth.safe_redirect(request.query_params.get("redirectTo"))
-    ip = request.client.host if request.client else ""
-    try:
-        token, remember = await asyncio.to_thread(
-            _redeem,
-            request.query_params.get("ticket", ""),
-            request.headers.get("user-agent", ""),
-            ip,
-        )
-    except auth.AuthError:
-        return RedirectResponse(f"/sign-in?redirectTo={quote(target)}&error=expired", 303)
-    response = RedirectResponse(target, status_code=303)
+def set_binding_cookie(response: Response, binding: str) -> None:
+    """For sign-ins that start on a route (OAuth); the sign-in form's page sets it itself."""
     response.set_cookie(
-        auth.COOKIE_NAME,
-        token,
-        max_age=auth.cookie_max_age(remember),
+        auth.BIND_COOKIE,
+        binding,
+        max_age=int(auth.TICKET_LIFETIME.total_seconds()),
+        path=BIND_COOKIE_PATH,
         httponly=True,
         samesite="lax",
         secure=_secure(),
-        path="/",
     )
+
+
+async def complete(request: Request) -> Response:
+    target = auth.safe_redirect(request.query_params.get("redirectTo"))
+    try:
+        token, remember, user_id = await asyncio.to_thread(
+            _redeem,
+            request.query_params.get("ticket", ""),
+            request.cookies.get(auth.BIND_COOKIE),
+            request.headers.get("user-agent", ""),
+            client_ip(request),
+        )
+    except auth.AuthError:
+        response = RedirectResponse(f"/sign-in?redirectTo={quote(target)}&error=expired", 303)
+        response.delete_cookie(auth.BIND_COOKIE, path=BIND_COOKIE_PATH)
+        return response
+    response = RedirectResponse(target, status_code=303)
+    common = {"httponly": True, "samesite": "lax", "secure": _secure(), "path": "/"}
+    response.set_cookie(auth.COOKIE_NAME, token, max_age=auth.cookie_max_age(remember), **common)
+    # This browser has signed in to this account: the per-account slowdown spares it.
+    response.set_cookie(
+        auth.DEVICE_COOKIE,
+        auth.device_key(user_id),
+        max_age=int(auth.DEVICE_LIFETIME.total_seconds()),
+        **common,
+    )
+    response.delete_cookie(auth.BIND_COOKIE, path=BIND_COOKIE_PATH)
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-async def sign_out(request: Request) -> RedirectResponse:
+def same_site_origin(request: Request) -> bool:
+    """A state-changing request must come from a page of this site: its Origin (or, failing
+    that, its Referer) is the public address or one of the allowed origins."""
+    settings = get_settings()
+    allowed = {_origin(settings.public_url), *(_origin(o) for o in settings.cors_origin_list)}
+    sent = request.headers.get("origin") or _origin(request.headers.get("referer", ""))
+    return bool(sent) and sent != "null" and sent in allowed
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+async def sign_out(request: Request) -> Response:
+    if not same_site_origin(request):
+        return PlainTextResponse("Forbidden", status_code=403)
     await asyncio.to_thread(_end, request.cookies.get(auth.COOKIE_NAME))
     response = RedirectResponse(
         auth.safe_redirect(request.query_params.get("redirectTo"), "/"), 303
@@ -72,5 +117,5 @@ async def sign_out(request: Request) -> RedirectResponse:
 
 routes = [
     Route(site_routes.AUTH_COMPLETE, complete, methods=["GET"]),
-    Route(site_routes.AUTH_SIGN_OUT, sign_out, methods=["GET", "POST"]),
+    Route(site_routes.AUTH_SIGN_OUT, sign_out, methods=["POST"]),
 ]

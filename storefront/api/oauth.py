@@ -16,6 +16,7 @@ from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
 from storefront import routes as site_routes
+from storefront.api.auth import set_binding_cookie
 from storefront.db import session_scope
 from storefront.services import auth, oauth
 from storefront.settings import get_settings
@@ -82,7 +83,8 @@ async def callback(request: Request) -> RedirectResponse:
             params.get("state", ""),
             request.cookies.get(NONCE_COOKIE),
         )
-        ticket = auth.issue_ticket(user_id, remember=True)
+        binding = auth.new_binding()
+        ticket = auth.issue_ticket(user_id, remember=True, binding=binding)
     except oauth.OAuthError as error:
         log.info("OAuth sign-in with %r refused: %s", provider[:32], error.code)
         return _failure(provider)
@@ -91,6 +93,7 @@ async def callback(request: Request) -> RedirectResponse:
         return _failure(provider)
     response = RedirectResponse(auth.completion_url(ticket, redirect_to), status_code=302)
     response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    set_binding_cookie(response, binding)
     return response
 
 

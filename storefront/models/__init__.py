@@ -1,6 +1,11 @@
 """SQLModel tables and input/output shapes. No logic, no reflex."""
 
-from storefront.models.auth import OAuthAccount, PasswordResetToken, SignInThrottle
+from storefront.models.auth import (
+    OAuthAccount,
+    PasswordResetToken,
+    SignInThrottle,
+    UsedSignInTicket,
+)
 from storefront.models.availability import BlockedDate, ServiceAvailability
 from storefront.models.banners import Banner, BannerItem
 from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
@@ -38,6 +43,7 @@ __all__ = [
     "BusinessSettings",
     "ContactMessage",
     "LoginSession",
+    "UsedSignInTicket",
     "NotificationOutbox",
     "OAuthAccount",
     "PasswordResetToken",

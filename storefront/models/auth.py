@@ -43,7 +43,8 @@ class OAuthAccount(SQLModel, table=True):
 
 
 class SignInThrottle(SQLModel, table=True):
-    """Failed sign-ins counted per key (an address, an account at an address, an account)."""
+    """Attempts counted per key in a window: failed sign-ins (per address, account at an address,
+    account), sign-ups, reset requests and contact messages (services/throttle.py)."""
 
     __tablename__ = "sign_in_throttles"
 
@@ -51,3 +52,13 @@ class SignInThrottle(SQLModel, table=True):
     failures: int = Field(default=0)
     window_started_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     blocked_until: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class UsedSignInTicket(SQLModel, table=True):
+    """A sign-in ticket already turned into a session: kept until it expires, so it works once
+    even after the session it made has ended."""
+
+    __tablename__ = "used_sign_in_tickets"
+
+    ticket_id: str = Field(primary_key=True, max_length=64)
+    expires_at: datetime = Field(sa_type=UTCDateTime, index=True)

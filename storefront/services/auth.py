@@ -16,11 +16,13 @@ from urllib.parse import urlencode
 
 import jwt
 from pwdlib import PasswordHash
-from sqlalchemy import func, text
+from sqlalchemy import delete, func, text
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storefront import routes
-from storefront.models import LoginSession, SignInThrottle, User, utcnow
+from storefront.models import LoginSession, UsedSignInTicket, User, utcnow
+from storefront.services import throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -37,12 +39,24 @@ REMEMBER_ABSOLUTE = timedelta(days=60)
 TOUCH_EVERY = timedelta(minutes=1)
 TICKET_LIFETIME = timedelta(seconds=60)
 
-# Failed sign-ins: (key kind, failures allowed in the window before backoff starts).
-# The per-account limit counts only from one address, so a stranger elsewhere cannot lock a
-# person out; the looser account-wide limit only slows a distributed attack down.
+# Sign-in attempts, counted before the password is checked (services/throttle.py). Per address
+# and per account at an address they back off up to 15 minutes. Per account (whatever the
+# address) they only slow down, by at most ACCOUNT_MAX_DELAY, and never in a browser the owner
+# has signed in from before: a stranger cannot lock an owner out (OWASP ASVS 6.3.1).
 THROTTLE_WINDOW = timedelta(minutes=15)
-THROTTLE_MAX_DELAY = timedelta(minutes=15)
+ACCOUNT_MAX_DELAY = timedelta(seconds=30)
 THROTTLE_RULES = (("ip", 20), ("account-ip", 5), ("account", 50))
+_SIGN_IN_RULES = {
+    "ip": throttle.Rule(20, THROTTLE_WINDOW, backoff=True),
+    "account-ip": throttle.Rule(5, THROTTLE_WINDOW, backoff=True),
+    "account": throttle.Rule(50, THROTTLE_WINDOW, backoff=True, max_delay=ACCOUNT_MAX_DELAY),
+}
+# Sign-ups: (allowed, window) per address and per email asked for.
+SIGN_UP_LIMIT = (10, timedelta(hours=1))
+SIGN_UP_LIMIT_PER_EMAIL = (5, timedelta(hours=1))
+DEVICE_COOKIE = "sf_device"
+DEVICE_LIFETIME = timedelta(days=365)
+BIND_COOKIE = "sf_bind"
 
 _hasher = PasswordHash.recommended()
 _DUMMY_HASH = _hasher.hash("not-a-real-password-only-for-timing")
@@ -50,8 +64,8 @@ _DUMMY_HASH = _hasher.hash("not-a-real-password-only-for-timing")
 
 class AuthError(ServiceError):
     """Codes: missing_fields, invalid_email, weak_password, password_too_long,
-    passwords_mismatch, terms_required, email_taken, invalid_credentials, rate_limited,
-    invalid_ticket, no_password."""
+    passwords_mismatch, terms_required, email_taken, invalid_credentials, rate_limited
+    (`details['retry_after']` seconds), invalid_ticket."""
 
 
 @dataclass(frozen=True)
@@ -68,13 +82,6 @@ class SignedInUser:
     @property
     def is_admin(self) -> bool:
         return self.role == "admin"
-
-
-@dataclass(frozen=True)
-class SignInResult:
-    user: User | None = None
-    error: str | None = None  # invalid_credentials | rate_limited | missing_fields
-    retry_after: int = 0  # seconds, when rate limited
 
 
 def normalize_email(email: str) -> str:
@@ -104,13 +111,36 @@ def _lock_first_admin_decision(session: Session) -> None:
         session.exec(text("SELECT pg_advisory_xact_lock(727001)"))  # type: ignore[call-overload]
 
 
-def role_for_new_account(session: Session) -> str:
-    """'admin' for the very first account on an empty system, 'user' otherwise (DESIGN 9.1).
-    Every way of creating an account asks here, before it checks that the email is free, and
-    inserts the account in the same transaction (the lock lasts until it ends)."""
+def role_for_new_account(session: Session, email: str) -> str:
+    """'admin' for the first account of a new system, 'user' otherwise (DESIGN 9.1, 9.8).
+
+    With OWNER_EMAIL set, only that address becomes admin, and only while no admin exists. On a
+    public address without it, nobody does (operators run `make make-admin`): a stranger must
+    not win the race to sign up first. Every way of creating an account asks here, before it
+    checks that the email is free, and inserts the account in the same transaction (the lock
+    lasts until it ends)."""
     _lock_first_admin_decision(session)
+    settings = get_settings()
+    if settings.owner_email:
+        if normalize_email(settings.owner_email) != normalize_email(email):
+            return "user"
+        admins = session.exec(select(func.count()).select_from(User).where(User.role == "admin"))
+        return "admin" if admins.one() == 0 else "user"
+    if settings.is_public:
+        return "user"
     first = session.exec(select(func.count()).select_from(User)).one() == 0
     return "admin" if first else "user"
+
+
+def _account(user: User, session_id: str = "") -> SignedInUser:
+    return SignedInUser(
+        user_id=str(user.id),
+        email=user.email,
+        full_name=user.full_name or "",
+        role=user.role,
+        avatar_url=user.avatar_url or "",
+        session_id=session_id,
+    )
 
 
 def register(
@@ -121,10 +151,11 @@ def register(
     password: str,
     confirm: str,
     accepted_terms: bool,
+    ip: str = "",
     now: datetime | None = None,
-) -> tuple[User, bool]:
-    """A new account. Returns it and whether it became the first admin (only on an empty
-    system; DESIGN 9.1)."""
+) -> SignedInUser:
+    """A new account (`is_admin` tells whether it became the first admin; DESIGN 9.1).
+    Limited per address and per email; the check runs before the slow password hash."""
     full_name, email = str(full_name).strip()[:255], normalize_email(email)
     if not full_name or not email or not password or not confirm:
         raise AuthError("missing_fields", "Please fill in all fields")
@@ -135,80 +166,100 @@ def register(
     check_password_rules(password)
     if not accepted_terms:
         raise AuthError("terms_required", "Please accept the Terms of Service and Privacy Policy")
-    role = role_for_new_account(session)
+    now = now or utcnow()
+    wait = throttle.take(
+        session,
+        [
+            (f"signup-ip:{ip or 'unknown'}", throttle.Rule(*SIGN_UP_LIMIT)),
+            (f"signup-email:{email}", throttle.Rule(*SIGN_UP_LIMIT_PER_EMAIL)),
+        ],
+        now=now,
+    )
+    if wait:
+        raise AuthError("rate_limited", "Too many attempts", retry_after=wait)
+    password_hash = hash_password(password)
+    role = role_for_new_account(session, email)
     if session.exec(select(User.id).where(User.email == email)).first() is not None:
         raise AuthError("email_taken", "An account with this email already exists")
-    now = now or utcnow()
     user = User(
         email=email,
         full_name=full_name,
-        password_hash=hash_password(password),
+        password_hash=password_hash,
         role=role,
         created_at=now,
         updated_at=now,
     )
     session.add(user)
     session.flush()
-    return user, role == "admin"
+    return _account(user)
 
 
 # --- signing in -----------------------------------------------------------------------------
 
 
-def _throttle_keys(email: str, ip: str) -> list[tuple[str, int]]:
+def _sign_in_attempts(
+    email: str, ip: str, *, known_device: bool
+) -> list[tuple[str, throttle.Rule]]:
     values = {"ip": ip, "account-ip": f"{email}|{ip}", "account": email}
-    return [(f"{kind}:{values[kind]}"[:320], allowed) for kind, allowed in THROTTLE_RULES]
-
-
-def _blocked_for(session: Session, keys: list[tuple[str, int]], now: datetime) -> int:
-    wait = 0
-    for key, _allowed in keys:
-        row = session.get(SignInThrottle, key)
-        if row and row.blocked_until and row.blocked_until > now:
-            wait = max(wait, int((row.blocked_until - now).total_seconds()) + 1)
-    return wait
-
-
-def _record_failure(session: Session, keys: list[tuple[str, int]], now: datetime) -> None:
-    for key, allowed in keys:
-        row = session.get(SignInThrottle, key)
-        if row is None or now - row.window_started_at > THROTTLE_WINDOW:
-            row = row or SignInThrottle(key=key)
-            row.failures, row.window_started_at, row.blocked_until = 0, now, None
-        row.failures += 1
-        if row.failures > allowed:
-            delay = timedelta(seconds=2 ** min(row.failures - allowed, 10))
-            row.blocked_until = now + min(delay, THROTTLE_MAX_DELAY)
-        session.add(row)
+    return [
+        (f"{kind}:{values[kind]}", rule)
+        for kind, rule in _SIGN_IN_RULES.items()
+        if not (kind == "account" and known_device)
+    ]
 
 
 def sign_in(
-    *, session: Session, email: str, password: str, ip: str, now: datetime | None = None
-) -> SignInResult:
-    """Check the credentials. A wrong password and an unknown email take the same time and give
-    the same answer. Failures are recorded (so the caller must commit on failure too)."""
+    *,
+    session: Session,
+    email: str,
+    password: str,
+    ip: str,
+    device: str | None = None,
+    now: datetime | None = None,
+) -> SignedInUser:
+    """Check the credentials; returns the account. A wrong password and an unknown email take
+    the same time and raise the same `invalid_credentials`. The attempt is counted (and
+    committed) before the password is checked; `device` is the browser's `sf_device` cookie,
+    which spares the owner's own browsers the per-account slowdown."""
     now = now or utcnow()
     email = normalize_email(email)
     if not email or not password:
-        return SignInResult(error="missing_fields")
-    keys = _throttle_keys(email, str(ip)[:64] or "unknown")
-    wait = _blocked_for(session, keys, now)
+        raise AuthError("missing_fields", "Please enter your email and password")
+    ip = str(ip)[:64] or "unknown"
+    user = session.exec(select(User).where(User.email == email)).first()
+    known = user is not None and device_owner(device) == str(user.id)
+    attempts = _sign_in_attempts(email, ip, known_device=known)
+    wait = throttle.take(session, attempts, now=now)
     if wait:
-        return SignInResult(error="rate_limited", retry_after=wait)
+        raise AuthError("rate_limited", "Too many sign-in attempts", retry_after=wait)
     user = session.exec(select(User).where(User.email == email)).first()
     stored = user.password_hash if user and user.password_hash else _DUMMY_HASH
     valid, new_hash = _hasher.verify_and_update(str(password)[:PASSWORD_MAX_LENGTH], stored)
     if not valid or user is None or not user.password_hash:
-        _record_failure(session, keys, now)
-        return SignInResult(error="invalid_credentials")
+        raise AuthError("invalid_credentials", "Invalid login credentials")
     if new_hash:
         user.password_hash = new_hash
         session.add(user)
-    account_ip_key = keys[1][0]
-    row = session.get(SignInThrottle, account_ip_key)
-    if row is not None:
-        session.delete(row)
-    return SignInResult(user=user)
+    throttle.forgive(session, [key for key, _rule in attempts if not key.startswith("ip:")])
+    return _account(user)
+
+
+def device_key(user_id: uuid.UUID | str, *, now: datetime | None = None) -> str:
+    """The `sf_device` cookie: this browser has signed in to this account before."""
+    now = now or utcnow()
+    claims = {"sub": str(user_id), "purpose": "device", "iat": now, "exp": now + DEVICE_LIFETIME}
+    return jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
+
+
+def device_owner(key: str | None) -> str | None:
+    """The account id a device cookie vouches for, if it is genuine and current."""
+    if not key or len(key) > 1024:
+        return None
+    try:
+        claims = jwt.decode(key, get_settings().secret_key, algorithms=["HS256"])
+    except jwt.PyJWTError:
+        return None
+    return str(claims.get("sub")) if claims.get("purpose") == "device" else None
 
 
 # --- tickets: from a sign-in event to the cookie route ----------------------------------------
@@ -219,7 +270,15 @@ def completion_url(ticket: str, redirect_to: str) -> str:
     return f"{routes.AUTH_COMPLETE}?{urlencode({'ticket': ticket, 'redirectTo': redirect_to})}"
 
 
-def issue_ticket(user_id: uuid.UUID | str, *, remember: bool, now: datetime | None = None) -> str:
+def new_binding() -> str:
+    """A random value the browser keeps in the short-lived `sf_bind` cookie while it carries
+    its ticket: the ticket holds its hash, so it works only in that browser."""
+    return secrets.token_urlsafe(24)
+
+
+def issue_ticket(
+    user_id: uuid.UUID | str, *, remember: bool, binding: str, now: datetime | None = None
+) -> str:
     """A signed, 60-second, single-use ticket the browser carries to the cookie route."""
     now = now or utcnow()
     claims = {
@@ -227,21 +286,28 @@ def issue_ticket(user_id: uuid.UUID | str, *, remember: bool, now: datetime | No
         "remember": bool(remember),
         "jti": secrets.token_hex(16),
         "purpose": "sign-in",
+        "bind": hash_token(binding),
         "iat": now,
         "exp": now + TICKET_LIFETIME,
     }
     return jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
 
 
+def _invalid_ticket() -> AuthError:
+    return AuthError("invalid_ticket", "This sign-in link is invalid or has expired")
+
+
 def redeem_ticket(
     *,
     session: Session,
     ticket: str,
+    binding: str | None,
     user_agent: str = "",
     ip: str = "",
     now: datetime | None = None,
-) -> str:
-    """Turn a ticket into a login session; returns the session token for the cookie."""
+) -> tuple[str, bool]:
+    """Turn a ticket into a login session, once, in the browser it was issued to (`binding` is
+    that browser's `sf_bind` cookie). Returns the session token and whether it is remembered."""
     now = now or utcnow()
     try:
         claims = jwt.decode(
@@ -249,25 +315,37 @@ def redeem_ticket(
             get_settings().secret_key,
             algorithms=["HS256"],
             # Expiry is checked against `now` below, so tests can set the clock.
-            options={"require": ["exp", "jti", "sub"], "verify_exp": False, "verify_iat": False},
+            options={
+                "require": ["exp", "jti", "sub", "bind"],
+                "verify_exp": False,
+                "verify_iat": False,
+            },
         )
         user_id = uuid.UUID(claims["sub"])
-        expired = float(claims["exp"]) <= now.timestamp()
+        expires_at = datetime.fromtimestamp(float(claims["exp"]), tz=now.tzinfo)
     except (jwt.PyJWTError, ValueError, KeyError, TypeError) as exc:
-        raise AuthError("invalid_ticket", "This sign-in link is invalid or has expired") from exc
-    if expired or claims.get("purpose") != "sign-in" or session.get(User, user_id) is None:
-        raise AuthError("invalid_ticket", "This sign-in link is invalid or has expired")
-    if session.exec(select(LoginSession.id).where(LoginSession.ticket_id == claims["jti"])).first():
-        raise AuthError("invalid_ticket", "This sign-in link is invalid or has expired")
-    return create_session(
-        session=session,
-        user_id=user_id,
-        remember=bool(claims.get("remember")),
-        ticket_id=claims["jti"],
-        user_agent=user_agent,
-        ip=ip,
-        now=now,
+        raise _invalid_ticket() from exc
+    if (
+        expires_at <= now
+        or claims.get("purpose") != "sign-in"
+        or not binding
+        or not secrets.compare_digest(hash_token(str(binding)[:128]), str(claims["bind"]))
+        or session.get(User, user_id) is None
+    ):
+        raise _invalid_ticket()
+    session.exec(delete(UsedSignInTicket).where(col(UsedSignInTicket.expires_at) < now))
+    if session.get(UsedSignInTicket, str(claims["jti"])[:64]) is not None:
+        raise _invalid_ticket()
+    session.add(UsedSignInTicket(ticket_id=str(claims["jti"])[:64], expires_at=expires_at))
+    try:
+        session.flush()
+    except IntegrityError as exc:  # the same ticket redeemed at the same instant elsewhere
+        raise _invalid_ticket() from exc
+    remember = bool(claims.get("remember"))
+    token = create_session(
+        session=session, user_id=user_id, remember=remember, user_agent=user_agent, ip=ip, now=now
     )
+    return token, remember
 
 
 def create_session(
@@ -275,7 +353,6 @@ def create_session(
     session: Session,
     user_id: uuid.UUID,
     remember: bool,
-    ticket_id: str | None = None,
     user_agent: str = "",
     ip: str = "",
     now: datetime | None = None,
@@ -288,7 +365,6 @@ def create_session(
             user_id=user_id,
             token_hash=hash_token(token),
             remember_me=remember,
-            ticket_id=ticket_id,
             created_at=now,
             last_seen_at=now,
             idle_expires_at=now + idle,
@@ -325,14 +401,7 @@ def session_user(
         login.last_seen_at = now
         login.idle_expires_at = min(now + idle, login.expires_at)
         session.add(login)
-    return SignedInUser(
-        user_id=str(user.id),
-        email=user.email,
-        full_name=user.full_name or "",
-        role=user.role,
-        avatar_url=user.avatar_url or "",
-        session_id=str(login.id),
-    )
+    return _account(user, str(login.id))
 
 
 def sign_out(*, session: Session, token: str | None) -> None:
@@ -382,17 +451,21 @@ def safe_redirect(target: str | None, default: str = DEFAULT_AFTER_SIGN_IN) -> s
     return target
 
 
-def session_is_remembered(*, session: Session, token: str) -> bool:
-    login = session.exec(
-        select(LoginSession).where(LoginSession.token_hash == hash_token(token))
-    ).first()
-    return bool(login and login.remember_me)
-
-
-def after_sign_up(redirect_to: str | None, *, is_admin: bool) -> str:
-    """Where a new account goes: `redirectTo`, except that the admin area (the default) makes
-    no sense for a plain user, who goes to their account instead."""
+def landing_after_sign_in(redirect_to: str | None, *, is_admin: bool) -> str:
+    """Where an account goes after signing in or up: `redirectTo`, except that the admin area
+    (the default) makes no sense for a plain user, who goes to their account instead."""
     target = safe_redirect(redirect_to)
     if not is_admin and target.startswith(routes.ADMIN):
         return routes.ACCOUNT
     return target
+
+
+def client_address(peer: str | None, forwarded_for: str | None, hops: int) -> str:
+    """The visitor's address behind `hops` trusted proxies: the entry that many places from
+    the end of X-Forwarded-For (what the last trusted proxy saw), else the peer. The same rule
+    Reflex applies to the websocket with `trusted_proxy_hops`."""
+    if hops > 0:
+        entries = [e.strip() for e in str(forwarded_for or "").split(",") if e.strip()]
+        if len(entries) >= hops:
+            return entries[-hops][:64]
+    return str(peer or "")[:64]

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from sqlmodel import Session
 
 from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, NotificationOutbox, utcnow
+from storefront.services import throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 LIMITS = {"name": 255, "email": 255, "phone": 64, "message": 5000}
+# (messages allowed, window) per address and per email address given.
+CONTACT_LIMIT_PER_ADDRESS = (5, timedelta(minutes=10))
+CONTACT_LIMIT_PER_EMAIL = (5, timedelta(hours=1))
 
 
 class ContactError(ServiceError):
@@ -56,12 +60,28 @@ def validate(request: ContactRequest, *, today: date) -> dict[str, str]:
 
 
 def submit(
-    request: ContactRequest, *, session: Session, now: datetime | None = None
+    request: ContactRequest, *, session: Session, ip: str = "", now: datetime | None = None
 ) -> ContactMessage:
+    """Store a valid request and queue the staff message; limited per address and per email,
+    so nobody can fill the staff's WhatsApp. Codes: invalid (`details['fields']`),
+    rate_limited (`details['retry_after']` seconds)."""
     now = now or utcnow()
     errors = validate(request, today=now.date())
     if errors:
         raise ContactError("invalid", "Please check the form", fields=errors)
+    wait = throttle.take(
+        session,
+        [
+            (f"contact-ip:{ip or 'unknown'}", throttle.Rule(*CONTACT_LIMIT_PER_ADDRESS)),
+            (
+                f"contact-email:{request.email.strip().lower()}",
+                throttle.Rule(*CONTACT_LIMIT_PER_EMAIL),
+            ),
+        ],
+        now=now,
+    )
+    if wait:
+        raise ContactError("rate_limited", "Too many messages", retry_after=wait)
     message = ContactMessage(
         name=request.name.strip(),
         email=request.email.strip().lower(),

@@ -289,7 +289,7 @@ def account_for(
     if linked is not None:
         return linked.user_id
     now = now or utcnow()
-    role = auth.role_for_new_account(session)
+    role = auth.role_for_new_account(session, email)
     user = session.exec(select(User).where(User.email == email)).first()
     if user is None:
         user = User(

@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
-from storefront.models import PasswordResetToken, User, utcnow
+from storefront.models import NotificationOutbox, PasswordResetToken, User, utcnow
+from storefront.services import throttle
 from storefront.services.auth import (
     AuthError,
     check_password_rules,
@@ -26,12 +27,14 @@ from storefront.services.auth import (
     normalize_email,
 )
 from storefront.services.errors import ServiceError
-from storefront.services.mail import MailError, send_mail
 from storefront.settings import get_settings
 
 logger = logging.getLogger(__name__)
 
 RESET_LINK_LIFETIME = timedelta(minutes=30)
+# (requests allowed, window) per address asking and per account asked for.
+RESET_LIMIT_PER_ADDRESS = (10, timedelta(hours=1))
+RESET_LIMIT_PER_ACCOUNT = (3, timedelta(hours=1))
 RESET_PATH = "/reset-password"
 TOKEN_MAX_LENGTH = 128
 INVALID_LINK_MESSAGE = (
@@ -40,8 +43,8 @@ INVALID_LINK_MESSAGE = (
 
 
 class PasswordResetError(ServiceError):
-    """Codes: missing_email, invalid_or_expired, and the password rules' weak_password,
-    password_too_long, passwords_mismatch (with SPEC's messages)."""
+    """Codes: missing_email, rate_limited (`details['retry_after']`), invalid_or_expired, and
+    the password rules' weak_password, password_too_long, passwords_mismatch."""
 
 
 def reset_link(token: str) -> str:
@@ -51,18 +54,29 @@ def reset_link(token: str) -> str:
     return f"{get_settings().public_url.rstrip('/')}{RESET_PATH}?{query}"
 
 
-def request_reset(*, session: Session, email: str, now: datetime | None = None) -> None:
-    """Mail a reset link when `email` has an account (with a password or signing in through
-    Google/GitHub only); do nothing visible otherwise. Earlier links of the account stop working.
+def request_reset(
+    *, session: Session, email: str, ip: str = "", now: datetime | None = None
+) -> None:
+    """Queue a reset link for `email` when it has an account (with a password or signing in
+    through Google/GitHub only); do nothing visible otherwise. Earlier links of the account
+    stop working. The mail goes out through the notification outbox, in this transaction.
 
-    Commits the session before sending, so the link's token is stored before the link leaves
-    and no transaction stays open while the SMTP server answers. The call blocks while the mail
-    is sent: a caller on an event loop should run it in a worker thread."""
+    Limited per address (raises `rate_limited`) and per account (silently: the answer must not
+    tell whether the address has an account, nor let anyone flood a mailbox)."""
     email = normalize_email(email)
     if not email:
         raise PasswordResetError("missing_email", "Please enter your email address")
     now = now or utcnow()
+    wait = throttle.take(
+        session, [(f"reset-ip:{ip or 'unknown'}", throttle.Rule(*RESET_LIMIT_PER_ADDRESS))], now=now
+    )
+    if wait:
+        raise PasswordResetError("rate_limited", "Too many reset requests", retry_after=wait)
     user = session.exec(select(User).where(User.email == email)).first()
+    account_rule = throttle.Rule(*RESET_LIMIT_PER_ACCOUNT)
+    if throttle.take(session, [(f"reset-account:{email}", account_rule)], now=now):
+        logger.info("Password reset requests for one address are over the limit")
+        return
     if user is None:
         logger.info("Password reset asked for an address without an account")
         return
@@ -76,14 +90,18 @@ def request_reset(*, session: Session, email: str, now: datetime | None = None) 
             expires_at=now + RESET_LINK_LIFETIME,
         )
     )
-    user_id, recipient, full_name = user.id, user.email, user.full_name or ""
-    session.commit()
-    text, html_body = _reset_mail(reset_link(token), full_name)
-    try:
-        send_mail(to=recipient, subject="Reset your password", text=text, html=html_body)
-    except MailError as exc:
-        # The answer must not tell whether the address has an account: log, never raise.
-        logger.error("Password reset mail for user %s not sent: %s", user_id, exc.code)
+    text, html_body = _reset_mail(reset_link(token), user.full_name or "")
+    session.add(
+        NotificationOutbox(
+            channel="email",
+            topic="mail",
+            recipient=user.email,
+            payload={"subject": "Reset your password", "text": text, "html": html_body},
+            created_at=now,
+            next_attempt_at=now,
+        )
+    )
+    session.flush()
 
 
 def complete_reset(

@@ -10,12 +10,12 @@ from sqlmodel import Session, col, select
 
 from storefront.models import AuditLog, User, UserPublic, utcnow
 from storefront.services.auth import normalize_email
+from storefront.services.errors import ServiceError
 
 
-@dataclass(frozen=True)
-class RoleResult:
-    success: bool
-    error: str | None = None
+class RoleError(ServiceError):
+    """Codes: no_user (no signed-in caller), not_allowed (the caller is not an admin),
+    unknown_user (no such account), admin_exists (Initial Admin Setup once an admin exists)."""
 
 
 def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
@@ -57,60 +57,60 @@ def _audit(session: Session, actor: str | None, action: str, target: User) -> No
     )
 
 
-def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> RoleResult:
-    """An admin promotes an account ('Make Admin')."""
+def _require_admin(session: Session, actor_id: str | None) -> None:
     if _user(session, actor_id) is None:
-        return RoleResult(False, "No user logged in")
+        raise RoleError("no_user", "No user logged in")
     if not check_role(session=session, user_id=actor_id):
-        return RoleResult(False, "Unknown error setting admin role")
+        raise RoleError("not_allowed", "Only admins may do this")
+
+
+def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:
+    """An admin promotes an account ('Make Admin')."""
+    _require_admin(session, actor_id)
     target = _user(session, target_user_id)
     if target is None:
-        return RoleResult(False, "Unknown error setting admin role")
+        raise RoleError("unknown_user", "No such account")
     if target.role != "admin":
         target.role, target.updated_at = "admin", utcnow()
         session.add(target)
         _audit(session, actor_id, "set_admin_role", target)
-    return RoleResult(True)
 
 
-def set_first_admin(*, session: Session, actor_id: str | None, email: str) -> RoleResult:
+def set_first_admin(*, session: Session, actor_id: str | None, email: str) -> None:
     """'Initial Admin Setup': only while no admin exists, by the email of an existing account."""
     if _user(session, actor_id) is None:
-        return RoleResult(False, "No user logged in")
+        raise RoleError("no_user", "No user logged in")
     if admin_count(session=session) > 0:
-        return RoleResult(False, "Unknown error setting first admin")
+        raise RoleError("admin_exists", "An admin exists already")
     target = session.exec(select(User).where(User.email == normalize_email(email))).first()
     if target is None:
-        return RoleResult(False, "Unknown error setting first admin")
+        raise RoleError("unknown_user", "No such account")
     target.role, target.updated_at = "admin", utcnow()
     session.add(target)
     _audit(session, actor_id, "set_first_admin", target)
-    return RoleResult(True)
 
 
-def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: str) -> RoleResult:
+def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:
     """Nothing to copy: the role lives only in the database. Confirms the account exists and
     that callers may only ask about themselves unless they are admins."""
     if _user(session, actor_id) is None:
-        return RoleResult(False, "No user logged in")
+        raise RoleError("no_user", "No user logged in")
     if str(actor_id) != str(target_user_id) and not check_role(session=session, user_id=actor_id):
-        return RoleResult(False, "Unknown error synchronizing role")
+        raise RoleError("not_allowed", "Only admins may do this")
     if _user(session, target_user_id) is None:
-        return RoleResult(False, "Unknown error synchronizing role")
-    return RoleResult(True)
+        raise RoleError("unknown_user", "No such account")
 
 
-def make_admin_by_email(*, session: Session, email: str) -> RoleResult:
+def make_admin_by_email(*, session: Session, email: str) -> None:
     """The operators' command line action (no signed-in caller)."""
     target = session.exec(select(User).where(User.email == normalize_email(email))).first()
     if target is None:
-        return RoleResult(False, f"No account with the email {email!r}")
+        raise RoleError("unknown_user", f"No account with the email {email!r}")
     target.role, target.updated_at = "admin", utcnow()
     session.add(target)
     session.add(
         AuditLog(action="make_admin_cli", entity_type="user", entity_id=str(target.id), details={})
     )
-    return RoleResult(True)
 
 
 # --- the account area -------------------------------------------------------------------------
@@ -119,21 +119,20 @@ AVATAR_MAX_BYTES = 2 * 1024 * 1024
 FULL_NAME_MAX = 255
 
 
-class ProfileError(Exception):
-    """`message` is SPEC's text for the visitor."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
+class ProfileError(ServiceError):
+    """Codes: no_user, name_missing, name_too_long (`details['max']`), too_large, not_image,
+    upload_failed."""
 
 
 def update_full_name(*, session: Session, user_id: str, full_name: str) -> None:
     user = _user(session, user_id)
     if user is None:
-        raise ProfileError("no_user", "Failed to update profile")
+        raise ProfileError("no_user", "No such account")
     name = str(full_name).strip()
-    if not name or len(name) > FULL_NAME_MAX:
-        raise ProfileError("bad_name", "Please enter your full name")
+    if not name:
+        raise ProfileError("name_missing", "A name is required")
+    if len(name) > FULL_NAME_MAX:
+        raise ProfileError("name_too_long", "The name is too long", max=FULL_NAME_MAX)
     user.full_name, user.updated_at = name, utcnow()
     session.add(user)
 
@@ -145,9 +144,9 @@ def set_avatar(*, session: Session, user_id: str, data: bytes, now=None) -> str:
 
     user = _user(session, user_id)
     if user is None:
-        raise ProfileError("no_user", "Failed to upload avatar")
+        raise ProfileError("no_user", "No such account")
     if len(data) > AVATAR_MAX_BYTES:
-        raise ProfileError("too_large", "Image size should be less than 2MB")
+        raise ProfileError("too_large", "The image is over 2 MB")
     now = now or utcnow()
     try:
         stored = storage.save_image(
@@ -158,10 +157,10 @@ def set_avatar(*, session: Session, user_id: str, data: bytes, now=None) -> str:
         )
     except storage.StorageError as exc:
         if exc.code in ("not_image", "bad_type", "no_file"):
-            raise ProfileError(exc.code, "Please upload an image file") from exc
+            raise ProfileError("not_image", "Not an image") from exc
         if exc.code == "too_large":
-            raise ProfileError(exc.code, "Image size should be less than 2MB") from exc
-        raise ProfileError(exc.code, "Failed to upload avatar") from exc
+            raise ProfileError("too_large", "The image is over 2 MB") from exc
+        raise ProfileError("upload_failed", "The image could not be stored") from exc
     user.avatar_url, user.updated_at = stored.url, now
     session.add(user)
     return stored.url

@@ -16,6 +16,15 @@ from storefront.state.base import call_service
 log = logging.getLogger(__name__)
 UPLOAD_ID = "avatar"
 TWO_FACTOR_TEXT = "This feature is not yet available."
+# ProfileError codes -> SPEC's messages (SPEC 5 and 8).
+PROFILE_MESSAGES = {
+    "name_missing": "Please enter your full name",
+    "name_too_long": f"Your name can be at most {users.FULL_NAME_MAX} characters long",
+    "too_large": "Image size should be less than 2MB",
+    "not_image": "Please upload an image file",
+}
+PROFILE_FALLBACK = "Failed to update profile"
+AVATAR_FALLBACK = "Failed to upload avatar"
 
 
 class AccountAreaState(AccountState):
@@ -45,13 +54,14 @@ class ProfileState(AccountState):
     @rx.event
     async def load(self):
         auth_state = await self.get_state(AuthState)
-        await auth_state._identify(force=True)
+        await auth_state._identify()
         self.full_name = auth_state.user_name
         self.notice = self.error = self.two_factor_notice = ""
 
     @rx.event
     def type_name(self, value: str):
-        self.full_name = str(value)[: users.FULL_NAME_MAX]
+        # Kept whole (within reason) so that a name over the limit is refused, not cut.
+        self.full_name = str(value)[: users.FULL_NAME_MAX * 4]
 
     @rx.event
     async def save(self):
@@ -63,14 +73,14 @@ class ProfileState(AccountState):
         try:
             await call_service(users.update_full_name, user_id=user_id, full_name=self.full_name)
         except users.ProfileError as exc:
-            self.error = exc.message
+            self.error = PROFILE_MESSAGES.get(exc.code, PROFILE_FALLBACK)
         except Exception:
             log.exception("profile update failed")
-            self.error = "Failed to update profile"
+            self.error = PROFILE_FALLBACK
         else:
             self.notice = "Profile updated successfully!"
             auth_state = await self.get_state(AuthState)
-            await auth_state._identify(force=True)
+            await auth_state._identify()
         self.saving = False
 
     @rx.event
@@ -102,14 +112,14 @@ class ProfileState(AccountState):
         try:
             await call_service(users.set_avatar, user_id=user_id, data=data)
         except users.ProfileError as exc:
-            self.error = exc.message
+            self.error = PROFILE_MESSAGES.get(exc.code, AVATAR_FALLBACK)
         except Exception:
             log.exception("avatar upload failed")
-            self.error = "Failed to upload avatar"
+            self.error = AVATAR_FALLBACK
         else:
             self.upload_progress = 100
             self.notice = "Avatar updated successfully!"
             auth_state = await self.get_state(AuthState)
-            await auth_state._identify(force=True)
+            await auth_state._identify()
         self.uploading = False
         yield rx.clear_selected_files(UPLOAD_ID)

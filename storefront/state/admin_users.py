@@ -34,16 +34,23 @@ class AdminUsersState(AdminState):
     @rx.event
     async def load(self):
         self.notice = self.error = ""
+        if not await self._admin_id():  # the guard checked too; the list is private
+            return
         await self._reload()
 
     @rx.event
     async def make_admin(self, user_id: str):
-        caller = await self._caller_id()
-        result = await call_service(
-            users.set_admin_role, actor_id=caller, target_user_id=str(user_id)[:64]
-        )
-        self.notice = "User has been set as admin successfully!" if result.success else ""
-        self.error = "" if result.success else "Failed to set admin role"
+        caller = await self._admin_id()
+        if not caller:
+            return
+        try:
+            await call_service(
+                users.set_admin_role, actor_id=caller, target_user_id=str(user_id)[:64]
+            )
+        except users.RoleError:
+            self.notice, self.error = "", "Failed to set admin role"
+        else:
+            self.notice, self.error = "User has been set as admin successfully!", ""
         await self._reload()
 
     @rx.event
@@ -56,12 +63,12 @@ class AdminUsersState(AdminState):
             self.error = "Please enter an email address"
             return
         caller = await self._caller_id()
-        result = await call_service(
-            users.set_first_admin, actor_id=caller, email=self.first_admin_email
-        )
-        self.notice = "First admin set successfully!" if result.success else ""
-        self.error = "" if result.success else "Failed to set first admin"
-        if result.success:
+        try:
+            await call_service(users.set_first_admin, actor_id=caller, email=self.first_admin_email)
+        except users.RoleError:
+            self.notice, self.error = "", "Failed to set first admin"
+        else:
+            self.notice, self.error = "First admin set successfully!", ""
             auth_state = await self.get_state(AuthState)
-            await auth_state._identify(force=True)
+            await auth_state._identify()
         await self._reload()

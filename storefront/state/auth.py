@@ -1,12 +1,15 @@
 """Who is calling. The session token arrives in the HttpOnly cookie of the websocket
-connection; the account it belongs to is kept in private (`_`) vars that never leave the
-server. States that need a signed-in caller derive from AccountState, admin states from
-AdminState; the guard (state/guard.py) refuses their events to anyone else."""
+connection; the account it belongs to is read from the database at every event that needs it
+(one indexed row) and kept in private (`_`) vars that never leave the server.
+
+The guard (state/guard.py) decides which events need a signed-in caller or an admin; when the
+caller of a tab changes (signed out, or another account), every private state of that tab is
+reset before anything is sent, because a tab's token outlives the sign-in and `hydrate` sends
+the whole state tree to whoever holds it (DESIGN 3)."""
 
 from __future__ import annotations
 
 import json
-import time
 from urllib.parse import quote
 
 import reflex as rx
@@ -15,15 +18,18 @@ from storefront import routes
 from storefront.services import auth
 from storefront.state.base import call_service
 
-RECHECK_SECONDS = 60
+
+def cookie_header(state: rx.State) -> str:
+    """The raw `Cookie:` header of the tab's websocket connection."""
+    root = state._get_root_state()
+    headers = (root.router_data or {}).get("headers") or {}
+    return str(headers.get("cookie") or "")
 
 
 class AuthState(rx.State):
     # Private: what the server knows. Never sent to the browser.
     _user_id: str = ""
     _role: str = ""
-    _checked_at: float = 0.0
-    _token_hash: str = ""
 
     # Public: only what the page shows.
     auth_loading: bool = True
@@ -33,19 +39,21 @@ class AuthState(rx.State):
     user_email: str = ""
     avatar_url: str = ""
 
-    def _cookie_token(self) -> str | None:
-        return auth.token_from_cookie_header(self.router.headers.raw_headers.get("cookie"))
+    def _cookie(self, name: str) -> str | None:
+        for part in cookie_header(self).split(";"):
+            key, _, value = part.strip().partition("=")
+            if key == name and value:
+                return value
+        return None
 
-    async def _identify(self, *, force: bool = False) -> None:
-        """Validate the cookie's session (again after RECHECK_SECONDS, or when forced)."""
-        token = self._cookie_token()
-        token_hash = auth.hash_token(token) if token else ""
-        fresh = time.monotonic() - self._checked_at < RECHECK_SECONDS
-        if not force and fresh and token_hash == self._token_hash:
-            return
+    async def _identify(self) -> None:
+        """Read the caller's session and role from the database, as they are now."""
+        token = self._cookie(auth.COOKIE_NAME)
         user = await call_service(auth.session_user, token=token) if token else None
-        self._token_hash, self._checked_at = token_hash, time.monotonic()
-        self._user_id = user.user_id if user else ""
+        user_id = user.user_id if user else ""
+        if user_id != self._user_id:
+            await self._forget_private_states()
+        self._user_id = user_id
         self._role = user.role if user else ""
         self.signed_in = user is not None
         self.is_admin = bool(user and user.is_admin)
@@ -53,8 +61,17 @@ class AuthState(rx.State):
         self.user_email = user.email if user else ""
         self.avatar_url = user.avatar_url if user else ""
 
+    async def _forget_private_states(self) -> None:
+        """Reset every non-public state of this tab to its defaults."""
+        from storefront.state.guard import private_state_classes
+
+        root = self._get_root_state()
+        for state_class in private_state_classes(type(root)):
+            substate = await root.get_state(state_class)
+            substate.reset()
+
     async def _caller(self) -> tuple[str, str]:
-        """(user id, role) of the caller, empty when signed out."""
+        """(user id, role) of the caller as the database says now; empty when signed out."""
         await self._identify()
         return self._user_id, self._role
 
@@ -65,20 +82,20 @@ class AuthState(rx.State):
     @rx.event
     async def check_session(self):
         """Runs on every page load; ends the spinner of guarded pages."""
-        await self._identify(force=True)
+        await self._identify()
         self.auth_loading = False
 
     @rx.event
     async def require_account(self):
         """Page guard (comfort only; the real check is the event guard)."""
-        await self._identify(force=True)
+        await self._identify()
         self.auth_loading = False
         if not self.signed_in:
             return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
 
     @rx.event
     async def require_admin(self):
-        await self._identify(force=True)
+        await self._identify()
         self.auth_loading = False
         if not self.signed_in:
             return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
@@ -86,14 +103,20 @@ class AuthState(rx.State):
             return rx.redirect("/")
 
     @rx.event
-    def sign_out(self):
-        """The cookie route ends the session and clears the cookie."""
+    async def sign_out(self):
+        """Forget this tab's private states now; the cookie route (a POST from this page) ends
+        the session and clears the cookie."""
+        await self._forget_private_states()
+        self._user_id = self._role = ""
+        self.signed_in = self.is_admin = False
+        self.user_name = self.user_email = self.avatar_url = ""
         self.auth_loading = True
-        return full_page_redirect(routes.AUTH_SIGN_OUT)
+        return post_and_leave(routes.AUTH_SIGN_OUT)
 
 
 class AccountState(rx.State):
-    """Base of states whose events need a signed-in caller."""
+    """Base of states whose events need a signed-in caller (the guard also refuses events of
+    any state that is not listed as public)."""
 
     async def _caller_id(self) -> str:
         auth_state = await self.get_state(AuthState)
@@ -104,8 +127,35 @@ class AccountState(rx.State):
 class AdminState(AccountState):
     """Base of states whose events need an admin."""
 
+    async def _admin_id(self) -> str:
+        """The caller's id when the database says they are an admin now, else ''."""
+        auth_state = await self.get_state(AuthState)
+        user_id, role = await auth_state._caller()
+        return user_id if role == "admin" else ""
+
 
 def full_page_redirect(url: str) -> rx.event.EventSpec:
     """Leave the single-page app for a plain HTTP route (the cookie routes), which React
     Router's navigation would not reach."""
     return rx.call_script(f"window.location.assign({json.dumps(url)})")
+
+
+def post_and_leave(url: str) -> rx.event.EventSpec:
+    """Submit an empty form to `url` (POST, with this page's Origin) and follow its answer."""
+    return rx.call_script(
+        "(() => { const f = document.createElement('form'); f.method = 'post'; "
+        f"f.action = {json.dumps(url)}; document.body.appendChild(f); f.submit(); }})()"
+    )
+
+
+def sign_in_redirect(url: str, binding: str) -> rx.event.EventSpec:
+    """Carry a sign-in ticket to the cookie route, with the `sf_bind` cookie it is bound to."""
+    cookie = (
+        f"{auth.BIND_COOKIE}={binding}; Max-Age={int(auth.TICKET_LIFETIME.total_seconds())}; "
+        "Path=/api/auth; SameSite=Strict"
+    )
+    return rx.call_script(
+        f"document.cookie = {json.dumps(cookie)} + "
+        "(window.location.protocol === 'https:' ? '; Secure' : ''); "
+        f"window.location.assign({json.dumps(url)})"
+    )

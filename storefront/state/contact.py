@@ -13,6 +13,7 @@ log = logging.getLogger(__name__)
 
 SUCCESS = "Your message was sent successfully. We will be in touch soon."
 FAILURE = "Something went wrong. Please try again later."
+TOO_MANY = "Too many messages from here. Please try again in {minutes} min."
 FIELD_MESSAGES = {
     ("name", "required"): "Name is required",
     ("email", "required"): "Email is required",
@@ -37,8 +38,13 @@ class ContactState(rx.State):
         self.status, self.errors = "submitting", {}
         yield
         try:
-            await call_service(contact.submit, request=request)
+            await call_service(contact.submit, request=request, ip=self.router.session.client_ip)
         except contact.ContactError as exc:
+            if exc.code == "rate_limited":
+                minutes = max(1, round(int(exc.details.get("retry_after", 60)) / 60))
+                self.errors = {"form": TOO_MANY.format(minutes=minutes)}
+                self.status = "idle"
+                return
             fields = exc.details.get("fields", {})
             self.errors = {
                 field: FIELD_MESSAGES.get((field, code), "This field is invalid")

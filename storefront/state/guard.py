@@ -1,37 +1,117 @@
-"""Deny by default: an event of an account state runs only for a signed-in caller, and of an
-admin state only for an admin, whatever page sent it. Reflex's own hydrate and on-load
-machinery passes; it belongs to no guarded state."""
+"""Deny by default (DESIGN 3). An event runs only when:
+- its state is listed in PUBLIC_STATES (the storefront, the cart, the sign-in forms, and Reflex's
+  own hydrate/on-load machinery): anyone;
+- its state derives from AdminState: an admin, as the database says at this event;
+- any other state: a signed-in caller, as the database says at this event.
+An event name that does not resolve to a registered handler is refused.
+
+The identity is read again at every guarded event and at every hydrate, so an ended session or a
+lost role stops working at once, and a tab whose caller changed has its private states reset
+before the state tree is sent (state/auth.py)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from typing import Literal
 
 from reflex.middleware import Middleware
-from reflex.state import BaseState, StateUpdate
+from reflex.state import (
+    BaseState,
+    FrontendEventExceptionState,
+    OnLoadInternalState,
+    State,
+    StateUpdate,
+    UpdateVarsInternalState,
+)
+from reflex_base.registry import RegistrationContext
 
-from storefront.state.auth import AccountState, AdminState, AuthState
+from storefront.state.auth import AdminState, AuthState
+from storefront.state.banners import HomeBannerState
+from storefront.state.bouncers import BouncersState
+from storefront.state.cart import CartState
+from storefront.state.contact import ContactState
+from storefront.state.mascots import MascotsState
+from storefront.state.services_index import ServicesIndexState
+from storefront.state.sign_in import AuthFormState, ResetPasswordState, SignInState, SignUpState
+from storefront.state.tables import TablesState
+from storefront.state.theme import ThemeState
+from storefront.state.weddings import WeddingsState
 
 log = logging.getLogger(__name__)
 
+Access = Literal["public", "account", "admin"]
 
-def target_state(root: BaseState, event_name: str) -> type[BaseState] | None:
-    path = event_name.rpartition(".")[0]
-    try:
-        parts = tuple(path.split(".")[1:])
-        return type(root).get_class_substate(parts) if parts else type(root)
-    except (ValueError, KeyError, IndexError, AttributeError):
+# Reflex's own states: hydrate, on-load, client storage and frontend error reports.
+REFLEX_STATES: frozenset[type[BaseState]] = frozenset(
+    {State, OnLoadInternalState, UpdateVarsInternalState, FrontendEventExceptionState}
+)
+# States whose events anyone may send. A new state is private until it is listed here.
+PUBLIC_STATES: frozenset[type[BaseState]] = REFLEX_STATES | {
+    AuthState,
+    AuthFormState,
+    SignInState,
+    SignUpState,
+    ResetPasswordState,
+    CartState,
+    ContactState,
+    HomeBannerState,
+    WeddingsState,
+    MascotsState,
+    BouncersState,
+    TablesState,
+    ServicesIndexState,
+    ThemeState,
+}
+HYDRATE_EVENTS = frozenset(
+    f"{State.get_full_name()}.{name}" for name in ("hydrate", "hydrate_and_load")
+)
+
+
+def access_of(state_class: type[BaseState]) -> Access:
+    if state_class in PUBLIC_STATES:
+        return "public"
+    if issubclass(state_class, AdminState):
+        return "admin"
+    return "account"
+
+
+def target_of(event_name: str) -> type[BaseState] | None:
+    """The state whose handler `event_name` runs, resolved as the event processor resolves
+    it; None when it names no registered handler."""
+    registered = RegistrationContext.get().event_handlers.get(event_name)
+    if registered is None or not registered.states:
         return None
+    return registered.states[0]
+
+
+def _all_states(root: type[BaseState]) -> Iterator[type[BaseState]]:
+    for substate in root.get_substates():
+        yield substate
+        yield from _all_states(substate)
+
+
+def private_state_classes(root: type[BaseState]) -> list[type[BaseState]]:
+    """The app's states that hold anything of a signed-in caller: every one not public."""
+    return [
+        cls
+        for cls in _all_states(root)
+        if cls.__module__.startswith("storefront.") and access_of(cls) != "public"
+    ]
 
 
 class AuthGuard(Middleware):
     async def preprocess(self, app, state: BaseState, event) -> StateUpdate | None:
-        target = target_state(state._get_root_state(), event.name)
-        if target is None or not issubclass(target, AccountState):
+        target = target_of(event.name)
+        if target is None:
+            log.warning("refused unknown event %s", str(event.name)[:200])
+            return StateUpdate(delta={}, events=[])
+        access = access_of(target)
+        if access == "public" and event.name not in HYDRATE_EVENTS:
             return None
         auth_state = await state.get_state(AuthState)
-        user_id, role = await auth_state._caller()
-        allowed = bool(user_id) and (role == "admin" or not issubclass(target, AdminState))
-        if allowed:
+        user_id, role = await auth_state._caller()  # resets private states if the caller changed
+        if access == "public" or (user_id and (access == "account" or role == "admin")):
             return None
         log.warning("refused %s for %s", event.name, user_id or "a guest")
         return StateUpdate(delta={}, events=[])

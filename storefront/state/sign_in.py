@@ -1,5 +1,5 @@
 """The sign-in, sign-up and password reset forms. They run as events; a success hands the
-browser to the cookie route with a one-time ticket."""
+browser to the cookie route with a one-time ticket bound to this browser."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from urllib.parse import quote
 import reflex as rx
 
 from storefront.services import auth, oauth, password_reset
-from storefront.state.auth import AuthState, full_page_redirect
+from storefront.state.auth import AuthState, sign_in_redirect
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
@@ -20,20 +20,39 @@ PASSWORD_UPDATED_REDIRECT_SECONDS = 2.0
 SIGN_IN_FALLBACK = "An error occurred during sign in"
 SIGN_UP_FALLBACK = "An error occurred during registration"
 UPDATE_FALLBACK = "An error occurred while updating your password"
-SIGN_IN_ERRORS = {
+RESET_FALLBACK = "An error occurred during password reset request"
+# Service codes -> the messages SPEC gives (or, where it gives none, plain ones).
+AUTH_MESSAGES = {
     "invalid_credentials": "Invalid login credentials",
-    "missing_fields": "Please enter your email and password",
+    "missing_fields": "Please fill in all fields",
+    "invalid_email": "Email is invalid",
+    "weak_password": "Password must be at least 8 characters long",
+    "password_too_long": "Password is too long",
+    "passwords_mismatch": "Passwords do not match",
+    "terms_required": "Please accept the Terms of Service and Privacy Policy",
+    "email_taken": "An account with this email already exists",
+    "missing_email": "Please enter your email address",
+    "invalid_or_expired": password_reset.INVALID_LINK_MESSAGE,
 }
+SIGN_IN_MISSING = "Please enter your email and password"
 QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
 
 
-_PENDING: set[asyncio.Task] = set()
+def wait_message(seconds: int, *, what: str = "sign-in attempts") -> str:
+    unit = "second" if seconds == 1 else "seconds"
+    return f"Too many {what}. Please wait {seconds} {unit} and try again."
 
 
-def _finished_reset(task: asyncio.Task) -> None:
-    _PENDING.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        log.error("password reset request failed", exc_info=task.exception())
+def message_for(error: auth.AuthError | password_reset.PasswordResetError, fallback: str) -> str:
+    if error.code == "rate_limited":
+        return wait_message(int(error.details.get("retry_after", 1)), what="attempts")
+    return AUTH_MESSAGES.get(error.code, fallback)
+
+
+def _carry_ticket(user_id: str, remember: bool, target: str) -> rx.event.EventSpec:
+    binding = auth.new_binding()
+    ticket = auth.issue_ticket(user_id, remember=remember, binding=binding)
+    return sign_in_redirect(auth.completion_url(ticket, target), binding)
 
 
 class AuthFormState(rx.State):
@@ -53,12 +72,14 @@ class AuthFormState(rx.State):
         self.error, self.message, self.busy = "", "", False
         self.providers = oauth.enabled_providers()
         if params.get("error") == "oauth":
-            provider = str(params.get("provider", "provider"))[:20]
+            # Only a provider's own name may appear: the query is anyone's to write.
+            named = params.get("provider")
+            provider = named if named in oauth.PROVIDER_LABELS.values() else "OAuth"
             self.error = f"Error signing in with {provider}"
         elif params.get("error") in QUERY_ERRORS:
             self.error = QUERY_ERRORS[params["error"]]
         auth_state = await self.get_state(AuthState)
-        await auth_state._identify(force=True)
+        await auth_state._identify()
         auth_state.auth_loading = False
         if auth_state.signed_in and auth_state._path() != "/reset-password":
             return rx.redirect(self.redirect_to)
@@ -88,28 +109,32 @@ class SignInState(AuthFormState):
         email = str(form.get("email") or "")[:255]
         password = str(form.get("password") or "")[: auth.PASSWORD_MAX_LENGTH]
         remember = bool(form.get("remember"))
+        auth_state = await self.get_state(AuthState)
         self.busy, self.error = True, ""
         yield
         try:
-            result = await call_service(
-                auth.sign_in, email=email, password=password, ip=self.router.session.client_ip
+            account = await call_service(
+                auth.sign_in,
+                email=email,
+                password=password,
+                ip=self.router.session.client_ip,
+                device=auth_state._cookie(auth.DEVICE_COOKIE),
             )
+        except auth.AuthError as exc:
+            self.busy = False
+            if exc.code == "rate_limited":
+                self.error = wait_message(int(exc.details.get("retry_after", 1)))
+            elif exc.code == "missing_fields":
+                self.error = SIGN_IN_MISSING
+            else:
+                self.error = message_for(exc, SIGN_IN_FALLBACK)
+            return
         except Exception:
             log.exception("sign-in failed")
             self.busy, self.error = False, SIGN_IN_FALLBACK
             return
-        if result.user is None:
-            self.busy = False
-            if result.error == "rate_limited":
-                self.error = (
-                    "Too many sign-in attempts. Please wait "
-                    f"{result.retry_after} seconds and try again."
-                )
-            else:
-                self.error = SIGN_IN_ERRORS.get(result.error or "", SIGN_IN_FALLBACK)
-            return
-        ticket = auth.issue_ticket(result.user.id, remember=remember)
-        yield full_page_redirect(auth.completion_url(ticket, self.redirect_to))
+        target = auth.landing_after_sign_in(self.redirect_to, is_admin=account.is_admin)
+        yield _carry_ticket(account.user_id, remember, target)
 
 
 class SignUpState(AuthFormState):
@@ -123,11 +148,14 @@ class SignUpState(AuthFormState):
         self.busy, self.error, self.message = True, "", ""
         yield
         try:
-            user, first = await call_service(
-                auth.register, accepted_terms=bool(form.get("terms")), **fields
+            account = await call_service(
+                auth.register,
+                accepted_terms=bool(form.get("terms")),
+                ip=self.router.session.client_ip,
+                **fields,
             )
         except auth.AuthError as exc:
-            self.busy, self.error = False, exc.message
+            self.busy, self.error = False, message_for(exc, SIGN_UP_FALLBACK)
             return
         except Exception:
             log.exception("sign-up failed")
@@ -135,14 +163,13 @@ class SignUpState(AuthFormState):
             return
         self.message = (
             "Registration successful! You are now an admin."
-            if first
+            if account.is_admin
             else "Registration successful!"
         )
         yield
         await asyncio.sleep(SIGN_UP_REDIRECT_SECONDS)
-        target = auth.after_sign_up(self.redirect_to, is_admin=first)
-        ticket = auth.issue_ticket(user.id, remember=False)
-        yield full_page_redirect(auth.completion_url(ticket, target))
+        target = auth.landing_after_sign_in(self.redirect_to, is_admin=account.is_admin)
+        yield _carry_ticket(account.user_id, False, target)
 
 
 class ResetPasswordState(AuthFormState):
@@ -160,14 +187,24 @@ class ResetPasswordState(AuthFormState):
             return
         email = str(form.get("email") or "").strip()[:255]
         if not email:
-            self.error = "Please enter your email address"
+            self.error = AUTH_MESSAGES["missing_email"]
             return
-        # The answer must not tell whether the account exists, not even by its timing: the
-        # link is made and mailed in the background and the page answers at once.
-        task = asyncio.create_task(call_service(password_reset.request_reset, email=email))
-        _PENDING.add(task)
-        task.add_done_callback(_finished_reset)
-        self.busy, self.sent, self.error = False, True, ""
+        # The answer does not tell whether the account exists: the mail goes out through the
+        # outbox, so the page answers as fast either way.
+        self.busy, self.error = True, ""
+        yield
+        try:
+            await call_service(
+                password_reset.request_reset, email=email, ip=self.router.session.client_ip
+            )
+        except password_reset.PasswordResetError as exc:
+            self.busy, self.error = False, message_for(exc, RESET_FALLBACK)
+            return
+        except Exception:
+            log.exception("password reset request failed")
+            self.busy, self.error = False, RESET_FALLBACK
+            return
+        self.busy, self.sent = False, True
 
     @rx.event
     def try_different_email(self):
@@ -187,8 +224,8 @@ class ResetPasswordState(AuthFormState):
                 password=str(form.get("password") or "")[: auth.PASSWORD_MAX_LENGTH],
                 confirm=str(form.get("confirm") or "")[: auth.PASSWORD_MAX_LENGTH],
             )
-        except (auth.AuthError, password_reset.PasswordResetError) as exc:
-            self.busy, self.error = False, exc.message
+        except password_reset.PasswordResetError as exc:
+            self.busy, self.error = False, message_for(exc, UPDATE_FALLBACK)
             return
         except Exception:
             log.exception("password update failed")

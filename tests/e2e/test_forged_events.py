@@ -1,13 +1,9 @@
 """Security on the server: forged events sent over the real websocket, as a browser would send
 them, cannot do what the caller may not do, and no delta carries a secret."""
 
-import asyncio
-import json
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import socketio
 from sqlmodel import Session, select
 
 from storefront.db import make_engine
@@ -15,9 +11,10 @@ from storefront.models import LoginSession, User
 from storefront.services import auth
 from storefront.state.account import ProfileState
 from storefront.state.admin_users import AdminUsersState
+from tests.e2e.socket_client import Tab as Browser
+from tests.e2e.socket_client import run as _run
 
 pytestmark = pytest.mark.e2e
-NAMESPACE = "/_event"  # Reflex's socket.io namespace, as the browser uses it
 
 
 def _account(server, role: str) -> tuple[str, str, str]:
@@ -46,55 +43,6 @@ def _user(server, user_id: str) -> User:
         session.expunge(user)
     engine.dispose()
     return user
-
-
-class Browser:
-    """A socket.io client speaking Reflex's event protocol, with an optional session cookie."""
-
-    def __init__(self, url: str, token: str | None) -> None:
-        self.url, self.token = url, token
-        self.client = socketio.AsyncClient(reconnection=False)
-        self.received: list[str] = []
-        self.client.on("event", self._on_event, namespace=NAMESPACE)
-
-    async def _on_event(self, data) -> None:
-        self.received.append(json.dumps(data))
-
-    async def __aenter__(self) -> "Browser":
-        headers = {"Cookie": f"{auth.COOKIE_NAME}={self.token}"} if self.token else {}
-        await self.client.connect(
-            f"{self.url}?token={uuid.uuid4()}",
-            socketio_path="/_event",
-            transports=["websocket"],
-            headers=headers,
-            namespaces=[NAMESPACE],
-            wait_timeout=10,
-        )
-        return self
-
-    async def __aexit__(self, *_exc) -> None:
-        await self.client.disconnect()
-
-    async def send(self, handler, path: str = "/", **payload) -> None:
-        """Emit `handler` with `payload` and wait until the server has answered it."""
-        before = len(self.received)
-        name = f"{handler.state_full_name}.{handler.fn.__name__}"
-        await self.client.emit(
-            "event",
-            {"name": name, "payload": payload, "router_data": {"pathname": path, "asPath": path}},
-            namespace=NAMESPACE,
-        )
-        for _ in range(50):
-            if len(self.received) > before:
-                break
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.3)
-
-
-def _run(coroutine):
-    """Run in a thread of its own: Playwright's sync API keeps a loop running in this one."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_admin_events_are_refused_to_guests_and_plain_users(server):

@@ -1,5 +1,6 @@
 """Accounts, sign-in, sessions and roles against a real database (SQLite and PostgreSQL)."""
 
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -20,9 +21,9 @@ def _register(session, email="first@example.com", **overrides):
         "confirm": PASSWORD,
         "accepted_terms": True,
     }
-    user, first = auth.register(session=session, now=NOW, **(values | overrides))
+    account = auth.register(session=session, now=NOW, **(values | overrides))
     session.commit()
-    return user, first
+    return session.get(User, uuid.UUID(account.user_id)), account.is_admin
 
 
 def test_first_account_is_admin_and_the_second_is_not(session):
@@ -62,58 +63,61 @@ def test_an_email_is_taken_once_whatever_its_case(session):
     assert error.value.code == "email_taken"
 
 
+def _sign_in(session, email, password, ip, now=NOW, **extra):
+    """The account's email, or the error code (and the wait when rate limited)."""
+    try:
+        account = auth.sign_in(
+            session=session, email=email, password=password, ip=ip, now=now, **extra
+        )
+    except auth.AuthError as exc:
+        session.commit()
+        return (exc.code, exc.details.get("retry_after", 0))
+    session.commit()
+    return account.email
+
+
 def test_wrong_password_and_unknown_email_answer_the_same(session):
     _register(session)
-    wrong = auth.sign_in(
-        session=session, email="first@example.com", password="nope", ip="1.1.1.1", now=NOW
+    wrong = _sign_in(session, "first@example.com", "nope", "1.1.1.1")
+    unknown = _sign_in(session, "ghost@example.com", "nope", "1.1.1.1")
+    assert wrong == unknown == ("invalid_credentials", 0)
+    assert _sign_in(session, " First@Example.com ", PASSWORD, "1.1.1.1") == "first@example.com"
+
+
+def test_sign_in_hands_states_a_public_shape_without_the_hash(session):
+    _register(session)
+    account = auth.sign_in(
+        session=session, email="first@example.com", password=PASSWORD, ip="1.1.1.1", now=NOW
     )
-    unknown = auth.sign_in(
-        session=session, email="ghost@example.com", password="nope", ip="1.1.1.1", now=NOW
-    )
-    assert wrong == unknown == auth.SignInResult(error="invalid_credentials")
-    ok = auth.sign_in(
-        session=session, email=" First@Example.com ", password=PASSWORD, ip="1.1.1.1", now=NOW
-    )
-    assert ok.user is not None and ok.error is None
+    assert isinstance(account, auth.SignedInUser)
+    assert "argon2" not in repr(account)
 
 
 def test_repeated_failures_back_off_without_locking_the_owner_out_elsewhere(session):
     _register(session)
-    for _ in range(5):
-        result = auth.sign_in(
-            session=session, email="first@example.com", password="bad", ip="6.6.6.6", now=NOW
-        )
-        assert result.error == "invalid_credentials"
-    session.commit()
-    blocked = auth.sign_in(
-        session=session, email="first@example.com", password="bad", ip="6.6.6.6", now=NOW
-    )
-    assert blocked.error == "invalid_credentials"  # the 6th failure starts the backoff
-    session.commit()
-    limited = auth.sign_in(
-        session=session, email="first@example.com", password=PASSWORD, ip="6.6.6.6", now=NOW
-    )
-    assert limited.error == "rate_limited" and limited.retry_after >= 1
+    for _ in range(6):  # the 6th failure starts the backoff
+        assert _sign_in(session, "first@example.com", "bad", "6.6.6.6")[0] == "invalid_credentials"
+    code, wait = _sign_in(session, "first@example.com", PASSWORD, "6.6.6.6")
+    assert code == "rate_limited" and wait >= 1
     # The owner, from their own address, still gets in.
-    owner = auth.sign_in(
-        session=session, email="first@example.com", password=PASSWORD, ip="10.0.0.2", now=NOW
-    )
-    assert owner.user is not None
+    assert _sign_in(session, "first@example.com", PASSWORD, "10.0.0.2") == "first@example.com"
     # And the attacker's backoff ends.
-    later = NOW + timedelta(seconds=limited.retry_after + 1)
-    again = auth.sign_in(
-        session=session, email="first@example.com", password=PASSWORD, ip="6.6.6.6", now=later
+    later = NOW + timedelta(seconds=wait + 1)
+    assert _sign_in(session, "first@example.com", PASSWORD, "6.6.6.6", now=later) == (
+        "first@example.com"
     )
-    assert again.user is not None
 
 
 def test_a_ticket_makes_one_session_only(session):
     user, _ = _register(session)
-    ticket = auth.issue_ticket(user.id, remember=False, now=NOW)
-    token = auth.redeem_ticket(session=session, ticket=ticket, now=NOW)
+    ticket = auth.issue_ticket(user.id, remember=False, binding="browser-a", now=NOW)
+    token, remember = auth.redeem_ticket(
+        session=session, ticket=ticket, binding="browser-a", now=NOW
+    )
     session.commit()
+    assert remember is False
     with pytest.raises(auth.AuthError) as error:
-        auth.redeem_ticket(session=session, ticket=ticket, now=NOW)
+        auth.redeem_ticket(session=session, ticket=ticket, binding="browser-a", now=NOW)
     assert error.value.code == "invalid_ticket"
     stored = session.exec(select(LoginSession)).one()
     assert stored.token_hash == auth.hash_token(token) and token not in stored.token_hash
@@ -121,12 +125,31 @@ def test_a_ticket_makes_one_session_only(session):
     assert signed_in.email == "first@example.com" and signed_in.is_admin
 
 
-def test_expired_or_forged_tickets_are_refused(session):
+def test_a_ticket_is_used_once_even_after_its_session_ended(session):
     user, _ = _register(session)
-    old = auth.issue_ticket(user.id, remember=False, now=NOW - timedelta(minutes=5))
-    for ticket in (old, "garbage", old[:-2] + "xx"):
+    ticket = auth.issue_ticket(user.id, remember=False, binding="browser-a", now=NOW)
+    token, _ = auth.redeem_ticket(session=session, ticket=ticket, binding="browser-a", now=NOW)
+    session.commit()
+    auth.sign_out(session=session, token=token)
+    session.commit()
+    with pytest.raises(auth.AuthError):
+        auth.redeem_ticket(session=session, ticket=ticket, binding="browser-a", now=NOW)
+
+
+def test_expired_forged_or_unbound_tickets_are_refused(session):
+    user, _ = _register(session)
+    old = auth.issue_ticket(user.id, remember=False, binding="b", now=NOW - timedelta(minutes=5))
+    fresh = auth.issue_ticket(user.id, remember=False, binding="b", now=NOW)
+    for ticket, binding in (
+        (old, "b"),
+        ("garbage", "b"),
+        (old[:-2] + "xx", "b"),
+        (fresh, None),  # another browser: no binding cookie
+        (fresh, "other-browser"),
+    ):
         with pytest.raises(auth.AuthError):
-            auth.redeem_ticket(session=session, ticket=ticket, now=NOW)
+            auth.redeem_ticket(session=session, ticket=ticket, binding=binding, now=NOW)
+    assert session.exec(select(LoginSession)).all() == []
 
 
 def test_sessions_expire_when_idle_and_remember_me_lasts_longer(session):
@@ -158,18 +181,15 @@ def test_roles_come_from_the_database(session):
     assert not users.check_role(session=session, user_id=str(plain.id))
     assert not users.check_role(session=session, user_id="not-a-uuid")
 
-    refused = users.set_admin_role(
-        session=session, actor_id=str(plain.id), target_user_id=str(plain.id)
-    )
-    assert refused == users.RoleResult(False, "Unknown error setting admin role")
-    assert users.set_admin_role(session=session, actor_id=None, target_user_id=str(plain.id)) == (
-        users.RoleResult(False, "No user logged in")
-    )
-    granted = users.set_admin_role(
-        session=session, actor_id=str(admin.id), target_user_id=str(plain.id)
-    )
+    with pytest.raises(users.RoleError) as refused:
+        users.set_admin_role(session=session, actor_id=str(plain.id), target_user_id=str(plain.id))
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(users.RoleError) as nobody:
+        users.set_admin_role(session=session, actor_id=None, target_user_id=str(plain.id))
+    assert nobody.value.code == "no_user"
+    users.set_admin_role(session=session, actor_id=str(admin.id), target_user_id=str(plain.id))
     session.commit()
-    assert granted.success and session.get(User, plain.id).role == "admin"
+    assert session.get(User, plain.id).role == "admin"
     assert session.exec(select(AuditLog).where(AuditLog.action == "set_admin_role")).one()
 
 
@@ -180,15 +200,12 @@ def test_first_admin_only_while_there_is_none(session):
     session.add(admin)
     session.commit()
     assert users.admin_count(session=session) == 0
-    result = users.set_first_admin(
-        session=session, actor_id=str(other.id), email="OTHER@example.com"
-    )
+    users.set_first_admin(session=session, actor_id=str(other.id), email="OTHER@example.com")
     session.commit()
-    assert result.success and session.get(User, other.id).role == "admin"
-    again = users.set_first_admin(
-        session=session, actor_id=str(other.id), email="first@example.com"
-    )
-    assert again == users.RoleResult(False, "Unknown error setting first admin")
+    assert session.get(User, other.id).role == "admin"
+    with pytest.raises(users.RoleError) as again:
+        users.set_first_admin(session=session, actor_id=str(other.id), email="first@example.com")
+    assert again.value.code == "admin_exists"
 
 
 def test_make_admin_command(session, engine, monkeypatch, capsys):
@@ -199,7 +216,7 @@ def test_make_admin_command(session, engine, monkeypatch, capsys):
     monkeypatch.setattr(db, "get_engine", lambda: engine)
     assert manage.main(["make-admin", "staff@example.com"]) == 0
     assert manage.main(["make-admin", "nobody@example.com"]) == 1
-    session.expire_all()
+    session.rollback()  # a new transaction sees what the command committed
     assert session.exec(select(User).where(User.email == "staff@example.com")).one().role == "admin"
 
 
@@ -235,3 +252,17 @@ def test_the_account_area_shows_only_the_callers_own_bookings(session):
     assert [b.services for b in own] == ["Tables for mine@example.com"]
     assert own[0].reference.startswith("MG-") and own[0].total_label == "84.00 €"
     assert users.bookings_of(session=session, user_id="not-a-uuid") == []
+
+
+def test_on_a_public_address_only_the_owner_email_becomes_admin(session, monkeypatch):
+    from storefront.settings import get_settings
+
+    settings = get_settings()
+    monkeypatch.setattr(settings, "public_url", "https://events.example.com")
+    stranger, stranger_admin = _register(session, "stranger@example.com")
+    assert (stranger.role, stranger_admin) == ("user", False)
+    monkeypatch.setattr(settings, "owner_email", "Owner@Example.com")
+    owner, owner_admin = _register(session, "owner@example.com")
+    late, late_admin = _register(session, "late@example.com")
+    assert (owner.role, owner_admin) == ("admin", True)
+    assert (late.role, late_admin) == ("user", False)

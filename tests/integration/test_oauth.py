@@ -4,6 +4,7 @@ HTTP, on SQLite and PostgreSQL. The browser's redirects are followed by hand."""
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
@@ -95,6 +96,9 @@ def completed(response: httpx.Response) -> dict[str, str]:
     assert location.path == "/api/auth/complete"
     query = {k: v[0] for k, v in parse_qs(location.query).items()}
     assert set(query) == {"ticket", "redirectTo"}
+    # The ticket works only with the binding cookie the callback gave this browser.
+    query["binding"] = response.cookies.get(auth.BIND_COOKIE)
+    assert query["binding"]
     return query
 
 
@@ -112,9 +116,11 @@ def users(session) -> list[User]:
     return list(session.exec(select(User).order_by(User.created_at, User.email)).all())
 
 
-def redeem(session, ticket: str) -> auth.SignedInUser:
+def redeem(session, done: dict[str, str]) -> auth.SignedInUser:
     session.rollback()  # a fresh transaction sees what the routes committed
-    token = auth.redeem_ticket(session=session, ticket=ticket)
+    token, _remember = auth.redeem_ticket(
+        session=session, ticket=done["ticket"], binding=done["binding"]
+    )
     session.commit()
     signed_in = auth.session_user(session=session, token=token)
     assert signed_in is not None
@@ -127,11 +133,11 @@ def redeem(session, ticket: str) -> auth.SignedInUser:
 async def test_google_creates_the_first_account_as_admin_and_the_next_as_user(session, idp):
     first = completed(await sign_in("google", "/account/profile"))
     assert first["redirectTo"] == "/account/profile"
-    signed_in = redeem(session, first["ticket"])
+    signed_in = redeem(session, first)
     assert (signed_in.email, signed_in.role) == ("arta@example.com", "admin")
 
     idp.state.google_profile = google_profile("g-2002", "Besa@Example.com", name="Besa Gashi")
-    second = redeem(session, completed(await sign_in("google"))["ticket"])
+    second = redeem(session, completed(await sign_in("google")))
     assert (second.email, second.role, second.full_name) == (
         "besa@example.com",
         "user",
@@ -161,27 +167,27 @@ async def test_the_callback_talks_to_the_provider_as_registered(session, idp):
 
 
 async def test_signing_in_again_reuses_the_linked_account(session, idp):
-    first = redeem(session, completed(await sign_in("google"))["ticket"])
+    first = redeem(session, completed(await sign_in("google")))
     # The person changed their Google address since: the identity, not the email, decides.
     idp.state.google_profile = google_profile(email="arta.new@example.com")
-    again = redeem(session, completed(await sign_in("google"))["ticket"])
+    again = redeem(session, completed(await sign_in("google")))
     assert again.user_id == first.user_id
     assert len(users(session)) == 1
     assert session.exec(select(func.count()).select_from(OAuthAccount)).one() == 1
 
 
 async def test_a_ticket_is_single_use(session, idp):
-    ticket = completed(await sign_in("google"))["ticket"]
-    redeem(session, ticket)
+    done = completed(await sign_in("google"))
+    redeem(session, done)
     with pytest.raises(auth.AuthError):
-        auth.redeem_ticket(session=session, ticket=ticket)
+        auth.redeem_ticket(session=session, ticket=done["ticket"], binding=done["binding"])
 
 
 # --- linking ----------------------------------------------------------------------------------
 
 
 async def test_a_password_account_with_the_same_verified_email_is_linked(session, idp):
-    owner, _ = auth.register(
+    owner = auth.register(
         session=session,
         full_name="Arta K.",
         email="ARTA@example.com",
@@ -189,10 +195,11 @@ async def test_a_password_account_with_the_same_verified_email_is_linked(session
         confirm=PASSWORD,
         accepted_terms=True,
     )
-    old_session = auth.create_session(session=session, user_id=owner.id, remember=False)
+    owner_id = uuid.UUID(owner.user_id)
+    old_session = auth.create_session(session=session, user_id=owner_id, remember=False)
     session.commit()
-    signed_in = redeem(session, completed(await sign_in("github"))["ticket"])
-    assert signed_in.user_id == str(owner.id)
+    signed_in = redeem(session, completed(await sign_in("github")))
+    assert signed_in.user_id == owner.user_id
     [user] = users(session)
     # Whoever set the password never proved the address: it stops working, and so do the
     # sessions made with it.
@@ -200,10 +207,10 @@ async def test_a_password_account_with_the_same_verified_email_is_linked(session
     assert auth.session_user(session=session, token=old_session) is None
     assert user.full_name == "Arta K."  # not overwritten by the provider
     link = session.exec(select(OAuthAccount)).one()
-    assert (link.user_id, link.provider, link.subject) == (owner.id, "github", "583231")
+    assert (link.user_id, link.provider, link.subject) == (owner_id, "github", "583231")
 
     # Google with the same address joins the same account.
-    redeem(session, completed(await sign_in("google"))["ticket"])
+    redeem(session, completed(await sign_in("google")))
     assert len(users(session)) == 1
     assert session.exec(select(func.count()).select_from(OAuthAccount)).one() == 2
 
@@ -239,7 +246,7 @@ async def test_github_uses_the_primary_verified_email(session, idp):
         {"email": "Main@Example.com", "primary": True, "verified": True},
         {"email": "typo@example.com", "primary": False, "verified": False},
     ]
-    signed_in = redeem(session, completed(await sign_in("github"))["ticket"])
+    signed_in = redeem(session, completed(await sign_in("github")))
     assert signed_in.email == "main@example.com"
     assert signed_in.full_name == "Arta Octo"
     assert signed_in.avatar_url == "https://avatars.example.com/u/583231"
@@ -257,7 +264,7 @@ async def test_github_without_a_verified_primary_email_is_refused(session, idp, 
 
 async def test_github_name_falls_back_to_the_login(session, idp):
     idp.state.github_user = {"id": 7, "login": "octo", "name": None, "avatar_url": None}
-    signed_in = redeem(session, completed(await sign_in("github"))["ticket"])
+    signed_in = redeem(session, completed(await sign_in("github")))
     assert (signed_in.full_name, signed_in.avatar_url) == ("octo", "")
 
 

@@ -35,10 +35,10 @@ def test_an_unknown_provider_is_refused_before_anything_else():
 def test_where_a_new_account_goes():
     from storefront.services import auth
 
-    assert auth.after_sign_up(None, is_admin=True) == "/admin"
-    assert auth.after_sign_up(None, is_admin=False) == "/account"
-    assert auth.after_sign_up("/cart", is_admin=False) == "/cart"
-    assert auth.after_sign_up("//evil.example", is_admin=False) == "/account"
+    assert auth.landing_after_sign_in(None, is_admin=True) == "/admin"
+    assert auth.landing_after_sign_in(None, is_admin=False) == "/account"
+    assert auth.landing_after_sign_in("/cart", is_admin=False) == "/cart"
+    assert auth.landing_after_sign_in("//evil.example", is_admin=False) == "/account"
     assert (
         auth.completion_url("t.k", "/cart?x=1")
         == "/api/auth/complete?ticket=t.k&redirectTo=%2Fcart%3Fx%3D1"

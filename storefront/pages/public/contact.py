@@ -67,7 +67,14 @@ def _form() -> rx.Component:
             class_name="mt-4",
         ),
         rx.el.div(
-            error_box(rx.cond(ContactState.status == "error", FAILURE, ""), "contact-error"),
+            error_box(
+                rx.cond(
+                    ContactState.status == "error",
+                    FAILURE,
+                    rx.cond(ContactState.errors.contains("form"), ContactState.errors["form"], ""),
+                ),
+                "contact-error",
+            ),
             class_name="mt-4",
         ),
         rx.el.button(

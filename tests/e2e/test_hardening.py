@@ -1,0 +1,303 @@
+"""Attacks on sessions, the event guard, sign-in tickets, throttling and HTTP headers, made the
+way an attacker would make them: a socket.io client speaking Reflex's protocol and plain HTTP
+against the production build. No browser is needed, so these run where Chromium is missing."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import httpx
+import pytest
+from sqlmodel import Session, select
+
+from storefront.db import make_engine
+from storefront.models import LoginSession, Service, User
+from storefront.services import auth
+from storefront.state.account import AccountAreaState
+from storefront.state.admin_users import AdminUsersState
+from storefront.state.auth import AuthState
+from storefront.state.sign_in import SignInState
+from tests.e2e.socket_client import HYDRATE, Tab, run
+
+pytestmark = pytest.mark.e2e
+PASSWORD = "a long enough password"
+
+
+def _db(server):
+    return make_engine(server.database_url)
+
+
+def _account(server, role: str = "user") -> tuple[str, str, str]:
+    """A fresh account with a signed-in session: (user id, email, session token)."""
+    engine = _db(server)
+    with Session(engine) as session:
+        user = User(
+            email=f"{role}-{uuid.uuid4().hex[:8]}@example.com",
+            full_name=f"Original {role}",
+            password_hash=auth.hash_password(PASSWORD),
+            role=role,
+        )
+        session.add(user)
+        session.flush()
+        token = auth.create_session(session=session, user_id=user.id, remember=False)
+        session.commit()
+        result = (str(user.id), user.email, token)
+    engine.dispose()
+    return result
+
+
+def _role(server, user_id: str) -> str:
+    engine = _db(server)
+    with Session(engine) as session:
+        role = session.get(User, uuid.UUID(user_id)).role
+    engine.dispose()
+    return role
+
+
+def _set_role(server, user_id: str, role: str) -> None:
+    engine = _db(server)
+    with Session(engine) as session:
+        user = session.get(User, uuid.UUID(user_id))
+        user.role = role
+        session.add(user)
+        session.commit()
+    engine.dispose()
+
+
+def _session_count(server, user_id: str) -> int:
+    engine = _db(server)
+    with Session(engine) as session:
+        rows = session.exec(
+            select(LoginSession).where(LoginSession.user_id == uuid.UUID(user_id))
+        ).all()
+    engine.dispose()
+    return len(rows)
+
+
+def _sign_out(server, token: str) -> httpx.Response:
+    """What the Sign Out button does over HTTP."""
+    return httpx.post(
+        server.url + "/api/auth/sign-out",
+        cookies={auth.COOKIE_NAME: token},
+        headers={"Origin": server.url},
+    )
+
+
+# --- finding 1: a signed-out tab keeps nothing private -----------------------------------------
+
+
+def test_a_tab_signed_out_keeps_nothing_private(server):
+    other_id, other_email, _ = _account(server)
+    _admin_id, admin_email, admin_token = _account(server, "admin")
+    user_id, _user_email, user_token = _account(server)
+    tab_token = str(uuid.uuid4())
+    seen_before: list[str] = []
+    seen_after: list[str] = []
+
+    async def scenario():
+        async with Tab(server.url, admin_token, tab_token) as tab:
+            await tab.send(AdminUsersState.load, "/admin/users")
+            await tab.send(AuthState.sign_out, "/admin/users")
+            seen_before.extend(tab.received)
+        assert _sign_out(server, admin_token).status_code in (200, 303)
+        # The same tab (its token lives in sessionStorage) reconnects without the cookie.
+        async with Tab(server.url, None, tab_token) as tab:
+            await tab.send_name(HYDRATE, "/")
+            seen_after.extend(tab.received)
+
+    run(scenario())
+    assert other_email in "\n".join(seen_before)  # the admin did see the list
+    after = "\n".join(seen_after)
+    assert seen_after, "the hydrate event got no answer"
+    assert other_email not in after and other_id not in after and admin_email not in after
+
+    # The same holds when the signed-in user of a tab changes: B's tab, then A's cookie.
+    async def switch():
+        async with Tab(server.url, user_token, tab_token) as tab:
+            await tab.send(AccountAreaState.load, "/account")
+        async with Tab(server.url, None, tab_token) as tab:
+            await tab.send_name(HYDRATE, "/")
+            seen_after.clear()
+            seen_after.extend(tab.received)
+
+    run(switch())
+    assert user_id not in "\n".join(seen_after)
+
+
+# --- finding 2: an ended session or a lost role acts no more ---------------------------------
+
+
+def test_an_ended_session_and_a_demoted_admin_lose_power_at_once(server):
+    target_id, _, _ = _account(server)
+    _admin_id, _, admin_token = _account(server, "admin")
+    demoted_id, _, demoted_token = _account(server, "admin")
+    second_target, _, _ = _account(server)
+
+    async def scenario():
+        async with Tab(server.url, admin_token) as tab:
+            await tab.send(AdminUsersState.load, "/admin/users")
+            # Signed out in another tab: the session row is gone.
+            assert _sign_out(server, admin_token).status_code in (200, 303)
+            await tab.send(AdminUsersState.make_admin, "/admin/users", user_id=target_id)
+        async with Tab(server.url, demoted_token) as tab:
+            await tab.send(AdminUsersState.load, "/admin/users")
+            _set_role(server, demoted_id, "user")
+            await tab.send(AdminUsersState.make_admin, "/admin/users", user_id=second_target)
+
+    run(scenario())
+    assert _role(server, target_id) == "user"
+    assert _role(server, second_target) == "user"
+
+
+# --- finding 4: sign-in tickets are bound to their browser and used once ---------------------
+
+COMPLETE = re.compile(r"/api/auth/complete\?[^\"'\\\s)]+")
+
+
+def _ticket_url(server, email: str) -> tuple[str, dict[str, str]]:
+    """Sign in over the websocket as the browser does; returns the completion URL the page is
+    sent to and any cookie the page's script sets beside it."""
+    tab = Tab(server.url, None)
+
+    async def scenario():
+        async with tab:
+            await tab.send(
+                SignInState.submit, "/sign-in", form={"email": email, "password": PASSWORD}
+            )
+
+    run(scenario())
+    text = tab.text().replace("\\u0026", "&").replace("\\/", "/")
+    found = COMPLETE.search(text)
+    assert found, f"no completion URL in {text[:2000]}"
+    cookies = dict(re.findall(r"(sf_bind)=([A-Za-z0-9_\-]+)", text))
+    return found.group(0).replace("\\", ""), cookies
+
+
+def _redeem(server, url: str, cookies: dict[str, str]) -> str | None:
+    """The session cookie the completion route sets, if any."""
+    response = httpx.get(server.url + url, cookies=cookies, follow_redirects=False)
+    for header in response.headers.get_list("set-cookie"):
+        name, _, rest = header.partition("=")
+        value = rest.split(";")[0]
+        if name == auth.COOKIE_NAME and value and value != '""':
+            return value
+    return None
+
+
+def test_a_ticket_works_only_in_the_browser_that_asked_for_it(server):
+    _user_id, email, _ = _account(server)
+    url, _cookies = _ticket_url(server, email)
+    # An attacker plants his own ticket in a victim's browser (login CSRF): no cookie of the
+    # browser that signed in goes with it.
+    assert _redeem(server, url, {}) is None
+
+
+def test_a_ticket_is_single_use_even_after_sign_out(server):
+    user_id, email, _ = _account(server)
+    url, cookies = _ticket_url(server, email)
+    token = _redeem(server, url, cookies)
+    assert token, "the browser that signed in gets its session"
+    assert _sign_out(server, token).status_code in (200, 303)
+    before = _session_count(server, user_id)
+    assert _redeem(server, url, cookies) is None
+    assert _session_count(server, user_id) == before
+
+
+def test_sign_out_is_post_only_from_this_site(server):
+    user_id, _, token = _account(server)
+    sessions = _session_count(server, user_id)
+    get = httpx.get(server.url + "/api/auth/sign-out", cookies={auth.COOKIE_NAME: token})
+    assert get.status_code == 405
+    forged = httpx.post(
+        server.url + "/api/auth/sign-out",
+        cookies={auth.COOKIE_NAME: token},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert forged.status_code == 403
+    assert _session_count(server, user_id) == sessions
+    assert _sign_out(server, token).status_code in (200, 303)
+    assert _session_count(server, user_id) == sessions - 1
+
+
+# --- finding 5: throttling counts the visitor behind the proxy ------------------------------
+
+
+def test_throttling_counts_the_address_the_trusted_proxy_reports(server):
+    """The server runs behind one trusted proxy (TRUSTED_PROXY_HOPS=1): failures of one
+    visitor must not lock out another one who comes through the same proxy."""
+    _user_id, email, _ = _account(server)
+
+    async def attack():
+        tab = Tab(server.url, None)
+        tab_headers = {"X-Forwarded-For": "203.0.113.7"}
+        await tab.client.connect(
+            f"{server.url}?token={tab.token}",
+            socketio_path="/_event",
+            transports=["websocket"],
+            headers=tab_headers,
+            namespaces=["/_event"],
+            wait_timeout=10,
+        )
+        for n in range(22):
+            await tab.send(
+                SignInState.submit,
+                "/sign-in",
+                form={"email": f"nobody-{n}@example.com", "password": "wrong password"},
+            )
+        await tab.client.disconnect()
+        return tab.text()
+
+    attacker = run(attack())
+    assert "Too many sign-in attempts" in attacker
+
+    async def owner():
+        tab = Tab(server.url, None)
+        await tab.client.connect(
+            f"{server.url}?token={tab.token}",
+            socketio_path="/_event",
+            transports=["websocket"],
+            headers={"X-Forwarded-For": "198.51.100.20"},
+            namespaces=["/_event"],
+            wait_timeout=10,
+        )
+        await tab.send(SignInState.submit, "/sign-in", form={"email": email, "password": PASSWORD})
+        await tab.client.disconnect()
+        return tab.text()
+
+    answer = run(owner())
+    assert "/api/auth/complete" in answer.replace("\\/", "/")
+    assert "Too many sign-in attempts" not in answer
+
+
+# --- finding 6: security headers on every response ---------------------------------------------
+
+
+def _media_path(server) -> str:
+    engine = _db(server)
+    with Session(engine) as session:
+        service = session.exec(select(Service).where(Service.images != [])).first()
+    engine.dispose()
+    return service.images[0]["url"]
+
+
+@pytest.mark.parametrize("kind", ["page", "media", "api", "not_found"])
+def test_every_response_carries_the_security_headers(server, kind):
+    path = {
+        "page": "/",
+        "media": _media_path(server),
+        "api": "/api/auth/complete?ticket=x",
+        "not_found": "/no-such-page-here",
+    }[kind]
+    response = httpx.get(server.url + path, follow_redirects=False)
+    headers = response.headers
+    csp = headers.get("content-security-policy", "")
+    assert "frame-ancestors 'none'" in csp
+    assert "object-src 'none'" in csp
+    assert headers.get("x-frame-options") == "DENY"
+    assert headers.get("x-content-type-options") == "nosniff"
+    assert headers.get("referrer-policy") == "strict-origin-when-cross-origin"
+    if kind == "media":
+        assert response.status_code == 200
+        assert headers.get("content-disposition") == "inline"
+        assert headers.get("content-type", "").startswith("image/")
