@@ -4,6 +4,7 @@ Used for the confirmation mail's attachment and for the `.ics` download."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -15,6 +16,7 @@ from storefront.settings import get_settings
 PRODID = "-//Magic Events//Storefront//EN"
 # iCalendar's STATUS for an event, from the booking item's status.
 EVENT_STATUS = {"pending": "TENTATIVE", "cancelled": "CANCELLED"}
+TIMEZONE_MARGIN = timedelta(days=366)
 
 
 def ics_for_booking(
@@ -27,9 +29,15 @@ def ics_for_booking(
     calendar.add("version", "2.0")
     calendar.add("method", "PUBLISH")
     domain = urlsplit(settings.public_url).hostname or "localhost"
-    for item in sorted(items, key=lambda i: (i.start_datetime, i.service_name)):
+    items = sorted(items, key=lambda i: (i.start_datetime, i.service_name))
+    for item in items:
         calendar.add_component(_event(booking, item, business=business, zone=zone, domain=domain))
-    calendar.add_missing_timezones()
+    if items:
+        # The time zone's rules around the booked days only, not fifty years of them.
+        calendar.add_missing_timezones(
+            first_date=items[0].start_datetime.date() - TIMEZONE_MARGIN,
+            last_date=max(i.end_datetime for i in items).date() + TIMEZONE_MARGIN,
+        )
     return calendar.to_ical()
 
 
