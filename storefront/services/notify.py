@@ -111,6 +111,8 @@ def send(message: Message) -> None:
 def post_webhook(message: WebhookMessage) -> None:
     settings = get_settings()
     if not settings.notify_webhook_url:
+        if settings.environment == "prod":
+            logger.warning("NOTIFY_WEBHOOK_URL is not set: staff messages are logged, not sent")
         logger.info("NOTIFY_WEBHOOK_URL is not set; staff message: %s", message.body())
         return
     try:

@@ -256,6 +256,19 @@ def test_a_sender_dying_after_the_claim_loses_nothing_and_sends_once(
     assert len(webhook.requests) == 1 and len(mailbox.messages) == 1
 
 
+def test_rows_given_back_unsent_are_due_again_with_their_attempt_uncounted(session, engine):
+    enqueue_contact(session, "Arta")
+    session.commit()
+    claimed = outbox.claim(engine=engine, now=NOW, limit=5)
+    assert outbox.claim(engine=engine, now=NOW, limit=5) == []
+
+    assert outbox.release(claimed, engine=engine, now=NOW) == 1
+
+    [row] = rows(session)
+    assert (row.status, row.attempts, row.next_attempt_at) == ("pending", 0, NOW)
+    assert [n.id for n, _ in outbox.claim(engine=engine, now=NOW, limit=5)] == [row.id]
+
+
 def test_two_senders_at_once_send_every_row_exactly_once(session, engine, webhook):
     names = [f"Guest {n}" for n in range(30)]
     for name in names:
