@@ -50,7 +50,14 @@ class Settings(BaseSettings):
 
     # Staff notifications (WhatsApp message handler webhook); logged when unset.
     notify_webhook_url: str | None = None
+    notify_timeout: float = 10.0  # seconds, for connecting to and hearing from the webhook
     staff_phone: str = "+38344000000"
+
+    # The outbox sender: a background task of every app worker (OUTBOX_WORKER=false turns it
+    # off, for tests that send themselves); a message is given up after its last attempt.
+    outbox_worker: bool = True
+    outbox_poll_seconds: float = 2.0
+    outbox_max_attempts: int = 8
 
     # OAuth providers: each shows only when both id and secret are set.
     google_client_id: str | None = None

@@ -27,6 +27,8 @@ from storefront.pages.public.services_index import services_index
 from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
+from storefront.services.outbox import outbox_worker
+from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
@@ -48,6 +50,9 @@ app = rx.App(
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
 )
 app.add_middleware(AuthGuard())
+# Sends the notification outbox from every worker (DESIGN 6); off with OUTBOX_WORKER=false.
+if get_settings().outbox_worker:
+    app.register_lifespan_task(outbox_worker)
 
 SITE = "Magic Events"
 

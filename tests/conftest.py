@@ -24,6 +24,7 @@ from sqlmodel import Session, SQLModel  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
 from tests.mail_server import MailServer  # noqa: E402
+from tests.webhook_server import WebhookServer  # noqa: E402
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -135,3 +136,13 @@ def mailbox(smtp_server: MailServer, monkeypatch: pytest.MonkeyPatch) -> MailSer
     monkeypatch.setattr(settings, "smtp_user", None)
     monkeypatch.setattr(settings, "smtp_password", None)
     return smtp_server
+
+
+@pytest.fixture
+def webhook(monkeypatch: pytest.MonkeyPatch) -> Iterator[WebhookServer]:
+    """A real HTTP server on 127.0.0.1 as NOTIFY_WEBHOOK_URL, for this test."""
+    from storefront.settings import get_settings
+
+    with WebhookServer() as server:
+        monkeypatch.setattr(get_settings(), "notify_webhook_url", server.url)
+        yield server

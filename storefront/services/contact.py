@@ -9,8 +9,8 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session
 
-from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, NotificationOutbox, utcnow
-from storefront.services import throttle
+from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
+from storefront.services import outbox, throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -94,22 +94,20 @@ def submit(
         created_at=now,
     )
     session.add(message)
-    session.add(
-        NotificationOutbox(
-            channel="whatsapp",
-            topic="contact_request",
-            recipient=get_settings().staff_phone,
-            payload={
-                "name": message.name,
-                "email": message.email,
-                "phone": message.phone or "",
-                "event_type": message.event_type,
-                "event_date": message.event_date.isoformat() if message.event_date else "",
-                "message": message.message,
-            },
-            created_at=now,
-            next_attempt_at=now,
-        )
+    outbox.enqueue(
+        session=session,
+        channel="whatsapp",
+        topic="contact_request",
+        recipient=get_settings().staff_phone,
+        payload={
+            "name": message.name,
+            "email": message.email,
+            "phone": message.phone or "",
+            "event_type": message.event_type,
+            "event_date": message.event_date.isoformat() if message.event_date else "",
+            "message": message.message,
+        },
+        now=now,
     )
     session.flush()
     return message

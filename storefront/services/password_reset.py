@@ -16,8 +16,8 @@ from urllib.parse import urlencode
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
-from storefront.models import NotificationOutbox, PasswordResetToken, User, utcnow
-from storefront.services import throttle
+from storefront.models import PasswordResetToken, User, utcnow
+from storefront.services import outbox, throttle
 from storefront.services.auth import (
     AuthError,
     check_password_rules,
@@ -91,15 +91,13 @@ def request_reset(
         )
     )
     text, html_body = _reset_mail(reset_link(token), user.full_name or "")
-    session.add(
-        NotificationOutbox(
-            channel="email",
-            topic="mail",
-            recipient=user.email,
-            payload={"subject": "Reset your password", "text": text, "html": html_body},
-            created_at=now,
-            next_attempt_at=now,
-        )
+    outbox.enqueue(
+        session=session,
+        channel="email",
+        topic="mail",
+        recipient=user.email,
+        payload={"subject": "Reset your password", "text": text, "html": html_body},
+        now=now,
     )
     session.flush()
 

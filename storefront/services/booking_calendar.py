@@ -1,0 +1,63 @@
+"""A booking as an iCalendar file: one event per booked service, in the business's time zone.
+Used for the confirmation mail's attachment and for the `.ics` download."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
+
+from icalendar import Calendar, Event
+
+from storefront.models import Booking, BookingItem, BusinessSettings
+from storefront.settings import get_settings
+
+PRODID = "-//Magic Events//Storefront//EN"
+# iCalendar's STATUS for an event, from the booking item's status.
+EVENT_STATUS = {"pending": "TENTATIVE", "cancelled": "CANCELLED"}
+TIMEZONE_MARGIN = timedelta(days=366)
+
+
+def ics_for_booking(
+    booking: Booking, items: Iterable[BookingItem], *, business: BusinessSettings
+) -> bytes:
+    settings = get_settings()
+    zone = ZoneInfo(settings.timezone)
+    calendar = Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("method", "PUBLISH")
+    domain = urlsplit(settings.public_url).hostname or "localhost"
+    items = sorted(items, key=lambda i: (i.start_datetime, i.service_name))
+    for item in items:
+        calendar.add_component(_event(booking, item, business=business, zone=zone, domain=domain))
+    if items:
+        # The time zone's rules around the booked days only, not fifty years of them.
+        calendar.add_missing_timezones(
+            first_date=items[0].start_datetime.date() - TIMEZONE_MARGIN,
+            last_date=max(i.end_datetime for i in items).date() + TIMEZONE_MARGIN,
+        )
+    return calendar.to_ical()
+
+
+def _event(
+    booking: Booking, item: BookingItem, *, business: BusinessSettings, zone: ZoneInfo, domain: str
+) -> Event:
+    event = Event()
+    # Stable per item, so a calendar updates the event when the file is imported again.
+    event.add("uid", f"{item.id}@{domain}")
+    event.add("dtstamp", booking.updated_at)
+    event.add("dtstart", item.start_datetime.astimezone(zone))
+    event.add("dtend", item.end_datetime.astimezone(zone))
+    summary = item.service_name if item.quantity == 1 else f"{item.service_name} x{item.quantity}"
+    event.add("summary", summary)
+    event.add(
+        "description",
+        f"Booking {booking.reference}\n{business.business_name}: {business.phone}, {business.email}",
+    )
+    venue = ", ".join(part for part in (booking.venue_address, booking.city or "") if part)
+    if venue:
+        event.add("location", venue)
+    event.add("status", EVENT_STATUS.get(item.status, "CONFIRMED"))
+    return event

@@ -1,0 +1,339 @@
+"""What each outbox topic sends, and sending it: the staff WhatsApp webhook (SPEC 7's message
+handler) or the customer's email. Messages about a booking are rendered from its rows at send
+time, so the outbox row only names the booking.
+
+Topics and their payloads:
+- booking_placed (whatsapp): {"booking_id"}; to the staff webhook.
+- contact_request (whatsapp): {"name", "email", "phone", "event_type", "event_date", "message"}.
+- booking_confirmation (email): {"booking_id"}; with the .ics and the signed booking link.
+- booking_status (email): {"booking_id", "status"}.
+- mail (email): {"subject", "text", optional "html"}; any other mail (password reset)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+from sqlmodel import Session, col, select
+
+from storefront.models import Booking, BookingItem, BusinessSettings
+from storefront.services import mail
+from storefront.services.booking_calendar import ics_for_booking
+from storefront.services.booking_links import view_url
+from storefront.services.errors import ServiceError
+from storefront.services.money import format_price
+from storefront.settings import get_settings
+
+logger = logging.getLogger(__name__)
+
+TOPIC_CHANNELS = {
+    "booking_placed": "whatsapp",
+    "contact_request": "whatsapp",
+    "booking_confirmation": "email",
+    "booking_status": "email",
+    "mail": "email",
+}
+# Failures that another attempt cannot mend.
+PERMANENT_CODES = {"unknown_topic", "bad_payload", "booking_missing", "invalid_message"}
+ERROR_TEXT_LIMIT = 500
+
+
+class NotifyError(ServiceError):
+    """Codes: unknown_topic, bad_payload, booking_missing (permanent); webhook_failed,
+    send_failed (worth another attempt); invalid_message (a mail that cannot be built)."""
+
+    @property
+    def permanent(self) -> bool:
+        return self.code in PERMANENT_CODES
+
+
+@dataclass(frozen=True)
+class Notification:
+    """An outbox row as the sender hands it over, detached from any session."""
+
+    id: uuid.UUID
+    channel: str
+    topic: str
+    recipient: str
+    payload: dict[str, Any]
+    booking_id: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class WebhookMessage:
+    template_params: tuple[str, ...]
+    customer_phone: str
+
+    def body(self) -> dict[str, Any]:
+        return {"templateParams": list(self.template_params), "customerPhone": self.customer_phone}
+
+
+@dataclass(frozen=True)
+class MailMessage:
+    to: str
+    subject: str
+    text: str
+    html: str | None = None
+    attachments: tuple[mail.Attachment, ...] = field(default_factory=tuple)
+
+
+Message = WebhookMessage | MailMessage
+
+
+# Sending
+
+
+def send(message: Message) -> None:
+    """Raises NotifyError when the message did not go out."""
+    if isinstance(message, WebhookMessage):
+        post_webhook(message)
+        return
+    try:
+        mail.send_mail(
+            to=message.to,
+            subject=message.subject,
+            text=message.text,
+            html=message.html,
+            attachments=message.attachments,
+        )
+    except mail.MailError as exc:
+        raise NotifyError(exc.code, exc.message, **exc.details) from exc
+
+
+def post_webhook(message: WebhookMessage) -> None:
+    settings = get_settings()
+    if not settings.notify_webhook_url:
+        if settings.environment == "prod":
+            logger.warning("NOTIFY_WEBHOOK_URL is not set: staff messages are logged, not sent")
+        logger.info("NOTIFY_WEBHOOK_URL is not set; staff message: %s", message.body())
+        return
+    try:
+        response = httpx.post(
+            settings.notify_webhook_url, json=message.body(), timeout=settings.notify_timeout
+        )
+    except httpx.HTTPError as exc:
+        raise NotifyError("webhook_failed", f"The webhook could not be reached: {exc!r}") from exc
+    problem = _webhook_problem(response.status_code, response.text)
+    if problem:
+        raise NotifyError("webhook_failed", problem)
+
+
+def _webhook_problem(status: int, text: str) -> str | None:
+    """SPEC 7: the answer is read as text, then as JSON that may carry an `error` field."""
+    try:
+        answer = json.loads(text) if text.strip() else None
+    except ValueError:
+        answer = None
+    error = answer.get("error") if isinstance(answer, dict) else None
+    if not 200 <= status < 300 or error:
+        return f"Webhook answered {status}: {error or text[:ERROR_TEXT_LIMIT]}"
+    return None
+
+
+# Rendering
+
+
+def render(notification: Notification, *, session: Session) -> Message:
+    renderer = RENDERERS.get(notification.topic)
+    if renderer is None:
+        raise NotifyError("unknown_topic", f"No renderer for topic {notification.topic!r}")
+    return renderer(notification, session)
+
+
+def render_booking_placed(notification: Notification, session: Session) -> WebhookMessage:
+    booking, items = _booking(notification, session)
+    when = _local_date(items[0].start_datetime) if items else "-"
+    guests = f"{booking.guest_count} guests" if booking.guest_count is not None else ""
+    services = "; ".join(_service_line(item, booking.currency) for item in items)
+    if booking.special_requests:
+        services += f" | Special requests: {booking.special_requests}"
+    return _webhook(
+        [
+            booking.reference,
+            _joined(customer_name(booking), booking.contact_phone, booking.contact_email),
+            _joined(_label(booking.event_type), when, guests, _venue(booking)),
+            format_price(booking.total_amount, booking.currency),
+            services,
+        ],
+        phone=booking.contact_phone,
+    )
+
+
+def render_contact_request(notification: Notification, _session: Session) -> WebhookMessage:
+    p = notification.payload
+    event_date = _iso_date_local(p.get("event_date") or "")
+    return _webhook(
+        [
+            "Kontakt",
+            _joined(p.get("name", ""), p.get("phone", ""), p.get("email", "")),
+            _joined(_label(p.get("event_type")), event_date),
+            "-",
+            p.get("message", ""),
+        ],
+        phone=p.get("phone") or "",
+    )
+
+
+def render_booking_confirmation(notification: Notification, session: Session) -> MailMessage:
+    booking, items = _booking(notification, session)
+    business = _business(session)
+    name = customer_name(booking)
+    lines = [
+        f"Hello {name}," if name else "Hello,",
+        "",
+        f"Thank you for your booking at {business.business_name}.",
+        f"Booking reference: {booking.reference}",
+        "",
+        *[f"- {_service_line(item, booking.currency)}" for item in items],
+        "",
+        f"Total: {format_price(booking.total_amount, booking.currency)}",
+        "Payment is collected at the time of service.",
+        "",
+        "View your booking:",
+        view_url(booking.id),
+        "",
+        f"Questions? {business.phone} or {business.email}",
+        business.business_name,
+    ]
+    ics = ics_for_booking(booking, items, business=business)
+    return MailMessage(
+        to=notification.recipient,
+        subject=f"Booking {booking.reference} received",
+        text="\n".join(lines) + "\n",
+        attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
+    )
+
+
+def render_booking_status(notification: Notification, session: Session) -> MailMessage:
+    booking, _items = _booking(notification, session)
+    business = _business(session)
+    status = str(notification.payload.get("status") or booking.status).replace("_", " ")
+    text = (
+        f"Booking status updated to {status}\n\n"
+        f"Booking reference: {booking.reference}\n"
+        f"View your booking: {view_url(booking.id)}\n\n"
+        f"Questions? {business.phone} or {business.email}\n"
+    )
+    return MailMessage(
+        to=notification.recipient,
+        subject=f"Booking {booking.reference}: status updated to {status}",
+        text=text,
+    )
+
+
+def render_mail(notification: Notification, _session: Session) -> MailMessage:
+    p = notification.payload
+    if not p.get("subject") or not p.get("text"):
+        raise NotifyError("bad_payload", "A mail needs a subject and a text")
+    return MailMessage(
+        to=notification.recipient, subject=p["subject"], text=p["text"], html=p.get("html")
+    )
+
+
+RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
+    "booking_placed": render_booking_placed,
+    "contact_request": render_contact_request,
+    "booking_confirmation": render_booking_confirmation,
+    "booking_status": render_booking_status,
+    "mail": render_mail,
+}
+
+
+# Shared rules
+
+
+def customer_name(booking: Booking) -> str:
+    """The stored contact name, else one derived from the email (SPEC 3)."""
+    return (booking.contact_name or "").strip() or name_from_email(booking.contact_email)
+
+
+def name_from_email(email: str) -> str:
+    """'arta.krasniqi_b-x@example.com' -> 'Arta Krasniqi B X'."""
+    local = email.partition("@")[0]
+    return " ".join(part.capitalize() for part in re.split(r"[._-]+", local) if part)
+
+
+def with_plus(phone: str) -> str:
+    """SPEC 7's customerPhone: the number with a leading '+' added if missing."""
+    phone = (phone or "").strip()
+    if not phone or phone.startswith("+"):
+        return phone
+    return f"+{phone}"
+
+
+def _webhook(params: Sequence[str], *, phone: str) -> WebhookMessage:
+    return WebhookMessage(tuple(_template_param(p) for p in params), with_plus(phone))
+
+
+def _template_param(text: str) -> str:
+    """WhatsApp template parameters may hold no line breaks or runs of spaces, nor be empty."""
+    return " ".join(str(text or "").split()) or "-"
+
+
+def _joined(*parts: str | None) -> str:
+    return ", ".join(p.strip() for p in parts if p and p.strip())
+
+
+def _label(slug: str | None) -> str:
+    return (slug or "").replace("-", " ").replace("_", " ").capitalize()
+
+
+def _venue(booking: Booking) -> str:
+    return _joined(booking.venue_address, booking.city)
+
+
+def _service_line(item: BookingItem, currency: str) -> str:
+    name = item.service_name if item.quantity == 1 else f"{item.service_name} x{item.quantity}"
+    start = item.start_datetime
+    return _joined(
+        name, _local_date(start), _local_time(start), format_price(item.service_price, currency)
+    )
+
+
+def _zone() -> ZoneInfo:
+    return ZoneInfo(get_settings().timezone)
+
+
+def _local_date(moment: datetime) -> str:
+    return moment.astimezone(_zone()).strftime("%d.%m.%Y")
+
+
+def _local_time(moment: datetime) -> str:
+    return moment.astimezone(_zone()).strftime("%H:%M")
+
+
+def _iso_date_local(value: str) -> str:
+    """'2027-06-12' -> '12.06.2027'; anything else as it is."""
+    try:
+        return date.fromisoformat(value).strftime("%d.%m.%Y")
+    except ValueError:
+        return value
+
+
+def _booking(notification: Notification, session: Session) -> tuple[Booking, list[BookingItem]]:
+    raw_id = notification.payload.get("booking_id") or notification.booking_id
+    try:
+        booking_id = uuid.UUID(str(raw_id))
+    except ValueError as exc:
+        raise NotifyError("bad_payload", f"No booking id in {notification.topic}") from exc
+    booking = session.get(Booking, booking_id)
+    if booking is None:
+        raise NotifyError("booking_missing", f"Booking {booking_id} no longer exists")
+    items = session.exec(
+        select(BookingItem)
+        .where(BookingItem.booking_id == booking_id)
+        .order_by(col(BookingItem.start_datetime), col(BookingItem.service_name))
+    ).all()
+    return booking, list(items)
+
+
+def _business(session: Session) -> BusinessSettings:
+    return session.get(BusinessSettings, 1) or BusinessSettings()

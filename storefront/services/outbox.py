@@ -1,0 +1,256 @@
+"""The notification outbox: rows written in the caller's transaction (`enqueue`), sent later by
+`run_once`, which every app worker runs in the background (`outbox_worker`).
+
+A run claims due rows in one short transaction that leases them (pushes `next_attempt_at` past
+the lease and counts the attempt), commits, sends each row outside any transaction, then marks
+it sent or schedules a retry. A row a worker claimed is invisible to every other worker until
+its lease ends, so N workers never send it twice; a worker that dies after claiming leaves the
+row to be sent by the next run once the lease has ended, so nothing is lost. The claim takes
+`FOR UPDATE SKIP LOCKED` on PostgreSQL and runs under `BEGIN IMMEDIATE` on SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from storefront.db import get_engine, session_scope
+from storefront.models import NotificationOutbox, utcnow
+from storefront.services import notify
+from storefront.services.errors import ServiceError
+from storefront.settings import get_settings
+
+logger = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=5)
+# A run stops sending once half the lease is spent, so no row is sent after its lease ended.
+SEND_BUDGET_SECONDS = LEASE.total_seconds() / 2
+FIRST_RETRY = timedelta(seconds=30)
+LONGEST_RETRY = timedelta(minutes=30)
+# Topics whose payload holds secrets (reset links): emptied once the row is done with.
+REDACTED_TOPICS = {"mail"}
+REDACTED = {"redacted": True}
+
+
+class OutboxError(ServiceError):
+    """Codes: unknown_topic, wrong_channel."""
+
+
+@dataclass
+class SendReport:
+    claimed: int = 0
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    released: int = 0
+
+
+def enqueue(
+    *,
+    session: Session,
+    channel: str,
+    topic: str,
+    recipient: str,
+    payload: dict[str, Any],
+    booking_id: uuid.UUID | None = None,
+    now: datetime | None = None,
+) -> NotificationOutbox:
+    """Add a message to send; it leaves only if the caller's transaction commits."""
+    expected = notify.TOPIC_CHANNELS.get(topic)
+    if expected is None:
+        raise OutboxError("unknown_topic", f"No renderer for topic {topic!r}")
+    if channel != expected:
+        raise OutboxError("wrong_channel", f"Topic {topic!r} goes by {expected}, not {channel}")
+    now = now or utcnow()
+    row = NotificationOutbox(
+        channel=channel,
+        topic=topic,
+        recipient=recipient,
+        payload=payload,
+        booking_id=booking_id,
+        created_at=now,
+        next_attempt_at=now,
+    )
+    session.add(row)
+    return row
+
+
+def run_once(
+    *, now: datetime | None = None, limit: int = 20, engine: Engine | None = None
+) -> SendReport:
+    """Claim up to `limit` due rows and send them; returns what happened."""
+    engine = engine or get_engine()
+    now = now or utcnow()
+    claimed = claim(engine=engine, now=now, limit=limit)
+    report = SendReport(claimed=len(claimed))
+    started = time.monotonic()
+    for position, (notification, attempts) in enumerate(claimed):
+        if time.monotonic() - started > SEND_BUDGET_SECONDS:
+            report.released += release(claimed[position:], engine=engine, now=now)
+            break
+        outcome = _send_one(notification, attempts, engine=engine, now=now)
+        setattr(report, outcome, getattr(report, outcome) + 1)
+    return report
+
+
+def claim(*, engine: Engine, now: datetime, limit: int) -> list[tuple[notify.Notification, int]]:
+    """Lease the due rows in one committed transaction; each with its attempt number."""
+    # On SQLite the write lock is taken at BEGIN, so two claims run one after the other.
+    locking = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+    with session_scope(locking) as session:
+        rows = session.exec(
+            select(NotificationOutbox)
+            .where(
+                NotificationOutbox.status == "pending",
+                col(NotificationOutbox.next_attempt_at) <= now,
+            )
+            .order_by(col(NotificationOutbox.next_attempt_at))
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        ).all()
+        for row in rows:
+            row.attempts += 1
+            row.next_attempt_at = now + LEASE
+            session.add(row)
+        return [(_detached(row), row.attempts) for row in rows]
+
+
+def release(
+    claimed: list[tuple[notify.Notification, int]], *, engine: Engine, now: datetime
+) -> int:
+    """Give claimed rows back unsent, so the next run takes them at once."""
+    with session_scope(engine) as session:
+        for notification, attempts in claimed:
+            session.exec(
+                _owned(notification.id, attempts).values(attempts=attempts - 1, next_attempt_at=now)
+            )
+    return len(claimed)
+
+
+def _send_one(
+    notification: notify.Notification, attempts: int, *, engine: Engine, now: datetime
+) -> str:
+    try:
+        with session_scope(engine) as session:
+            message = notify.render(notification, session=session)
+        notify.send(message)
+    except Exception as exc:
+        permanent = isinstance(exc, notify.NotifyError) and exc.permanent
+        return _record_failure(
+            notification,
+            attempts,
+            error=_describe(exc),
+            permanent=permanent,
+            engine=engine,
+            now=now,
+        )
+    _mark_sent(notification, attempts, engine=engine, now=now)
+    return "sent"
+
+
+def _mark_sent(
+    notification: notify.Notification, attempts: int, *, engine: Engine, now: datetime
+) -> None:
+    values: dict[str, Any] = {"status": "sent", "sent_at": now, "last_error": None}
+    if notification.topic in REDACTED_TOPICS:
+        values["payload"] = REDACTED
+    _finish(notification, attempts, values, engine=engine)
+
+
+def _record_failure(
+    notification: notify.Notification,
+    attempts: int,
+    *,
+    error: str,
+    permanent: bool,
+    engine: Engine,
+    now: datetime,
+) -> str:
+    values: dict[str, Any] = {"last_error": error[:2000]}
+    if permanent or attempts >= get_settings().outbox_max_attempts:
+        values["status"] = "failed"
+        if notification.topic in REDACTED_TOPICS:
+            values["payload"] = REDACTED
+        logger.error(
+            "Notification %s (%s to %s) failed after %s attempt(s): %s",
+            notification.id,
+            notification.topic,
+            notification.recipient,
+            attempts,
+            error,
+        )
+        outcome = "failed"
+    else:
+        values["next_attempt_at"] = now + retry_delay(attempts)
+        logger.warning(
+            "Notification %s (%s) attempt %s failed, retrying: %s",
+            notification.id,
+            notification.topic,
+            attempts,
+            error,
+        )
+        outcome = "retried"
+    _finish(notification, attempts, values, engine=engine)
+    return outcome
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """30 s after the first failed attempt, doubling each time, at most 30 minutes."""
+    return min(FIRST_RETRY * 2 ** (max(attempts, 1) - 1), LONGEST_RETRY)
+
+
+def _finish(
+    notification: notify.Notification, attempts: int, values: dict[str, Any], *, engine: Engine
+) -> None:
+    with session_scope(engine) as session:
+        result = session.exec(_owned(notification.id, attempts).values(**values))
+    if result.rowcount != 1:
+        logger.warning("Notification %s was claimed again before it was marked", notification.id)
+
+
+def _owned(row_id: uuid.UUID, attempts: int):
+    """An UPDATE of the row that applies only while this run's claim is the latest."""
+    return update(NotificationOutbox).where(
+        col(NotificationOutbox.id) == row_id,
+        col(NotificationOutbox.attempts) == attempts,
+        col(NotificationOutbox.status) == "pending",
+    )
+
+
+def _detached(row: NotificationOutbox) -> notify.Notification:
+    return notify.Notification(
+        id=row.id,
+        channel=row.channel,
+        topic=row.topic,
+        recipient=row.recipient,
+        payload=dict(row.payload or {}),
+        booking_id=row.booking_id,
+    )
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, ServiceError):
+        return f"{exc.code}: {exc.message}"
+    return repr(exc)
+
+
+async def outbox_worker(*, batch: int = 20, engine: Engine | None = None) -> None:
+    """Send due notifications until cancelled; a full batch is followed at once by the next."""
+    poll = get_settings().outbox_poll_seconds
+    while True:
+        claimed = 0
+        try:
+            report = await asyncio.to_thread(run_once, limit=batch, engine=engine)
+            claimed = report.claimed
+        except Exception:
+            logger.exception("The outbox run failed; trying again in %s s", poll)
+        if claimed < batch:
+            await asyncio.sleep(poll)
