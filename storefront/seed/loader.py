@@ -20,8 +20,8 @@ from storefront.models import (
 )
 from storefront.seed import catalog
 from storefront.services import storage
-from storefront.services.catalog import default_price_unit
 from storefront.services.banners import GALLERY_PREFIX
+from storefront.services.catalog import default_price_unit
 from storefront.services.placeholders import placeholder_image
 
 # Image sizes fit their slots at 2x for sharp screens: banner cards are 280x350.
