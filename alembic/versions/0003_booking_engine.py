@@ -1,11 +1,12 @@
-"""booking engine: a stored booking reference and per-hour or per-event prices
+"""booking engine: a stored booking reference, the checkout's state and ZIP, per-event prices
 
 Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-22 09:10:00
 
 `bookings.reference` becomes a real, unique column so staff can find a booking by what the
-customer reads out. `services.price_unit` says whether the hours booked multiply the price
+customer reads out. The checkout form (SPEC 3) asks for state and ZIP code, which had no
+columns. `services.price_unit` says whether the hours booked multiply the price
 (DESIGN 9.9); packages, wedding offers, tables and the Tiffany chairs are priced per event.
 """
 
@@ -28,6 +29,8 @@ PER_EVENT_SLUGS = ("tiffany-chairs",)
 def upgrade() -> None:
     with op.batch_alter_table('bookings', schema=None) as batch_op:
         batch_op.add_column(sa.Column('reference', sqlmodel.sql.sqltypes.AutoString(length=11), nullable=True))
+        batch_op.add_column(sa.Column('state', sqlmodel.sql.sqltypes.AutoString(length=120), nullable=True))
+        batch_op.add_column(sa.Column('zip_code', sqlmodel.sql.sqltypes.AutoString(length=20), nullable=True))
     # The first 8 characters of the id are the same in PostgreSQL's hyphenated text and in
     # SQLite's 32-digit hex form (the first hyphen comes after the 8th character).
     op.execute("UPDATE bookings SET reference = 'MG-' || UPPER(SUBSTR(CAST(id AS VARCHAR), 1, 8))")
@@ -54,3 +57,5 @@ def downgrade() -> None:
     with op.batch_alter_table('bookings', schema=None) as batch_op:
         batch_op.drop_index('ix_bookings_reference')
         batch_op.drop_column('reference')
+        batch_op.drop_column('zip_code')
+        batch_op.drop_column('state')

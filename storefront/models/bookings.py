@@ -39,6 +39,8 @@ class Booking(SQLModel, table=True):
     contact_phone: str = Field(max_length=64)
     venue_address: str = Field(default="", max_length=500)
     city: str | None = Field(default=None, max_length=120)
+    state: str | None = Field(default=None, max_length=120)
+    zip_code: str | None = Field(default=None, max_length=20)
     event_type: str | None = Field(default=None, max_length=32)
     guest_count: int | None = None
     special_requests: str | None = Field(default=None, max_length=5000)

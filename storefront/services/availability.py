@@ -221,7 +221,7 @@ def slots_for_day(
         close = _period_close(day, period, calendar.zone)
         for clock in _starts(period):
             start = local_to_utc(day, clock, calendar.zone)
-            if start is None or close is None or start + duration > close:
+            if start is None or start + duration > close:
                 continue
             label = clock.strftime("%H:%M")
             free = start >= earliest and _slot_is_free(calendar, start, duration, quantity, period)
@@ -229,6 +229,39 @@ def slots_for_day(
                 end_label = (start + duration).astimezone(calendar.zone).strftime("%H:%M")
                 slots[label] = Slot(label, end_label, free)
     return [slots[k] for k in sorted(slots)]
+
+
+def slot_refusal(
+    calendar: ServiceCalendar,
+    day: date,
+    clock: time,
+    *,
+    duration_hours: int,
+    quantity: int,
+    now: datetime,
+) -> str | None:
+    """Why this start cannot be booked: 'blocked', 'closed' (not a start time offered that day,
+    or the booking would end after closing), 'too_soon' (past or within the notice), 'taken'
+    (capacity or the slot maximum); None when it is free."""
+    if is_blocked(day, calendar.blocked):
+        return "blocked"
+    start = local_to_utc(day, clock, calendar.zone)
+    if start is None:
+        return "closed"
+    duration = timedelta(hours=duration_hours)
+    periods = [
+        period
+        for period in hours_for_day(day, calendar.hours)
+        if clock in _starts(period)
+        and start + duration <= _period_close(day, period, calendar.zone)
+    ]
+    if not periods:
+        return "closed"
+    if start < now + calendar.min_notice:
+        return "too_soon"
+    if any(_slot_is_free(calendar, start, duration, quantity, p) for p in periods):
+        return None
+    return "taken"
 
 
 def days_of_month(
@@ -261,7 +294,7 @@ def _starts(period: OpeningHours) -> Iterable[time]:
         minute += period.slot_minutes
 
 
-def _period_close(day: date, period: OpeningHours, zone: ZoneInfo) -> datetime | None:
+def _period_close(day: date, period: OpeningHours, zone: ZoneInfo) -> datetime:
     close = local_to_utc(day, period.end, zone)
     if close is None:  # closing inside the skipped hour: the first existing instant after it
         close = datetime.combine(day, period.end, tzinfo=zone).astimezone(UTC)
