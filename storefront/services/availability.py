@@ -435,38 +435,55 @@ def load_calendar(
     last_day: date,
     cart_holds: Iterable[CartHold] = (),
 ) -> ServiceCalendar:
-    """The calendar of one service with the holds that can touch `first_day`..`last_day`
-    (read through the index on booking_items (service_id, start_datetime, end_datetime))."""
-    zone = ZoneInfo(get_settings().timezone)
+    """The calendar of one service with the holds that can touch `first_day`..`last_day`."""
+    rules = load_rules(session=session, service_id=service_id)
+    return with_booked_holds(
+        rules, session=session, service_id=service_id, first_day=first_day, last_day=last_day
+    ).with_holds(cart_hold_to_hold(h, rules.zone) for h in cart_holds)
+
+
+def load_rules(*, session: Session, service_id: uuid.UUID) -> ServiceCalendar:
+    """A service's hours, capacity, blocked dates and notice, without any holds."""
     capacity_row = session.get(ServiceCapacity, service_id)
     capacity = (
         Capacity(capacity_row.total_units, capacity_row.buffer_time_minutes)
         if capacity_row is not None
         else Capacity()
     )
-    buffer = timedelta(minutes=capacity.buffer_minutes)
+    return service_calendar(
+        hours=_opening_hours(session, service_id),
+        capacity=capacity,
+        blocked=_blocked_ranges(session, service_id),
+        min_notice=min_notice(session=session),
+        zone=ZoneInfo(get_settings().timezone),
+    )
+
+
+def with_booked_holds(
+    rules: ServiceCalendar,
+    *,
+    session: Session,
+    service_id: uuid.UUID,
+    first_day: date,
+    last_day: date,
+) -> ServiceCalendar:
+    """`rules` plus the booking items that can touch `first_day`..`last_day`, read through the
+    index on booking_items (service_id, start_datetime, end_datetime)."""
+    zone = rules.zone
+    buffer = timedelta(minutes=rules.capacity.buffer_minutes)
     # The days shown, a day before (holds running into them) and a day after (a slot's buffer
     # and its booking count may reach past midnight), plus the buffer.
     window_start = datetime.combine(first_day, time(0), tzinfo=zone).astimezone(UTC)
     window_end = datetime.combine(last_day + timedelta(days=2), time(0), tzinfo=zone).astimezone(
         UTC
     )
-    return service_calendar(
-        hours=_opening_hours(session, service_id),
-        capacity=capacity,
-        blocked=_blocked_ranges(session, service_id),
-        holds=[
-            *holding_items(
-                session=session,
-                service_id=service_id,
-                start=window_start - buffer - HOLD_LOOKBACK,
-                end=window_end + buffer,
-            ),
-            *(cart_hold_to_hold(h, zone) for h in cart_holds),
-        ],
-        min_notice=min_notice(session=session),
-        zone=zone,
+    booked = holding_items(
+        session=session,
+        service_id=service_id,
+        start=window_start - buffer - HOLD_LOOKBACK,
+        end=window_end + buffer,
     )
+    return rules.with_holds(booked)
 
 
 def holding_items(

@@ -335,16 +335,19 @@ def place_booking(
     if errors:
         raise BookingError("invalid_contact", "Please check the form", fields=errors)
     now = now or utcnow()
+    plan = _plan(session, lines, key, user_id, now)
+    if isinstance(plan, PlacedBooking):
+        return plan
     for _attempt in range(3):
         try:
-            return _place_locked(session, lines, contact, key, user_id, now)
+            return _place_locked(session, lines, contact, key, plan, now)
         except IntegrityError:
             session.rollback()
-            winner = _booking_with_key(session, key)
-            session.rollback()
-            if winner is not None:
-                return winner
-            # Otherwise two new bookings drew the same 8-character reference: draw again.
+            # The same key won in another request, or two new bookings drew the same
+            # 8-character reference: then plan again with a new id.
+            plan = _plan(session, lines, key, user_id, now)
+            if isinstance(plan, PlacedBooking):
+                return plan
         except OperationalError as error:
             session.rollback()
             if _is_lock_timeout(error):
@@ -356,31 +359,76 @@ def place_booking(
     raise BookingError("busy", "Please try again")
 
 
+@dataclass(frozen=True)
+class _Offer:
+    """What a line's service costs and is called, read once before the lock."""
+
+    id: uuid.UUID
+    title: str
+    price: Decimal
+    price_unit: str
+
+
+@dataclass(frozen=True)
+class _Plan:
+    booking_id: uuid.UUID  # its MG- reference unused when planned
+    owner: uuid.UUID | None
+    offers: dict[int, _Offer]  # by line
+    rules: dict[uuid.UUID, availability.ServiceCalendar]  # by service, without holds
+
+
+def _plan(
+    session: Session, lines: Sequence[BookingLine], key: str, user_id: object, now: datetime
+) -> _Plan | PlacedBooking:
+    """Everything that needs no lock, read before queueing for it: a retry's booking, the user,
+    the services and their rules, and a first check of every line, so that once a slot is full
+    the guests still trying for it are told at once instead of waiting their turn. Only the
+    bookings are read again under the lock."""
+    try:
+        existing = _booking_with_key(session, key)
+        if existing is not None:
+            return existing
+        owner = _check_user(session, user_id)
+        offers = {
+            index: _Offer(s.id, s.title, Decimal(s.price), s.price_unit)
+            for index, s in _bookable_services(session, lines).items()
+        }
+        rules = {
+            offer.id: availability.load_rules(session=session, service_id=offer.id)
+            for offer in offers.values()
+        }
+        _check_lines_free(session, lines, rules, now)
+        return _Plan(_unused_reference_id(session), owner, offers, rules)
+    finally:
+        session.rollback()
+
+
 def _place_locked(
     session: Session,
     lines: Sequence[BookingLine],
     contact: Contact,
     key: str,
-    user_id: object,
+    plan: _Plan,
     now: datetime,
 ) -> PlacedBooking:
-    service_ids = sorted({availability.service_id_of(line.service_id) for line in lines})
-    _lock_services(session, service_ids)
-    existing = _booking_with_key(session, key)
-    if existing is not None:
+    _lock_services(session, sorted(plan.rules))
+    try:
+        spans = _check_lines_free(session, lines, plan.rules, now)
+    except BookingError:
+        # A double click: the first request may have just taken the slot for this same key.
+        existing = _booking_with_key(session, key)
+        if existing is None:
+            raise
         session.commit()
         return existing
-    owner = _check_user(session, user_id)
-    services = _bookable_services(session, lines)
-    spans = _check_lines_free(session, lines, now)
-    booking = _new_booking(session, contact, key, owner, now)
+    booking = _new_booking(contact, key, plan, now)
     total = Decimal("0.00")
     for index, line in enumerate(lines):
-        service = services[index]
+        offer = plan.offers[index]
         start, end = spans[index]
         unit_price = price_line(
-            price=service.price,
-            price_unit=service.price_unit,
+            price=offer.price,
+            price_unit=offer.price_unit,
             quantity=1,
             duration_hours=line.duration_hours,
         )
@@ -388,8 +436,8 @@ def _place_locked(
         session.add(
             BookingItem(
                 booking_id=booking.id,
-                service_id=service.id,
-                service_name=service.title,
+                service_id=offer.id,
+                service_name=offer.title,
                 service_price=unit_price,
                 quantity=line.quantity,
                 start_datetime=start,
@@ -441,7 +489,10 @@ def _booking_with_key(session: Session, key: str) -> PlacedBooking | None:
 
 
 def _check_lines_free(
-    session: Session, lines: Sequence[BookingLine], now: datetime
+    session: Session,
+    lines: Sequence[BookingLine],
+    rules: dict[uuid.UUID, availability.ServiceCalendar],
+    now: datetime,
 ) -> dict[int, tuple[datetime, datetime]]:
     """The UTC span of every line, once each has been found free; lines of the same service
     count against each other in cart order."""
@@ -451,8 +502,12 @@ def _check_lines_free(
     spans: dict[int, tuple[datetime, datetime]] = {}
     for service_id, indexes in sorted(by_service.items()):
         days = [availability.parse_day(lines[i].date) for i in indexes]
-        calendar = availability.load_calendar(
-            session=session, service_id=service_id, first_day=min(days), last_day=max(days)
+        calendar = availability.with_booked_holds(
+            rules[service_id],
+            session=session,
+            service_id=service_id,
+            first_day=min(days),
+            last_day=max(days),
         )
         for index in indexes:
             line = lines[index]
@@ -487,10 +542,8 @@ def _refused(index: int, line: BookingLine, reason: str) -> BookingError:
     return BookingError("slot_unavailable", "This time cannot be booked", reason=reason, **details)
 
 
-def _new_booking(
-    session: Session, contact: Contact, key: str, owner: uuid.UUID | None, now: datetime
-) -> Booking:
-    booking_id = _unused_reference_id(session)
+def _new_booking(contact: Contact, key: str, plan: _Plan, now: datetime) -> Booking:
+    booking_id = plan.booking_id
     return Booking(
         id=booking_id,
         reference=booking_reference(booking_id),
@@ -507,7 +560,7 @@ def _new_booking(
         guest_count=contact.guest_count,
         special_requests=contact.special_requests.strip() or None,
         currency=get_settings().currency,
-        user_id=owner,
+        user_id=plan.owner,
         created_at=now,
         updated_at=now,
     )

@@ -59,3 +59,40 @@ def test_twenty_concurrent_attempts_at_a_two_unit_slot(session, database_url):
         select(func.sum(BookingItem.quantity)).where(BookingItem.service_id == bouncer.id)
     ).one()
     assert held == 2
+
+
+def test_a_double_click_racing_itself_gets_one_booking(session, database_url):
+    """Two requests with the same key at once: both answer with the one booking placed."""
+    bouncer = make_service(session, units=5)
+    session.commit()
+    lines = [line(bouncer, "2026-06-10", "10:00")]
+    start = threading.Barrier(2)
+    answers: list[object] = []
+
+    def attempt() -> None:
+        engine = make_engine(database_url)
+        try:
+            with Session(engine, expire_on_commit=False) as own:
+                start.wait()
+                answers.append(
+                    booking.place_booking(
+                        session=own,
+                        lines=lines,
+                        contact=contact(),
+                        idempotency_key="same-double-click",
+                        now=NOW,
+                    )
+                )
+        except Exception as error:
+            answers.append(error)
+        finally:
+            engine.dispose()
+
+    threads = [threading.Thread(target=attempt) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(answers) == 2 and answers[0] == answers[1], answers
+    session.rollback()
+    assert session.exec(select(func.count()).select_from(BookingItem)).one() == 1
