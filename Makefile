@@ -80,6 +80,8 @@ format: install-dev
 
 bench: install-dev browser
 	$(BIN)/python bench/page_weight.py
+	$(BIN)/python bench/availability.py
+	$(BIN)/python bench/booking_race.py
 
 clean:
 	rm -rf .web .states data/test-*

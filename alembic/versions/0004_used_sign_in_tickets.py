@@ -1,7 +1,7 @@
 """used sign-in tickets: a ticket works once, even after its session ended
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-22 10:10:00
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 import storefront.models.base
 
 revision: str = '0004'
-down_revision: str | None = '0002'
+down_revision: str | None = '0003'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -9,8 +9,17 @@ from storefront.models.auth import (
 from storefront.models.availability import BlockedDate, ServiceAvailability
 from storefront.models.banners import Banner, BannerItem
 from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
-from storefront.models.bookings import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem
+from storefront.models.bookings import (
+    BOOKING_STATUSES,
+    HOLD_STATUSES,
+    Booking,
+    BookingItem,
+    booking_reference,
+)
 from storefront.models.catalog import (
+    PER_EVENT_KINDS,
+    PER_EVENT_SLUGS,
+    PRICE_UNITS,
     SERVICE_KINDS,
     SERVICE_STATUSES,
     Service,
@@ -31,6 +40,9 @@ __all__ = [
     "CONTACT_EVENT_TYPES",
     "HOLD_STATUSES",
     "MONEY",
+    "PER_EVENT_KINDS",
+    "PER_EVENT_SLUGS",
+    "PRICE_UNITS",
     "ROLES",
     "SERVICE_KINDS",
     "SERVICE_STATUSES",
@@ -55,6 +67,7 @@ __all__ = [
     "User",
     "UserPublic",
     "UTCDateTime",
+    "booking_reference",
     "new_id",
     "utcnow",
 ]

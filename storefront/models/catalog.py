@@ -23,6 +23,11 @@ SERVICE_KINDS = (
     "theme",
 )
 SERVICE_STATUSES = ("published", "draft")
+# Per hour: the hours booked multiply the price (SPEC). Per event: one price however long
+# (DESIGN 9.9): packages, wedding offers, tables and the Tiffany chairs.
+PRICE_UNITS = ("per_hour", "per_event")
+PER_EVENT_KINDS = ("package", "wedding_offer", "table")
+PER_EVENT_SLUGS = ("tiffany-chairs",)
 
 
 class ServiceCategory(SQLModel, table=True):
@@ -45,6 +50,7 @@ class Service(SQLModel, table=True):
         ),
         CheckConstraint("status IN ('published', 'draft')", name="ck_services_status"),
         CheckConstraint("price IS NULL OR price >= 0", name="ck_services_price"),
+        CheckConstraint("price_unit IN ('per_hour', 'per_event')", name="ck_services_price_unit"),
         Index("ix_services_category_kind", "category_id", "kind", "display_order"),
         Index("ix_services_user_id", "user_id"),
     )
@@ -54,6 +60,9 @@ class Service(SQLModel, table=True):
     slug: str = Field(max_length=200, unique=True)
     description: str = Field(default="", max_length=10000)
     price: Decimal | None = Field(default=None, sa_type=MONEY)
+    price_unit: str = Field(
+        default="per_hour", max_length=16, sa_column_kwargs={"server_default": "per_hour"}
+    )
     kind: str = Field(default="service", max_length=32)
     category_id: uuid.UUID | None = Field(
         default=None, foreign_key="service_categories.id", ondelete="SET NULL"

@@ -21,6 +21,7 @@ from storefront.models import (
 from storefront.seed import catalog
 from storefront.services import storage
 from storefront.services.banners import GALLERY_PREFIX
+from storefront.services.catalog import default_price_unit
 from storefront.services.placeholders import placeholder_image
 
 # Image sizes fit their slots at 2x for sharp screens: banner cards are 280x350.
@@ -94,6 +95,7 @@ def _services(session: Session, categories: dict[str, ServiceCategory], report: 
                 slug=spec["slug"],
                 description=spec["description"],
                 price=Decimal(spec["price"]),
+                price_unit=default_price_unit(kind=spec["kind"], slug=spec["slug"]),
                 kind=spec["kind"],
                 category_id=categories[spec["category"]].id,
                 images=[{"path": image.path, "url": image.url}],

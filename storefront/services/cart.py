@@ -5,9 +5,14 @@ cart is changed. Prices always come from the catalogue, never from the browser."
 from __future__ import annotations
 
 import json
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from storefront.services.booking import BookingLine
 from storefront.services.money import to_amount
 
 DEFAULT_DESCRIPTION = "No description provided"
@@ -31,9 +36,64 @@ def parse(raw: str | None) -> list[dict[str, Any]]:
         item["price"] = float(to_amount(entry.get("price")))
         item["quantity"] = _clamp_int(entry.get("quantity"), 1, 1, MAX_QUANTITY)
         item["duration"] = _clamp_int(entry.get("duration"), 1, 1, 8)
+        item["serviceId"] = _uuid_text(entry.get("serviceId")) or _uuid_text(entry.get("id"))
+        item["date"] = _date_text(entry.get("date"))
+        item["startTime"] = _clock_text(entry.get("startTime"))
         item.setdefault("description", DEFAULT_DESCRIPTION)
         items.append(item)
     return items
+
+
+_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _uuid_text(value: object) -> str:
+    try:
+        return str(uuid.UUID(str(value)[:40]))
+    except ValueError:
+        return ""
+
+
+def _date_text(value: object) -> str:
+    """YYYY-MM-DD of a real date, else blank."""
+    text = str(value or "")[:10]
+    if not _DATE.match(text):
+        return ""
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        return ""
+
+
+def _clock_text(value: object) -> str:
+    """HH:MM on a 24-hour clock, else blank."""
+    text = str(value or "")[:5]
+    return text if _CLOCK.match(text) else ""
+
+
+@dataclass(frozen=True)
+class CartLines:
+    lines: list[BookingLine]
+    complete: bool  # every line has a service, a date and a start time (checkout may start)
+
+
+def booking_lines(items: list[dict[str, Any]]) -> CartLines:
+    """The parsed cart as booking lines, in cart order."""
+    lines = [
+        BookingLine(
+            service_id=item["serviceId"],
+            quantity=item["quantity"],
+            date=item["date"],
+            start_time=item["startTime"],
+            duration_hours=item["duration"],
+        )
+        for item in items
+    ]
+    complete = bool(lines) and all(
+        line.service_id and line.date and line.start_time for line in lines
+    )
+    return CartLines(lines, complete)
 
 
 def dump(items: list[dict[str, Any]]) -> str:
@@ -64,13 +124,15 @@ def make_item(
         return None
     item = {
         "id": item_id,
-        "serviceId": service_id or item_id,
+        "serviceId": _uuid_text(service_id or item_id),
         "name": name,
         "description": description or DEFAULT_DESCRIPTION,
         "price": float(to_amount(price)),
         "image": image,
         "quantity": _clamp_int(quantity, 1, 1, MAX_QUANTITY),
         "duration": 1,
+        "date": "",
+        "startTime": "",
     }
     if unit in UNIT_LABELS:
         item["unit"] = unit

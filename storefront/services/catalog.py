@@ -9,7 +9,12 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from storefront.models import Service, ServiceCategory
+from storefront.models import PER_EVENT_KINDS, PER_EVENT_SLUGS, Service, ServiceCategory
+
+
+def default_price_unit(*, kind: str, slug: str) -> str:
+    """How a new service is priced unless an admin says otherwise (DESIGN 9.9)."""
+    return "per_event" if kind in PER_EVENT_KINDS or slug in PER_EVENT_SLUGS else "per_hour"
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class ServiceView:
     category_slug: str | None
     image_url: str | None
     meta: dict[str, Any] = field(default_factory=dict)
+    price_unit: str = "per_hour"
 
 
 def list_categories(*, session: Session) -> list[CategoryView]:
@@ -53,6 +59,7 @@ def _view(service: Service, category_slug: str | None) -> ServiceView:
         category_slug=category_slug,
         image_url=image,
         meta=dict(service.meta),
+        price_unit=service.price_unit,
     )
 
 

@@ -9,7 +9,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import users
+from storefront.services import booking, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 
@@ -37,7 +37,7 @@ class AccountAreaState(AccountState):
         if not user_id:
             return
         own = await call_service(users.services_of, user_id=user_id)
-        booked = await call_service(users.bookings_of, user_id=user_id)
+        booked = await call_service(booking.bookings_for_user, user_id=user_id)
         self.services = [dataclasses.asdict(s) for s in own]
         self.bookings = [dataclasses.asdict(b) for b in booked]
 

@@ -1,5 +1,8 @@
 """The Alembic migrations build the schema the models describe, on both databases."""
 
+import uuid
+from datetime import UTC, datetime
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -9,6 +12,8 @@ from sqlmodel import SQLModel
 import storefront.models  # noqa: F401
 from storefront.db import make_engine
 from tests.conftest import BACKENDS, create_database, migrate
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -66,3 +71,54 @@ def test_downgrade_to_base_and_upgrade_again(blank_database):
         assert set(inspect(conn).get_table_names()) <= {"alembic_version"}
     engine.dispose()
     migrate(blank_database)
+
+
+def test_0003_backfills_references_and_price_units(blank_database):
+    """Rows written before 0003 get their reference and, by kind or slug, their price unit."""
+    from sqlalchemy import text
+
+    migrate(blank_database, "0002")
+    engine = make_engine(blank_database)
+    booking_id = uuid.UUID("3f2a9c1e-0000-4000-8000-000000000001")
+    services = {
+        "tiffany-chairs": "service",
+        "white-tables-60cm": "table",
+        "paketa-maskota-1": "package",
+        "oferta-100-persona": "wedding_offer",
+        "mascot-elsa": "mascot",
+    }
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO bookings (id, idempotency_key, status, contact_email, "
+                    "contact_phone, venue_address, total_amount, currency, created_at, "
+                    "updated_at) VALUES (:id, 'k1', 'pending', 'a@example.com', '+1', '', 0, "
+                    "'EUR', :now, :now)"
+                ),
+                {"id": booking_id.hex if "sqlite" in blank_database else booking_id, "now": NOW},
+            )
+            for slug, kind in services.items():
+                conn.execute(
+                    text(
+                        "INSERT INTO services (id, title, slug, description, kind, images, "
+                        "metadata, featured, active, status, display_order, created_at, "
+                        "updated_at) VALUES (:id, :slug, :slug, '', :kind, '[]', '{}', false, "
+                        "true, 'published', 0, :now, :now)"
+                    ),
+                    {"id": uuid.uuid4().hex, "slug": slug, "kind": kind, "now": NOW},
+                )
+        migrate(blank_database)
+        with engine.connect() as conn:
+            reference = conn.execute(text("SELECT reference FROM bookings")).scalar_one()
+            units = dict(conn.execute(text("SELECT slug, price_unit FROM services")).all())
+    finally:
+        engine.dispose()
+    assert reference == "MG-3F2A9C1E"
+    assert units == {
+        "tiffany-chairs": "per_event",
+        "white-tables-60cm": "per_event",
+        "paketa-maskota-1": "per_event",
+        "oferta-100-persona": "per_event",
+        "mascot-elsa": "per_hour",
+    }

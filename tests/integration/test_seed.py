@@ -123,6 +123,18 @@ def test_catalogue_has_every_offering_spec_names(session):
     }
 
 
+def test_packages_offers_tables_and_chairs_are_priced_per_event(session):
+    load_demo(session=session)
+    session.commit()
+    units = {s.slug: (s.kind, s.price_unit) for s in session.exec(select(Service)).all()}
+    per_event = {slug for slug, (_, unit) in units.items() if unit == "per_event"}
+    assert per_event == {
+        slug for slug, (kind, _) in units.items() if kind in ("package", "wedding_offer", "table")
+    }
+    assert "tiffany-chairs" in per_event
+    assert {unit for kind, unit in units.values() if kind in ("mascot", "theme")} == {"per_hour"}
+
+
 def test_every_service_has_capacity_hours_and_an_image_on_disk(session):
     load_demo(session=session)
     session.commit()

@@ -81,3 +81,60 @@ def test_tiffany_total_label_is_specs_copy():
     assert cart.tiffany_total_label("5.00", 120) == "TOTALI = 600€"
     assert cart.tiffany_total_label("5.00", 0) == "TOTALI = 0€"
     assert cart.tiffany_total_label("2.50", 3) == "TOTALI = 7.50€"
+
+
+SERVICE = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b"
+
+
+def test_parse_keeps_well_formed_service_date_time_and_duration():
+    raw = cart.dump(
+        [
+            {
+                "id": SERVICE,
+                "serviceId": SERVICE.upper(),
+                "name": "Bouncer",
+                "image": "/b.webp",
+                "price": 199.99,
+                "date": "2026-07-04",
+                "startTime": "14:00",
+                "duration": 3,
+            }
+        ]
+    )
+    (item,) = cart.parse(raw)
+    assert (item["serviceId"], item["date"], item["startTime"], item["duration"]) == (
+        SERVICE,
+        "2026-07-04",
+        "14:00",
+        3,
+    )
+
+
+def test_parse_blanks_malformed_service_date_and_time():
+    bad = [
+        {"serviceId": "'; drop table", "date": "2026-02-30", "startTime": "24:00"},
+        {"serviceId": 42, "date": "04.07.2026", "startTime": "9:00"},
+        {"serviceId": None, "date": ["2026-07-04"], "startTime": {"h": 9}, "duration": "x"},
+    ]
+    items = cart.parse(
+        cart.dump([{"id": "tables-white", "name": "T", "image": "/t", **b} for b in bad])
+    )
+    assert [(i["serviceId"], i["date"], i["startTime"]) for i in items] == [("", "", "")] * 3
+    assert [i["duration"] for i in items] == [1, 1, 1]
+
+
+def test_booking_lines_say_whether_every_line_has_a_date_and_time():
+    chosen = {"id": SERVICE, "name": "B", "image": "/b", "price": 1, "quantity": 2}
+    timed = {**chosen, "date": "2026-07-04", "startTime": "14:00", "duration": 2}
+    result = cart.booking_lines(cart.parse(cart.dump([timed])))
+    assert result.complete
+    (line,) = result.lines
+    assert (line.service_id, line.quantity, line.date, line.start_time, line.duration_hours) == (
+        SERVICE,
+        2,
+        "2026-07-04",
+        "14:00",
+        2,
+    )
+    assert not cart.booking_lines(cart.parse(cart.dump([timed, chosen]))).complete
+    assert not cart.booking_lines([]).complete

@@ -1,0 +1,709 @@
+"""Pricing a cart, placing a booking, and showing it afterwards (DESIGN 5).
+
+`place_booking` is one transaction: it locks every service in the cart in sorted order
+(PostgreSQL advisory locks; SQLite's write lock through `BEGIN IMMEDIATE`), re-checks every
+line with the availability rules, prices every line from the catalogue, and writes the booking,
+its items and its two outbox notifications together. The idempotency key makes a double click
+or a retry return the same booking.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import Session, col, select
+
+from storefront.models import (
+    Booking,
+    BookingItem,
+    NotificationOutbox,
+    Service,
+    User,
+    booking_reference,
+    new_id,
+    utcnow,
+)
+from storefront.services import availability
+from storefront.services.auth import EMAIL_PATTERN, normalize_email
+from storefront.services.errors import ServiceError
+from storefront.services.money import CENT, format_price
+from storefront.settings import get_settings
+
+MAX_LINES = 50
+MAX_KEY_LENGTH = 64
+# The checkout's types (SPEC 5) and the booking screen's, stored lowercase.
+EVENT_TYPES = ("wedding", "birthday", "corporate", "anniversary", "graduation", "other")
+MIN_GUESTS, MAX_GUESTS = 1, 500
+CONTACT_LIMITS = {
+    "full_name": 255,
+    "email": 255,
+    "phone": 64,
+    "address": 500,
+    "city": 120,
+    "state": 120,
+    "zip_code": 20,
+    "special_requests": 5000,
+}
+REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone", "address", "zip_code")
+LOCK_TIMEOUT = "10s"
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class BookingError(ServiceError):
+    """Codes: empty_cart, too_many_lines, invalid_line (details: line, field), service_not_found
+    (line), slot_taken (line, service_id, date, start_time), slot_unavailable (the same and
+    reason: blocked, closed, too_soon), invalid_contact (fields: {field: code}),
+    invalid_idempotency_key, invalid_user, busy (the lock could not be had in time)."""
+
+
+@dataclass(frozen=True)
+class BookingLine:
+    service_id: str
+    quantity: int
+    date: str  # YYYY-MM-DD, local; blank until chosen
+    start_time: str  # HH:MM, local; blank until chosen
+    duration_hours: int = 1
+
+
+@dataclass(frozen=True)
+class Contact:
+    """The checkout's information step (SPEC 3)."""
+
+    full_name: str
+    email: str
+    phone: str
+    address: str
+    city: str = ""
+    state: str = ""
+    zip_code: str = ""
+    event_type: str = "other"
+    guest_count: int = 50
+    special_requests: str = ""
+
+
+@dataclass(frozen=True)
+class QuoteLine:
+    service_id: str
+    name: str
+    unit_price: Decimal
+    price_unit: str
+    quantity: int
+    duration_hours: int
+    line_total: Decimal
+
+
+@dataclass(frozen=True)
+class Quote:
+    lines: tuple[QuoteLine, ...]
+    total: Decimal
+    currency: str
+
+
+@dataclass(frozen=True)
+class PlacedBooking:
+    id: str
+    reference: str
+    total: Decimal
+
+
+@dataclass(frozen=True)
+class BookingViewLine:
+    service_id: str | None
+    service_name: str
+    quantity: int
+    date: str  # DD.MM.YYYY local
+    start_time: str  # HH:MM local
+    end_time: str  # HH:MM local
+    duration_hours: int
+    unit_price: Decimal  # one unit for the booked time
+    line_total: Decimal
+    line_total_label: str
+    status: str
+
+
+@dataclass(frozen=True)
+class BookingView:
+    id: str
+    reference: str
+    status: str
+    created_at: str  # DD.MM.YYYY local
+    total: Decimal
+    total_label: str
+    currency: str
+    contact_name: str
+    contact_email: str
+    contact_phone: str
+    venue_address: str
+    city: str
+    state: str
+    zip_code: str
+    event_type: str
+    guest_count: int | None
+    special_requests: str
+    user_id: str | None
+    lines: tuple[BookingViewLine, ...]
+
+
+@dataclass(frozen=True)
+class BookingSummary:
+    """One row of the account's orders list."""
+
+    id: str
+    reference: str
+    status: str
+    created_at: str  # DD.MM.YYYY local
+    event_date: str  # DD.MM.YYYY local, the first service's
+    total_label: str
+    services: str
+
+
+# --- prices ---------------------------------------------------------------------------------
+
+
+def price_line(*, price: Decimal, price_unit: str, quantity: int, duration_hours: int) -> Decimal:
+    """Per hour: price x quantity x hours. Per event: price x quantity (DESIGN 9.9)."""
+    hours = duration_hours if price_unit == "per_hour" else 1
+    return (Decimal(price) * quantity * hours).quantize(CENT)
+
+
+def quote(*, session: Session, lines: Sequence[BookingLine]) -> Quote:
+    """Each line priced from the catalogue; dates and times are not needed."""
+    _check_line_count(lines)
+    for index, line in enumerate(lines):
+        _check_line_shape(index, line)
+    services = _bookable_services(session, lines)
+    quoted = tuple(_quote_line(services[index], line) for index, line in enumerate(lines))
+    return Quote(
+        lines=quoted,
+        total=sum((q.line_total for q in quoted), Decimal("0.00")),
+        currency=get_settings().currency,
+    )
+
+
+def _quote_line(service: Service, line: BookingLine) -> QuoteLine:
+    return QuoteLine(
+        service_id=str(service.id),
+        name=service.title,
+        unit_price=Decimal(service.price),
+        price_unit=service.price_unit,
+        quantity=line.quantity,
+        duration_hours=line.duration_hours,
+        line_total=price_line(
+            price=service.price,
+            price_unit=service.price_unit,
+            quantity=line.quantity,
+            duration_hours=line.duration_hours,
+        ),
+    )
+
+
+# --- checking what the browser sent -----------------------------------------------------------
+
+
+def _check_line_count(lines: Sequence[BookingLine]) -> None:
+    if not lines:
+        raise BookingError("empty_cart", "The cart is empty")
+    if len(lines) > MAX_LINES:
+        raise BookingError("too_many_lines", "Too many services in one booking")
+
+
+def _check_line_shape(index: int, line: BookingLine) -> None:
+    if not isinstance(line, BookingLine):
+        raise BookingError("invalid_line", "Malformed cart line", line=index, field="line")
+    try:
+        availability.service_id_of(line.service_id)
+        availability.check_quantity(line.quantity)
+        availability.check_duration(line.duration_hours)
+    except availability.AvailabilityError as error:
+        field = {"service_not_found": "service_id", "invalid_quantity": "quantity"}.get(
+            error.code, "duration_hours"
+        )
+        raise BookingError("invalid_line", "Malformed cart line", line=index, field=field) from None
+
+
+def _check_line_time(index: int, line: BookingLine) -> None:
+    if not line.date or not line.start_time:
+        raise BookingError(
+            "invalid_line", "Please select a date and time", line=index, field="date"
+        )
+    try:
+        if not _DATE.match(str(line.date)):
+            raise availability.AvailabilityError("invalid_date")
+        availability.parse_day(line.date)
+    except availability.AvailabilityError:
+        raise BookingError("invalid_line", "Bad date", line=index, field="date") from None
+    try:
+        availability.parse_clock(line.start_time)
+    except availability.AvailabilityError:
+        raise BookingError(
+            "invalid_line", "Bad start time", line=index, field="start_time"
+        ) from None
+
+
+def validate_contact(contact: Contact) -> dict[str, str]:
+    """Field -> error code (required, invalid, too_long, out_of_range); empty when good."""
+    errors: dict[str, str] = {}
+    for name, limit in CONTACT_LIMITS.items():
+        value = getattr(contact, name)
+        if not isinstance(value, str):
+            errors[name] = "invalid"
+        elif name in REQUIRED_CONTACT_FIELDS and not value.strip():
+            errors[name] = "required"
+        elif len(value.strip()) > limit:
+            errors[name] = "too_long"
+    if "email" not in errors and not EMAIL_PATTERN.match(contact.email.strip()):
+        errors["email"] = "invalid"
+    if str(contact.event_type).strip().lower() not in EVENT_TYPES:
+        errors["event_type"] = "invalid"
+    guests = contact.guest_count
+    if not isinstance(guests, int) or isinstance(guests, bool):
+        errors["guest_count"] = "invalid"
+    elif not MIN_GUESTS <= guests <= MAX_GUESTS:
+        errors["guest_count"] = "out_of_range"
+    return errors
+
+
+def _check_key(idempotency_key: object) -> str:
+    if not isinstance(idempotency_key, str) or not 8 <= len(idempotency_key) <= MAX_KEY_LENGTH:
+        raise BookingError("invalid_idempotency_key", "A checkout key of 8 to 64 characters")
+    return idempotency_key
+
+
+def _check_user(session: Session, user_id: object) -> uuid.UUID | None:
+    if user_id is None:
+        return None
+    try:
+        parsed = uuid.UUID(str(user_id))
+    except ValueError:
+        raise BookingError("invalid_user", "No such user") from None
+    if session.get(User, parsed) is None:
+        raise BookingError("invalid_user", "No such user")
+    return parsed
+
+
+def _bookable_services(session: Session, lines: Sequence[BookingLine]) -> dict[int, Service]:
+    """The service of each line: active, published and priced, else `service_not_found`."""
+    ids = {availability.service_id_of(line.service_id) for line in lines}
+    found = {
+        s.id: s for s in session.exec(select(Service).where(col(Service.id).in_(sorted(ids)))).all()
+    }
+    result = {}
+    for index, line in enumerate(lines):
+        service = found.get(availability.service_id_of(line.service_id))
+        if (
+            service is None
+            or not service.active
+            or service.status != "published"
+            or service.price is None
+        ):
+            raise BookingError("service_not_found", "No such service", line=index)
+        result[index] = service
+    return result
+
+
+# --- placing --------------------------------------------------------------------------------
+
+
+def place_booking(
+    *,
+    session: Session,
+    lines: Sequence[BookingLine],
+    contact: Contact,
+    idempotency_key: str,
+    user_id: str | uuid.UUID | None = None,
+    now: datetime | None = None,
+) -> PlacedBooking:
+    """Book every line or nothing. Commits its own transaction, so `session` must have none
+    open; the same `idempotency_key` again returns the booking already placed."""
+    if session.in_transaction():
+        raise RuntimeError("place_booking needs a session with no open transaction")
+    key = _check_key(idempotency_key)
+    _check_line_count(lines)
+    for index, line in enumerate(lines):
+        _check_line_shape(index, line)
+        _check_line_time(index, line)
+    errors = validate_contact(contact)
+    if errors:
+        raise BookingError("invalid_contact", "Please check the form", fields=errors)
+    now = now or utcnow()
+    plan = _plan(session, lines, key, user_id, now)
+    if isinstance(plan, PlacedBooking):
+        return plan
+    for _attempt in range(3):
+        try:
+            return _place_locked(session, lines, contact, key, plan, now)
+        except IntegrityError:
+            session.rollback()
+            # The same key won in another request, or two new bookings drew the same
+            # 8-character reference: then plan again with a new id.
+            plan = _plan(session, lines, key, user_id, now)
+            if isinstance(plan, PlacedBooking):
+                return plan
+        except OperationalError as error:
+            session.rollback()
+            if _is_lock_timeout(error):
+                raise BookingError("busy", "Please try again") from None
+            raise
+        except BaseException:
+            session.rollback()
+            raise
+    raise BookingError("busy", "Please try again")
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """What a line's service costs and is called, read once before the lock."""
+
+    id: uuid.UUID
+    title: str
+    price: Decimal
+    price_unit: str
+
+
+@dataclass(frozen=True)
+class _Plan:
+    booking_id: uuid.UUID  # its MG- reference unused when planned
+    owner: uuid.UUID | None
+    offers: dict[int, _Offer]  # by line
+    rules: dict[uuid.UUID, availability.ServiceCalendar]  # by service, without holds
+
+
+def _plan(
+    session: Session, lines: Sequence[BookingLine], key: str, user_id: object, now: datetime
+) -> _Plan | PlacedBooking:
+    """Everything that needs no lock, read before queueing for it: a retry's booking, the user,
+    the services and their rules, and a first check of every line, so that once a slot is full
+    the guests still trying for it are told at once instead of waiting their turn. Only the
+    bookings are read again under the lock."""
+    try:
+        existing = _booking_with_key(session, key)
+        if existing is not None:
+            return existing
+        owner = _check_user(session, user_id)
+        offers = {
+            index: _Offer(s.id, s.title, Decimal(s.price), s.price_unit)
+            for index, s in _bookable_services(session, lines).items()
+        }
+        rules = {
+            offer.id: availability.load_rules(session=session, service_id=offer.id)
+            for offer in offers.values()
+        }
+        _check_lines_free(session, lines, rules, now)
+        return _Plan(_unused_reference_id(session), owner, offers, rules)
+    finally:
+        session.rollback()
+
+
+def _place_locked(
+    session: Session,
+    lines: Sequence[BookingLine],
+    contact: Contact,
+    key: str,
+    plan: _Plan,
+    now: datetime,
+) -> PlacedBooking:
+    _lock_services(session, sorted(plan.rules))
+    try:
+        spans = _check_lines_free(session, lines, plan.rules, now)
+    except BookingError:
+        # A double click: the first request may have just taken the slot for this same key.
+        existing = _booking_with_key(session, key)
+        if existing is None:
+            raise
+        session.commit()
+        return existing
+    booking = _new_booking(contact, key, plan, now)
+    total = Decimal("0.00")
+    for index, line in enumerate(lines):
+        offer = plan.offers[index]
+        start, end = spans[index]
+        unit_price = price_line(
+            price=offer.price,
+            price_unit=offer.price_unit,
+            quantity=1,
+            duration_hours=line.duration_hours,
+        )
+        total += unit_price * line.quantity
+        session.add(
+            BookingItem(
+                booking_id=booking.id,
+                service_id=offer.id,
+                service_name=offer.title,
+                service_price=unit_price,
+                quantity=line.quantity,
+                start_datetime=start,
+                end_datetime=end,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    booking.total_amount = total
+    session.add(booking)
+    _announce(session, booking, now)
+    session.flush()
+    placed = PlacedBooking(str(booking.id), booking.reference, total)
+    session.commit()
+    return placed
+
+
+def _lock_services(session: Session, service_ids: Sequence[uuid.UUID]) -> None:
+    """Take the lock that serialises bookings of these services, in sorted order."""
+    if session.get_bind().dialect.name == "sqlite":
+        # The begin listener in storefront.db issues BEGIN IMMEDIATE: the database's write lock.
+        session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
+        return
+    connection = session.connection()
+    connection.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
+    for service_id in service_ids:
+        connection.execute(
+            text("SELECT pg_advisory_xact_lock(:key)"), {"key": service_lock_key(service_id)}
+        )
+
+
+def service_lock_key(service_id: uuid.UUID) -> int:
+    """A stable signed 64-bit advisory-lock key: the first 8 bytes of the id."""
+    return int.from_bytes(service_id.bytes[:8], "big", signed=True)
+
+
+def _is_lock_timeout(error: OperationalError) -> bool:
+    code = getattr(error.orig, "sqlstate", None)
+    return code == "55P03" or "database is locked" in str(error.orig)
+
+
+def _booking_with_key(session: Session, key: str) -> PlacedBooking | None:
+    row = session.exec(
+        select(Booking.id, Booking.reference, Booking.total_amount).where(
+            Booking.idempotency_key == key
+        )
+    ).first()
+    return PlacedBooking(str(row[0]), row[1], Decimal(row[2])) if row else None
+
+
+def _check_lines_free(
+    session: Session,
+    lines: Sequence[BookingLine],
+    rules: dict[uuid.UUID, availability.ServiceCalendar],
+    now: datetime,
+) -> dict[int, tuple[datetime, datetime]]:
+    """The UTC span of every line, once each has been found free; lines of the same service
+    count against each other in cart order."""
+    by_service: dict[uuid.UUID, list[int]] = defaultdict(list)
+    for index, line in enumerate(lines):
+        by_service[availability.service_id_of(line.service_id)].append(index)
+    spans: dict[int, tuple[datetime, datetime]] = {}
+    for service_id, indexes in sorted(by_service.items()):
+        days = [availability.parse_day(lines[i].date) for i in indexes]
+        calendar = availability.with_booked_holds(
+            rules[service_id],
+            session=session,
+            service_id=service_id,
+            first_day=min(days),
+            last_day=max(days),
+        )
+        for index in indexes:
+            line = lines[index]
+            day = availability.parse_day(line.date)
+            clock = availability.parse_clock(line.start_time)
+            refusal = availability.slot_refusal(
+                calendar,
+                day,
+                clock,
+                duration_hours=line.duration_hours,
+                quantity=line.quantity,
+                now=now,
+            )
+            if refusal is not None:
+                raise _refused(index, line, refusal)
+            start = availability.local_to_utc(day, clock, calendar.zone)
+            end = start + timedelta(hours=line.duration_hours)
+            spans[index] = (start, end)
+            calendar = calendar.with_holds([availability.Hold(start, end, line.quantity)])
+    return spans
+
+
+def _refused(index: int, line: BookingLine, reason: str) -> BookingError:
+    details = {
+        "line": index,
+        "service_id": str(line.service_id),
+        "date": line.date,
+        "start_time": line.start_time,
+    }
+    if reason == "taken":
+        return BookingError("slot_taken", "This time slot is no longer available", **details)
+    return BookingError("slot_unavailable", "This time cannot be booked", reason=reason, **details)
+
+
+def _new_booking(contact: Contact, key: str, plan: _Plan, now: datetime) -> Booking:
+    booking_id = plan.booking_id
+    return Booking(
+        id=booking_id,
+        reference=booking_reference(booking_id),
+        idempotency_key=key,
+        status="pending",
+        contact_name=contact.full_name.strip(),
+        contact_email=normalize_email(contact.email),
+        contact_phone=contact.phone.strip(),
+        venue_address=contact.address.strip(),
+        city=contact.city.strip() or None,
+        state=contact.state.strip() or None,
+        zip_code=contact.zip_code.strip() or None,
+        event_type=contact.event_type.strip().lower(),
+        guest_count=contact.guest_count,
+        special_requests=contact.special_requests.strip() or None,
+        currency=get_settings().currency,
+        user_id=plan.owner,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def _unused_reference_id(session: Session) -> uuid.UUID:
+    """A new id whose MG- reference no booking has (8 hex digits do repeat in time)."""
+    while True:
+        candidate = new_id()
+        taken = session.exec(
+            select(Booking.id).where(Booking.reference == booking_reference(candidate))
+        ).first()
+        if taken is None:
+            return candidate
+
+
+def _announce(session: Session, booking: Booking, now: datetime) -> None:
+    payload = {"booking_id": str(booking.id)}
+    for channel, topic, recipient in (
+        ("whatsapp", "booking_placed", get_settings().staff_phone),
+        ("email", "booking_confirmation", booking.contact_email),
+    ):
+        session.add(
+            NotificationOutbox(
+                channel=channel,
+                topic=topic,
+                recipient=recipient,
+                payload=dict(payload),
+                booking_id=booking.id,
+                created_at=now,
+                next_attempt_at=now,
+            )
+        )
+
+
+def other_cart_holds(
+    lines: Iterable[BookingLine], *, service_id: str, except_index: int | None = None
+) -> list[availability.CartHold]:
+    """The cart's other lines of a service with a date and time: what `month_days` and
+    `day_slots` count besides the bookings while one line's time is being chosen."""
+    return [
+        availability.CartHold(line.date, line.start_time, line.duration_hours, line.quantity)
+        for index, line in enumerate(lines)
+        if index != except_index
+        and str(line.service_id) == str(service_id)
+        and line.date
+        and line.start_time
+    ]
+
+
+# --- showing --------------------------------------------------------------------------------
+
+
+def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> BookingView | None:
+    """The booking as the confirmation page and the account show it; None if there is none.
+    Whoever calls decides who may see it (`user_id` is in the view)."""
+    try:
+        parsed = uuid.UUID(str(booking_id))
+    except ValueError:
+        return None
+    booking = session.get(Booking, parsed)
+    if booking is None:
+        return None
+    zone = ZoneInfo(get_settings().timezone)
+    items = session.exec(
+        select(BookingItem)
+        .where(BookingItem.booking_id == booking.id)
+        .order_by(col(BookingItem.start_datetime), col(BookingItem.created_at))
+    ).all()
+    return BookingView(
+        id=str(booking.id),
+        reference=booking.reference,
+        status=booking.status,
+        created_at=_local_date(booking.created_at, zone),
+        total=Decimal(booking.total_amount),
+        total_label=format_price(booking.total_amount, booking.currency),
+        currency=booking.currency,
+        contact_name=booking.contact_name or "",
+        contact_email=booking.contact_email,
+        contact_phone=booking.contact_phone,
+        venue_address=booking.venue_address,
+        city=booking.city or "",
+        state=booking.state or "",
+        zip_code=booking.zip_code or "",
+        event_type=booking.event_type or "",
+        guest_count=booking.guest_count,
+        special_requests=booking.special_requests or "",
+        user_id=str(booking.user_id) if booking.user_id else None,
+        lines=tuple(_view_line(item, zone, booking.currency) for item in items),
+    )
+
+
+def _view_line(item: BookingItem, zone: ZoneInfo, currency: str) -> BookingViewLine:
+    start = item.start_datetime.astimezone(zone)
+    end = item.end_datetime.astimezone(zone)
+    line_total = (Decimal(item.service_price) * item.quantity).quantize(CENT)
+    return BookingViewLine(
+        service_id=str(item.service_id) if item.service_id else None,
+        service_name=item.service_name,
+        quantity=item.quantity,
+        date=start.strftime("%d.%m.%Y"),
+        start_time=start.strftime("%H:%M"),
+        end_time=end.strftime("%H:%M"),
+        duration_hours=round((item.end_datetime - item.start_datetime) / timedelta(hours=1)),
+        unit_price=Decimal(item.service_price),
+        line_total=line_total,
+        line_total_label=format_price(line_total, currency),
+        status=item.status,
+    )
+
+
+def _local_date(moment: datetime, zone: ZoneInfo) -> str:
+    return moment.astimezone(zone).strftime("%d.%m.%Y")
+
+
+def bookings_for_user(*, session: Session, user_id: str | uuid.UUID | None) -> list[BookingSummary]:
+    """A user's own bookings, newest first (nobody else's)."""
+    try:
+        owner = uuid.UUID(str(user_id))
+    except ValueError:
+        return []
+    bookings = session.exec(
+        select(Booking).where(Booking.user_id == owner).order_by(col(Booking.created_at).desc())
+    ).all()
+    if not bookings:
+        return []
+    zone = ZoneInfo(get_settings().timezone)
+    items: dict[uuid.UUID, list[BookingItem]] = defaultdict(list)
+    for item in session.exec(
+        select(BookingItem)
+        .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
+        .order_by(col(BookingItem.start_datetime))
+    ).all():
+        items[item.booking_id].append(item)
+    return [
+        BookingSummary(
+            id=str(b.id),
+            reference=b.reference,
+            status=b.status,
+            created_at=_local_date(b.created_at, zone),
+            event_date=_local_date(items[b.id][0].start_datetime, zone) if items[b.id] else "",
+            total_label=format_price(b.total_amount, b.currency),
+            services=", ".join(i.service_name for i in items[b.id]),
+        )
+        for b in bookings
+    ]

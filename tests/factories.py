@@ -1,0 +1,86 @@
+"""Rows the booking tests and benchmarks need: a bookable service with its capacity and hours,
+and a contact who books."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import time
+from decimal import Decimal
+
+from sqlmodel import Session
+
+from storefront.models import BusinessSettings, Service, ServiceAvailability, ServiceCapacity
+from storefront.services.booking import BookingLine, Contact
+
+
+def make_service(
+    session: Session,
+    *,
+    title: str = "Bouncy castle",
+    price: str = "100.00",
+    price_unit: str = "per_hour",
+    units: int | None = 1,
+    buffer_minutes: int = 0,
+    hours: list[tuple[int, str, str, int, int]] | None = None,
+    active: bool = True,
+    status: str = "published",
+) -> Service:
+    """A service; `units` None leaves out the capacity row; `hours` are availability rows
+    (day_of_week, start, end, slot minutes, max bookings per slot)."""
+    service = Service(
+        title=title,
+        slug=f"{title.lower().replace(' ', '-')}-{uuid.uuid4().hex[:6]}",
+        price=Decimal(price),
+        price_unit=price_unit,
+        active=active,
+        status=status,
+    )
+    session.add(service)
+    session.flush()
+    if units is not None:
+        session.add(
+            ServiceCapacity(
+                service_id=service.id, total_units=units, buffer_time_minutes=buffer_minutes
+            )
+        )
+    for day, start, end, slot, max_per_slot in hours or []:
+        session.add(
+            ServiceAvailability(
+                service_id=service.id,
+                day_of_week=day,
+                start_time=time.fromisoformat(start),
+                end_time=time.fromisoformat(end),
+                slot_duration_minutes=slot,
+                max_bookings_per_slot=max_per_slot,
+            )
+        )
+    session.flush()
+    return service
+
+
+def set_min_notice(session: Session, hours: int) -> None:
+    settings = session.get(BusinessSettings, 1) or BusinessSettings(id=1)
+    settings.min_notice_hours = hours
+    session.add(settings)
+    session.flush()
+
+
+def contact(**overrides) -> Contact:
+    values = {
+        "full_name": "Arta Krasniqi",
+        "email": "Arta.Krasniqi@Example.com",
+        "phone": "+383 44 123 456",
+        "address": "Rruga Agim Ramadani 15",
+        "city": "Prishtina",
+        "state": "",
+        "zip_code": "10000",
+        "event_type": "Birthday",
+        "guest_count": 40,
+        "special_requests": "",
+    }
+    return Contact(**(values | overrides))
+
+
+def line(service: Service | str, day: str, start: str, hours: int = 1, quantity: int = 1):
+    service_id = str(service.id) if isinstance(service, Service) else service
+    return BookingLine(service_id, quantity, day, start, hours)
