@@ -115,7 +115,13 @@ async def sign_out(request: Request) -> Response:
     return response
 
 
+async def sign_out_by_get(_request: Request) -> Response:
+    """A link or an image must not sign anyone out: only this site's POST does."""
+    return PlainTextResponse("Method Not Allowed", status_code=405, headers={"Allow": "POST"})
+
+
 routes = [
     Route(site_routes.AUTH_COMPLETE, complete, methods=["GET"]),
     Route(site_routes.AUTH_SIGN_OUT, sign_out, methods=["POST"]),
+    Route(site_routes.AUTH_SIGN_OUT, sign_out_by_get, methods=["GET"]),
 ]

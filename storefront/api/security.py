@@ -90,6 +90,10 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         media = scope.get("path", "").startswith(get_settings().media_url_prefix + "/")
+        # Files must come as body messages (not the server's pathsend extension), so that a
+        # page's inline scripts can be hashed before its headers go out.
+        extensions = {k: v for k, v in scope.get("extensions", {}).items() if "pathsend" not in k}
+        scope = {**scope, "extensions": extensions}
         held: dict = {}
         chunks: list[bytes] = []
 

@@ -92,11 +92,12 @@ def _all_states(root: type[BaseState]) -> Iterator[type[BaseState]]:
 
 
 def private_state_classes(root: type[BaseState]) -> list[type[BaseState]]:
-    """The app's states that hold anything of a signed-in caller: every one not public."""
+    """The states that may hold anything of a signed-in caller: every one not public, except
+    Reflex's own internals."""
     return [
         cls
         for cls in _all_states(root)
-        if cls.__module__.startswith("storefront.") and access_of(cls) != "public"
+        if not cls.__module__.startswith(("reflex.", "reflex_")) and access_of(cls) != "public"
     ]
 
 

@@ -76,6 +76,15 @@ class Tab:
     def text(self) -> str:
         return "\n".join(self.received)
 
+    async def wait_for(self, *needles: str, timeout: float = 15) -> str:
+        """Wait until one of `needles` appears in what the server sent (a handler that yields
+        answers more than once); returns everything received."""
+        for _ in range(int(timeout / 0.1)):
+            if any(needle in self.text() for needle in needles):
+                break
+            await asyncio.sleep(0.1)
+        return self.text()
+
 
 def run(coroutine):
     """Run in a thread of its own: Playwright's sync API keeps a loop running in this one."""

@@ -56,3 +56,34 @@ def test_components_never_touch_the_database():
     for path in _modules("components") + _modules("pages"):
         bad = {n for n in _imports(path) if n in {"storefront.db", "storefront.state.base"}}
         assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
+
+
+def test_services_have_one_error_convention():
+    """Each service raises its own ServiceError subclass with stable codes (DESIGN 2); no
+    bare Exception subclasses and no result objects carrying an `error` field beside them."""
+    for path in _modules("services"):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef) or node.name == "ServiceError":
+                continue
+            bases = {ast.unparse(base) for base in node.bases}
+            assert not bases & {"Exception", "ValueError", "RuntimeError"}, (
+                f"{path.relative_to(PACKAGE)}: {node.name} is not a ServiceError"
+            )
+            fields = {
+                item.target.id
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+            assert not {"error", "success"} & fields, (
+                f"{path.relative_to(PACKAGE)}: {node.name} returns errors instead of raising"
+            )
+
+
+def test_states_never_show_an_exceptions_text():
+    """Visitors see SPEC's messages; the log gets the exception (str(exc) in a state is a leak)."""
+    for path in _modules("state"):
+        source = path.read_text()
+        assert not re.search(r"str\(\s*(exc|e|error|err)\s*\)", source), (
+            f"{path.relative_to(PACKAGE)} puts an exception's text in state"
+        )
