@@ -99,6 +99,12 @@ class SecurityHeaders:
 
         async def send_with_headers(message) -> None:
             if message["type"] == "http.response.start":
+                if message.get("status") == 304:
+                    # The cached page keeps the policy that came with it (the hashes of its
+                    # own scripts): a 304 carries no body to hash, and its headers would
+                    # replace the cached ones.
+                    await send(self._decorate(message, None, media=media, policy=False))
+                    return
                 if _is_html(message):
                     held["start"] = message
                     return
@@ -117,11 +123,14 @@ class SecurityHeaders:
 
         await self.app(scope, receive, send_with_headers)
 
-    def _decorate(self, start: dict, body: bytes | None, *, media: bool) -> dict:
+    def _decorate(
+        self, start: dict, body: bytes | None, *, media: bool, policy: bool = True
+    ) -> dict:
         names_to_drop = {b"content-security-policy", b"x-frame-options"}
         headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in names_to_drop]
         headers += common_headers()
-        headers.append((b"content-security-policy", self._policy(body, start).encode()))
+        if policy:
+            headers.append((b"content-security-policy", self._policy(body, start).encode()))
         if media:
             headers = [(k, v) for k, v in headers if k.lower() != b"content-disposition"]
             headers.append((b"content-disposition", b"inline"))

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from storefront.db import make_engine
 from storefront.models import LoginSession, Service, User
 from storefront.services import auth
-from storefront.state.account import AccountAreaState
+from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.sign_in import SignInState
@@ -53,6 +53,14 @@ def _role(server, user_id: str) -> str:
         role = session.get(User, uuid.UUID(user_id)).role
     engine.dispose()
     return role
+
+
+def _full_name(server, user_id: str) -> str:
+    engine = _db(server)
+    with Session(engine) as session:
+        name = session.get(User, uuid.UUID(user_id)).full_name
+    engine.dispose()
+    return name
 
 
 def _set_role(server, user_id: str, role: str) -> None:
@@ -148,6 +156,20 @@ def test_an_ended_session_and_a_demoted_admin_lose_power_at_once(server):
     run(scenario())
     assert _role(server, target_id) == "user"
     assert _role(server, second_target) == "user"
+
+    # An account handler that trusts the caller it is given: the ended session must not reach
+    # it either.
+    user_id, _, user_token = _account(server)
+
+    async def profile():
+        async with Tab(server.url, user_token) as tab:
+            await tab.send(ProfileState.load, "/account/profile")
+            assert _sign_out(server, user_token).status_code in (200, 303)
+            await tab.send(ProfileState.type_name, "/account/profile", value="Renamed after exit")
+            await tab.send(ProfileState.save, "/account/profile")
+
+    run(profile())
+    assert _full_name(server, user_id) == "Original user"
 
 
 # --- finding 4: sign-in tickets are bound to their browser and used once ---------------------
