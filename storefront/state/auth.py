@@ -105,11 +105,9 @@ class AuthState(rx.State):
     @rx.event
     async def sign_out(self):
         """Forget this tab's private states now; the cookie route (a POST from this page) ends
-        the session and clears the cookie."""
+        the session and clears the cookie, and the page it leads to shows the visitor signed
+        out (not before: until then the session is still alive)."""
         await self._forget_private_states()
-        self._user_id = self._role = ""
-        self.signed_in = self.is_admin = False
-        self.user_name = self.user_email = self.avatar_url = ""
         self.auth_loading = True
         return post_and_leave(routes.AUTH_SIGN_OUT)
 
