@@ -233,5 +233,5 @@ def test_the_account_area_shows_only_the_callers_own_bookings(session):
     session.commit()
     own = users.bookings_of(session=session, user_id=str(mine.id))
     assert [b.services for b in own] == ["Tables for mine@example.com"]
-    assert own[0].reference.startswith("MG-") and own[0].total_label == "84.00 €"
+    assert own[0].reference.startswith("MG-") and own[0].total_label == "84.00\u00a0€"
     assert users.bookings_of(session=session, user_id="not-a-uuid") == []

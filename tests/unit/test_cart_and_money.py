@@ -11,9 +11,10 @@ def _item(item_id="a", price="7", quantity=1):
 
 
 def test_one_formatter_two_decimals_one_currency():
-    assert format_price(7) == "7.00 €"
-    assert format_price("1300") == "1,300.00 €"
-    assert format_price(Decimal("249.99"), "USD") == "249.99 $"
+    # The symbol is joined to the amount by a no-break space: a price never wraps in two.
+    assert format_price(7) == "7.00\u00a0€"
+    assert format_price("1300") == "1,300.00\u00a0€"
+    assert format_price(Decimal("249.99"), "USD") == "249.99\u00a0$"
 
 
 def test_price_parsing_defaults_when_not_numeric():
