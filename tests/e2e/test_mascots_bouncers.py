@@ -198,7 +198,8 @@ def test_adding_a_package_updates_the_floating_cart_and_survives_a_reload(page):
 def test_add_button_shows_adding_while_busy(page):
     _still(page)
     page.goto(MASCOTS)
-    button = _active(page, "mascot-carousel").get_by_test_id("mascot-add")
+    _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
+    button = page.get_by_test_id("mascot-modal").get_by_test_id("mascot-modal-add")
     button.click()
     expect(button).to_have_text("Adding...")
     expect(button).to_be_disabled()
