@@ -66,7 +66,7 @@ def image_upload(
                 value=state.upload_progress,
                 max=100,
                 aria_label="Upload progress",
-                class_name="w-full accent-fuchsia-600",
+                class_name="upload-progress",
                 data_testid=f"{test_id}-progress",
             ),
         ),
