@@ -42,6 +42,3 @@ ALIASES = {
     "/services/Mascots": MASCOTS,
     "/services/Bouncers": BOUNCERS,
 }
-
-INSTAGRAM_URL = "https://www.instagram.com/"
-FACEBOOK_URL = "https://www.facebook.com/"

@@ -27,6 +27,7 @@ from storefront.pages.public.services_index import services_index
 from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
+from storefront.services import business
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
@@ -34,6 +35,8 @@ from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
 from storefront.state.bouncers import BouncersState
+from storefront.state.business import BusinessState
+from storefront.state.contact import ContactState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
 from storefront.state.services_index import ServicesIndexState
@@ -54,7 +57,7 @@ app.add_middleware(AuthGuard())
 if get_settings().outbox_worker:
     app.register_lifespan_task(outbox_worker)
 
-SITE = "Magic Events"
+SITE = business.SITE_NAME
 
 # (component, route, title, load events). Every public page first reads the session, so the
 # navigation knows who is signed in.
@@ -65,10 +68,11 @@ PUBLIC_PAGES = [
     (bouncers, routes.BOUNCERS, "Magic Bouncers", [BouncersState.load]),
     (wedding_tables, routes.WEDDING_TABLES, "Wedding Tables", [TablesState.load]),
     (services_index, routes.SERVICES, "Services", [ServicesIndexState.load]),
-    (theme_page, routes.SERVICE_DETAIL, "Theme", [ThemeState.load]),
-    (theme_page, routes.THEMED_DECORATION, "Theme", [ThemeState.load]),
+    # Titled with the theme's own name once it is loaded (or 'Theme Not Found').
+    (theme_page, routes.SERVICE_DETAIL, ThemeState.page_title, [ThemeState.load]),
+    (theme_page, routes.THEMED_DECORATION, ThemeState.page_title, [ThemeState.load]),
     (cart_page, routes.CART, "Cart", []),
-    (contact, routes.CONTACT, "Contact", []),
+    (contact, routes.CONTACT, "Contact", [ContactState.open_form]),
     (terms, routes.TERMS, "Terms of Service", []),
     (privacy, routes.PRIVACY, "Privacy Policy", []),
     (design_system, routes.DESIGN_SYSTEM, "Design System", []),
@@ -93,19 +97,25 @@ ACCOUNT_PAGES = [
 ]
 
 
-def _title(title: str) -> str:
-    return title if title == SITE else f"{title} | {SITE}"
+def _title(title: str | rx.Var) -> str | rx.Var:
+    return title if isinstance(title, rx.Var) else business.page_title(title)
 
 
 for component, route, title, loads in PUBLIC_PAGES:
     app.add_page(
-        component, route=route, title=_title(title), on_load=[AuthState.check_session, *loads]
+        component,
+        route=route,
+        title=_title(title),
+        on_load=[AuthState.check_session, BusinessState.load, *loads],
     )
 for component, route, title, load in AUTH_PAGES:
     app.add_page(component, route=route, title=_title(title), on_load=load)
 for component, route, title, loads in ACCOUNT_PAGES:
     app.add_page(
-        component, route=route, title=_title(title), on_load=[AuthState.require_account, *loads]
+        component,
+        route=route,
+        title=_title(title),
+        on_load=[AuthState.require_account, BusinessState.load, *loads],
     )
 ADMIN_PAGES = [
     (admin_home, routes.ADMIN, "Admin", []),
@@ -123,5 +133,8 @@ for alias, canonical in routes.ALIASES.items():
     if alias.lower() != canonical.lower():
         app.add_page(redirecting, route=alias, on_load=rx.redirect(canonical, replace=True))
 app.add_page(
-    not_found, route="404", title=_title("Page Not Found"), on_load=AuthState.check_session
+    not_found,
+    route="404",
+    title=_title("Page Not Found"),
+    on_load=[AuthState.check_session, BusinessState.load],
 )

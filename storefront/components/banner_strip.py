@@ -1,9 +1,14 @@
-"""A scrolling strip of banner cards; a click opens the card in a modal.
+"""A scrolling strip of banner cards; a click opens the card in a modal (or does what the page
+asks, such as enlarging a photo).
 
 The list is drawn three times so the CSS animation loops without a seam; only the first five
-images load eagerly."""
+images load eagerly. The strip pauses under the pointer or the keyboard focus; for visitors who
+ask for reduced motion it stands still, shows each card once and scrolls by hand."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
@@ -17,7 +22,14 @@ selected_card = ClientStateVar.create("selected_banner_card", default={}, global
 
 
 def _card(
-    card: rx.Var, index: rx.Var, copy: int, width: int, height: int, gap: int
+    card: rx.Var,
+    index: rx.Var,
+    copy: int,
+    width: int,
+    height: int,
+    gap: int,
+    open_card: Callable[[rx.Var], Any],
+    test_id: str,
 ) -> rx.Component:
     return rx.el.button(
         img(
@@ -33,22 +45,29 @@ def _card(
             rx.el.p(card["title"], class_name="text-white font-semibold text-left"),
             class_name="absolute inset-x-0 bottom-0 p-4 bg-gradient-to-t from-black/70 to-transparent",
         ),
-        on_click=selected_card.set_value(card),
+        on_click=open_card(card),
+        type="button",
+        aria_label=card["title"],
         class_name="relative shrink-0 overflow-hidden rounded-2xl shadow-md hover:shadow-xl "
-        "transition-shadow focus:outline-none focus-visible:ring-4 focus-visible:ring-fuchsia-400",
+        "transition-shadow focus:outline-none focus-visible:ring-4 focus-visible:ring-fuchsia-400"
+        + (" banner-copy" if copy else ""),
         # A margin, not the track's gap, so each copy is exactly a third of the track.
         style={"width": f"{width}px", "height": f"{height}px", "margin_right": f"{gap}px"},
         aria_hidden="true" if copy else "false",
         tab_index=0 if copy == 0 else -1,
-        data_testid="banner-card" if copy == 0 else "banner-card-copy",
+        data_testid=test_id if copy == 0 else f"{test_id}-copy",
     )
 
 
-def _card_renderer(copy: int, width: int, height: int, gap: int):
+def _card_renderer(copy: int, *args):
     def render(card: rx.Var, index: rx.Var) -> rx.Component:
-        return _card(card, index, copy, width, height, gap)
+        return _card(card, index, copy, *args)
 
     return render
+
+
+def _open_in_modal(card: rx.Var):
+    return selected_card.set_value(card)
 
 
 def banner_modal() -> rx.Component:
@@ -80,20 +99,30 @@ def banner_strip(
     card_height: int = 350,
     gap: int = 24,
     test_id: str = "banner-strip",
+    open_card: Callable[[rx.Var], Any] | None = None,
+    card_test_id: str = "banner-card",
+    class_name: str = "",
 ) -> rx.Component:
-    """`speed` in pixels per second; the strip scrolls left and pauses under the pointer."""
+    """`speed` in pixels per second; the strip scrolls left and pauses under the pointer.
+    A click on a card runs `open_card(card)`; by default the card opens in the banner modal."""
     seconds = (cards.length() * (card_width + gap) / speed).to_string()
-    copies = [
-        rx.foreach(cards, _card_renderer(copy, card_width, card_height, gap)) for copy in range(3)
-    ]
+    renderer_args = (
+        card_width,
+        card_height,
+        gap,
+        open_card or _open_in_modal,
+        card_test_id,
+    )
+    copies = [rx.foreach(cards, _card_renderer(copy, *renderer_args)) for copy in range(3)]
     return rx.el.div(
         rx.el.div(
             *copies,
             class_name="banner-track flex w-max",
             style={"animation_duration": seconds + "s"},
+            data_testid=f"{test_id}-track",
         ),
-        banner_modal(),
-        class_name="overflow-hidden py-4",
+        banner_modal() if open_card is None else rx.fragment(),
+        class_name=f"banner-strip overflow-hidden py-4 {class_name}",
         # The strip's height is known before its cards arrive: hold it so nothing below jumps.
         style={"min_height": f"{card_height + 32}px"},
         data_testid=test_id,

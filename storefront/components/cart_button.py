@@ -1,31 +1,89 @@
-"""The floating cart button at the bottom right: item count, link to the cart, a hop when
-something is added."""
+"""The floating cart button at the bottom right: item count, link to the cart, and the
+fly-to-cart animation (SPEC 2, 3) when something is added."""
 
 import reflex as rx
 
 from storefront import routes
 from storefront.state.cart import CartState
 
+FLIGHT_MS = 700
+
+# The one piece of script for the animation. It remembers where the last click was (a key press
+# counts from the middle of its button); `window.flyToCart()`, which the cart calls after an add,
+# sends a small bubble from there to this button along a short arc. Visitors who ask for reduced
+# motion get no flight (the button still shows the new count).
+_FLY_TO_CART = """
+useEffect(() => {
+  const remember = (event) => {
+    let x = event.clientX, y = event.clientY;
+    if (event.detail === 0 && event.target.getBoundingClientRect) {
+      const box = event.target.getBoundingClientRect();
+      x = box.left + box.width / 2; y = box.top + box.height / 2;
+    }
+    window.__cartClick = { x, y, at: Date.now() };
+  };
+  window.addEventListener("click", remember, true);
+  window.flyToCart = () => {
+    const from = window.__cartClick, fab = document.querySelector(".cart-fab");
+    if (!from || !fab || Date.now() - from.at > 5000) return;
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const to = fab.getBoundingClientRect();
+    const dx = to.left + to.width / 2 - from.x, dy = to.top + to.height / 2 - from.y;
+    const bubble = document.createElement("div");
+    bubble.className = "cart-flight";
+    Object.assign(bubble.dataset, { testid: "fly-to-cart", fromX: from.x, fromY: from.y });
+    Object.assign(bubble.style, { left: from.x + "px", top: from.y + "px" });
+    document.body.appendChild(bubble);
+    const at = (x, y, scale) => `translate(${x}px, ${y}px) scale(${scale})`;
+    bubble.animate(
+      [
+        { transform: at(0, 0, 1), opacity: 1 },
+        { transform: at(dx * 0.5, dy * 0.5 - 80, 0.9), opacity: 1, offset: 0.45 },
+        { transform: at(dx, dy, 0.35), opacity: 0.5 },
+      ],
+      { duration: __FLIGHT_MS__, easing: "ease-in-out" },
+    ).finished.finally(() => bubble.remove());
+  };
+  return () => {
+    window.removeEventListener("click", remember, true);
+    delete window.flyToCart;
+  };
+}, []);
+""".replace("__FLIGHT_MS__", str(FLIGHT_MS))
+
+
+class _FlyToCart(rx.Fragment):
+    """Installs the animation once per page (it renders nothing)."""
+
+    def add_imports(self):
+        return {"react": [rx.ImportVar(tag="useEffect")]}
+
+    def add_hooks(self):
+        return [_FLY_TO_CART]
+
 
 def floating_cart() -> rx.Component:
-    return rx.link(
-        rx.icon("shopping-cart", size=26),
-        rx.cond(
-            CartState.count > 0,
-            rx.el.span(
-                CartState.count,
-                class_name="absolute -top-1 -right-1 min-w-6 h-6 px-1 rounded-full bg-white "
-                "text-fuchsia-700 text-xs font-bold flex items-center justify-center shadow",
-                data_testid="cart-count",
+    return rx.fragment(
+        rx.link(
+            rx.icon("shopping-cart", size=26),
+            rx.cond(
+                CartState.count > 0,
+                rx.el.span(
+                    CartState.count,
+                    class_name="absolute -top-1 -right-1 min-w-6 h-6 px-1 rounded-full bg-white "
+                    "text-fuchsia-700 text-xs font-bold flex items-center justify-center shadow",
+                    data_testid="cart-count",
+                ),
             ),
+            href=routes.CART,
+            underline="none",
+            aria_label="Cart",
+            class_name=rx.cond(
+                CartState.last_added_id != "",
+                "cart-fab cart-fab-hop",
+                "cart-fab",
+            ),
+            data_testid="floating-cart",
         ),
-        href=routes.CART,
-        underline="none",
-        aria_label="Cart",
-        class_name=rx.cond(
-            CartState.last_added_id != "",
-            "cart-fab cart-fab-hop",
-            "cart-fab",
-        ),
-        data_testid="floating-cart",
+        _FlyToCart.create(),
     )

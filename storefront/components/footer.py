@@ -5,6 +5,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.brand import logo
+from storefront.state.business import BusinessState
 
 FOOTER_SERVICES = [
     ("Magic Weddings", "/services/MagicWeddings"),
@@ -35,7 +36,7 @@ def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
     )
 
 
-def _social(icon: str, href: str, label: str) -> rx.Component:
+def _social(icon: str, href: rx.Var, label: str) -> rx.Component:
     return rx.link(
         rx.icon(icon, size=18),
         rx.el.span(label),
@@ -56,8 +57,8 @@ def footer() -> rx.Component:
                     class_name="text-slate-300 text-sm mt-4 max-w-xs",
                 ),
                 rx.el.div(
-                    _social("camera", routes.INSTAGRAM_URL, "Instagram"),
-                    _social("thumbs-up", routes.FACEBOOK_URL, "Facebook"),
+                    _social("camera", BusinessState.details["instagram_url"], "Instagram"),
+                    _social("thumbs-up", BusinessState.details["facebook_url"], "Facebook"),
                     class_name="flex gap-4 mt-4",
                 ),
             ),

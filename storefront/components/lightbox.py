@@ -1,5 +1,5 @@
-"""A photo enlarged over the page: a click on a photo opens it, a click on the backdrop (or the
-close button) closes it. Kept in the browser; no server round trip."""
+"""A photo enlarged over the page: a click on a photo opens it, a click on the backdrop, the
+close button or Escape closes it. Kept in the browser; no server round trip."""
 
 from __future__ import annotations
 
@@ -9,6 +9,15 @@ from reflex.experimental.client_state import ClientStateVar
 from storefront.components.photo import img
 
 enlarged = ClientStateVar.create("enlarged_photo", default={}, global_ref=True)
+
+
+def _close_on_escape() -> rx.Var:
+    """A key handler that closes the overlay on Escape (a div has no Reflex key trigger)."""
+    close = enlarged.set_value({})
+    return rx.Var(
+        f'(event) => {{ if (event.key === "Escape") {{ event.stopPropagation(); ({close})(); }} }}',
+        _var_data=close._get_all_var_data(),
+    )
 
 
 def open_photo(photo: rx.Var):
@@ -43,10 +52,15 @@ def lightbox() -> rx.Component:
                 data_testid="lightbox-close",
             ),
             on_click=enlarged.set_value({}),
+            # Focus starts on the close button and stays inside (the overlay itself takes it
+            # when the photo is clicked), so Escape always arrives here.
+            custom_attrs={"onKeyDown": _close_on_escape()},
+            tab_index=-1,
             role="dialog",
             aria_modal="true",
             aria_label=photo["title"],
-            class_name="fixed inset-0 z-[60] flex items-center justify-center bg-black/80 p-4",
+            class_name="fixed inset-0 z-[60] flex items-center justify-center bg-black/80 p-4 "
+            "outline-none",
             data_testid="lightbox",
         ),
     )

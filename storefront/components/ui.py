@@ -65,3 +65,16 @@ def success_box(message, test_id: str = "auth-success") -> rx.Component:
             data_testid=test_id,
         ),
     )
+
+
+# Long enough to keep a quick typist's keys together, short enough that the total follows.
+NUMBER_DEBOUNCE_MS = 150
+
+
+def number_input(value: rx.Var, on_change, **props) -> rx.Component:
+    """A field for a whole number. The browser keeps what is typed and tells the server after a
+    short pause (or on blur), so an answer to an earlier key never overwrites later keys."""
+    return rx.debounce_input(
+        rx.el.input(type="text", input_mode="numeric", value=value, on_change=on_change, **props),
+        debounce_timeout=NUMBER_DEBOUNCE_MS,
+    )

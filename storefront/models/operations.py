@@ -18,7 +18,11 @@ OUTBOX_STATUSES = ("pending", "sent", "failed")
 
 class ContactMessage(SQLModel, table=True):
     __tablename__ = "contact_messages"
-    __table_args__ = (Index("ix_contact_messages_created_at", "created_at"),)
+    __table_args__ = (
+        Index("ix_contact_messages_created_at", "created_at"),
+        # One row per sent form, however often it is sent (a double click, a retry).
+        Index("ux_contact_messages_submission_key", "submission_key", unique=True),
+    )
 
     id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
     name: str = Field(max_length=255)
@@ -27,6 +31,7 @@ class ContactMessage(SQLModel, table=True):
     event_type: str = Field(max_length=32)
     event_date: date | None = None
     message: str = Field(max_length=5000)
+    submission_key: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
@@ -88,6 +93,8 @@ class BusinessSettings(SQLModel, table=True):
     phone: str = Field(default="+383 44 000 000", max_length=64)
     email: str = Field(default="info@magicevents.example", max_length=255)
     instagram: str = Field(default="@magicevents.ks", max_length=120)
+    # The Facebook page's name, as in facebook.com/{facebook}.
+    facebook: str = Field(default="magicevents.ks", max_length=120)
     address: str = Field(default="Prishtina, Kosovo", max_length=255)
     whatsapp_number: str = Field(default="+38344000000", max_length=32)
     opening_hours: str = Field(default="Monday to Friday 9AM-6PM", max_length=120)

@@ -52,3 +52,12 @@ def active_banner_items(
 def gallery_items(name: str, *, session: Session) -> list[BannerCard]:
     """The photos of gallery `name` (stored as the banner "gallery-<name>")."""
     return active_banner_items(GALLERY_PREFIX + name, session=session)
+
+
+# SPEC 9: the weddings film strip runs 12 items (its photos repeated in turn when fewer).
+FILM_STRIP_ITEMS = 12
+
+
+def film_strip(cards: list[BannerCard], length: int = FILM_STRIP_ITEMS) -> list[BannerCard]:
+    """`cards` repeated in order until there are `length` of them (none when there are none)."""
+    return [cards[i % len(cards)] for i in range(length)] if cards else []

@@ -200,9 +200,23 @@ def tiffany_total_label(price_per_person: object, people: int) -> str:
     return f"TOTALI = {shown}€"
 
 
+TIFFANY_PEOPLE_MAX = MAX_QUANTITY
+
+
 def people_count(text: str) -> int:
-    """Tiffany chairs: a whole number of people of at least 1, else 0 (invalid)."""
+    """Tiffany chairs: a whole number of people from 1 to 1000, else 0 (invalid).
+
+    SPEC sets no upper limit, but a cart line holds at most 1000 (MAX_QUANTITY). A larger count
+    is refused rather than cut down, so the field, the total and the cart never show three
+    different numbers; `people_problem` says why."""
     text = str(text).strip()[:12]
     if not text.isdigit():
         return 0
-    return min(int(text), TABLE_COUNT_MAX)
+    number = int(text)
+    return number if 1 <= number <= TIFFANY_PEOPLE_MAX else 0
+
+
+def people_problem(text: str) -> str:
+    """'too_many' when more people are typed than one booking takes; '' otherwise."""
+    text = str(text).strip()[:12]
+    return "too_many" if text.isdigit() and int(text) > TIFFANY_PEOPLE_MAX else ""

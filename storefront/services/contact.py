@@ -4,10 +4,12 @@ notification outbox in the same transaction."""
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlmodel import Session
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
 
 from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
 from storefront.services import outbox, throttle
@@ -33,6 +35,16 @@ class ContactRequest:
     message: str
     phone: str = ""
     event_date: str = ""  # YYYY-MM-DD or blank
+    # Names one filled-in form: sending it again returns the first result (see `submit`).
+    submission_key: str = ""
+
+
+SUBMISSION_KEY_LENGTH = 64
+
+
+def new_submission_key() -> str:
+    """A key for a newly shown form."""
+    return secrets.token_urlsafe(24)
 
 
 def validate(request: ContactRequest, *, today: date) -> dict[str, str]:
@@ -59,13 +71,23 @@ def validate(request: ContactRequest, *, today: date) -> dict[str, str]:
     return errors
 
 
+def _sent_before(session: Session, key: str | None) -> ContactMessage | None:
+    if not key:
+        return None
+    return session.exec(select(ContactMessage).where(ContactMessage.submission_key == key)).first()
+
+
 def submit(
     request: ContactRequest, *, session: Session, ip: str = "", now: datetime | None = None
 ) -> ContactMessage:
-    """Store a valid request and queue the staff message; limited per address and per email,
-    so nobody can fill the staff's WhatsApp. Codes: invalid (`details['fields']`),
-    rate_limited (`details['retry_after']` seconds)."""
+    """Store the request and its staff notification. A request whose `submission_key` was
+    stored already (a double click, a retry) returns that message and writes nothing. Limited
+    per address and per email, so nobody can fill the staff's WhatsApp. Codes: invalid
+    (`details['fields']`), rate_limited (`details['retry_after']` seconds)."""
     now = now or utcnow()
+    key = request.submission_key.strip()[:SUBMISSION_KEY_LENGTH] or None
+    if (earlier := _sent_before(session, key)) is not None:
+        return earlier
     errors = validate(request, today=now.date())
     if errors:
         raise ContactError("invalid", "Please check the form", fields=errors)
@@ -82,6 +104,20 @@ def submit(
     )
     if wait:
         raise ContactError("rate_limited", "Too many messages", retry_after=wait)
+    try:
+        with session.begin_nested():
+            message = _store(request, key, session=session, now=now)
+    except IntegrityError:
+        # The same form arrived twice at once and the other copy was stored first.
+        if (earlier := _sent_before(session, key)) is not None:
+            return earlier
+        raise
+    return message
+
+
+def _store(
+    request: ContactRequest, key: str | None, *, session: Session, now: datetime
+) -> ContactMessage:
     message = ContactMessage(
         name=request.name.strip(),
         email=request.email.strip().lower(),
@@ -91,6 +127,7 @@ def submit(
         if request.event_date.strip()
         else None,
         message=request.message.strip(),
+        submission_key=key,
         created_at=now,
     )
     session.add(message)

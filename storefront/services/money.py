@@ -22,8 +22,9 @@ def to_amount(value: object, default: Decimal = Decimal("0")) -> Decimal:
 
 
 def format_price(value: object, currency: str | None = None) -> str:
-    """`7` -> '7.00 €' (two decimals, the site's one currency)."""
+    """`7` -> '7.00 €' (two decimals, the site's one currency). Amount and symbol are joined
+    by a no-break space, so a narrow line never leaves the '€' on a line of its own."""
     amount = to_amount(value)
     code = currency or get_settings().currency
     symbol = SYMBOLS.get(code, code)
-    return f"{amount:,.2f} {symbol}"
+    return f"{amount:,.2f}\u00a0{symbol}"

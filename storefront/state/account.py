@@ -12,9 +12,11 @@ import reflex as rx
 from storefront.services import booking, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
+from storefront.state.uploads import ImageUploadMixin
 
 log = logging.getLogger(__name__)
 UPLOAD_ID = "avatar"
+AVATAR_MAX_BYTES = users.AVATAR_MAX_BYTES
 TWO_FACTOR_TEXT = "This feature is not yet available."
 # ProfileError codes -> SPEC's messages (SPEC 5 and 8).
 PROFILE_MESSAGES = {
@@ -42,13 +44,11 @@ class AccountAreaState(AccountState):
         self.bookings = [dataclasses.asdict(b) for b in booked]
 
 
-class ProfileState(AccountState):
+class ProfileState(ImageUploadMixin, AccountState):
     full_name: str = ""
     notice: str = ""
     error: str = ""
     saving: bool = False
-    upload_progress: int = 0
-    uploading: bool = False
     two_factor_notice: str = ""
 
     @rx.event
@@ -56,7 +56,7 @@ class ProfileState(AccountState):
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
         self.full_name = auth_state.user_name
-        self.notice = self.error = self.two_factor_notice = ""
+        self.notice = self.error = self.two_factor_notice = self.upload_error = ""
 
     @rx.event
     def type_name(self, value: str):
@@ -88,38 +88,29 @@ class ProfileState(AccountState):
         self.two_factor_notice = TWO_FACTOR_TEXT
 
     @rx.event
-    def upload_progressed(self, progress: dict):
-        """The browser reports progress; SPEC shows it rising and holding at 90% until done."""
-        try:
-            fraction = float(progress.get("progress", 0))
-        except (AttributeError, TypeError, ValueError):
-            return
-        self.upload_progress = min(90, int(fraction * 100))
-
-    @rx.event
     async def upload_avatar(self, files: list[rx.UploadFile]):
+        """Runs once the file has arrived (begin_upload ran at the click)."""
         user_id = await self._caller_id()
         if not user_id:
+            self._finish_upload(error="Failed to upload avatar")
             return
         self.notice, self.error = "", ""
         if len(files) != 1:
-            self.error = "Please upload only one image at a time" if files else "No file provided"
+            self._finish_upload(
+                error="Please upload only one image at a time" if files else "No file provided"
+            )
             return
-        self.uploading = True
-        yield
-        upload = files[0]
-        data = await upload.read(users.AVATAR_MAX_BYTES + 1)
+        data = await files[0].read(users.AVATAR_MAX_BYTES + 1)
         try:
             await call_service(users.set_avatar, user_id=user_id, data=data)
         except users.ProfileError as exc:
-            self.error = PROFILE_MESSAGES.get(exc.code, AVATAR_FALLBACK)
+            self._finish_upload(error=PROFILE_MESSAGES.get(exc.code, AVATAR_FALLBACK))
         except Exception:
             log.exception("avatar upload failed")
-            self.error = AVATAR_FALLBACK
+            self._finish_upload(error=AVATAR_FALLBACK)
         else:
-            self.upload_progress = 100
+            self._finish_upload()
             self.notice = "Avatar updated successfully!"
             auth_state = await self.get_state(AuthState)
             await auth_state._identify()
-        self.uploading = False
         yield rx.clear_selected_files(UPLOAD_ID)

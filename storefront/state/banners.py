@@ -26,5 +26,13 @@ class HomeBannerState(rx.State):
 
 async def banner_cards(name: str) -> list[dict[str, str]]:
     """The cards of banner `name` as plain strings, ready for a state var."""
-    items = await call_service(banners.active_banner_items, name=name)
+    return _plain(await call_service(banners.active_banner_items, name=name))
+
+
+async def film_strip_cards(name: str) -> list[dict[str, str]]:
+    """Banner `name` as SPEC's film strip of 12 items."""
+    return _plain(banners.film_strip(await call_service(banners.active_banner_items, name=name)))
+
+
+def _plain(items: list[banners.BannerCard]) -> list[dict[str, str]]:
     return [{k: v or "" for k, v in item.as_dict().items()} for item in items]

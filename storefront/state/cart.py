@@ -81,7 +81,8 @@ class CartState(rx.State):
         self.adding_id = service.id
         self.last_added_id = service.id
         self._busy_seconds = THEME_ADD_BUSY_SECONDS if service.kind == "theme" else ADD_BUSY_SECONDS
-        return CartState.finish_adding
+        # The fly-to-cart animation (components/cart_button.py), from where the visitor clicked.
+        return [CartState.finish_adding, rx.call_script("window.flyToCart?.()")]
 
     @rx.event(background=True)
     async def finish_adding(self):

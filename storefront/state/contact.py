@@ -23,12 +23,22 @@ FIELD_MESSAGES = {
     ("event_date", "past"): "The event date cannot be in the past",
     ("event_date", "invalid"): "The event date is invalid",
 }
-FIELDS = ("name", "email", "phone", "event_type", "event_date", "message")
+FIELDS = ("name", "email", "phone", "event_type", "event_date", "message", "submission_key")
 
 
 class ContactState(rx.State):
     status: str = "idle"  # idle | submitting | success | error
     errors: dict[str, str] = {}
+    # Sent with the form (a hidden field): the server stores one message per key.
+    form_key: str = ""
+
+    @rx.event
+    def open_form(self):
+        self._new_form()
+
+    def _new_form(self) -> None:
+        """Each form shown gets its own key."""
+        self.status, self.errors, self.form_key = "idle", {}, contact.new_submission_key()
 
     @rx.event
     async def submit(self, form: dict):
@@ -59,4 +69,4 @@ class ContactState(rx.State):
 
     @rx.event
     def send_another(self):
-        self.status, self.errors = "idle", {}
+        self._new_form()

@@ -29,6 +29,7 @@ from reflex_base.registry import RegistrationContext
 from storefront.state.auth import AdminState, AuthState
 from storefront.state.banners import HomeBannerState
 from storefront.state.bouncers import BouncersState
+from storefront.state.business import BusinessState
 from storefront.state.cart import CartState
 from storefront.state.contact import ContactState
 from storefront.state.mascots import MascotsState
@@ -62,6 +63,7 @@ PUBLIC_STATES: frozenset[type[BaseState]] = REFLEX_STATES | {
     TablesState,
     ServicesIndexState,
     ThemeState,
+    BusinessState,
 }
 HYDRATE_EVENTS = frozenset(
     f"{State.get_full_name()}.{name}" for name in ("hydrate", "hydrate_and_load")

@@ -82,11 +82,22 @@ class TablesState(rx.State):
 
     @rx.event
     def type_count(self, text: str):
-        self.count_text = cart.table_count_input(str(text), on_blur=False)
+        typed = str(text)[:12]
+        yield from self._show(typed, cart.table_count_input(typed, on_blur=False))
 
     @rx.event
-    def leave_count(self, _value: str = ""):
-        self.count_text = cart.table_count_input(self.count_text, on_blur=True)
+    def leave_count(self, text: str = ""):
+        typed = str(text)[:12] if isinstance(text, str) and text else self.count_text
+        yield from self._show(typed, cart.table_count_input(typed, on_blur=True))
+
+    def _show(self, typed: str, count_text: str):
+        """Set the field to `count_text`. The field keeps what was typed and takes a new value
+        only when it changes: when the rule turns `typed` back into the value held already
+        ('3000' -> '1000' twice), the typed text is sent first, so the field sees the change."""
+        if count_text != typed and count_text == self.count_text:
+            self.count_text = typed
+            yield
+        self.count_text = count_text
 
     @rx.event
     def add_to_cart(self):

@@ -6,7 +6,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import catalog
+from storefront.services import business, catalog
 from storefront.services.money import format_price
 from storefront.state.base import call_service
 
@@ -55,6 +55,15 @@ class ThemeState(rx.State):
             for a in meta.get("add_ons", [])
         ]
         self.status = "found"
+
+    @rx.var
+    def page_title(self) -> str:
+        """The browser tab's title: the theme's name, or SPEC's 'Theme Not Found'."""
+        if self.status == "missing":
+            return business.page_title("Theme Not Found")
+        if self.status == "found":
+            return business.page_title(self.theme.get("title") or "Theme")
+        return business.page_title("Theme")
 
     @rx.event
     def show_tab(self, tab: str):

@@ -8,10 +8,13 @@ import logging
 import reflex as rx
 
 from storefront.services import cart, showcase
-from storefront.state.banners import banner_cards
+from storefront.state.banners import banner_cards, film_strip_cards
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
+# The field takes at most this many characters (the input says so too), so the server's copy
+# is always what the field shows.
+PEOPLE_FIELD_LENGTH = 6
 
 
 @dataclasses.dataclass
@@ -41,7 +44,7 @@ class WeddingsState(rx.State):
     @rx.event
     async def load(self):
         self.banner = await banner_cards("banner-weddings")
-        self.filmstrip = await banner_cards("gallery-wedding-filmstrip")
+        self.filmstrip = await film_strip_cards("gallery-wedding-filmstrip")
         try:
             page = await call_service(showcase.weddings_page)
         except Exception:
@@ -55,13 +58,20 @@ class WeddingsState(rx.State):
         return cart.people_count(self.people_text)
 
     @rx.var
+    def people_limit_message(self) -> str:
+        """Beside the field when more people are typed than one booking takes."""
+        if cart.people_problem(self.people_text) == "too_many":
+            return f"Deri në {cart.TIFFANY_PEOPLE_MAX} persona; për më shumë na kontaktoni."
+        return ""
+
+    @rx.var
     def tiffany_total(self) -> str:
         """SPEC's copy: 'TOTALI = {n*5}€', and 0 when the count is not valid."""
         return cart.tiffany_total_label(self.tiffany.price, self.people)
 
     @rx.event
     def type_people(self, text: str):
-        self.people_text = str(text)[:6]
+        self.people_text = str(text)[:PEOPLE_FIELD_LENGTH]
 
     @rx.event
     def add_tiffany(self):

@@ -2,6 +2,7 @@
 mail, avatar upload, and the guard on /admin."""
 
 import io
+import os
 import re
 import uuid
 
@@ -179,4 +180,89 @@ def test_profile_avatar_upload(page, server):
         {"name": "notes.png", "mimeType": "image/png", "buffer": b"this is not an image"}
     )
     page.get_by_test_id("avatar-upload").click()
-    expect(page.get_by_test_id("profile-error")).to_have_text("Please upload an image file")
+    expect(page.get_by_test_id("avatar-error")).to_have_text("Please upload an image file")
+
+
+def _noise_png(side: int = 800) -> bytes:
+    """A real image of about 1.9 MB (noise does not compress), under the 2 MB avatar cap."""
+    buffer = io.BytesIO()
+    Image.frombytes("RGB", (side, side), os.urandom(side * side * 3)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _signed_up_on_profile(page, server) -> None:
+    _ensure_an_admin(server)
+    _sign_up(page, _email(), redirect="/account/profile")
+    expect(page).to_have_url(re.compile(r"/account(/profile)?/?$"), timeout=10000)
+    page.goto("/account/profile")
+
+
+def test_avatar_progress_rises_while_the_file_is_sent(page, server):
+    data = _noise_png()
+    assert 1_800_000 < len(data) < 2 * 1024 * 1024
+    _signed_up_on_profile(page, server)
+    page.get_by_test_id("avatar-input").locator("input[type=file]").set_input_files(
+        {"name": "big.png", "mimeType": "image/png", "buffer": data}
+    )
+    # About 6 seconds to send it.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": 320_000},
+    )
+    button = page.get_by_test_id("avatar-upload")
+    button.click()
+    bar = page.get_by_test_id("avatar-progress")
+    expect(bar).to_be_visible(timeout=1500)
+    expect(button).to_be_disabled()
+    expect(page.get_by_test_id("profile-notice")).to_have_count(0)  # still sending
+    first = int(bar.get_attribute("value"))
+    page.wait_for_function(
+        "([el, v]) => Number(el.value) > v", arg=[bar.element_handle(), first], timeout=3000
+    )
+    expect(page.get_by_test_id("profile-notice")).to_have_count(0)
+    assert int(bar.get_attribute("value")) <= 90  # held at 90% until done
+    expect(page.get_by_test_id("profile-notice")).to_have_text(
+        "Avatar updated successfully!", timeout=20000
+    )
+    expect(bar).to_have_count(0)
+    expect(button).to_be_disabled()  # nothing chosen any more
+
+
+DROP_FILES = """
+([zone, files]) => {
+  const transfer = new DataTransfer();
+  for (const [name, type] of files) transfer.items.add(new File(["not an image"], name, {type}));
+  for (const kind of ["dragenter", "dragover", "drop"]) {
+    zone.dispatchEvent(new DragEvent(kind, {bubbles: true, cancelable: true, dataTransfer: transfer}));
+  }
+}
+"""
+
+
+def test_avatar_picker_takes_one_image_and_names_what_is_wrong(page, server):
+    _signed_up_on_profile(page, server)
+    zone = page.get_by_test_id("avatar-input")
+    picker = zone.locator("input[type=file]")
+    assert picker.evaluate("el => el.multiple") is False
+    button = page.get_by_test_id("avatar-upload")
+    expect(button).to_be_disabled()  # nothing chosen yet
+
+    picker.set_input_files({"name": "notes.txt", "mimeType": "text/plain", "buffer": b"hello"})
+    error = page.get_by_test_id("avatar-error")
+    expect(error).to_have_text("Please upload an image file")
+    expect(page.get_by_text("Files not Accepted")).to_have_count(0)
+    expect(button).to_be_disabled()
+
+    page.evaluate(DROP_FILES, [zone.element_handle(), [["cv.pdf", "application/pdf"]]])
+    expect(error).to_have_text("Please upload an image file")
+    page.evaluate(
+        DROP_FILES, [zone.element_handle(), [["a.png", "image/png"], ["b.png", "image/png"]]]
+    )
+    expect(error).to_have_text("Please upload only one image at a time")
+    expect(page.get_by_text("Files not Accepted")).to_have_count(0)
+
+    picker.set_input_files({"name": "me.png", "mimeType": "image/png", "buffer": _png()})
+    expect(error).to_have_count(0)
+    expect(button).to_be_enabled()

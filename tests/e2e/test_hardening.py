@@ -299,7 +299,7 @@ def test_throttling_counts_the_address_the_trusted_proxy_reports(server):
 def _media_path(server) -> str:
     engine = _db(server)
     with Session(engine) as session:
-        service = session.exec(select(Service).where(Service.images != [])).first()
+        service = next(s for s in session.exec(select(Service)).all() if s.images)
     engine.dispose()
     return service.images[0]["url"]
 

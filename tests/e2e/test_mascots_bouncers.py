@@ -114,7 +114,10 @@ def test_mascot_details_open_in_a_modal(page, server):
 
 
 def _prices(panel):
-    return panel.get_by_test_id("package-price").all_inner_texts()
+    """The shown prices, read with an ordinary space where the page joins amount and symbol."""
+    return [
+        t.replace("\u00a0", " ") for t in panel.get_by_test_id("package-price").all_inner_texts()
+    ]
 
 
 def test_mascot_package_tabs_switch(page, server):
@@ -130,7 +133,7 @@ def test_mascot_package_tabs_switch(page, server):
     expect(tabs.get_by_role("tab", name="Maskotat")).to_have_attribute("aria-selected", "true")
     panel = page.get_by_test_id("mascot-packages-panel-mascot")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
-    assert _prices(panel) == [p.price_label for p in packages["mascot"]]
+    assert _prices(panel) == [p.price_label.replace("\u00a0", " ") for p in packages["mascot"]]
     assert _prices(panel) == [f"{n}.00 €" for n in (100, 120, 140, 150, 180, 200)]
 
     tabs.get_by_role("tab", name="Pako per syneti").click()
@@ -195,7 +198,8 @@ def test_adding_a_package_updates_the_floating_cart_and_survives_a_reload(page):
 def test_add_button_shows_adding_while_busy(page):
     _still(page)
     page.goto(MASCOTS)
-    button = _active(page, "mascot-carousel").get_by_test_id("mascot-add")
+    _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
+    button = page.get_by_test_id("mascot-modal").get_by_test_id("mascot-modal-add")
     button.click()
     expect(button).to_have_text("Adding...")
     expect(button).to_be_disabled()

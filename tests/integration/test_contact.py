@@ -56,3 +56,39 @@ def test_phone_and_date_are_optional(session):
     contact.submit(_request(phone="", event_date=""), session=session, now=NOW)
     session.commit()
     assert session.exec(select(ContactMessage)).one().event_date is None
+
+
+def test_a_form_sent_twice_is_stored_and_announced_once(session):
+    key = contact.new_submission_key()
+    first = contact.submit(_request(submission_key=key), session=session, now=NOW)
+    session.commit()
+    again = contact.submit(_request(submission_key=key), session=session, now=NOW)
+    session.commit()
+    assert again.id == first.id
+    assert session.exec(select(func.count()).select_from(ContactMessage)).one() == 1
+    assert session.exec(select(func.count()).select_from(NotificationOutbox)).one() == 1
+    # Another form (another key), or a client that sends none, is a new message.
+    contact.submit(_request(submission_key=contact.new_submission_key()), session=session, now=NOW)
+    contact.submit(_request(), session=session, now=NOW)
+    contact.submit(_request(), session=session, now=NOW)
+    session.commit()
+    assert session.exec(select(func.count()).select_from(ContactMessage)).one() == 4
+
+
+def test_the_submission_key_is_unique_in_the_database(session):
+    """Two copies racing past the first look-up still make one row: the second insert fails."""
+    from sqlalchemy.exc import IntegrityError
+
+    for _ in range(2):
+        session.add(
+            ContactMessage(
+                name="A",
+                email="a@example.com",
+                event_type="other",
+                message="m",
+                submission_key="same-key",
+            )
+        )
+    with pytest.raises(IntegrityError):
+        session.commit()
+    session.rollback()

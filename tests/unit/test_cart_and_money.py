@@ -11,9 +11,10 @@ def _item(item_id="a", price="7", quantity=1):
 
 
 def test_one_formatter_two_decimals_one_currency():
-    assert format_price(7) == "7.00 €"
-    assert format_price("1300") == "1,300.00 €"
-    assert format_price(Decimal("249.99"), "USD") == "249.99 $"
+    # The symbol is joined to the amount by a no-break space: a price never wraps in two.
+    assert format_price(7) == "7.00\u00a0€"
+    assert format_price("1300") == "1,300.00\u00a0€"
+    assert format_price(Decimal("249.99"), "USD") == "249.99\u00a0$"
 
 
 def test_price_parsing_defaults_when_not_numeric():
@@ -72,9 +73,18 @@ def test_people_count_and_counted_names():
     assert cart.people_count("0") == 0
     assert cart.people_count("1.5") == 0
     assert cart.people_count("abc") == 0
+    assert cart.people_count("1000") == 1000
     assert cart.counted_name("Tavolina", 12, "table") == "Tavolina (12 tavolina)"
     assert cart.counted_name("Karriget", 80, "person") == "Karriget (80 persona)"
     assert cart.counted_name("Bouncer", 2, None) == "Bouncer"
+
+
+def test_more_people_than_a_cart_line_holds_are_refused_not_cut_down():
+    """Field, total and cart agree: 1234 is not quietly booked as 1000."""
+    assert cart.people_count("1234") == 0
+    assert cart.people_problem("1234") == "too_many"
+    assert cart.people_problem("1000") == cart.people_problem("abc") == ""
+    assert cart.tiffany_total_label("5", cart.people_count("1234")) == "TOTALI = 0€"
 
 
 def test_tiffany_total_label_is_specs_copy():

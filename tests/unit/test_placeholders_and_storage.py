@@ -61,3 +61,14 @@ def test_save_and_resolve_stay_inside_the_media_folder(media_dir):
         storage.save_bytes("../outside", "x.webp", b"data")
     with pytest.raises(storage.StorageError):
         storage.save_bytes("services", "../x.webp", b"data")
+
+
+def test_the_film_strip_runs_twelve_items():
+    from storefront.services.banners import BannerCard, film_strip
+
+    cards = [BannerCard(str(i), f"Photo {i}", None, f"/{i}.webp", None) for i in range(5)]
+    strip = film_strip(cards)
+    assert len(strip) == 12
+    assert [c.title for c in strip[:7]] == [f"Photo {i}" for i in (0, 1, 2, 3, 4, 0, 1)]
+    assert film_strip(cards * 3) == (cards * 3)[:12]
+    assert film_strip([]) == []

@@ -3,6 +3,7 @@
 import reflex as rx
 
 from storefront import routes
+from storefront.components.image_upload import image_upload
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.ui import (
@@ -12,7 +13,12 @@ from storefront.components.ui import (
     loading_spinner,
     success_box,
 )
-from storefront.state.account import UPLOAD_ID, AccountAreaState, ProfileState
+from storefront.state.account import (
+    AVATAR_MAX_BYTES,
+    UPLOAD_ID,
+    AccountAreaState,
+    ProfileState,
+)
 from storefront.state.auth import AuthState
 
 TABS = [
@@ -139,44 +145,14 @@ def profile() -> rx.Component:
             rx.el.h2("Avatar", class_name="text-lg font-bold"),
             rx.el.div(
                 _avatar(),
-                rx.el.div(
-                    rx.upload.root(
-                        rx.el.div(
-                            "Choose an image (max 2MB)",
-                            class_name="px-4 py-2 rounded-lg border-2 border-dashed border-slate-300 text-sm cursor-pointer",
-                        ),
-                        id=UPLOAD_ID,
-                        accept={
-                            "image/png": [".png"],
-                            "image/jpeg": [".jpg", ".jpeg"],
-                            "image/webp": [".webp"],
-                            "image/gif": [".gif"],
-                        },
-                        max_files=1,
-                        data_testid="avatar-input",
-                    ),
-                    rx.el.p(
-                        rx.selected_files(UPLOAD_ID).join(", "), class_name="text-xs text-slate-500"
-                    ),
-                    rx.el.button(
-                        rx.cond(ProfileState.uploading, "Uploading...", "Upload Avatar"),
-                        on_click=ProfileState.upload_avatar(
-                            rx.upload_files(
-                                upload_id=UPLOAD_ID,
-                                on_upload_progress=ProfileState.upload_progressed,
-                            )
-                        ),
-                        disabled=ProfileState.uploading,
-                        class_name=SECONDARY_BUTTON,
-                        data_testid="avatar-upload",
-                    ),
-                    rx.cond(
-                        ProfileState.uploading,
-                        rx.el.progress(
-                            value=ProfileState.upload_progress, max=100, class_name="w-full"
-                        ),
-                    ),
-                    class_name="flex flex-col gap-2",
+                image_upload(
+                    ProfileState,
+                    upload_id=UPLOAD_ID,
+                    on_upload=ProfileState.upload_avatar,
+                    max_bytes=AVATAR_MAX_BYTES,
+                    prompt="Choose an image (max 2MB)",
+                    button_label="Upload Avatar",
+                    test_id="avatar",
                 ),
                 class_name="mt-4 flex flex-wrap items-center gap-6",
             ),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, page_title
+from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
 EVENT_TYPES = [
@@ -14,6 +15,12 @@ EVENT_TYPES = [
     ("anniversary", "Anniversary"),
     ("other", "Other"),
 ]
+# Disables the send button within the click that sends (the server's 'Sending...' follows a
+# round trip later), so a double click sends once. React turns it back on with the status.
+DISABLE_ON_SUBMIT = rx.Var(
+    "(event) => { const button = event.currentTarget.querySelector('button[type=submit]');"
+    " if (button) button.disabled = true; }"
+)
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 outline-none"
 
 
@@ -77,6 +84,7 @@ def _form() -> rx.Component:
             ),
             class_name="mt-4",
         ),
+        rx.el.input(type="hidden", name="submission_key", value=ContactState.form_key),
         rx.el.button(
             rx.cond(ContactState.status == "submitting", "Sending...", "Send Message"),
             type="submit",
@@ -85,6 +93,7 @@ def _form() -> rx.Component:
         ),
         on_submit=ContactState.submit,
         reset_on_submit=False,
+        custom_attrs={"onSubmitCapture": DISABLE_ON_SUBMIT},
         class_name="rounded-3xl border border-slate-100 shadow-lg p-6 md:p-8 bg-white",
         data_testid="contact-form",
     )
@@ -104,7 +113,7 @@ def _success() -> rx.Component:
     )
 
 
-def _card(icon: str, title: str, *lines: str) -> rx.Component:
+def _card(icon: str, title: str, *lines: rx.Component | rx.Var | str) -> rx.Component:
     return rx.el.div(
         rx.icon(icon, size=28, class_name="text-fuchsia-600"),
         rx.el.h3(title, class_name="mt-3 font-bold"),
@@ -113,17 +122,33 @@ def _card(icon: str, title: str, *lines: str) -> rx.Component:
     )
 
 
+def _cards() -> rx.Component:
+    details = BusinessState.details
+    return rx.el.div(
+        _card("phone", "Phone", details["phone"], details["opening_hours"]),
+        _card(
+            "camera",
+            "Instagram",
+            rx.el.a(
+                details["instagram_handle"],
+                href=details["instagram_url"],
+                target="_blank",
+                rel="noopener noreferrer",
+                class_name="font-semibold text-fuchsia-700 hover:underline",
+            ),
+            "We reply within 24 hours",
+        ),
+        _card("map-pin", "Visit", details["address"]),
+        class_name="grid gap-4 content-start",
+    )
+
+
 def contact() -> rx.Component:
     return page_layout(
         page_title("Contact", "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."),
         rx.el.div(
             rx.cond(ContactState.status == "success", _success(), _form()),
-            rx.el.div(
-                _card("phone", "Phone", "+383 44 000 000", "Monday to Friday 9AM-6PM"),
-                _card("camera", "Instagram", "@magicevents.ks", "We reply within 24 hours"),
-                _card("map-pin", "Visit", "Prishtina, Kosovo"),
-                class_name="grid gap-4 content-start",
-            ),
+            _cards(),
             class_name="max-w-6xl mx-auto px-4 grid gap-8 md:grid-cols-[1fr_320px]",
         ),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront.components.add_to_cart import BUTTON as ADD_BUTTON
 from storefront.components.add_to_cart import add_to_cart_button
 from storefront.components.banner_strip import banner_strip
 from storefront.components.carousel import carousel
@@ -15,12 +16,15 @@ from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
 from storefront.services.showcase import NO_IMAGE
+from storefront.state.cart import CartState
 from storefront.state.mascots import MascotsState
 
 MASCOT_INTERVAL_MS = 5000
 WORKS_INTERVAL_MS = 6000
 
 selected_mascot = ClientStateVar.create("selected_mascot", default={}, global_ref=True)
+# The character whose Add to Cart was pressed: SPEC's character add-to-cart modal asks first.
+character_to_add = ClientStateVar.create("character_to_add", default={}, global_ref=True)
 
 
 def section_title(text: str, subtitle: str = "") -> rx.Component:
@@ -134,7 +138,14 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
                 class_name="mt-4 text-2xl font-extrabold text-fuchsia-700",
             ),
             rx.el.div(
-                add_to_cart_button(mascot.id, test_id="mascot-add"),
+                rx.el.button(
+                    rx.icon("shopping-cart", size=18),
+                    "Add to Cart",
+                    on_click=character_to_add.set_value(mascot),
+                    type="button",
+                    class_name=ADD_BUTTON,
+                    data_testid="mascot-add",
+                ),
                 rx.el.button(
                     "Shiko detajet",
                     on_click=selected_mascot.set_value(mascot),
@@ -179,6 +190,41 @@ def mascot_modal() -> rx.Component:
         open=mascot["name"].to(bool),
         on_close=selected_mascot.set_value({}),
         test_id="mascot-modal",
+    )
+
+
+def character_modal() -> rx.Component:
+    """SPEC 2's character add-to-cart modal: the character, its price, and the add button."""
+    mascot = character_to_add.value
+    return modal(
+        rx.el.div(
+            mascot_image(mascot, loading="eager", class_name="rounded-xl"),
+            class_name="overflow-hidden rounded-xl",
+        ),
+        rx.dialog.title(mascot["name"], class_name="mt-4"),
+        rx.dialog.description(mascot["short_description"], class_name="text-slate-700"),
+        rx.el.div(
+            rx.el.p(
+                mascot["price_label"],
+                class_name="text-2xl font-extrabold text-fuchsia-700 whitespace-nowrap",
+                data_testid="character-price",
+            ),
+            rx.el.button(
+                rx.icon("shopping-cart", size=18),
+                "Add to Cart",
+                on_click=[
+                    CartState.add_service(mascot["id"].to(str), 1),
+                    character_to_add.set_value({}),
+                ],
+                type="button",
+                class_name=ADD_BUTTON,
+                data_testid="character-modal-add",
+            ),
+            class_name="mt-6 flex items-center justify-between gap-4",
+        ),
+        open=mascot["name"].to(bool),
+        on_close=character_to_add.set_value({}),
+        test_id="character-modal",
     )
 
 
@@ -241,6 +287,7 @@ def characters() -> rx.Component:
         section_title("Personazhet tona", "Zgjidhni maskotën e preferuar të fëmijës suaj."),
         rx.el.div(characters_body(), class_name="max-w-5xl mx-auto"),
         mascot_modal(),
+        character_modal(),
         id="characters",
         class_name="px-4 py-12 scroll-mt-20",
     )

@@ -136,7 +136,7 @@ def _found() -> rx.Component:
                         underline="none",
                         class_name=SECONDARY_BUTTON,
                     ),
-                    class_name="mt-6 flex flex-wrap gap-3",
+                    class_name="fab-clear mt-6 flex flex-wrap gap-3",
                 ),
             ),
             class_name="mt-6 grid gap-8 md:grid-cols-2 items-start",

@@ -3,7 +3,7 @@
 import reflex as rx
 
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, empty_state, page_title
+from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, page_title
 from storefront.state.cart import CartState
 from storefront.state.tables import TablesState
 
@@ -31,14 +31,15 @@ def _color_button(value: str, label: str) -> rx.Component:
 
 def _size_radio() -> rx.Component:
     return rx.radio_group.root(
-        rx.flex(
+        # A plain flex row: the sizes need real space between one label and the next radio.
+        rx.el.div(
             rx.el.label(
                 rx.radio_group.item(value="60"), "60cm", class_name="flex items-center gap-2"
             ),
             rx.el.label(
                 rx.radio_group.item(value="80"), "80cm", class_name="flex items-center gap-2"
             ),
-            gap="5",
+            class_name="flex items-center gap-8",
         ),
         value=TablesState.size,
         on_change=TablesState.pick_size,
@@ -48,12 +49,11 @@ def _size_radio() -> rx.Component:
 
 
 def _count_input() -> rx.Component:
-    return rx.el.input(
-        type="text",
-        input_mode="numeric",
-        value=TablesState.count_text,
-        on_change=TablesState.type_count,
+    return number_input(
+        TablesState.count_text,
+        TablesState.type_count,
         on_blur=TablesState.leave_count,
+        max_length=12,
         class_name="w-32 px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 outline-none",
         aria_label="Numri i tavolinave",
         data_testid="table-count",

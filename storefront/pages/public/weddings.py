@@ -7,9 +7,14 @@ from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
 from storefront.components.modal import modal
 from storefront.components.photo import img
-from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, section_title
+from storefront.components.ui import (
+    PRIMARY_BUTTON,
+    SECONDARY_BUTTON,
+    number_input,
+    section_title,
+)
 from storefront.state.cart import CartState
-from storefront.state.weddings import WeddingOffer, WeddingsState
+from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
 
 def hero() -> rx.Component:
@@ -29,27 +34,22 @@ def hero() -> rx.Component:
     )
 
 
+FILM_STRIP_SPEED = 40  # SPEC 9: pixels per second
+
+
 def filmstrip() -> rx.Component:
+    """SPEC's film strip: the wedding photos run past; a click enlarges one."""
     return rx.el.section(
-        rx.el.div(
-            rx.foreach(
-                WeddingsState.filmstrip,
-                lambda photo: rx.el.button(
-                    img(
-                        photo["image_url"],
-                        photo["title"],
-                        width=320,
-                        height=240,
-                        class_name="w-full h-full object-cover",
-                    ),
-                    on_click=open_photo(photo),
-                    aria_label="Enlarge photo",
-                    class_name="w-80 h-60 shrink-0 overflow-hidden rounded-xl snap-start",
-                    data_testid="filmstrip-photo",
-                ),
-            ),
-            class_name="flex gap-4 overflow-x-auto px-4 py-6 bg-slate-900 snap-x",
-            data_testid="filmstrip",
+        banner_strip(
+            WeddingsState.filmstrip,
+            speed=FILM_STRIP_SPEED,
+            card_width=320,
+            card_height=240,
+            gap=16,
+            test_id="filmstrip",
+            open_card=open_photo,
+            card_test_id="filmstrip-photo",
+            class_name="bg-slate-900 px-0",
         ),
         class_name="mt-8",
     )
@@ -114,15 +114,23 @@ def tiffany_card() -> rx.Component:
             rx.el.h3(offer.title, class_name="text-xl font-bold"),
             rx.el.p(offer.description, class_name="mt-2 text-sm text-slate-600"),
             rx.el.label("Numri i personave", class_name="block mt-4 font-semibold text-sm"),
-            rx.el.input(
-                type="text",
-                input_mode="numeric",
-                value=WeddingsState.people_text,
-                on_change=WeddingsState.type_people,
+            number_input(
+                WeddingsState.people_text,
+                WeddingsState.type_people,
+                max_length=PEOPLE_FIELD_LENGTH,
                 placeholder="p.sh. 100",
                 class_name="mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 "
                 "focus:border-fuchsia-500 outline-none",
                 data_testid="tiffany-people",
+            ),
+            rx.cond(
+                WeddingsState.people_limit_message != "",
+                rx.el.p(
+                    WeddingsState.people_limit_message,
+                    role="status",
+                    class_name="mt-1 text-sm text-amber-700",
+                    data_testid="tiffany-limit",
+                ),
             ),
             rx.el.p(
                 WeddingsState.tiffany_total,

@@ -1,0 +1,85 @@
+"""The one image upload control: a picker that takes one image (click or drop), the button,
+a progress bar while the file is sent, and SPEC's message when a file is refused. Its state
+side is state/uploads.py's ImageUploadMixin."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.components.ui import SECONDARY_BUTTON
+
+IMAGE_TYPES = {
+    "image/png": [".png"],
+    "image/jpeg": [".jpg", ".jpeg"],
+    "image/webp": [".webp"],
+    "image/gif": [".gif"],
+}
+
+
+def image_upload(
+    state,
+    *,
+    upload_id: str,
+    on_upload,
+    max_bytes: int,
+    prompt: str,
+    button_label: str,
+    test_id: str,
+) -> rx.Component:
+    """`state` is an ImageUploadMixin state; `on_upload` its handler taking the files, which
+    ends with `_finish_upload`."""
+    chosen = rx.selected_files(upload_id)
+    nothing_chosen = chosen.length() == 0
+    return rx.el.div(
+        rx.upload.root(
+            rx.el.div(
+                prompt,
+                class_name="px-4 py-2 rounded-lg border-2 border-dashed border-slate-300 text-sm "
+                "cursor-pointer hover:border-fuchsia-400",
+            ),
+            id=upload_id,
+            accept=IMAGE_TYPES,
+            multiple=False,
+            max_files=1,
+            max_size=max_bytes,
+            disabled=state.uploading,
+            on_drop_rejected=state.upload_refused,
+            data_testid=f"{test_id}-input",
+        ),
+        rx.el.p(chosen.join(", "), class_name="text-xs text-slate-500"),
+        rx.el.button(
+            rx.cond(state.uploading, "Uploading...", button_label),
+            on_click=[
+                state.begin_upload,
+                on_upload(
+                    rx.upload_files(upload_id=upload_id, on_upload_progress=state.upload_progressed)
+                ),
+            ],
+            disabled=state.uploading | nothing_chosen,
+            type="button",
+            class_name=SECONDARY_BUTTON + " disabled:opacity-50 disabled:cursor-not-allowed",
+            data_testid=f"{test_id}-upload",
+        ),
+        rx.cond(
+            state.uploading,
+            rx.el.progress(
+                value=state.upload_progress,
+                max=100,
+                aria_label="Upload progress",
+                class_name="upload-progress",
+                data_testid=f"{test_id}-progress",
+            ),
+        ),
+        # A newly chosen file replaces the message about the one before.
+        rx.cond(
+            (state.upload_error != "") & nothing_chosen,
+            rx.el.p(
+                state.upload_error,
+                role="alert",
+                class_name="rounded-lg bg-red-50 border border-red-200 text-red-700 px-3 py-2 "
+                "text-sm",
+                data_testid=f"{test_id}-error",
+            ),
+        ),
+        class_name="flex flex-col gap-2",
+    )
