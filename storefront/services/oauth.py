@@ -65,6 +65,12 @@ def provider_label(provider: str) -> str:
     return PROVIDER_LABELS.get(provider, "OAuth")
 
 
+def label_from_query(value: object) -> str:
+    """The provider named in `?provider=` of the sign-in page, shown in its error: only a
+    provider's own label may appear (the query is anyone's to write)."""
+    return value if value in PROVIDER_LABELS.values() else "OAuth"  # type: ignore[return-value]
+
+
 def _error(code: str, provider: str) -> OAuthError:
     return OAuthError(code, FALLBACK_MESSAGE.format(provider=provider_label(provider)))
 

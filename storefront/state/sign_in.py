@@ -39,6 +39,7 @@ QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
 
 
 def wait_message(seconds: int, *, what: str = "sign-in attempts") -> str:
+    """'Please wait 1 second', 'Please wait 2 seconds'."""
     unit = "second" if seconds == 1 else "seconds"
     return f"Too many {what}. Please wait {seconds} {unit} and try again."
 
@@ -72,9 +73,7 @@ class AuthFormState(rx.State):
         self.error, self.message, self.busy = "", "", False
         self.providers = oauth.enabled_providers()
         if params.get("error") == "oauth":
-            # Only a provider's own name may appear: the query is anyone's to write.
-            named = params.get("provider")
-            provider = named if named in oauth.PROVIDER_LABELS.values() else "OAuth"
+            provider = oauth.label_from_query(params.get("provider"))
             self.error = f"Error signing in with {provider}"
         elif params.get("error") in QUERY_ERRORS:
             self.error = QUERY_ERRORS[params["error"]]

@@ -266,3 +266,15 @@ def test_avatar_picker_takes_one_image_and_names_what_is_wrong(page, server):
     picker.set_input_files({"name": "me.png", "mimeType": "image/png", "buffer": _png()})
     expect(error).to_have_count(0)
     expect(button).to_be_enabled()
+
+
+def test_the_account_tabs_mark_the_page_shown(page, server):
+    _ensure_an_admin(server)
+    _sign_up(page, _email())
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    tabs = page.get_by_test_id("account-tabs")
+    expect(tabs.get_by_role("link", name="Dashboard")).to_have_attribute("aria-current", "page")
+    tabs.get_by_role("link", name="Profile").click()
+    expect(page).to_have_url(re.compile(r"/account/profile/?$"))
+    expect(tabs.get_by_role("link", name="Profile")).to_have_attribute("aria-current", "page")
+    expect(tabs.get_by_role("link", name="Dashboard")).not_to_have_attribute("aria-current", "page")

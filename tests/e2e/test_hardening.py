@@ -324,3 +324,23 @@ def test_every_response_carries_the_security_headers(server, kind):
         assert response.status_code == 200
         assert headers.get("content-disposition") == "inline"
         assert headers.get("content-type", "").startswith("image/")
+
+
+# --- issue 12, item 13: a name over the limit is refused, not cut --------------------------------
+
+
+def test_a_name_over_the_limit_is_refused_with_a_message(server):
+    user_id, _, token = _account(server)
+    tab = Tab(server.url, token)
+
+    async def scenario():
+        async with tab:
+            await tab.send(ProfileState.load, "/account/profile")
+            await tab.send(ProfileState.type_name, "/account/profile", value="A" * 300)
+            await tab.send(ProfileState.save, "/account/profile")
+            await tab.wait_for("at most 255 characters")
+
+    run(scenario())
+    assert "Your name can be at most 255 characters long" in tab.text()
+    assert "Profile updated successfully!" not in tab.text()
+    assert _full_name(server, user_id) == "Original user"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from storefront.services import oauth
+from storefront.services import auth, oauth
 
 
 @pytest.mark.parametrize(
@@ -33,8 +33,6 @@ def test_an_unknown_provider_is_refused_before_anything_else():
 
 
 def test_where_a_new_account_goes():
-    from storefront.services import auth
-
     assert auth.landing_after_sign_in(None, is_admin=True) == "/admin"
     assert auth.landing_after_sign_in(None, is_admin=False) == "/account"
     assert auth.landing_after_sign_in("/cart", is_admin=False) == "/cart"
@@ -43,3 +41,16 @@ def test_where_a_new_account_goes():
         auth.completion_url("t.k", "/cart?x=1")
         == "/api/auth/complete?ticket=t.k&redirectTo=%2Fcart%3Fx%3D1"
     )
+
+
+def test_only_a_known_provider_name_reaches_the_sign_in_error():
+    assert oauth.label_from_query("GitHub") == "GitHub"
+    assert oauth.label_from_query("Google") == "Google"
+    for forged in ("<b>Evil</b>", "Call +383 44 666 666 to unlock your account", "", None, 3):
+        assert oauth.label_from_query(forged) == "OAuth"
+
+
+def test_a_plain_user_lands_on_the_account_after_sign_in_as_after_sign_up():
+    assert auth.landing_after_sign_in(None, is_admin=False) == "/account"
+    assert auth.landing_after_sign_in("/admin/users", is_admin=False) == "/account"
+    assert auth.landing_after_sign_in(None, is_admin=True) == "/admin"

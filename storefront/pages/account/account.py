@@ -36,6 +36,18 @@ STATUS_STYLES = {
 CARD = "rounded-3xl border border-slate-100 bg-white shadow-sm p-6"
 
 
+def _tab(label: str, href: str, *, current: bool) -> rx.Component:
+    """A tab of the account area; the page being shown is marked (aria-current and colour)."""
+    look = "bg-fuchsia-600 text-white" if current else "hover:bg-fuchsia-50"
+    return rx.link(
+        label,
+        href=href,
+        underline="none",
+        aria_current="page" if current else None,
+        class_name=f"px-4 py-2 rounded-full font-medium {look}",
+    )
+
+
 def account_frame(title: str, *children: rx.Component) -> rx.Component:
     """Guarded: a spinner until the session check ends (guests are sent to sign in)."""
     return page_layout(
@@ -44,16 +56,10 @@ def account_frame(title: str, *children: rx.Component) -> rx.Component:
             loading_spinner(),
             rx.el.div(
                 rx.el.nav(
-                    *[
-                        rx.link(
-                            label,
-                            href=href,
-                            underline="none",
-                            class_name="px-4 py-2 rounded-full hover:bg-fuchsia-50 font-medium",
-                        )
-                        for label, href in TABS
-                    ],
+                    *[_tab(label, href, current=label == title) for label, href in TABS],
+                    aria_label="Account",
                     class_name="flex flex-wrap gap-2",
+                    data_testid="account-tabs",
                 ),
                 rx.el.h1(title, class_name="mt-6 text-3xl font-bold"),
                 *children,

@@ -1,0 +1,17 @@
+"""The sign-in screens' copy for service codes (issue 12, item 14)."""
+
+from storefront.services import auth
+from storefront.state.sign_in import message_for, wait_message
+
+
+def test_one_second_is_singular():
+    assert wait_message(1) == "Too many sign-in attempts. Please wait 1 second and try again."
+    assert wait_message(12) == "Too many sign-in attempts. Please wait 12 seconds and try again."
+
+
+def test_codes_map_to_spec_messages():
+    assert message_for(auth.AuthError("passwords_mismatch"), "x") == "Passwords do not match"
+    assert message_for(auth.AuthError("weak_password"), "x") == (
+        "Password must be at least 8 characters long"
+    )
+    assert message_for(auth.AuthError("something_new"), "fallback") == "fallback"
