@@ -4,29 +4,15 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from sqlmodel import Session
 
-from storefront.db import make_engine
 from storefront.services import showcase
+from tests.e2e.helpers import read as _read
+from tests.e2e.helpers import still as _still
 
 pytestmark = pytest.mark.e2e
 
 MASCOTS = "/services/mascots"
 BOUNCERS = "/services/bouncers"
-
-
-def _read(server, fn, **kwargs):
-    engine = make_engine(server.database_url)
-    try:
-        with Session(engine) as session:
-            return fn(session=session, **kwargs)
-    finally:
-        engine.dispose()
-
-
-def _still(page):
-    """Visitors who ask for reduced motion get no auto-advance; so do tests that click."""
-    page.emulate_media(reduced_motion="reduce")
 
 
 def _active(page, carousel: str):

@@ -7,11 +7,12 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from sqlmodel import Session, select
+from sqlmodel import select
 
-from storefront.db import make_engine
 from storefront.models import ContactMessage, NotificationOutbox, Service
 from storefront.services import showcase
+from tests.e2e.helpers import read as _read
+from tests.e2e.helpers import still as _still
 
 pytestmark = pytest.mark.e2e
 
@@ -19,19 +20,6 @@ WEDDINGS = "/services/magic-weddings"
 MASCOTS = "/services/mascots"
 BOUNCERS = "/services/bouncers"
 TABLES = "/services/wedding-tables"
-
-
-def _read(server, fn, **kwargs):
-    engine = make_engine(server.database_url)
-    try:
-        with Session(engine) as session:
-            return fn(session=session, **kwargs)
-    finally:
-        engine.dispose()
-
-
-def _still(page):
-    page.emulate_media(reduced_motion="reduce")
 
 
 def _theme_id(server, slug: str) -> str:
