@@ -175,11 +175,14 @@ def profile() -> rx.Component:
                 on_change=ProfileState.type_name,
                 class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
             ),
-            rx.el.button(
-                rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
-                on_click=ProfileState.save,
-                disabled=ProfileState.saving,
-                class_name=PRIMARY_BUTTON + " mt-4",
+            rx.el.div(
+                rx.el.button(
+                    rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
+                    on_click=ProfileState.save,
+                    disabled=ProfileState.saving,
+                    class_name=PRIMARY_BUTTON,
+                ),
+                class_name="mt-4",
             ),
             class_name=CARD + " mt-6",
         ),
