@@ -32,7 +32,7 @@ from storefront.models import (
     new_id,
     utcnow,
 )
-from storefront.services import availability
+from storefront.services import availability, dates
 from storefront.services.auth import EMAIL_PATTERN, normalize_email
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price
@@ -634,7 +634,7 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         id=str(booking.id),
         reference=booking.reference,
         status=booking.status,
-        created_at=_local_date(booking.created_at, zone),
+        created_at=dates.local_date(booking.created_at, zone),
         total=Decimal(booking.total_amount),
         total_label=format_price(booking.total_amount, booking.currency),
         currency=booking.currency,
@@ -661,19 +661,15 @@ def _view_line(item: BookingItem, zone: ZoneInfo, currency: str) -> BookingViewL
         service_id=str(item.service_id) if item.service_id else None,
         service_name=item.service_name,
         quantity=item.quantity,
-        date=start.strftime("%d.%m.%Y"),
-        start_time=start.strftime("%H:%M"),
-        end_time=end.strftime("%H:%M"),
+        date=dates.local_date(start, zone),
+        start_time=dates.local_time(start, zone),
+        end_time=dates.local_time(end, zone),
         duration_hours=round((item.end_datetime - item.start_datetime) / timedelta(hours=1)),
         unit_price=Decimal(item.service_price),
         line_total=line_total,
         line_total_label=format_price(line_total, currency),
         status=item.status,
     )
-
-
-def _local_date(moment: datetime, zone: ZoneInfo) -> str:
-    return moment.astimezone(zone).strftime("%d.%m.%Y")
 
 
 def bookings_for_user(*, session: Session, user_id: str | uuid.UUID | None) -> list[BookingSummary]:
@@ -700,8 +696,8 @@ def bookings_for_user(*, session: Session, user_id: str | uuid.UUID | None) -> l
             id=str(b.id),
             reference=b.reference,
             status=b.status,
-            created_at=_local_date(b.created_at, zone),
-            event_date=_local_date(items[b.id][0].start_datetime, zone) if items[b.id] else "",
+            created_at=dates.local_date(b.created_at, zone),
+            event_date=dates.local_date(items[b.id][0].start_datetime, zone) if items[b.id] else "",
             total_label=format_price(b.total_amount, b.currency),
             services=", ".join(i.service_name for i in items[b.id]),
         )

@@ -17,15 +17,13 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import httpx
 from sqlmodel import Session, col, select
 
 from storefront.models import Booking, BookingItem, BusinessSettings
-from storefront.services import mail
+from storefront.services import dates, mail
 from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.booking_links import view_url
 from storefront.services.errors import ServiceError
@@ -150,7 +148,7 @@ def render(notification: Notification, *, session: Session) -> Message:
 
 def render_booking_placed(notification: Notification, session: Session) -> WebhookMessage:
     booking, items = _booking(notification, session)
-    when = _local_date(items[0].start_datetime) if items else "-"
+    when = dates.local_date(items[0].start_datetime) if items else "-"
     guests = f"{booking.guest_count} guests" if booking.guest_count is not None else ""
     services = "; ".join(_service_line(item, booking.currency) for item in items)
     if booking.special_requests:
@@ -169,7 +167,7 @@ def render_booking_placed(notification: Notification, session: Session) -> Webho
 
 def render_contact_request(notification: Notification, _session: Session) -> WebhookMessage:
     p = notification.payload
-    event_date = _iso_date_local(p.get("event_date") or "")
+    event_date = dates.display_day(p.get("event_date") or "")
     return _webhook(
         [
             "Kontakt",
@@ -294,28 +292,11 @@ def _service_line(item: BookingItem, currency: str) -> str:
     name = item.service_name if item.quantity == 1 else f"{item.service_name} x{item.quantity}"
     start = item.start_datetime
     return _joined(
-        name, _local_date(start), _local_time(start), format_price(item.service_price, currency)
+        name,
+        dates.local_date(start),
+        dates.local_time(start),
+        format_price(item.service_price, currency),
     )
-
-
-def _zone() -> ZoneInfo:
-    return ZoneInfo(get_settings().timezone)
-
-
-def _local_date(moment: datetime) -> str:
-    return moment.astimezone(_zone()).strftime("%d.%m.%Y")
-
-
-def _local_time(moment: datetime) -> str:
-    return moment.astimezone(_zone()).strftime("%H:%M")
-
-
-def _iso_date_local(value: str) -> str:
-    """'2027-06-12' -> '12.06.2027'; anything else as it is."""
-    try:
-        return date.fromisoformat(value).strftime("%d.%m.%Y")
-    except ValueError:
-        return value
 
 
 def _booking(notification: Notification, session: Session) -> tuple[Booking, list[BookingItem]]:

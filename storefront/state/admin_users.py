@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import users
+from storefront.services import dates, users
 from storefront.state.auth import AdminState, AuthState
 from storefront.state.base import call_service
 
@@ -26,7 +26,7 @@ class AdminUsersState(AdminState):
                 "name": u.full_name or "N/A",
                 "email": u.email,
                 "role": "admin" if u.role == "admin" else "user",
-                "created_at": u.created_at.strftime("%d.%m.%Y"),
+                "created_at": dates.local_date(u.created_at),
             }
             for u in listed
         ]

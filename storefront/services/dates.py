@@ -1,0 +1,33 @@
+"""How a person sees a moment: the business's time zone (Europe/Belgrade by default), dates as
+DD.MM.YYYY and times on the 24-hour clock. Stored times are UTC; they are turned local here."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from storefront.settings import get_settings
+
+DATE_FORMAT = "%d.%m.%Y"
+TIME_FORMAT = "%H:%M"
+
+
+def business_zone() -> ZoneInfo:
+    return ZoneInfo(get_settings().timezone)
+
+
+def local_date(moment: datetime, zone: ZoneInfo | None = None) -> str:
+    return moment.astimezone(zone or business_zone()).strftime(DATE_FORMAT)
+
+
+def local_time(moment: datetime, zone: ZoneInfo | None = None) -> str:
+    return moment.astimezone(zone or business_zone()).strftime(TIME_FORMAT)
+
+
+def display_day(value: date | str) -> str:
+    """A calendar day ('2027-06-12' or a date) as '12.06.2027'; other text as it is."""
+    try:
+        day = value if isinstance(value, date) else date.fromisoformat(value)
+    except ValueError:
+        return str(value)
+    return day.strftime(DATE_FORMAT)
