@@ -37,6 +37,7 @@ from storefront.state.banners import HomeBannerState
 from storefront.state.bouncers import BouncersState
 from storefront.state.business import BusinessState
 from storefront.state.contact import ContactState
+from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
 from storefront.state.services_index import ServicesIndexState
@@ -118,13 +119,19 @@ for component, route, title, loads in ACCOUNT_PAGES:
         on_load=[AuthState.require_account, BusinessState.load, *loads],
     )
 ADMIN_PAGES = [
-    (admin_home, routes.ADMIN, "Admin", []),
     (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),
 ]
 for component, route, title, loads in ADMIN_PAGES:
     app.add_page(
         component, route=route, title=_title(title), on_load=[AuthState.require_admin, *loads]
     )
+# The entry of the admin area also shows 'Initial Admin Setup' while no admin exists.
+app.add_page(
+    admin_home,
+    route=routes.ADMIN,
+    title=_title("Admin"),
+    on_load=[AuthState.require_account, InitialAdminState.open_admin],
+)
 
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed
 # inside the app are matched here. The router ignores case, so a case-only alias already

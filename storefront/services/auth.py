@@ -105,10 +105,13 @@ def check_password_rules(password: str, confirm: str | None = None) -> None:
         raise AuthError("passwords_mismatch", "Passwords do not match")
 
 
-def _lock_first_admin_decision(session: Session) -> None:
-    """Serialise sign-ups so two first accounts cannot both become admin."""
+def lock_admin_decisions(session: Session) -> None:
+    """Serialise the decisions that make a first admin (a sign-up on an empty system, Initial
+    Admin Setup) until the transaction ends: PostgreSQL's advisory lock, SQLite's write lock."""
     if session.get_bind().dialect.name == "postgresql":
         session.exec(text("SELECT pg_advisory_xact_lock(727001)"))  # type: ignore[call-overload]
+    elif not session.in_transaction():
+        session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
 
 
 def role_for_new_account(session: Session, email: str) -> str:
@@ -119,7 +122,7 @@ def role_for_new_account(session: Session, email: str) -> str:
     not win the race to sign up first. Every way of creating an account asks here, before it
     checks that the email is free, and inserts the account in the same transaction (the lock
     lasts until it ends)."""
-    _lock_first_admin_decision(session)
+    lock_admin_decisions(session)
     settings = get_settings()
     if settings.owner_email:
         if normalize_email(settings.owner_email) != normalize_email(email):

@@ -9,13 +9,14 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services.auth import normalize_email
+from storefront.services.auth import lock_admin_decisions, normalize_email
 from storefront.services.errors import ServiceError
 
 
 class RoleError(ServiceError):
     """Codes: no_user (no signed-in caller), not_allowed (the caller is not an admin),
-    unknown_user (no such account), admin_exists (Initial Admin Setup once an admin exists)."""
+    unknown_user (no such account), admin_exists (Initial Admin Setup once an admin exists),
+    missing_email."""
 
 
 def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
@@ -77,7 +78,14 @@ def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: st
 
 
 def set_first_admin(*, session: Session, actor_id: str | None, email: str) -> None:
-    """'Initial Admin Setup': only while no admin exists, by the email of an existing account."""
+    """'Initial Admin Setup': any signed-in account may name the first admin by the email of an
+    existing account, but only while no admin exists. The count is taken under the lock that
+    serialises admin decisions (PostgreSQL advisory lock, SQLite write lock), in the
+    transaction that promotes, so two requests at once cannot both succeed."""
+    email = normalize_email(email)
+    if not email:
+        raise RoleError("missing_email", "Please enter an email address")
+    lock_admin_decisions(session)
     if _user(session, actor_id) is None:
         raise RoleError("no_user", "No user logged in")
     if admin_count(session=session) > 0:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.services import dates, users
-from storefront.state.auth import AdminState, AuthState
+from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 
 
@@ -15,7 +15,6 @@ class AdminUsersState(AdminState):
     admin_count: int = 0
     notice: str = ""
     error: str = ""
-    first_admin_email: str = ""
 
     async def _reload(self) -> None:
         listed = await call_service(users.list_users)
@@ -51,24 +50,4 @@ class AdminUsersState(AdminState):
             self.notice, self.error = "", "Failed to set admin role"
         else:
             self.notice, self.error = "User has been set as admin successfully!", ""
-        await self._reload()
-
-    @rx.event
-    def type_first_admin_email(self, value: str):
-        self.first_admin_email = str(value)[:255]
-
-    @rx.event
-    async def set_first_admin(self):
-        if not self.first_admin_email.strip():
-            self.error = "Please enter an email address"
-            return
-        caller = await self._caller_id()
-        try:
-            await call_service(users.set_first_admin, actor_id=caller, email=self.first_admin_email)
-        except users.RoleError:
-            self.notice, self.error = "", "Failed to set first admin"
-        else:
-            self.notice, self.error = "First admin set successfully!", ""
-            auth_state = await self.get_state(AuthState)
-            await auth_state._identify()
         await self._reload()

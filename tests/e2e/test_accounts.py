@@ -278,3 +278,22 @@ def test_the_account_tabs_mark_the_page_shown(page, server):
     expect(page).to_have_url(re.compile(r"/account/profile/?$"))
     expect(tabs.get_by_role("link", name="Profile")).to_have_attribute("aria-current", "page")
     expect(tabs.get_by_role("link", name="Dashboard")).not_to_have_attribute("aria-current", "page")
+
+
+def test_with_no_admin_a_signed_in_user_names_the_first_admin(page, server):
+    _ensure_an_admin(server)
+    email = _email()
+    _sign_up(page, email)
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    page.goto("/admin")
+    expect(page).to_have_url(re.compile(r"/$"))  # an admin exists: the admin area is closed
+    _sql(server, "UPDATE users SET role = 'user' WHERE role = 'admin'")
+    page.goto("/admin")
+    setup = page.get_by_test_id("first-admin-setup")
+    setup.get_by_role("button", name="Make First Admin").click()
+    expect(page.get_by_test_id("first-admin-error")).to_have_text("Please enter an email address")
+    setup.get_by_placeholder("Email of an existing user").fill(email)
+    setup.get_by_role("button", name="Make First Admin").click()
+    expect(page.get_by_test_id("first-admin-notice")).to_have_text("First admin set successfully!")
+    expect(page.get_by_test_id("admin-home")).to_be_visible()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Admin")).to_be_visible()

@@ -17,6 +17,7 @@ from storefront.services import auth
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
+from storefront.state.first_admin import InitialAdminState
 from storefront.state.sign_in import SignInState
 from tests.e2e.socket_client import HYDRATE, Tab, run
 
@@ -344,3 +345,39 @@ def test_a_name_over_the_limit_is_refused_with_a_message(server):
     assert "Your name can be at most 255 characters long" in tab.text()
     assert "Profile updated successfully!" not in tab.text()
     assert _full_name(server, user_id) == "Original user"
+
+
+# --- Initial Admin Setup: signed-in callers only, and only while no admin exists ------------
+
+
+def _demote_every_admin(server) -> None:
+    engine = _db(server)
+    with Session(engine) as session:
+        for user in session.exec(select(User).where(User.role == "admin")).all():
+            user.role = "user"
+            session.add(user)
+        session.commit()
+    engine.dispose()
+
+
+def test_initial_admin_setup_needs_a_signed_in_caller_and_no_admin(server):
+    target_id, target_email, _ = _account(server)
+    _, _, plain_token = _account(server)
+    _account(server, "admin")  # an admin exists
+
+    async def attempt(token):
+        async with Tab(server.url, token) as tab:
+            await tab.send(InitialAdminState.type_email, "/admin", value=target_email)
+            await tab.send(InitialAdminState.submit, "/admin")
+            return tab.text()
+
+    run(attempt(None))
+    assert _role(server, target_id) == "user"  # a guest: refused by the guard
+    refused = run(attempt(plain_token))
+    assert _role(server, target_id) == "user"  # an admin exists: refused by the service
+    assert "Failed to set first admin" in refused
+
+    _demote_every_admin(server)
+    done = run(attempt(plain_token))
+    assert "First admin set successfully!" in done
+    assert _role(server, target_id) == "admin"

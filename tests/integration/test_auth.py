@@ -4,7 +4,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from storefront.models import AuditLog, LoginSession, User
 from storefront.services import auth, users
@@ -206,6 +206,39 @@ def test_first_admin_only_while_there_is_none(session):
     with pytest.raises(users.RoleError) as again:
         users.set_first_admin(session=session, actor_id=str(other.id), email="first@example.com")
     assert again.value.code == "admin_exists"
+    session.rollback()
+    with pytest.raises(users.RoleError) as blank:
+        users.set_first_admin(session=session, actor_id=str(other.id), email="  ")
+    assert blank.value.code == "missing_email"
+
+
+def test_two_first_admin_requests_at_once_make_one_admin(session, engine):
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    accounts = [_register(session, f"racer-{n}@example.com")[0] for n in range(4)]
+    for account in accounts:
+        account.role = "user"
+        session.add(account)
+    session.commit()
+    start = Barrier(len(accounts))
+
+    def promote(account):
+        with Session(engine) as own:
+            start.wait()
+            try:
+                users.set_first_admin(session=own, actor_id=str(account.id), email=account.email)
+                own.commit()
+                return "promoted"
+            except users.RoleError as exc:
+                own.rollback()
+                return exc.code
+
+    with ThreadPoolExecutor(max_workers=len(accounts)) as pool:
+        results = list(pool.map(promote, accounts))
+    assert sorted(results) == ["admin_exists"] * 3 + ["promoted"]
+    session.rollback()
+    assert users.admin_count(session=session) == 1
 
 
 def test_make_admin_command(session, engine, monkeypatch, capsys):

@@ -2,8 +2,9 @@
 
 import reflex as rx
 
+from storefront.components.first_admin import first_admin_setup
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
+from storefront.components.ui import error_box, loading_spinner, success_box
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 
@@ -45,24 +46,7 @@ def admin_users() -> rx.Component:
                     error_box(AdminUsersState.error, "admin-error"),
                     class_name="mt-4 space-y-2",
                 ),
-                rx.cond(
-                    AdminUsersState.admin_count == 0,
-                    rx.el.div(
-                        rx.el.h2("Initial Admin Setup", class_name="font-bold"),
-                        rx.el.input(
-                            value=AdminUsersState.first_admin_email,
-                            on_change=AdminUsersState.type_first_admin_email,
-                            placeholder="Email of an existing user",
-                            class_name="mt-2 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
-                        ),
-                        rx.el.button(
-                            "Make First Admin",
-                            on_click=AdminUsersState.set_first_admin,
-                            class_name=PRIMARY_BUTTON + " mt-3",
-                        ),
-                        class_name="mt-6 rounded-2xl border border-amber-200 bg-amber-50 p-5",
-                    ),
-                ),
+                rx.cond(AdminUsersState.admin_count == 0, first_admin_setup()),
                 rx.el.table(
                     rx.el.thead(
                         rx.el.tr(

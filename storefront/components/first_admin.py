@@ -1,0 +1,40 @@
+"""The 'Initial Admin Setup' box, shown while no admin exists."""
+
+import reflex as rx
+
+from storefront.components.ui import PRIMARY_BUTTON, error_box, success_box
+from storefront.state.first_admin import InitialAdminState
+
+
+def first_admin_setup() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Initial Admin Setup", class_name="font-bold"),
+        rx.el.p(
+            "No admin exists yet. Enter the email of an existing user to make them the first admin.",
+            class_name="mt-1 text-sm text-slate-600",
+        ),
+        rx.el.label("Email", html_for="first-admin-email", class_name="sr-only"),
+        rx.el.input(
+            id="first-admin-email",
+            type="email",
+            value=InitialAdminState.email,
+            on_change=InitialAdminState.type_email,
+            placeholder="Email of an existing user",
+            class_name="mt-3 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
+        ),
+        rx.el.div(
+            rx.el.button(
+                "Make First Admin",
+                on_click=InitialAdminState.submit,
+                class_name=PRIMARY_BUTTON,
+            ),
+            class_name="mt-3",
+        ),
+        rx.el.div(
+            success_box(InitialAdminState.notice, "first-admin-notice"),
+            error_box(InitialAdminState.error, "first-admin-error"),
+            class_name="mt-3 space-y-2",
+        ),
+        class_name="mt-6 rounded-2xl border border-amber-200 bg-amber-50 p-5",
+        data_testid="first-admin-setup",
+    )
