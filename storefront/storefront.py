@@ -9,8 +9,11 @@ from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.dashboard import admin_home
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
+from storefront.pages.public.book_service import book_service
+from storefront.pages.public.booking_confirmation import booking_confirmation
 from storefront.pages.public.bouncers import bouncers
 from storefront.pages.public.cart import cart_page
+from storefront.pages.public.checkout import checkout_page
 from storefront.pages.public.contact import contact
 from storefront.pages.public.design_system import design_system
 from storefront.pages.public.home import home
@@ -34,8 +37,12 @@ from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
+from storefront.state.book_service import BookServiceState
+from storefront.state.booking_view import BookingViewState
 from storefront.state.bouncers import BouncersState
 from storefront.state.business import BusinessState
+from storefront.state.cart import CartState
+from storefront.state.checkout import CheckoutState
 from storefront.state.contact import ContactState
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
@@ -72,7 +79,15 @@ PUBLIC_PAGES = [
     # Titled with the theme's own name once it is loaded (or 'Theme Not Found').
     (theme_page, routes.SERVICE_DETAIL, ThemeState.page_title, [ThemeState.load]),
     (theme_page, routes.THEMED_DECORATION, ThemeState.page_title, [ThemeState.load]),
-    (cart_page, routes.CART, "Cart", []),
+    (cart_page, routes.CART, "Cart", [CartState.refresh]),
+    (checkout_page, routes.CHECKOUT, "Checkout", [CheckoutState.load]),
+    (book_service, routes.SERVICE_BOOK, "Book", [BookServiceState.load]),
+    (
+        booking_confirmation,
+        routes.BOOKING_CONFIRMATION,
+        "Booking Confirmation",
+        [BookingViewState.load],
+    ),
     (contact, routes.CONTACT, "Contact", [ContactState.open_form]),
     (terms, routes.TERMS, "Terms of Service", []),
     (privacy, routes.PRIVACY, "Privacy Policy", []),

@@ -3,10 +3,13 @@
 from starlette.applications import Starlette
 
 from storefront.api.auth import routes as auth_routes
+from storefront.api.bookings import routes as booking_routes
 from storefront.api.media import routes as media_routes
 from storefront.api.oauth import routes as oauth_routes
 from storefront.api.redirects import routes as redirect_routes
 
 
 def create_api() -> Starlette:
-    return Starlette(routes=[*auth_routes, *oauth_routes, *media_routes, *redirect_routes])
+    return Starlette(
+        routes=[*auth_routes, *booking_routes, *oauth_routes, *media_routes, *redirect_routes]
+    )

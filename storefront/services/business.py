@@ -78,3 +78,8 @@ def default_details() -> BusinessDetails:
 def business_details(*, session: Session) -> BusinessDetails:
     row = session.get(BusinessSettings, 1)
     return _details(row) if row is not None else default_details()
+
+
+def settings_row(session: Session) -> BusinessSettings:
+    """The business settings row (defaults when it has not been written yet)."""
+    return session.get(BusinessSettings, 1) or BusinessSettings()

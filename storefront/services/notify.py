@@ -26,6 +26,7 @@ from storefront.models import Booking, BookingItem, BusinessSettings
 from storefront.services import dates, mail
 from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.booking_links import view_url
+from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price
 from storefront.settings import get_settings
@@ -317,4 +318,4 @@ def _booking(notification: Notification, session: Session) -> tuple[Booking, lis
 
 
 def _business(session: Session) -> BusinessSettings:
-    return session.get(BusinessSettings, 1) or BusinessSettings()
+    return business_settings_row(session)

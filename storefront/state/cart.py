@@ -7,8 +7,9 @@ import asyncio
 
 import reflex as rx
 
-from storefront.services import cart, catalog
-from storefront.services.money import format_price
+from storefront import routes
+from storefront.services import cart, catalog, checkout
+from storefront.services.booking import BookingError
 from storefront.state.base import call_service
 
 ADD_BUSY_SECONDS = 1.0
@@ -16,6 +17,30 @@ ADD_BUSY_SECONDS = 1.0
 THEME_ADD_BUSY_SECONDS = 0.5
 LAST_ADDED_SECONDS = 2.0
 MAX_COUNT = 1000
+NOTHING_SELECTED = "Please select a date and time before setting"
+SLOT_GONE = "This time slot is no longer available. Please select another time."
+CHECK_FAILED = "There was an error checking availability. Please try again."
+INCOMPLETE = (
+    "Please select a date and time for all services in your cart before proceeding to checkout."
+)
+
+
+def _line_dict(line: checkout.CartLineView) -> dict[str, str]:
+    return {
+        "id": line.id,
+        "service_id": line.service_id,
+        "name": line.name,
+        "description": line.description,
+        "image": line.image,
+        "quantity": str(line.quantity),
+        "price_label": line.unit_price_label + (" / h" if line.per_hour else ""),
+        "line_total_label": line.line_total_label,
+        "date": line.date,
+        "date_label": line.date_label,
+        "start_time": line.start_time,
+        "duration": str(line.duration),
+        "available": "yes" if line.available else "no",
+    }
 
 
 class CartState(rx.State):
@@ -24,33 +49,18 @@ class CartState(rx.State):
     adding_id: str = ""
     # The item just added (drives the floating button's animation); cleared after 2 s.
     last_added_id: str = ""
+    # The cart page: lines and total priced from the catalogue (refresh), the line whose date
+    # and time are being chosen, and what went wrong with that choice.
+    lines: list[dict[str, str]] = []
+    total_label: str = ""
+    complete: bool = False
+    editing_id: str = ""
+    time_error: str = ""
     _busy_seconds: float = ADD_BUSY_SECONDS
-
-    @rx.var
-    def items(self) -> list[dict[str, str]]:
-        return [
-            {
-                "id": item["id"],
-                "name": cart.counted_name(item["name"], item["quantity"], item.get("unit")),
-                "description": item["description"],
-                "image": item["image"],
-                "quantity": str(item["quantity"]),
-                "price_label": format_price(item["price"]),
-                "line_total_label": format_price(cart.line_total(item)),
-                "date": str(item.get("date") or ""),
-                "start_time": str(item.get("startTime") or ""),
-                "duration": str(item.get("duration") or 1),
-            }
-            for item in cart.parse(self.cart_json)
-        ]
 
     @rx.var
     def count(self) -> int:
         return cart.count(cart.parse(self.cart_json))
-
-    @rx.var
-    def total_label(self) -> str:
-        return format_price(cart.total(cart.parse(self.cart_json)))
 
     @rx.event
     async def add_service(self, service_id: str, count: int = 1):
@@ -95,9 +105,77 @@ class CartState(rx.State):
             self.last_added_id = ""
 
     @rx.event
-    def remove(self, item_id: str):
+    async def refresh(self):
+        """The cart page's lines and total, priced from the catalogue."""
+        view = await call_service(checkout.cart_view, raw_cart=self.cart_json)
+        self.lines = [_line_dict(line) for line in view.lines]
+        self.total_label, self.complete = view.total_label, view.complete
+
+    @rx.event
+    async def remove(self, item_id: str):
         if isinstance(item_id, str):
             self.cart_json = cart.dump(cart.remove(cart.parse(self.cart_json), item_id))
+            await self.refresh()
+
+    @rx.event
+    def edit_time(self, item_id: str):
+        """'Select Date/Time': open the modal with the line's current choice."""
+        line = next((line for line in self.lines if line["id"] == item_id), None)
+        if line is None:
+            return
+        self.editing_id, self.time_error = item_id, ""
+        from storefront.state.slot_picker import SlotPickerState
+
+        return SlotPickerState.open_for(
+            line["service_id"],
+            int(line["quantity"]),
+            item_id,
+            line["date"],
+            line["start_time"],
+            int(line["duration"]),
+        )
+
+    @rx.event
+    def close_time(self):
+        """Cancel: the line keeps what it had."""
+        self.editing_id, self.time_error = "", ""
+
+    @rx.event
+    def time_modal_changed(self, is_open: bool):
+        """Escape or a click outside closes the modal as Cancel does."""
+        if not is_open:
+            self.editing_id, self.time_error = "", ""
+
+    @rx.event
+    async def apply_time(self):
+        """Set: save the picker's date, time and duration into the line, if still free."""
+        from storefront.state.slot_picker import SlotPickerState
+
+        picker = await self.get_state(SlotPickerState)
+        if not picker.selected_date or not picker.selected_time:
+            self.time_error = NOTHING_SELECTED
+            return
+        try:
+            self.cart_json = await call_service(
+                checkout.set_line_time,
+                raw_cart=self.cart_json,
+                line_id=self.editing_id,
+                day=picker.selected_date,
+                start_time=picker.selected_time,
+                duration_hours=int(picker.duration),
+            )
+        except BookingError as exc:
+            self.time_error = SLOT_GONE if exc.code == "slot_taken" else CHECK_FAILED
+            return
+        self.editing_id, self.time_error = "", ""
+        await self.refresh()
+
+    @rx.event
+    def proceed(self):
+        """'Proceed to Checkout' (disabled until every line has a date and time)."""
+        if not self.complete:
+            return rx.window_alert(INCOMPLETE)
+        return rx.redirect(routes.CHECKOUT)
 
     @rx.event
     def clear(self):

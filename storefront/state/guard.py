@@ -28,13 +28,17 @@ from reflex_base.registry import RegistrationContext
 
 from storefront.state.auth import AdminState, AuthState
 from storefront.state.banners import HomeBannerState
+from storefront.state.book_service import BookServiceState
+from storefront.state.booking_view import BookingViewState
 from storefront.state.bouncers import BouncersState
 from storefront.state.business import BusinessState
 from storefront.state.cart import CartState
+from storefront.state.checkout import CheckoutState
 from storefront.state.contact import ContactState
 from storefront.state.mascots import MascotsState
 from storefront.state.services_index import ServicesIndexState
 from storefront.state.sign_in import AuthFormState, ResetPasswordState, SignInState, SignUpState
+from storefront.state.slot_picker import SlotPickerState
 from storefront.state.tables import TablesState
 from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
@@ -64,6 +68,12 @@ PUBLIC_STATES: frozenset[type[BaseState]] = REFLEX_STATES | {
     ServicesIndexState,
     ThemeState,
     BusinessState,
+    # Booking: availability, the cart's checkout, the booking screen; the confirmation page
+    # checks who may see a booking itself (owner, admin, or the mail's signed link).
+    SlotPickerState,
+    CheckoutState,
+    BookServiceState,
+    BookingViewState,
 }
 HYDRATE_EVENTS = frozenset(
     f"{State.get_full_name()}.{name}" for name in ("hydrate", "hydrate_and_load")

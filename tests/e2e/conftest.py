@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import _TMP, BACKENDS, create_database, migrate
 from tests.e2e.server import prod_server, venv_env
 from tests.mail_server import MailServer
+from tests.webhook_server import WebhookServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -44,8 +45,15 @@ def mail_server() -> Iterator[MailServer]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def webhook_server() -> Iterator[WebhookServer]:
+    """A real HTTP server standing in for the staff WhatsApp message handler."""
+    with WebhookServer() as server:
+        yield server
+
+
 @pytest.fixture(scope="session", params=BACKENDS)
-def server(request, mail_server) -> Iterator[Server]:
+def server(request, mail_server, webhook_server) -> Iterator[Server]:
     """The production build. Socket and HTTP tests use it without a browser, so it runs even
     where Chromium is missing; only the `browser` fixture skips then."""
     database_url, drop = create_database(request.param)
@@ -61,6 +69,7 @@ def server(request, mail_server) -> Iterator[Server]:
             "SMTP_HOST": mail_server.host,
             "SMTP_PORT": str(mail_server.port),
             "SMTP_STARTTLS": "false",
+            "NOTIFY_WEBHOOK_URL": webhook_server.url,
         },
     )
     subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)

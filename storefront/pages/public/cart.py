@@ -1,36 +1,66 @@
-"""The cart: its items, remove, and the order summary."""
+"""The cart: its lines with catalogue prices and their chosen date and time, the 'Select Date &
+Time' modal, and the order summary."""
 
 import reflex as rx
 
 from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
-from storefront.components.ui import PRIMARY_BUTTON, page_title
+from storefront.components.slot_picker import slot_picker
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
 from storefront.state.cart import CartState
+
+SLOTS_NOTICE = (
+    "Time slots are available from 8 AM to 8 PM. Payment is collected at the time of service."
+)
+
+
+def _when(item: dict) -> rx.Component:
+    return rx.el.p(
+        rx.cond(
+            item["date"] != "",
+            item["date_label"] + " · " + item["start_time"] + " · " + item["duration"] + " h",
+            "No time selected",
+        ),
+        class_name=rx.cond(
+            item["date"] != "",
+            "mt-1 text-sm text-emerald-700 font-medium",
+            "mt-1 text-sm text-amber-700",
+        ),
+        data_testid="cart-item-when",
+    )
 
 
 def _item_row(item: dict) -> rx.Component:
     return rx.el.li(
         img(
             item["image"],
-            item["name"],
+            "",
             width=96,
             height=96,
-            class_name="w-24 h-24 rounded-xl object-cover shrink-0",
+            class_name="w-20 h-20 sm:w-24 sm:h-24 rounded-xl object-cover shrink-0",
         ),
         rx.el.div(
-            rx.el.h3(item["name"], class_name="font-semibold"),
+            rx.el.h3(item["name"], class_name="font-semibold break-words"),
             rx.el.p(item["description"], class_name="text-sm text-slate-600 line-clamp-2"),
             rx.el.p(
                 item["price_label"], " × ", item["quantity"], class_name="mt-1 text-sm font-medium"
             ),
-            rx.el.p(
-                rx.cond(
-                    item["date"] != "",
-                    item["date"] + " " + item["start_time"] + " · " + item["duration"] + "h",
-                    "No time selected",
+            rx.cond(
+                item["available"] == "yes",
+                _when(item),
+                rx.el.p(
+                    "This service can no longer be booked.",
+                    class_name="mt-1 text-sm text-red-600",
                 ),
-                class_name="mt-1 text-sm text-amber-700",
+            ),
+            rx.el.button(
+                rx.cond(item["date"] != "", "Change Date/Time", "Select Date/Time"),
+                type="button",
+                on_click=CartState.edit_time(item["id"]),
+                disabled=item["available"] != "yes",
+                class_name="mt-2 text-sm font-semibold text-fuchsia-700 hover:underline",
+                data_testid="cart-select-time",
             ),
             class_name="flex-1 min-w-0",
         ),
@@ -41,8 +71,47 @@ def _item_row(item: dict) -> rx.Component:
             class_name="p-2 rounded-lg text-slate-500 hover:text-red-600 hover:bg-red-50",
             data_testid="cart-remove",
         ),
-        class_name="flex gap-4 items-start p-4 rounded-2xl border border-slate-100 bg-white",
+        class_name="flex gap-3 sm:gap-4 items-start p-3 sm:p-4 rounded-2xl border border-slate-100 bg-white",
         data_testid="cart-item",
+    )
+
+
+def _time_modal() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Select Date & Time", class_name="text-xl font-bold"),
+            rx.dialog.description(SLOTS_NOTICE, class_name="text-sm text-slate-600"),
+            rx.el.div(slot_picker(), class_name="mt-4"),
+            rx.cond(
+                CartState.time_error != "",
+                rx.el.p(
+                    CartState.time_error,
+                    role="alert",
+                    class_name="mt-3 text-sm text-red-600",
+                    data_testid="cart-time-error",
+                ),
+            ),
+            rx.el.div(
+                rx.el.button(
+                    "Cancel",
+                    type="button",
+                    on_click=CartState.close_time,
+                    class_name=SECONDARY_BUTTON,
+                ),
+                rx.el.button(
+                    "Set",
+                    type="button",
+                    on_click=CartState.apply_time,
+                    class_name=PRIMARY_BUTTON,
+                    data_testid="cart-time-set",
+                ),
+                class_name="mt-6 flex justify-end gap-3",
+            ),
+            max_width="520px",
+            data_testid="cart-time-modal",
+        ),
+        open=CartState.editing_id != "",
+        on_open_change=CartState.time_modal_changed,
     )
 
 
@@ -51,10 +120,10 @@ def _summary() -> rx.Component:
         rx.el.h2("Order Summary", class_name="text-xl font-bold"),
         rx.el.ul(
             rx.foreach(
-                CartState.items,
+                CartState.lines,
                 lambda item: rx.el.li(
-                    rx.el.span(item["name"], " × ", item["quantity"], class_name="truncate"),
-                    rx.el.span(item["line_total_label"], class_name="shrink-0"),
+                    rx.el.span(item["name"], class_name="min-w-0 break-words"),
+                    rx.el.span(item["line_total_label"], class_name="shrink-0 whitespace-nowrap"),
                     class_name="flex justify-between gap-3 text-sm",
                 ),
             ),
@@ -67,15 +136,14 @@ def _summary() -> rx.Component:
         ),
         rx.el.button(
             "Proceed to Checkout",
-            disabled=True,
+            type="button",
+            on_click=CartState.proceed,
+            disabled=~CartState.complete,
             class_name=PRIMARY_BUTTON + " w-full mt-6",
-            title="Please select a date and time for all services in your cart before proceeding to checkout.",
+            data_testid="cart-checkout",
         ),
-        rx.el.p(
-            "Time slots are available from 8 AM to 8 PM. Payment is collected at the time of service.",
-            class_name="mt-3 text-xs text-slate-500",
-        ),
-        class_name="rounded-2xl border border-slate-100 shadow-lg p-6 bg-white h-fit",
+        rx.el.p(SLOTS_NOTICE, class_name="mt-3 text-xs text-slate-500"),
+        class_name="rounded-2xl border border-slate-100 shadow-lg p-5 sm:p-6 bg-white h-fit min-w-0",
     )
 
 
@@ -85,9 +153,10 @@ def cart_page() -> rx.Component:
         rx.cond(
             CartState.count > 0,
             rx.el.div(
-                rx.el.ul(rx.foreach(CartState.items, _item_row), class_name="space-y-4"),
+                rx.el.ul(rx.foreach(CartState.lines, _item_row), class_name="space-y-4 min-w-0"),
                 _summary(),
-                class_name="max-w-6xl mx-auto px-4 grid gap-8 md:grid-cols-[1fr_360px]",
+                _time_modal(),
+                class_name="max-w-6xl mx-auto px-4 grid gap-8 md:grid-cols-[minmax(0,1fr)_360px]",
             ),
             rx.el.div(
                 rx.el.p("Your cart is empty.", class_name="text-slate-600"),

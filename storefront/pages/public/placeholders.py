@@ -5,14 +5,8 @@ import reflex as rx
 from storefront.components.layout import page_layout, placeholder_page
 
 PLACEHOLDERS = {
-    "/checkout": ("Checkout", "Përfundoni rezervimin."),
     "/blog": ("Blog", "Së shpejti: ide dhe frymëzim për festat tuaja."),
     "/blog/[slug]": ("Blog", "Ky artikull do të publikohet së shpejti."),
-    "/booking-confirmation/[booking_id]": (
-        "Booking Submitted!",
-        "Faleminderit! Do t'ju kontaktojmë së shpejti për të konfirmuar rezervimin.",
-    ),
-    "/services/[service_id]/book": ("Book", "Rezervimi online vjen së shpejti."),
 }
 
 

@@ -1,0 +1,47 @@
+"""A booking's calendar file: `/api/bookings/{id}.ics`, for its owner, an admin, or the holder of
+the confirmation mail's signed link (`?key=`), as the confirmation page."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from storefront.db import session_scope
+from storefront.services import auth, checkout
+
+
+def _ics(booking_id: str, token: str | None, key: str | None) -> bytes | None:
+    with session_scope() as session:
+        viewer = auth.session_user(session=session, token=token) if token else None
+        return checkout.booking_ics(
+            session=session,
+            booking_id=booking_id,
+            viewer_id=viewer.user_id if viewer else "",
+            viewer_is_admin=bool(viewer and viewer.is_admin),
+            key=key,
+        )
+
+
+async def booking_ics(request: Request) -> Response:
+    body = await asyncio.to_thread(
+        _ics,
+        request.path_params["booking_id"][:64],
+        request.cookies.get(auth.COOKIE_NAME),
+        request.query_params.get("key"),
+    )
+    if body is None:
+        return PlainTextResponse("Not found", status_code=404)
+    return Response(
+        body,
+        media_type="text/calendar; charset=utf-8",
+        headers={
+            "Content-Disposition": 'attachment; filename="booking.ics"',
+            "Cache-Control": "private, no-store",
+        },
+    )
+
+
+routes = [Route("/api/bookings/{booking_id}.ics", booking_ics, methods=["GET"])]

@@ -1,0 +1,238 @@
+"""/services/{serviceId}/book: the service, the date-and-time picker, 'Booking Summary' and
+'Your Details'."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.layout import page_layout
+from storefront.components.photo import img
+from storefront.components.slot_picker import slot_picker
+from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.state.auth import AuthState
+from storefront.state.book_service import EVENT_TYPES, BookServiceState
+from storefront.state.slot_picker import SlotPickerState
+
+INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
+CARD = "rounded-2xl border border-slate-100 bg-white p-5 sm:p-6 min-w-0"
+
+
+def _input(label: str, field: str, kind: str = "text") -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=f"book-{field}", class_name="text-sm font-semibold"),
+        rx.el.input(
+            id=f"book-{field}",
+            type=kind,
+            value=BookServiceState.form[field],
+            on_change=lambda value: BookServiceState.set_field(field, value),
+            class_name=INPUT,
+        ),
+    )
+
+
+def _details() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Your Details", class_name="text-lg font-bold"),
+        rx.el.div(
+            _input("Name *", "full_name"),
+            _input("Email *", "email", "email"),
+            _input("Phone *", "phone", "tel"),
+            rx.el.div(
+                rx.el.label(
+                    "Event Type *", html_for="book-event_type", class_name="text-sm font-semibold"
+                ),
+                rx.el.select(
+                    *[rx.el.option(t, value=t) for t in EVENT_TYPES],
+                    id="book-event_type",
+                    value=BookServiceState.form["event_type"],
+                    on_change=lambda value: BookServiceState.set_field("event_type", value),
+                    class_name=INPUT,
+                ),
+            ),
+            _input("Address", "address"),
+            _input("Guests", "guest_count", "number"),
+            class_name="mt-3 grid gap-4 sm:grid-cols-2",
+        ),
+        rx.cond(
+            ~AuthState.signed_in,
+            rx.el.p(
+                "Booking as a guest. ",
+                rx.link("Sign in", href=BookServiceState.sign_in_href),
+                " to see your bookings and offers in your account.",
+                class_name="mt-4 text-sm text-slate-600",
+            ),
+        ),
+        class_name=CARD,
+    )
+
+
+def _summary() -> rx.Component:
+    return rx.el.aside(
+        rx.el.h2("Booking Summary", class_name="text-lg font-bold"),
+        rx.el.dl(
+            rx.el.div(
+                rx.el.dt("Service"),
+                rx.el.dd(BookServiceState.service["title"]),
+                class_name="flex justify-between gap-3",
+            ),
+            rx.el.div(
+                rx.el.dt("Date"),
+                rx.el.dd(
+                    rx.cond(
+                        SlotPickerState.selected_date != "", SlotPickerState.selected_label, "-"
+                    )
+                ),
+                class_name="flex justify-between gap-3",
+            ),
+            rx.el.div(
+                rx.el.dt("Time"),
+                rx.el.dd(
+                    rx.cond(SlotPickerState.selected_time != "", SlotPickerState.selected_time, "-")
+                ),
+                class_name="flex justify-between gap-3",
+            ),
+            rx.el.div(
+                rx.el.dt("Duration"),
+                rx.el.dd(SlotPickerState.duration + " h"),
+                class_name="flex justify-between gap-3",
+            ),
+            rx.el.div(
+                rx.el.dt("Total"),
+                rx.el.dd(BookServiceState.total_label, data_testid="book-total"),
+                class_name="flex justify-between gap-3 pt-3 border-t font-bold text-lg",
+            ),
+            class_name="mt-4 space-y-2 text-sm",
+        ),
+        rx.cond(
+            BookServiceState.error != "",
+            rx.el.p(
+                BookServiceState.error,
+                role="alert",
+                class_name="mt-4 text-sm text-red-600",
+                data_testid="book-error",
+            ),
+        ),
+        rx.el.button(
+            rx.cond(BookServiceState.placing, "Booking...", "Book Now"),
+            type="button",
+            on_click=BookServiceState.submit,
+            disabled=BookServiceState.placing
+            | (SlotPickerState.selected_date == "")
+            | (SlotPickerState.selected_time == ""),
+            class_name=PRIMARY_BUTTON + " w-full mt-6",
+            data_testid="book-submit",
+        ),
+        rx.el.p(
+            "Payment is collected at the time of service.", class_name="mt-3 text-xs text-slate-500"
+        ),
+        class_name=CARD + " h-fit",
+    )
+
+
+def _ready() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.div(
+                rx.foreach(
+                    BookServiceState.images,
+                    lambda src: img(
+                        src,
+                        "",
+                        width=640,
+                        height=400,
+                        class_name="w-full max-h-72 object-cover rounded-2xl",
+                    ),
+                ),
+                rx.el.h1(BookServiceState.service["title"], class_name="mt-4 text-3xl font-bold"),
+                rx.el.p(BookServiceState.service["description"], class_name="mt-2 text-slate-600"),
+                rx.el.p(
+                    BookServiceState.service["price"],
+                    " ",
+                    BookServiceState.service["unit"],
+                    class_name="mt-2 font-semibold text-fuchsia-700",
+                ),
+                class_name=CARD,
+            ),
+            rx.el.section(
+                rx.el.h2("Date & Time", class_name="text-lg font-bold"),
+                rx.el.div(
+                    slot_picker(on_duration=BookServiceState.refresh_total), class_name="mt-3"
+                ),
+                class_name=CARD,
+            ),
+            _details(),
+            class_name="space-y-6 min-w-0",
+        ),
+        _summary(),
+        class_name="grid gap-6 md:grid-cols-[minmax(0,1fr)_340px]",
+        data_testid="book-screen",
+    )
+
+
+def _message(title: str, text, button: str, href: str, test_id: str) -> rx.Component:
+    return rx.el.div(
+        rx.el.h1(title, class_name="text-3xl font-bold"),
+        rx.el.p(text, class_name="mt-4 text-slate-600"),
+        rx.link(button, href=href, underline="none", class_name=PRIMARY_BUTTON + " mt-6"),
+        class_name="text-center py-12",
+        data_testid=test_id,
+    )
+
+
+def book_service() -> rx.Component:
+    return page_layout(
+        rx.el.div(
+            rx.match(
+                BookServiceState.status,
+                ("loading", loading_spinner()),
+                ("ready", _ready()),
+                (
+                    "done",
+                    rx.el.div(
+                        rx.icon("circle-check", size=48, class_name="mx-auto text-green-600"),
+                        rx.el.h1("Booking Submitted!", class_name="mt-4 text-3xl font-bold"),
+                        class_name="text-center py-12",
+                        data_testid="book-submitted",
+                    ),
+                ),
+                (
+                    "missing",
+                    _message(
+                        "Error",
+                        "No service ID provided",
+                        "Back to Services",
+                        routes.SERVICES,
+                        "book-error-page",
+                    ),
+                ),
+                (
+                    "bad_id",
+                    _message(
+                        "Error",
+                        "Invalid service ID format. Expected a UUID but got: "
+                        + BookServiceState.bad_id,
+                        "Back to Services",
+                        routes.SERVICES,
+                        "book-error-page",
+                    ),
+                ),
+                (
+                    "not_found",
+                    _message(
+                        "Service Not Found",
+                        "The service you are looking for does not exist.",
+                        "View All Services",
+                        routes.SERVICES,
+                        "book-not-found",
+                    ),
+                ),
+                _message(
+                    "Error",
+                    "Something went wrong loading this service.",
+                    "Back to Services",
+                    routes.SERVICES,
+                    "book-error-page",
+                ),
+            ),
+            class_name="max-w-6xl mx-auto px-4 py-10",
+        )
+    )

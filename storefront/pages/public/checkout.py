@@ -1,0 +1,277 @@
+"""Checkout: Information, Review, Confirmation, beside the order summary."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.layout import page_layout
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
+from storefront.services.money import format_price
+from storefront.state.checkout import CheckoutState
+
+ZERO = format_price(0)  # SPEC 9: no service fee and no tax; payment at the time of service
+
+INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
+STEPS = (("information", "Information"), ("review", "Review"), ("confirmation", "Confirmation"))
+EVENT_TYPES = (("wedding", "Wedding"), ("birthday", "Birthday"), ("corporate", "Corporate"))
+EVENT_TYPES += (("other", "Other"),)
+
+
+def _error(field: str) -> rx.Component:
+    return rx.cond(
+        CheckoutState.errors.contains(field),
+        rx.el.p(
+            CheckoutState.errors[field],
+            id=f"{field}-error",
+            class_name="mt-1 text-sm text-red-600",
+            data_testid=f"error-{field}",
+        ),
+    )
+
+
+def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=field, class_name="text-sm font-semibold"),
+        rx.el.input(
+            id=field,
+            type=kind,
+            value=CheckoutState.form[field],
+            on_change=lambda value: CheckoutState.set_field(field, value),
+            aria_invalid=rx.cond(CheckoutState.errors.contains(field), "true", "false"),
+            aria_describedby=f"{field}-error",
+            class_name=INPUT,
+        ),
+        _error(field),
+        class_name="sm:col-span-2" if wide else "",
+    )
+
+
+def _information() -> rx.Component:
+    return rx.el.div(
+        rx.el.h2("Contact", class_name="text-lg font-bold"),
+        rx.el.div(
+            _field("Full Name *", "full_name", wide=True),
+            _field("Email *", "email", kind="email"),
+            _field("Phone *", "phone", kind="tel"),
+            class_name="mt-3 grid gap-4 sm:grid-cols-2",
+        ),
+        rx.el.h2("Event", class_name="mt-8 text-lg font-bold"),
+        rx.el.div(
+            rx.el.div(
+                rx.el.label(
+                    "Event Type", html_for="event_type", class_name="text-sm font-semibold"
+                ),
+                rx.el.select(
+                    *[rx.el.option(label, value=value) for value, label in EVENT_TYPES],
+                    id="event_type",
+                    value=CheckoutState.form["event_type"],
+                    on_change=lambda value: CheckoutState.set_field("event_type", value),
+                    class_name=INPUT,
+                ),
+            ),
+            rx.el.div(
+                rx.el.label("Guests", html_for="guest_count", class_name="text-sm font-semibold"),
+                rx.el.input(
+                    id="guest_count",
+                    type="number",
+                    min=1,
+                    max=500,
+                    value=CheckoutState.form["guest_count"],
+                    on_change=lambda value: CheckoutState.set_field("guest_count", value),
+                    class_name=INPUT,
+                ),
+                _error("guest_count"),
+            ),
+            rx.el.div(
+                rx.el.label(
+                    "Special Requests",
+                    html_for="special_requests",
+                    class_name="text-sm font-semibold",
+                ),
+                rx.el.textarea(
+                    id="special_requests",
+                    rows=3,
+                    value=CheckoutState.form["special_requests"],
+                    on_change=lambda value: CheckoutState.set_field("special_requests", value),
+                    class_name=INPUT,
+                ),
+                class_name="sm:col-span-2",
+            ),
+            class_name="mt-3 grid gap-4 sm:grid-cols-2",
+        ),
+        rx.el.h2("Address", class_name="mt-8 text-lg font-bold"),
+        rx.el.div(
+            _field("Address *", "address", wide=True),
+            _field("City", "city"),
+            _field("State", "state"),
+            _field("ZIP Code *", "zip_code"),
+            class_name="mt-3 grid gap-4 sm:grid-cols-2",
+        ),
+        rx.el.button(
+            "Continue to Review",
+            type="button",
+            on_click=CheckoutState.continue_to_review,
+            class_name=PRIMARY_BUTTON + " mt-8",
+            data_testid="checkout-continue",
+        ),
+        data_testid="checkout-information",
+    )
+
+
+def _review_row(label: str, field: str) -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-sm text-slate-500"),
+        rx.el.dd(CheckoutState.form[field], class_name="font-medium break-words"),
+    )
+
+
+def _review() -> rx.Component:
+    return rx.el.div(
+        rx.el.h2("Review", class_name="text-lg font-bold"),
+        rx.el.dl(
+            _review_row("Full Name", "full_name"),
+            _review_row("Email", "email"),
+            _review_row("Phone", "phone"),
+            _review_row("Event Type", "event_type"),
+            _review_row("Guests", "guest_count"),
+            _review_row("Address", "address"),
+            _review_row("City", "city"),
+            _review_row("ZIP Code", "zip_code"),
+            _review_row("Special Requests", "special_requests"),
+            class_name="mt-4 grid gap-3 sm:grid-cols-2",
+        ),
+        rx.el.p(
+            "Payment is collected at the time of service.", class_name="mt-6 text-sm text-slate-600"
+        ),
+        rx.cond(
+            CheckoutState.place_error != "",
+            rx.el.p(
+                CheckoutState.place_error,
+                role="alert",
+                class_name="mt-4 rounded-xl border border-red-200 bg-red-50 p-3 text-red-700",
+                data_testid="checkout-error",
+            ),
+        ),
+        rx.el.div(
+            rx.el.button(
+                "Back", type="button", on_click=CheckoutState.back, class_name=SECONDARY_BUTTON
+            ),
+            rx.el.button(
+                rx.cond(CheckoutState.placing, "Placing...", "Complete Booking"),
+                type="button",
+                on_click=CheckoutState.complete,
+                disabled=CheckoutState.placing,
+                class_name=PRIMARY_BUTTON,
+                data_testid="checkout-complete",
+            ),
+            class_name="mt-8 flex gap-3",
+        ),
+        data_testid="checkout-review",
+    )
+
+
+def _confirmation() -> rx.Component:
+    return rx.el.div(
+        rx.icon("circle-check", size=48, class_name="text-green-600"),
+        rx.el.h2("Booking Confirmed!", class_name="mt-4 text-2xl font-bold"),
+        rx.el.p("Your booking reference:", class_name="mt-2 text-slate-600"),
+        rx.el.p(
+            CheckoutState.reference,
+            class_name="mt-1 text-2xl font-mono font-bold text-fuchsia-700",
+            data_testid="checkout-reference",
+        ),
+        rx.el.p(
+            "We sent a confirmation to your email. Payment is collected at the time of service.",
+            class_name="mt-4 text-slate-600",
+        ),
+        rx.link(
+            "Return to Home",
+            href=routes.HOME,
+            underline="none",
+            class_name=PRIMARY_BUTTON + " mt-6",
+        ),
+        class_name="text-center py-6",
+        data_testid="checkout-confirmation",
+    )
+
+
+def _steps() -> rx.Component:
+    return rx.el.ol(
+        *[
+            rx.el.li(
+                label,
+                aria_current=rx.cond(CheckoutState.step == key, "step", None),
+                class_name=rx.cond(
+                    CheckoutState.step == key,
+                    "px-3 py-1 rounded-full bg-fuchsia-600 text-white text-sm font-semibold",
+                    "px-3 py-1 rounded-full bg-slate-100 text-slate-600 text-sm",
+                ),
+            )
+            for key, label in STEPS
+        ],
+        class_name="flex flex-wrap gap-2",
+    )
+
+
+def _summary() -> rx.Component:
+    return rx.el.aside(
+        rx.el.h2("Order Summary", class_name="text-xl font-bold"),
+        rx.el.ul(
+            rx.foreach(
+                CheckoutState.lines,
+                lambda line: rx.el.li(
+                    rx.el.div(
+                        rx.el.span(line["name"], class_name="min-w-0 break-words"),
+                        rx.el.span(line["total"], class_name="shrink-0 whitespace-nowrap"),
+                        class_name="flex justify-between gap-3",
+                    ),
+                    rx.el.p(line["when"], class_name="text-xs text-slate-500"),
+                    class_name="text-sm",
+                ),
+            ),
+            class_name="mt-4 space-y-3",
+        ),
+        rx.el.dl(
+            *[
+                rx.el.div(
+                    rx.el.dt(label),
+                    rx.el.dd(value),
+                    class_name="flex justify-between text-sm",
+                )
+                for label, value in (
+                    ("Subtotal", CheckoutState.total_label),
+                    ("Service fee", ZERO),
+                    ("Tax", ZERO),
+                )
+            ],
+            rx.el.div(
+                rx.el.dt("Total"),
+                rx.el.dd(CheckoutState.total_label, data_testid="checkout-total"),
+                class_name="flex justify-between font-bold text-lg pt-3 border-t",
+            ),
+            class_name="mt-4 pt-4 border-t space-y-2",
+        ),
+        class_name="rounded-2xl border border-slate-100 shadow-lg p-5 sm:p-6 bg-white h-fit min-w-0",
+    )
+
+
+def checkout_page() -> rx.Component:
+    return page_layout(
+        page_title("Checkout"),
+        rx.el.div(
+            rx.el.div(
+                _steps(),
+                rx.el.div(
+                    rx.match(
+                        CheckoutState.step,
+                        ("review", _review()),
+                        ("confirmation", _confirmation()),
+                        _information(),
+                    ),
+                    class_name="mt-6 rounded-2xl border border-slate-100 bg-white p-5 sm:p-6",
+                ),
+                class_name="min-w-0",
+            ),
+            rx.cond(CheckoutState.step != "confirmation", _summary()),
+            class_name="max-w-6xl mx-auto px-4 grid gap-8 md:grid-cols-[minmax(0,1fr)_360px]",
+        ),
+    )

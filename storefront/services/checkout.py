@@ -1,0 +1,301 @@
+"""The cart on its way to a booking: lines priced from the catalogue, a time set on a line only
+when the server says the slot is free, and the checkout form read into a booking's contact.
+
+The cart itself stays in the browser (`cartItems`); these functions take its JSON and give back
+shapes for the pages, or a new JSON."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlmodel import Session, select
+
+from storefront.models import Booking, BookingItem
+from storefront.services import (
+    availability,
+    booking,
+    booking_links,
+    business,
+    cart,
+    catalog,
+    dates,
+)
+from storefront.services.booking import BookingError, BookingLine, Contact
+from storefront.services.booking_calendar import ics_for_booking
+from storefront.services.errors import ServiceError
+from storefront.services.money import format_price
+
+CHECKOUT_EVENT_TYPES = ("wedding", "birthday", "corporate", "other")
+GUESTS_MIN, GUESTS_MAX, GUESTS_DEFAULT = 1, 500, 50
+FORM_FIELDS = (
+    "full_name",
+    "email",
+    "phone",
+    "address",
+    "city",
+    "state",
+    "zip_code",
+    "event_type",
+    "guest_count",
+    "special_requests",
+)
+
+
+@dataclass(frozen=True)
+class CartLineView:
+    id: str
+    service_id: str
+    name: str
+    description: str
+    image: str
+    quantity: int
+    unit_price_label: str  # per hour, or per event
+    per_hour: bool
+    line_total_label: str
+    date: str  # YYYY-MM-DD, blank until chosen
+    date_label: str  # DD.MM.YYYY
+    start_time: str  # HH:MM
+    duration: int
+    available: bool  # False when the service can no longer be booked
+
+
+@dataclass(frozen=True)
+class CartView:
+    lines: list[CartLineView]
+    total_label: str
+    complete: bool  # every line bookable and with a date and a time
+
+
+def cart_view(*, session: Session, raw_cart: str) -> CartView:
+    """The browser's cart priced from the catalogue (never from what the browser holds)."""
+    items = cart.parse(raw_cart)
+    lines = cart.booking_lines(items).lines
+    views, total = [], Decimal("0")
+    for item, line in zip(items, lines, strict=True):
+        priced = _price(session, line)
+        if priced is not None:
+            total += priced.line_total
+        views.append(_line_view(item, line, priced))
+    complete = bool(views) and all(v.available and v.date and v.start_time for v in views)
+    return CartView(lines=views, total_label=format_price(total), complete=complete)
+
+
+def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
+    try:
+        return booking.quote(session=session, lines=[line]).lines[0]
+    except BookingError:
+        return None
+
+
+def _line_view(
+    item: dict[str, Any], line: BookingLine, priced: booking.QuoteLine | None
+) -> CartLineView:
+    return CartLineView(
+        id=item["id"],
+        service_id=line.service_id,
+        name=cart.counted_name(item["name"], item["quantity"], item.get("unit")),
+        description=item["description"],
+        image=item["image"],
+        quantity=line.quantity,
+        unit_price_label=format_price(priced.unit_price) if priced else "",
+        per_hour=bool(priced and priced.price_unit == "per_hour"),
+        line_total_label=format_price(priced.line_total) if priced else "",
+        date=line.date,
+        date_label=dates.display_day(line.date) if line.date else "",
+        start_time=line.start_time,
+        duration=line.duration_hours,
+        available=priced is not None,
+    )
+
+
+def set_line_time(
+    *,
+    session: Session,
+    raw_cart: str,
+    line_id: str,
+    day: str,
+    start_time: str,
+    duration_hours: int,
+    now: datetime | None = None,
+) -> str:
+    """The cart with `line_id` set to that date, time and duration, if the slot is free for the
+    line's quantity, counting the cart's other lines of the same service. Raises BookingError
+    `slot_taken` (SPEC's clash message) or `invalid_line`."""
+    items = cart.parse(raw_cart)
+    index = next((i for i, item in enumerate(items) if item["id"] == line_id), None)
+    if index is None:
+        raise BookingError("invalid_line", "No such line in the cart")
+    lines = cart.booking_lines(items).lines
+    line = lines[index]
+    try:
+        slots = availability.day_slots(
+            session=session,
+            service_id=line.service_id,
+            day=day,
+            duration_hours=duration_hours,
+            quantity=line.quantity,
+            cart_holds=booking.other_cart_holds(
+                lines, service_id=line.service_id, except_index=index
+            ),
+            now=now,
+        )
+    except availability.AvailabilityError as exc:
+        raise BookingError("invalid_line", exc.message, field=exc.code) from exc
+    if not any(slot.start_time == start_time and slot.available for slot in slots):
+        raise BookingError("slot_taken", "This time slot is no longer available")
+    items[index] |= {
+        "date": date.fromisoformat(day).isoformat(),
+        "startTime": start_time,
+        "duration": duration_hours,
+    }
+    return cart.dump(items)
+
+
+def contact_from_form(form: dict[str, Any]) -> Contact:
+    """The checkout form's fields as a booking contact (strings trimmed and bounded)."""
+    text = {f: str(form.get(f) or "").strip()[:5000] for f in FORM_FIELDS}
+    try:
+        guests = int(text["guest_count"] or GUESTS_DEFAULT)
+    except ValueError:
+        guests = -1  # refused by validation as out of range
+    return Contact(
+        full_name=text["full_name"],
+        email=text["email"],
+        phone=text["phone"],
+        address=text["address"],
+        city=text["city"],
+        state=text["state"],
+        zip_code=text["zip_code"],
+        event_type=text["event_type"] or "other",
+        guest_count=guests,
+        special_requests=text["special_requests"],
+    )
+
+
+def checkout_errors(contact: Contact) -> dict[str, str]:
+    """Field -> code for the information step: the booking's own rules, plus the address and
+    ZIP code, which the checkout asks for (the booking screen does not)."""
+    errors = dict(booking.validate_contact(contact))
+    for field in ("address", "zip_code"):
+        if not getattr(contact, field) and field not in errors:
+            errors[field] = "required"
+    if contact.event_type not in CHECKOUT_EVENT_TYPES:
+        errors["event_type"] = "invalid"
+    return errors
+
+
+# --- after the booking ------------------------------------------------------------------------
+
+
+def viewable_booking(
+    *,
+    session: Session,
+    booking_id: str,
+    viewer_id: str = "",
+    viewer_is_admin: bool = False,
+    key: str | None = None,
+) -> booking.BookingView | None:
+    """The booking for its owner, an admin, or whoever holds the signed link of the
+    confirmation mail; None for anyone else (they see 'not found', not 'forbidden')."""
+    view = booking.booking_for_view(session=session, booking_id=booking_id)
+    if view is None:
+        return None
+    owner = bool(viewer_id) and view.user_id == viewer_id
+    if owner or viewer_is_admin or booking_links.verify_view_key(view.id, key):
+        return view
+    return None
+
+
+def booking_ics(
+    *,
+    session: Session,
+    booking_id: str,
+    viewer_id: str = "",
+    viewer_is_admin: bool = False,
+    key: str | None = None,
+) -> bytes | None:
+    """The booking's calendar file, under the same rule as the confirmation page."""
+    view = viewable_booking(
+        session=session,
+        booking_id=booking_id,
+        viewer_id=viewer_id,
+        viewer_is_admin=viewer_is_admin,
+        key=key,
+    )
+    if view is None:
+        return None
+    row = session.get(Booking, uuid.UUID(view.id))
+    items = session.exec(select(BookingItem).where(BookingItem.booking_id == row.id)).all()
+    return ics_for_booking(row, items, business=business.settings_row(session))
+
+
+# --- the month grid of the date picker ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GridDay:
+    date: str  # YYYY-MM-DD; blank for the padding before the 1st
+    day: str  # '1'..'31'
+    available: bool
+
+
+def month_grid(statuses: list[availability.DayStatus]) -> list[GridDay]:
+    """The days of a month as a Monday-first grid: blanks before the 1st, then each day."""
+    if not statuses:
+        return []
+    first = date.fromisoformat(statuses[0].date)
+    padding = [GridDay("", "", False)] * first.weekday()
+    return padding + [
+        GridDay(s.date, str(date.fromisoformat(s.date).day), s.available) for s in statuses
+    ]
+
+
+# --- the booking screen ---------------------------------------------------------------------
+
+UUID_PATTERN = re.compile(
+    r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE
+)
+
+
+class ServiceRefError(ServiceError):
+    """Codes: missing_id ('No service ID provided'), bad_format (details['given']),
+    not_found."""
+
+
+def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceView:
+    """SPEC 5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it is a
+    slug; then it must be a UUID of an active, published service."""
+    ref = str(service_ref or "").strip()[:200]
+    if not ref:
+        raise ServiceRefError("missing_id", "No service ID provided")
+    if "-" not in ref:
+        found = catalog.get_public_service(session=session, service_id=ref)
+        if found is None:
+            raise ServiceRefError("not_found", "Service not found")
+        return found
+    if not UUID_PATTERN.match(ref):
+        raise ServiceRefError("bad_format", "Invalid service ID", given=ref)
+    found = catalog.get_public_service(session=session, service_id=ref)
+    if found is None:
+        raise ServiceRefError("not_found", "Service not found")
+    return found
+
+
+def booking_total_label(service: catalog.ServiceView, duration_hours: int) -> str:
+    """The booking screen's total: price x hours for a service priced per hour (SPEC's
+    reading), the price for one priced per event (DESIGN 9.9)."""
+    if service.price is None:
+        return ""
+    return format_price(
+        booking.price_line(
+            price=service.price,
+            price_unit=service.price_unit,
+            quantity=1,
+            duration_hours=duration_hours,
+        )
+    )

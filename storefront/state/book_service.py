@@ -1,0 +1,156 @@
+"""The booking screen, /services/{serviceId}/book (SPEC 2, 4, 5): the service, the picker, 'Your
+Details', and one booking placed by the booking service. A signed-in caller's id is attached
+(read on the server). After 'Booking Submitted!' the page goes to the confirmation after 2 s,
+with the signed link, so a guest can open it too."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from decimal import Decimal
+
+import reflex as rx
+
+from storefront.services import booking, booking_links, checkout
+from storefront.services.money import format_price
+from storefront.state.auth import AuthState
+from storefront.state.base import call_service
+from storefront.state.cart import SLOT_GONE
+from storefront.state.slot_picker import SlotPickerState
+
+log = logging.getLogger(__name__)
+
+REDIRECT_SECONDS = 2.0
+EVENT_TYPES = ("Wedding", "Birthday", "Corporate", "Anniversary", "Graduation", "Other")
+NO_TIME = "Please select a date and time for your booking"
+FIELD_MESSAGES = {
+    "full_name": "Name is required",
+    "email": "Email is required",
+    "phone": "Phone number is required",
+    "event_type": "Event type is required",
+}
+FAILED = "Error creating booking: please try again."
+
+
+class BookServiceState(rx.State):
+    status: str = "loading"  # loading | ready | missing | bad_id | not_found | error | done
+    bad_id: str = ""
+    service: dict[str, str] = {}
+    images: list[str] = []
+    form: dict[str, str] = dict.fromkeys(checkout.FORM_FIELDS, "") | {
+        "event_type": "Wedding",
+        "guest_count": "50",
+    }
+    error: str = ""
+    placing: bool = False
+    _key: str = ""
+
+    @rx.var
+    def total_label(self) -> str:
+        return self.service.get("total", "")
+
+    @rx.var
+    def sign_in_href(self) -> str:
+        return f"/sign-in?redirectTo={self.router.url.path}"
+
+    @rx.event
+    async def load(self):
+        self.status, self.error, self.placing = "loading", "", False
+        ref = str(self.router.page.params.get("service_id") or "")
+        try:
+            found = await call_service(checkout.service_to_book, service_ref=ref)
+        except checkout.ServiceRefError as exc:
+            self.status = {"missing_id": "missing", "bad_format": "bad_id"}.get(
+                exc.code, "not_found"
+            )
+            self.bad_id = str(exc.details.get("given", ""))
+            return
+        except Exception:
+            log.exception("loading the booking screen failed")
+            self.status = "error"
+            return
+        self.service = {
+            "id": found.id,
+            "title": found.title,
+            "description": found.description,
+            "price": format_price(found.price) if found.price is not None else "",
+            "unit": "per hour" if found.price_unit == "per_hour" else "per event",
+            "total": checkout.booking_total_label(found, 1),
+            "price_unit": found.price_unit,
+            "raw_price": str(found.price or 0),
+        }
+        self.images = [found.image_url] if found.image_url else []
+        self._key = secrets.token_urlsafe(24)
+        self.status = "ready"
+        return SlotPickerState.open_for(found.id, 1)
+
+    @rx.event
+    def set_field(self, field: str, value: str):
+        if field in checkout.FORM_FIELDS:
+            self.form = self.form | {field: str(value)[:5000]}
+
+    @rx.event
+    async def refresh_total(self, _value: str = ""):
+        picker = await self.get_state(SlotPickerState)
+        hours = int(picker.duration)
+        price = Decimal(self.service.get("raw_price", "0"))
+        total = booking.price_line(
+            price=price,
+            price_unit=self.service.get("price_unit", "per_hour"),
+            quantity=1,
+            duration_hours=hours,
+        )
+        self.service = self.service | {"total": format_price(total)}
+
+    @rx.event
+    async def submit(self):
+        if self.placing or self.status != "ready":
+            return
+        picker = await self.get_state(SlotPickerState)
+        if not picker.selected_date or not picker.selected_time:
+            self.error = NO_TIME
+            return
+        missing = [f for f in FIELD_MESSAGES if not self.form.get(f, "").strip()]
+        if missing:
+            self.error = FIELD_MESSAGES[missing[0]]
+            return
+        self.placing, self.error = True, ""
+        yield
+        auth_state = await self.get_state(AuthState)
+        user_id, _role = await auth_state._caller()
+        line = booking.BookingLine(
+            service_id=self.service["id"],
+            quantity=1,
+            date=picker.selected_date,
+            start_time=picker.selected_time,
+            duration_hours=int(picker.duration),
+        )
+        contact = checkout.contact_from_form(self.form)
+        try:
+            placed = await call_service(
+                booking.place_booking,
+                lines=[line],
+                contact=contact,
+                idempotency_key=self._key,
+                user_id=user_id or None,
+            )
+        except booking.BookingError as exc:
+            self.placing = False
+            if exc.code in ("slot_taken", "slot_unavailable"):
+                self.error = SLOT_GONE
+            elif exc.code == "invalid_contact":
+                field = next(iter(exc.details.get("fields", {})), "")
+                self.error = FIELD_MESSAGES.get(field, "Please check your details")
+            else:
+                self.error = FAILED
+            return
+        except Exception:
+            log.exception("booking from the service screen failed")
+            self.placing, self.error = False, FAILED
+            return
+        self.status = "done"
+        yield
+        await asyncio.sleep(REDIRECT_SECONDS)
+        key = booking_links.sign_view_key(placed.id)
+        yield rx.redirect(f"/booking-confirmation/{placed.id}?key={key}")

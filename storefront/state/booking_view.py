@@ -1,0 +1,60 @@
+"""The booking confirmation page: the real booking, shown to its owner, to an admin, or to
+whoever holds the signed link of the confirmation mail (`?key=`); anyone else gets 'not found'.
+Public state: the access rule is checked here, on the server, at every load."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.services import checkout
+from storefront.state.auth import AuthState
+from storefront.state.base import call_service
+
+
+class BookingViewState(rx.State):
+    loading: bool = True
+    found: bool = False
+    booking: dict[str, str] = {}
+    lines: list[dict[str, str]] = []
+    ics_href: str = ""
+
+    @rx.event
+    async def load(self):
+        self.loading, self.found, self.booking, self.lines = True, False, {}, []
+        booking_id = str(self.router.page.params.get("booking_id") or "")[:64]
+        key = str(self.router.url.query_parameters.get("key") or "")[:1024] or None
+        auth_state = await self.get_state(AuthState)
+        user_id, role = await auth_state._caller()
+        view = await call_service(
+            checkout.viewable_booking,
+            booking_id=booking_id,
+            viewer_id=user_id,
+            viewer_is_admin=role == "admin",
+            key=key,
+        )
+        self.loading = False
+        if view is None:
+            return
+        self.found = True
+        self.booking = {
+            "reference": view.reference,
+            "status": view.status.replace("_", " "),
+            "created_at": view.created_at,
+            "total": view.total_label,
+            "name": view.contact_name,
+            "email": view.contact_email,
+            "phone": view.contact_phone,
+            "address": ", ".join(p for p in (view.venue_address, view.city) if p),
+            "event": f"{view.event_type} · {view.guest_count or '-'} guests",
+            "requests": view.special_requests,
+        }
+        self.lines = [
+            {
+                "name": line.service_name,
+                "quantity": str(line.quantity),
+                "when": f"{line.date} · {line.start_time}–{line.end_time}",
+                "total": line.line_total_label,
+            }
+            for line in view.lines
+        ]
+        self.ics_href = f"/api/bookings/{view.id}.ics" + (f"?key={key}" if key else "")

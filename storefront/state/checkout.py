@@ -1,0 +1,124 @@
+"""Checkout: Information, Review, Confirmation (SPEC 2, 4, 5). The booking is placed by the
+booking service in one transaction; a retry or a double click returns the same booking (the
+idempotency key is made once per checkout, on the server)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import reflex as rx
+
+from storefront import routes
+from storefront.services import booking, cart, checkout
+from storefront.state.auth import AuthState
+from storefront.state.base import call_service
+from storefront.state.cart import SLOT_GONE, CartState
+
+log = logging.getLogger(__name__)
+
+FIELD_MESSAGES = {
+    ("full_name", "required"): "Full name is required",
+    ("email", "required"): "Email is required",
+    ("email", "invalid"): "Email is invalid",
+    ("phone", "required"): "Phone number is required",
+    ("address", "required"): "Address is required",
+    ("zip_code", "required"): "ZIP code is required",
+    ("guest_count", "out_of_range"): "Guests must be between 1 and 500",
+    ("guest_count", "invalid"): "Guests must be between 1 and 500",
+}
+TOO_LONG = "This is too long"
+INVALID = "This field is invalid"
+PLACE_FAILED = "Failed to place booking. Please try again."
+DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
+    "event_type": "wedding",
+    "guest_count": str(checkout.GUESTS_DEFAULT),
+}
+
+
+class CheckoutState(rx.State):
+    step: str = "information"  # information | review | confirmation
+    form: dict[str, str] = DEFAULT_FORM
+    errors: dict[str, str] = {}
+    lines: list[dict[str, str]] = []
+    total_label: str = ""
+    reference: str = ""
+    placing: bool = False
+    place_error: str = ""
+    _key: str = ""
+
+    @rx.event
+    async def load(self):
+        """on_load: the summary from the cart; an empty or incomplete cart goes back to it,
+        unless the order was just placed."""
+        if self.step == "confirmation":
+            self.step, self.reference, self.form = "information", "", dict(DEFAULT_FORM)
+        cart_state = await self.get_state(CartState)
+        view = await call_service(checkout.cart_view, raw_cart=cart_state.cart_json)
+        if not view.complete:
+            return rx.redirect(routes.CART)
+        self.lines = [
+            {
+                "name": line.name,
+                "when": f"{line.date_label} · {line.start_time} · {line.duration} h",
+                "total": line.line_total_label,
+            }
+            for line in view.lines
+        ]
+        self.total_label, self.errors, self.place_error = view.total_label, {}, ""
+        self._key = self._key or secrets.token_urlsafe(24)
+
+    @rx.event
+    def set_field(self, field: str, value: str):
+        """Typing in a field clears its error (SPEC 5)."""
+        if field in checkout.FORM_FIELDS:
+            self.form = self.form | {field: str(value)[:5000]}
+            self.errors = {k: v for k, v in self.errors.items() if k != field}
+
+    @rx.event
+    def continue_to_review(self):
+        contact = checkout.contact_from_form(self.form)
+        codes = checkout.checkout_errors(contact)
+        self.errors = {
+            field: FIELD_MESSAGES.get((field, code), TOO_LONG if code == "too_long" else INVALID)
+            for field, code in codes.items()
+        }
+        if not self.errors:
+            self.step, self.place_error = "review", ""
+
+    @rx.event
+    def back(self):
+        self.step = "information"
+
+    @rx.event
+    async def complete(self):
+        if self.placing or self.step != "review":
+            return
+        self.placing, self.place_error = True, ""
+        yield
+        cart_state = await self.get_state(CartState)
+        auth_state = await self.get_state(AuthState)
+        user_id, _role = await auth_state._caller()
+        lines = cart.booking_lines(cart.parse(cart_state.cart_json)).lines
+        try:
+            placed = await call_service(
+                booking.place_booking,
+                lines=lines,
+                contact=checkout.contact_from_form(self.form),
+                idempotency_key=self._key,
+                user_id=user_id or None,
+            )
+        except booking.BookingError as exc:
+            self.placing = False
+            self.place_error = (
+                SLOT_GONE if exc.code in ("slot_taken", "slot_unavailable") else PLACE_FAILED
+            )
+            return
+        except Exception:
+            log.exception("placing a booking failed")
+            self.placing, self.place_error = False, PLACE_FAILED
+            return
+        self.reference, self.step, self.placing = placed.reference, "confirmation", False
+        self._key = ""
+        cart_state.cart_json = "[]"
+        cart_state.lines, cart_state.complete = [], False

@@ -1,0 +1,178 @@
+"""The date-and-time picker of the booking screen and the cart: a month of bookable days and the
+free start times of the chosen day, as the server computes them (services/availability). It
+counts the cart's other lines of the same service (SPEC 5). Public: it shows only availability."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import reflex as rx
+
+from storefront.services import availability, booking, cart, checkout, dates
+from storefront.state.base import call_service
+from storefront.state.cart import CartState
+
+DAYS_ERROR = "Failed to load available days"
+SLOTS_ERROR = "Failed to load time slots"
+DURATIONS = [str(h) for h in range(1, 9)]
+MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+).split()
+
+
+class SlotPickerState(rx.State):
+    service_id: str = ""
+    quantity: int = 1
+    line_id: str = ""  # the cart line being given a time; blank on the booking screen
+    year: int = 0
+    month: int = 0
+    days: list[dict[str, str]] = []
+    slots: list[dict[str, str]] = []
+    selected_date: str = ""
+    selected_time: str = ""
+    duration: str = "1"
+    error: str = ""
+    loading: bool = False
+
+    @rx.var
+    def month_label(self) -> str:
+        return f"{MONTH_NAMES[self.month - 1]} {self.year}" if self.month else ""
+
+    @rx.var
+    def selected_label(self) -> str:
+        return dates.display_day(self.selected_date) if self.selected_date else ""
+
+    @rx.event
+    async def open_for(
+        self,
+        service_id: str,
+        quantity: int = 1,
+        line_id: str = "",
+        day: str = "",
+        start_time: str = "",
+        duration: int = 1,
+    ):
+        self.service_id = str(service_id)[:64]
+        self.line_id = str(line_id)[:200]
+        self.quantity = _bounded(quantity, 1, cart.MAX_QUANTITY)
+        self.duration = str(_bounded(duration, 1, 8))
+        self.selected_date = day if _is_day(day) else ""
+        self.selected_time = str(start_time)[:5] if self.selected_date else ""
+        shown = date.fromisoformat(self.selected_date) if self.selected_date else date.today()
+        self.year, self.month = shown.year, shown.month
+        await self._load_month()
+        if self.selected_date:
+            await self._load_slots(keep_time=True)
+        else:
+            self.slots = []
+
+    @rx.event
+    async def previous_month(self):
+        self.year, self.month = (
+            (self.year, self.month - 1)
+            if self.month > 1
+            else (
+                self.year - 1,
+                12,
+            )
+        )
+        await self._load_month()
+
+    @rx.event
+    async def next_month(self):
+        self.year, self.month = (
+            (self.year, self.month + 1)
+            if self.month < 12
+            else (
+                self.year + 1,
+                1,
+            )
+        )
+        await self._load_month()
+
+    @rx.event
+    async def pick_day(self, day: str):
+        if not _is_day(day):
+            return
+        if not any(d["date"] == day and d["available"] == "yes" for d in self.days):
+            return  # greyed days are not clickable, whatever the browser sends
+        self.selected_date, self.selected_time = day, ""
+        await self._load_slots()
+
+    @rx.event
+    def pick_time(self, start_time: str):
+        if any(s["start"] == start_time and s["available"] == "yes" for s in self.slots):
+            self.selected_time = start_time
+
+    @rx.event
+    async def pick_duration(self, hours: str):
+        if hours in DURATIONS:
+            self.duration = hours
+            await self._load_month()
+            if self.selected_date:
+                await self._load_slots(keep_time=True)
+
+    async def _holds(self) -> list[availability.CartHold]:
+        """The cart's other lines of this service (on the booking screen: all of them)."""
+        cart_state = await self.get_state(CartState)
+        items = cart.parse(cart_state.cart_json)
+        lines = cart.booking_lines(items).lines
+        index = next((i for i, item in enumerate(items) if item["id"] == self.line_id), None)
+        return booking.other_cart_holds(lines, service_id=self.service_id, except_index=index)
+
+    async def _load_month(self) -> None:
+        self.loading, self.error = True, ""
+        try:
+            statuses = await call_service(
+                availability.month_days,
+                service_id=self.service_id,
+                year=self.year,
+                month=self.month,
+                duration_hours=int(self.duration),
+                quantity=self.quantity,
+                cart_holds=await self._holds(),
+            )
+        except availability.AvailabilityError:
+            self.days, self.error = [], f"Error: {DAYS_ERROR}"
+        else:
+            self.days = [
+                {"date": d.date, "day": d.day, "available": "yes" if d.available else "no"}
+                for d in checkout.month_grid(statuses)
+            ]
+        self.loading = False
+
+    async def _load_slots(self, *, keep_time: bool = False) -> None:
+        try:
+            slots = await call_service(
+                availability.day_slots,
+                service_id=self.service_id,
+                day=self.selected_date,
+                duration_hours=int(self.duration),
+                quantity=self.quantity,
+                cart_holds=await self._holds(),
+            )
+        except availability.AvailabilityError:
+            self.slots, self.error = [], f"Error: {SLOTS_ERROR}"
+            return
+        self.slots = [
+            {"start": s.start_time, "available": "yes" if s.available else "no"} for s in slots
+        ]
+        free = {s["start"] for s in self.slots if s["available"] == "yes"}
+        if not keep_time or self.selected_time not in free:
+            self.selected_time = ""
+
+
+def _bounded(value: object, low: int, high: int) -> int:
+    try:
+        number = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return low
+    return max(low, min(high, number))
+
+
+def _is_day(value: object) -> bool:
+    try:
+        date.fromisoformat(str(value))
+    except ValueError:
+        return False
+    return len(str(value)) == 10

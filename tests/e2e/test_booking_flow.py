@@ -1,0 +1,180 @@
+"""Booking as a new guest would, in Chromium: tables and a bouncer in the cart, a date and a time
+for each line, checkout, the MG- reference, the confirmation page, and then the taken slot shown
+as unavailable. The staff webhook and the customer's mail (with an .ics) come from the app's
+outbox worker."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import date, timedelta
+
+import icalendar
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+
+def _a_bookable_day() -> date:
+    """A weekday a few weeks ahead (the notice is 24 hours; no blocked dates in the seed)."""
+    day = date.today() + timedelta(days=21)
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
+def _pick(page, day: date, start: str, *, duration: str = "2") -> None:
+    """Choose `day` at `start` in the open picker."""
+    picker = page.get_by_test_id("slot-picker")
+    picker.locator("#picker-duration").select_option(duration)
+    _open_day(page, day)
+    picker.get_by_test_id("picker-slot").filter(has_text=start).click()
+
+
+def _open_day(page, day: date) -> None:
+    """Go forward to the month of `day` (the picker opens on this month) and choose it."""
+    picker = page.get_by_test_id("slot-picker")
+    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
+    today = date.today()
+    for _ in range((day.year - today.year) * 12 + day.month - today.month):
+        label = picker.get_by_test_id("picker-month-label")
+        shown = label.inner_text()
+        picker.get_by_role("button", name="Next month").click()
+        expect(label).not_to_have_text(shown)
+    picker.get_by_role("button", name=day.isoformat()).click()
+
+
+def _checkout_form(page) -> None:
+    page.locator("#full_name").fill("Arta Krasniqi")
+    page.locator("#email").fill("arta.krasniqi@example.com")
+    page.locator("#phone").fill("+383 44 123 456")
+    page.locator("#address").fill("Rruga Agim Ramadani 12")
+    page.locator("#zip_code").fill("10000")
+
+
+def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_server):
+    day = _a_bookable_day()
+    page.goto("/services/wedding-tables")
+    page.get_by_test_id("table-count").fill("5")
+    page.get_by_test_id("add-tables").click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("5")
+    expect(page.get_by_test_id("add-tables")).to_have_text("Add to Cart")
+    page.goto("/services/bouncers")
+    page.get_by_test_id("bouncer-option").first.click()
+    page.get_by_test_id("product-add").click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("6")
+
+    page.goto("/cart")
+    items = page.get_by_test_id("cart-item")
+    expect(items).to_have_count(2)
+    checkout = page.get_by_test_id("cart-checkout")
+    expect(checkout).to_be_disabled()
+    for index, start in ((0, "10:00"), (1, "14:00")):
+        items.nth(index).get_by_test_id("cart-select-time").click()
+        modal = page.get_by_test_id("cart-time-modal")
+        modal.get_by_test_id("cart-time-set").click()
+        expect(page.get_by_test_id("cart-time-error")).to_have_text(
+            "Please select a date and time before setting"
+        )
+        _pick(page, day, start)
+        modal.get_by_test_id("cart-time-set").click()
+        expect(modal).to_have_count(0)
+        expect(items.nth(index).get_by_test_id("cart-item-when")).to_contain_text(
+            f"{day:%d.%m.%Y} · {start} · 2 h"
+        )
+    expect(checkout).to_be_enabled()
+    checkout.click()
+
+    expect(page).to_have_url(re.compile(r"/checkout/?$"))
+    page.get_by_test_id("checkout-continue").click()
+    expect(page.get_by_test_id("error-full_name")).to_have_text("Full name is required")
+    expect(page.get_by_test_id("error-zip_code")).to_have_text("ZIP code is required")
+    page.locator("#full_name").fill("A")
+    expect(page.get_by_test_id("error-full_name")).to_have_count(0)  # cleared when edited
+    _checkout_form(page)
+    page.locator("#email").fill("not-an-email")
+    page.get_by_test_id("checkout-continue").click()
+    expect(page.get_by_test_id("error-email")).to_have_text("Email is invalid")
+    page.locator("#email").fill("arta.krasniqi@example.com")
+    page.get_by_test_id("checkout-continue").click()
+    expect(page.get_by_test_id("checkout-review")).to_be_visible()
+    page.get_by_test_id("checkout-complete").click()
+    reference = page.get_by_test_id("checkout-reference")
+    expect(reference).to_have_text(re.compile(r"^MG-[0-9A-F]{8}$"))
+    ref = reference.inner_text()
+    expect(page.get_by_test_id("cart-count")).to_have_count(0)
+
+    # The customer's mail: the reference, the signed link and a calendar file.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any(
+        ref in m["Subject"] for m in mail_server.messages
+    ):
+        time.sleep(0.5)
+    mail = next(m for m in mail_server.messages if ref in m["Subject"])
+    [ics] = [p for p in mail.iter_attachments() if p.get_content_type() == "text/calendar"]
+    events = icalendar.Calendar.from_ical(ics.get_payload(decode=True)).walk("VEVENT")
+    assert len(events) == 2
+    link = re.search(
+        r"https?://\S+/booking-confirmation/\S+", mail.get_body(("plain",)).get_content()
+    )
+    assert link, "the mail carries the confirmation link"
+
+    # Staff hear of it on the WhatsApp webhook.
+    while time.monotonic() < deadline and not any(ref in str(r) for r in webhook_server.requests):
+        time.sleep(0.5)
+    [call] = [r for r in webhook_server.requests if ref in str(r)]
+    assert len(call["templateParams"]) == 5 and call["customerPhone"].startswith("+")
+
+    # The confirmation page opens from the mail's link, with local dates and times.
+    page.goto(link.group(0).replace(server.url.split("//")[1], server.url.split("//")[1]))
+    expect(page.get_by_test_id("confirmation-reference")).to_contain_text(ref)
+    expect(page.get_by_test_id("confirmation-line")).to_have_count(2)
+    expect(page.get_by_test_id("confirmation-line").first).to_contain_text(f"{day:%d.%m.%Y}")
+
+    # Without the key, a stranger sees nothing.
+    bare = link.group(0).split("?")[0]
+    stranger = page.context.browser.new_context(base_url=server.url).new_page()
+    stranger.goto(bare)
+    expect(stranger.get_by_test_id("booking-not-found")).to_be_visible()
+    stranger.context.close()
+
+
+def test_the_booking_screen_follows_the_id_rules(page):
+    page.goto("/services/not-a-uuid-at-all/book")
+    expect(page.get_by_test_id("book-error-page")).to_contain_text(
+        "Invalid service ID format. Expected a UUID but got: not-a-uuid-at-all"
+    )
+    page.goto("/services/00000000-0000-0000-0000-000000000000/book")
+    expect(page.get_by_test_id("book-not-found")).to_contain_text("Service Not Found")
+    page.goto("/services/enchanted-princess")
+    page.get_by_role("link", name="Book Now").first.click()
+    expect(page).to_have_url(re.compile(r"/services/[0-9a-f-]{36}/book/?$"))
+    screen = page.get_by_test_id("book-screen")
+    expect(screen).to_contain_text("Enchanted")
+    expect(page.get_by_test_id("book-submit")).to_be_disabled()  # no date or time yet
+
+
+def test_a_guest_books_from_the_booking_screen(page, server):
+    day = _a_bookable_day() + timedelta(days=7)
+    page.goto("/services/enchanted-princess")
+    page.get_by_role("link", name="Book Now").first.click()
+    expect(page.get_by_test_id("book-screen")).to_be_visible()
+    _pick(page, day, "11:00", duration="3")
+    page.locator("#book-full_name").fill("Drita Gashi")
+    page.locator("#book-email").fill("drita@example.com")
+    page.locator("#book-phone").fill("+383 45 000 111")
+    page.get_by_test_id("book-submit").click()
+    expect(page.get_by_test_id("book-submitted")).to_contain_text("Booking Submitted!")
+    expect(page).to_have_url(re.compile(r"/booking-confirmation/[0-9a-f-]{36}\?key="), timeout=8000)
+    expect(page.get_by_test_id("confirmation-reference")).to_contain_text("MG-")
+    expect(page.get_by_test_id("confirmation-line")).to_contain_text(
+        f"{day:%d.%m.%Y} · 11:00–14:00"
+    )
+
+    # The slot is taken now: the same start is no longer offered on the booking screen.
+    page.goto("/services/enchanted-princess")
+    page.get_by_role("link", name="Book Now").first.click()
+    _open_day(page, day)
+    slot = page.get_by_test_id("picker-slot").filter(has_text="11:00")
+    expect(slot).to_be_disabled()

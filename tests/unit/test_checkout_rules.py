@@ -1,0 +1,41 @@
+"""The checkout form's rules (SPEC 5 'Checkout information') and the booking screen's id rules."""
+
+from storefront.models import BookingItem  # noqa: F401  (models registered for the services)
+from storefront.services import availability, checkout
+
+GOOD = {
+    "full_name": "Arta Krasniqi",
+    "email": "arta@example.com",
+    "phone": "+383 44 123 456",
+    "address": "Rruga 1",
+    "zip_code": "10000",
+    "event_type": "wedding",
+    "guest_count": "50",
+}
+
+
+def test_a_complete_form_has_no_errors():
+    assert checkout.checkout_errors(checkout.contact_from_form(GOOD)) == {}
+
+
+def test_each_required_field_is_named():
+    for field in ("full_name", "email", "phone", "address", "zip_code"):
+        errors = checkout.checkout_errors(checkout.contact_from_form(GOOD | {field: "  "}))
+        assert errors == {field: "required"}
+
+
+def test_email_guest_count_and_event_type_are_checked():
+    errors = checkout.checkout_errors(
+        checkout.contact_from_form(
+            GOOD | {"email": "arta@", "guest_count": "501", "event_type": "rave"}
+        )
+    )
+    assert errors == {"email": "invalid", "guest_count": "out_of_range", "event_type": "invalid"}
+    assert checkout.contact_from_form(GOOD | {"guest_count": ""}).guest_count == 50
+
+
+def test_the_month_grid_starts_on_monday():
+    statuses = [availability.DayStatus(f"2026-12-{d:02d}", d % 2 == 0) for d in range(1, 32)]
+    grid = checkout.month_grid(statuses)
+    assert [g.date for g in grid[:2]] == ["", "2026-12-01"]  # 1 December 2026 is a Tuesday
+    assert grid[2].day == "2" and grid[2].available
