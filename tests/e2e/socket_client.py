@@ -8,6 +8,7 @@ import asyncio
 import json
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlencode
 
 import socketio
 from reflex.state import State
@@ -55,7 +56,10 @@ class Tab:
         """Emit `handler` with `payload` and wait until the server has answered it."""
         await self.send_name(event_name(handler), path, **payload)
 
-    async def send_name(self, name: str, path: str = "/", **payload) -> None:
+    async def send_name(
+        self, name: str, path: str = "/", query: dict[str, str] | None = None, **payload
+    ) -> None:
+        """`query` is the page's query string, as the browser sends it beside the path."""
         before = len(self.received)
         await self.client.emit(
             "event",
@@ -63,7 +67,11 @@ class Tab:
                 "name": name,
                 "payload": payload,
                 "token": self.token,
-                "router_data": {"pathname": path, "asPath": path},
+                "router_data": {
+                    "pathname": path,
+                    "asPath": path + (f"?{urlencode(query)}" if query else ""),
+                    "query": query or {},
+                },
             },
             namespace=NAMESPACE,
         )

@@ -132,6 +132,17 @@ def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_s
     expect(page.get_by_test_id("confirmation-line")).to_have_count(2)
     expect(page.get_by_test_id("confirmation-line").first).to_contain_text(f"{day:%d.%m.%Y}")
 
+    # The bouncer's slot is taken now: in the cart's modal that start is no longer offered.
+    page.goto("/services/bouncers")
+    page.get_by_test_id("bouncer-option").first.click()
+    page.get_by_test_id("product-add").click()
+    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+    page.goto("/cart")
+    page.get_by_test_id("cart-select-time").click()
+    _open_day(page, day)
+    expect(page.get_by_test_id("picker-slot").filter(has_text="14:00")).to_be_disabled()
+    expect(page.get_by_test_id("picker-slot").filter(has_text="09:00")).to_be_enabled()
+
     # Without the key, a stranger sees nothing.
     bare = link.group(0).split("?")[0]
     stranger = page.context.browser.new_context(base_url=server.url).new_page()
@@ -178,3 +189,32 @@ def test_a_guest_books_from_the_booking_screen(page, server):
     _open_day(page, day)
     slot = page.get_by_test_id("picker-slot").filter(has_text="11:00")
     expect(slot).to_be_disabled()
+
+
+def test_a_signed_in_user_finds_the_booking_in_orders(page, server):
+    from tests.e2e.test_accounts import _email, _ensure_an_admin, _sign_up
+
+    _ensure_an_admin(server)
+    _sign_up(page, _email())
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    day = _a_bookable_day() + timedelta(days=14)
+    page.goto("/services/enchanted-princess")
+    page.get_by_role("link", name="Book Now").first.click()
+    _pick(page, day, "10:00")
+    page.locator("#book-full_name").fill("Blerta Hoxha")
+    page.locator("#book-email").fill("blerta@example.com")
+    page.locator("#book-phone").fill("+383 49 222 333")
+    page.get_by_test_id("book-submit").click()
+    expect(page.get_by_test_id("confirmation-reference")).to_contain_text("MG-", timeout=10000)
+    reference = page.get_by_test_id("confirmation-reference").inner_text().split()[-1]
+
+    page.goto("/account/orders")
+    link = page.get_by_test_id("order-link").filter(has_text=reference)
+    expect(link).to_be_visible()
+    link.click()
+    # The owner sees it without the mail's key.
+    expect(page).to_have_url(re.compile(r"/booking-confirmation/[0-9a-f-]{36}/?$"))
+    expect(page.get_by_test_id("confirmation-reference")).to_contain_text(reference)
+    expect(page.get_by_test_id("confirmation-line")).to_contain_text(
+        f"{day:%d.%m.%Y} · 10:00–12:00"
+    )

@@ -17,6 +17,7 @@ from storefront.services import auth
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
+from storefront.state.booking_view import BookingViewState
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.sign_in import SignInState
 from tests.e2e.socket_client import HYDRATE, Tab, run
@@ -381,3 +382,51 @@ def test_initial_admin_setup_needs_a_signed_in_caller_and_no_admin(server):
     done = run(attempt(plain_token))
     assert "First admin set successfully!" in done
     assert _role(server, target_id) == "admin"
+
+
+# --- the booking confirmation shows a booking only to who may see it --------------------------
+
+
+def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
+    from storefront.services import booking, booking_links
+    from tests.factories import make_service
+
+    engine = _db(server)
+    with Session(engine) as session:
+        service = make_service(session, title="Forged view bouncer")
+        session.commit()
+        service_id = str(service.id)
+    with Session(engine) as session:
+        placed = booking.place_booking(
+            session=session,
+            lines=[booking.BookingLine(service_id, 1, "2031-06-02", "10:00", 2)],
+            contact=booking.Contact(
+                full_name="Private Person",
+                email="private.person@example.com",
+                phone="+38344999888",
+                address="Secret street 7",
+            ),
+            idempotency_key=uuid.uuid4().hex,
+        )
+    engine.dispose()
+    _, _, stranger_token = _account(server)
+    path = f"/booking-confirmation/{placed.id}"
+    load = f"{BookingViewState.get_full_name()}.load"
+    seen: list[str] = []
+
+    async def scenario():
+        for token in (None, stranger_token):
+            async with Tab(server.url, token) as tab:
+                # The browser sends a dynamic route's segments with the query.
+                await tab.send_name(load, path, query={"booking_id": placed.id})
+                seen.append(await tab.wait_for("found_rx_state_"))
+        async with Tab(server.url, None) as tab:  # the mail's signed link does open it
+            key = booking_links.sign_view_key(placed.id)
+            await tab.send_name(load, path, query={"booking_id": placed.id, "key": key})
+            seen.append(await tab.wait_for(placed.reference))
+
+    run(scenario())
+    for text in seen[:2]:
+        assert '"found_rx_state_": false' in text  # the page did look the booking up
+        assert "private.person@example.com" not in text and "Secret street" not in text
+    assert placed.reference in seen[2], seen[2][-3000:]

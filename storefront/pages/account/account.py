@@ -213,8 +213,16 @@ def profile() -> rx.Component:
 
 def _booking_row(booking: dict) -> rx.Component:
     return rx.el.tr(
-        rx.el.td(booking["reference"], class_name="py-3 font-mono text-sm"),
-        rx.el.td(booking["created_at"], class_name="py-3"),
+        rx.el.td(
+            rx.link(
+                booking["reference"],
+                href="/booking-confirmation/" + booking["id"],
+                class_name="font-mono text-sm",
+                data_testid="order-link",
+            ),
+            class_name="py-3",
+        ),
+        rx.el.td(booking["event_date"], class_name="py-3"),
         rx.el.td(booking["services"], class_name="py-3"),
         rx.el.td(booking["total_label"], class_name="py-3 text-right"),
         rx.el.td(
@@ -239,7 +247,7 @@ def orders() -> rx.Component:
                         rx.el.tr(
                             *[
                                 rx.el.th(h, class_name="py-2 text-left text-sm text-slate-500")
-                                for h in ("Reference", "Date", "Services", "Total", "Status")
+                                for h in ("Reference", "Event date", "Services", "Total", "Status")
                             ]
                         )
                     ),
