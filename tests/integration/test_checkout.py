@@ -1,0 +1,134 @@
+"""The cart on its way to a booking, against a real database (SQLite and PostgreSQL): catalogue
+prices, a time set only when the slot is free, the booking screen's id rules, and who may see a
+booking."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+
+from storefront.models import User
+from storefront.services import booking, booking_links, checkout
+from storefront.services.booking import BookingError
+from tests.factories import contact, line, make_service
+
+NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
+DAY = "2026-06-10"  # a Wednesday
+
+
+def _cart(*lines: dict) -> str:
+    return json.dumps(list(lines))
+
+
+def _item(service, quantity=1, **extra) -> dict:
+    return {
+        "id": str(service.id),
+        "serviceId": str(service.id),
+        "name": service.title,
+        "price": "999",  # what the browser holds is never used
+        "image": "/x.webp",
+        "quantity": quantity,
+    } | extra
+
+
+def test_the_cart_is_priced_from_the_catalogue_per_hour_and_per_event(session):
+    bouncer = make_service(session, title="Bouncer", price="100.00", units=2)
+    offer = make_service(session, title="Offer", price="650.00", price_unit="per_event")
+    session.commit()
+    raw = _cart(
+        _item(bouncer, 1, date=DAY, startTime="10:00", duration=3),
+        _item(offer, 1, date=DAY, startTime="12:00", duration=4),
+    )
+    view = checkout.cart_view(session=session, raw_cart=raw)
+    assert [line.line_total_label for line in view.lines] == ["300.00\u00a0€", "650.00\u00a0€"]
+    assert view.total_label == "950.00\u00a0€" and view.complete
+    assert view.lines[0].date_label == "10.06.2026"
+    missing_time = checkout.cart_view(session=session, raw_cart=_cart(_item(bouncer)))
+    assert not missing_time.complete
+
+
+def test_a_time_is_set_only_while_the_slot_is_free(session):
+    bouncer = make_service(session, title="Bouncer", units=1)
+    session.commit()
+    booking.place_booking(
+        session=session,
+        lines=[line(bouncer, DAY, "10:00", hours=2)],
+        contact=contact(),
+        idempotency_key="taken-slot-key-1",
+        now=NOW,
+    )
+    raw = _cart(_item(bouncer))
+    with pytest.raises(BookingError) as taken:
+        checkout.set_line_time(
+            session=session,
+            raw_cart=raw,
+            line_id=str(bouncer.id),
+            day=DAY,
+            start_time="11:00",
+            duration_hours=1,
+            now=NOW,
+        )
+    assert taken.value.code == "slot_taken"
+    updated = checkout.set_line_time(
+        session=session,
+        raw_cart=raw,
+        line_id=str(bouncer.id),
+        day=DAY,
+        start_time="15:00",
+        duration_hours=2,
+        now=NOW,
+    )
+    [item] = json.loads(updated)
+    assert (item["date"], item["startTime"], item["duration"]) == (DAY, "15:00", 2)
+
+
+def test_the_booking_screen_id_rules(session):
+    offer = make_service(session, title="Offer")
+    session.commit()
+    assert checkout.service_to_book(session=session, service_ref=f"  {offer.id} ").id == str(
+        offer.id
+    )
+    for ref, code in (
+        ("", "missing_id"),
+        ("   ", "missing_id"),
+        ("not-a-uuid", "bad_format"),
+        (str(uuid.uuid4()), "not_found"),
+        ("noslughere", "not_found"),
+    ):
+        with pytest.raises(checkout.ServiceRefError) as error:
+            checkout.service_to_book(session=session, service_ref=ref)
+        assert error.value.code == code
+
+
+def test_a_booking_is_shown_to_its_owner_an_admin_or_the_mails_link(session):
+    bouncer = make_service(session, title="Bouncer", units=1)
+    owner = User(email="owner@example.com")
+    session.add(owner)
+    session.commit()
+    owner_id = str(owner.id)
+    placed = booking.place_booking(
+        session=session,
+        lines=[line(bouncer, DAY, "10:00")],
+        contact=contact(),
+        idempotency_key="view-rule-key-1",
+        user_id=owner_id,
+        now=NOW,
+    )
+
+    def sees(**viewer) -> bool:
+        return (
+            checkout.viewable_booking(session=session, booking_id=placed.id, **viewer) is not None
+        )
+
+    assert sees(viewer_id=owner_id)
+    assert sees(viewer_id=str(uuid.uuid4()), viewer_is_admin=True)
+    assert sees(key=booking_links.sign_view_key(placed.id))
+    assert not sees()
+    assert not sees(viewer_id=str(uuid.uuid4()))
+    assert not sees(key=booking_links.sign_view_key(str(uuid.uuid4())))  # another booking's key
+    ics = checkout.booking_ics(session=session, booking_id=placed.id, viewer_id=owner_id)
+    assert ics and b"BEGIN:VEVENT" in ics
+    assert checkout.booking_ics(session=session, booking_id=placed.id) is None
