@@ -119,6 +119,6 @@ class CheckoutState(rx.State):
             self.placing, self.place_error = False, PLACE_FAILED
             return
         self.reference, self.step, self.placing = placed.reference, "confirmation", False
-        self._key = ""
+        self._key, self.form = "", dict(DEFAULT_FORM)  # the details are stored; the tab forgets
         cart_state.cart_json = "[]"
         cart_state.lines, cart_state.complete = [], False

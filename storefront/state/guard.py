@@ -75,6 +75,11 @@ PUBLIC_STATES: frozenset[type[BaseState]] = REFLEX_STATES | {
     BookServiceState,
     BookingViewState,
 }
+# Public states that hold what one caller typed or may see (contact details, a booking):
+# reset with the private ones when the caller of a tab changes.
+CALLER_BOUND_STATES: frozenset[type[BaseState]] = frozenset(
+    {CheckoutState, BookServiceState, BookingViewState}
+)
 HYDRATE_EVENTS = frozenset(
     f"{State.get_full_name()}.{name}" for name in ("hydrate", "hydrate_and_load")
 )
@@ -104,12 +109,13 @@ def _all_states(root: type[BaseState]) -> Iterator[type[BaseState]]:
 
 
 def private_state_classes(root: type[BaseState]) -> list[type[BaseState]]:
-    """The states that may hold anything of a signed-in caller: every one not public, except
-    Reflex's own internals."""
+    """The states that may hold anything of one caller: every one not public, the public ones
+    bound to a caller, except Reflex's own internals."""
     return [
         cls
         for cls in _all_states(root)
-        if not cls.__module__.startswith(("reflex.", "reflex_")) and access_of(cls) != "public"
+        if not cls.__module__.startswith(("reflex.", "reflex_"))
+        and (access_of(cls) != "public" or cls in CALLER_BOUND_STATES)
     ]
 
 

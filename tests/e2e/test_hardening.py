@@ -430,3 +430,47 @@ def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
         assert '"found_rx_state_": false' in text  # the page did look the booking up
         assert "private.person@example.com" not in text and "Secret street" not in text
     assert placed.reference in seen[2], seen[2][-3000:]
+
+
+def test_a_signed_out_tab_forgets_the_booking_it_showed(server):
+    from storefront.services import booking
+    from tests.factories import make_service
+
+    owner_id, _, owner_token = _account(server)
+    engine = _db(server)
+    with Session(engine) as session:
+        service = make_service(session, title="Signed out bouncer")
+        session.commit()
+        service_id = str(service.id)
+    with Session(engine) as session:
+        placed = booking.place_booking(
+            session=session,
+            lines=[booking.BookingLine(service_id, 1, "2031-07-07", "10:00", 2)],
+            contact=booking.Contact(
+                full_name="Owner Person",
+                email="owner.person@example.com",
+                phone="+38344777666",
+                address="Owner street 3",
+            ),
+            idempotency_key=uuid.uuid4().hex,
+            user_id=owner_id,
+        )
+    engine.dispose()
+    tab_token = str(uuid.uuid4())
+    load = f"{BookingViewState.get_full_name()}.load"
+    path = f"/booking-confirmation/{placed.id}"
+    before: list[str] = []
+    after: list[str] = []
+
+    async def scenario():
+        async with Tab(server.url, owner_token, tab_token) as tab:
+            await tab.send_name(load, path, query={"booking_id": placed.id})
+            before.append(await tab.wait_for("owner.person@example.com"))
+        assert _sign_out(server, owner_token).status_code in (200, 303)
+        async with Tab(server.url, None, tab_token) as tab:
+            await tab.send_name(HYDRATE, "/")
+            after.append(tab.text())
+
+    run(scenario())
+    assert "owner.person@example.com" in before[0]  # the owner did see it
+    assert after[0] and "owner.person@example.com" not in after[0]

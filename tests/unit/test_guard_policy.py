@@ -42,4 +42,5 @@ def test_unknown_event_names_resolve_to_nothing():
 def test_every_private_state_is_reset_on_a_change_of_caller():
     private = set(guard.private_state_classes(rx.State))
     assert {AdminUsersState, ProfileState, AccountAreaState, UnlistedState} <= private
-    assert not private & guard.PUBLIC_STATES
+    assert not private & (guard.PUBLIC_STATES - guard.CALLER_BOUND_STATES)
+    assert guard.CALLER_BOUND_STATES <= private  # what one caller typed or may see
