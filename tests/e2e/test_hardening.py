@@ -387,28 +387,39 @@ def test_initial_admin_setup_needs_a_signed_in_caller_and_no_admin(server):
 # --- the booking confirmation shows a booking only to who may see it --------------------------
 
 
-def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
-    from storefront.services import booking, booking_links
+def _placed_booking(server, *, title: str, day: str, email: str, user_id: str | None = None):
+    """A booking made directly through the booking service, in the server's database."""
+    from storefront.services import booking
     from tests.factories import make_service
 
     engine = _db(server)
     with Session(engine) as session:
-        service = make_service(session, title="Forged view bouncer")
+        service = make_service(session, title=title)
         session.commit()
         service_id = str(service.id)
     with Session(engine) as session:
         placed = booking.place_booking(
             session=session,
-            lines=[booking.BookingLine(service_id, 1, "2031-06-02", "10:00", 2)],
+            lines=[booking.BookingLine(service_id, 1, day, "10:00", 2)],
             contact=booking.Contact(
                 full_name="Private Person",
-                email="private.person@example.com",
+                email=email,
                 phone="+38344999888",
                 address="Secret street 7",
             ),
             idempotency_key=uuid.uuid4().hex,
+            user_id=user_id,
         )
     engine.dispose()
+    return placed
+
+
+def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
+    from storefront.services import booking_links
+
+    placed = _placed_booking(
+        server, title="Forged view bouncer", day="2031-06-02", email="private.person@example.com"
+    )
     _, _, stranger_token = _account(server)
     path = f"/booking-confirmation/{placed.id}"
     load = f"{BookingViewState.get_full_name()}.load"
@@ -433,29 +444,14 @@ def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
 
 
 def test_a_signed_out_tab_forgets_the_booking_it_showed(server):
-    from storefront.services import booking
-    from tests.factories import make_service
-
     owner_id, _, owner_token = _account(server)
-    engine = _db(server)
-    with Session(engine) as session:
-        service = make_service(session, title="Signed out bouncer")
-        session.commit()
-        service_id = str(service.id)
-    with Session(engine) as session:
-        placed = booking.place_booking(
-            session=session,
-            lines=[booking.BookingLine(service_id, 1, "2031-07-07", "10:00", 2)],
-            contact=booking.Contact(
-                full_name="Owner Person",
-                email="owner.person@example.com",
-                phone="+38344777666",
-                address="Owner street 3",
-            ),
-            idempotency_key=uuid.uuid4().hex,
-            user_id=owner_id,
-        )
-    engine.dispose()
+    placed = _placed_booking(
+        server,
+        title="Signed out bouncer",
+        day="2031-07-07",
+        email="owner.person@example.com",
+        user_id=owner_id,
+    )
     tab_token = str(uuid.uuid4())
     load = f"{BookingViewState.get_full_name()}.load"
     path = f"/booking-confirmation/{placed.id}"
