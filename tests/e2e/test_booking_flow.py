@@ -13,7 +13,22 @@ import icalendar
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.helpers import read
+
 pytestmark = pytest.mark.e2e
+
+
+def _service_id(server, title: str) -> str:
+    from sqlmodel import select
+
+    from storefront.models import Service
+
+    return str(
+        read(
+            server,
+            lambda session: session.exec(select(Service.id).where(Service.title == title)).one(),
+        )
+    )
 
 
 def _a_bookable_day() -> date:
@@ -139,6 +154,11 @@ def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_s
     expect(page.get_by_test_id("cart-count")).to_have_text("1")
     page.goto("/cart")
     page.get_by_test_id("cart-select-time").click()
+    _open_day(page, day)
+    expect(page.get_by_test_id("picker-slot").filter(has_text="14:00")).to_be_disabled()
+    expect(page.get_by_test_id("picker-slot").filter(has_text="09:00")).to_be_enabled()
+    # ... and on the bouncer's own booking screen.
+    page.goto(f"/services/{_service_id(server, 'Jungle Bouncer')}/book")
     _open_day(page, day)
     expect(page.get_by_test_id("picker-slot").filter(has_text="14:00")).to_be_disabled()
     expect(page.get_by_test_id("picker-slot").filter(has_text="09:00")).to_be_enabled()
