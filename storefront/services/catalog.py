@@ -5,11 +5,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from sqlmodel import Session, col, select
 
 from storefront.models import PER_EVENT_KINDS, PER_EVENT_SLUGS, Service, ServiceCategory
+from storefront.models.service_details import Details, PlainDetails, read_details
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
@@ -38,7 +38,8 @@ class ServiceView:
     kind: str
     category_slug: str | None
     image_url: str | None
-    meta: dict[str, Any] = field(default_factory=dict)
+    # The kind's own fields (models/service_details.py), read once here.
+    details: Details = field(default_factory=PlainDetails)
     price_unit: str = "per_hour"
 
 
@@ -58,7 +59,7 @@ def _view(service: Service, category_slug: str | None) -> ServiceView:
         kind=service.kind,
         category_slug=category_slug,
         image_url=image,
-        meta=dict(service.meta),
+        details=read_details(service.kind, service.meta),
         price_unit=service.price_unit,
     )
 

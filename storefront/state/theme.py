@@ -6,6 +6,7 @@ import logging
 
 import reflex as rx
 
+from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business, catalog
 from storefront.services.money import format_price
 from storefront.state.base import call_service
@@ -36,24 +37,21 @@ class ThemeState(rx.State):
         if view is None or view.kind != "theme":
             self.status, self.theme = "missing", {}
             return
-        meta = view.meta
+        details = details_as(view.details, ThemeDetails)
         self.theme = {
             "id": view.id,
             "title": view.title,
             "description": view.description,
             "image": view.image_url or "",
             "price": format_price(view.price),
-            "age": str(meta.get("age", "")),
-            "duration": str(meta.get("duration", "")),
-            "capacity": str(meta.get("capacity", "")),
+            "age": details.age,
+            "duration": details.duration,
+            "capacity": details.capacity,
         }
-        long_text = str(meta.get("long_description") or view.description)
+        long_text = details.long_description or view.description
         self.paragraphs = [p.strip() for p in long_text.split("\n\n") if p.strip()]
-        self.features = [str(f) for f in meta.get("features", [])]
-        self.add_ons = [
-            {"name": str(a.get("name", "")), "price": format_price(a.get("price"))}
-            for a in meta.get("add_ons", [])
-        ]
+        self.features = list(details.features)
+        self.add_ons = [{"name": a.name, "price": format_price(a.price)} for a in details.add_ons]
         self.status = "found"
 
     @rx.var
