@@ -8,8 +8,12 @@ import reflex as rx
 from storefront.components.admin_layout import DANGER_BUTTON, INPUT, LABEL, SMALL_BUTTON
 from storefront.components.image_upload import image_upload
 from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
-from storefront.models import PRICE_UNITS, SERVICE_KINDS
-from storefront.services.catalog_admin import MAX_IMAGES, SERVICE_IMAGE_MAX_BYTES
+from storefront.services.catalog_admin import (
+    MAX_IMAGES,
+    PRICE_UNITS,
+    SERVICE_IMAGE_MAX_BYTES,
+    SERVICE_KINDS,
+)
 from storefront.state.service_form import UPLOAD_ID, FormField
 from storefront.state.service_form import ServiceFormState as F
 
