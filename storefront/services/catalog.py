@@ -41,6 +41,7 @@ class ServiceView:
     # The kind's own fields (models/service_details.py), read once here.
     details: Details = field(default_factory=PlainDetails)
     price_unit: str = "per_hour"
+    image_urls: list[str] = field(default_factory=list)
 
 
 def list_categories(*, session: Session) -> list[CategoryView]:
@@ -61,6 +62,7 @@ def _view(service: Service, category_slug: str | None) -> ServiceView:
         image_url=image,
         details=read_details(service.kind, service.meta),
         price_unit=service.price_unit,
+        image_urls=[i["url"] for i in service.images if i.get("url")],
     )
 
 
@@ -79,6 +81,10 @@ def list_public_services(
         query = query.where(Service.kind == kind)
     query = query.order_by(col(Service.display_order), col(Service.title))
     return [_view(service, slug) for service, slug in session.exec(query).all()]
+
+
+# Kinds without a page of their own: a theme, or a plain service, shows on services/{id}.
+DETAIL_PAGE_KINDS = ("theme", "service")
 
 
 def get_public_service(*, session: Session, service_id: str) -> ServiceView | None:

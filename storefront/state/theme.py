@@ -21,6 +21,8 @@ class ThemeState(rx.State):
     paragraphs: list[str] = []
     features: list[str] = []
     add_ons: list[dict[str, str]] = []
+    # Every image of the service, the main one first.
+    gallery: list[str] = []
     tab: str = "description"
 
     @rx.event
@@ -34,9 +36,10 @@ class ThemeState(rx.State):
         except Exception:
             log.exception("loading theme %r failed", key)
             view = None
-        if view is None or view.kind != "theme":
-            self.status, self.theme = "missing", {}
+        if view is None or view.kind not in catalog.DETAIL_PAGE_KINDS:
+            self.status, self.theme, self.gallery = "missing", {}, []
             return
+        self.gallery = list(view.image_urls)
         details = details_as(view.details, ThemeDetails)
         self.theme = {
             "id": view.id,
