@@ -208,7 +208,7 @@ def service_form() -> rx.Component:
             rx.el.div(
                 success_box(F.notice, "service-form-notice"),
                 error_box(F.error, "service-form-error"),
-                class_name="space-y-2",
+                class_name="space-y-2 empty:hidden",
             ),
             _field(
                 "Title",
