@@ -115,6 +115,7 @@ def dashboard() -> rx.Component:
             ),
             class_name="mt-10 flex flex-wrap items-center justify-between gap-4",
         ),
+        rx.el.div(error_box(AccountAreaState.error, "account-services-error"), class_name="mt-4"),
         rx.cond(
             AccountAreaState.services.length() > 0,
             rx.el.div(
