@@ -1,5 +1,5 @@
-"""The frame of every admin screen: a sidebar (a scrolling row of links under 768 px), the
-screen's title, and SPEC's 'Access Denied' for a signed-in account that is not an admin.
+"""The frame of every admin screen: the site's navigation bar (account links, Sign Out), a
+sidebar (a scrolling row of links under 768 px), the screen's title, and SPEC's 'Access Denied' for a signed-in account that is not an admin.
 
 Showing or hiding this frame protects nothing: every admin event is refused on the server to
 anyone but an admin (state/guard.py), and each handler checks the role again."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront import routes
-from storefront.components.brand import logo
+from storefront.components.navbar import navbar
 from storefront.components.ui import loading_spinner
 from storefront.state.auth import AuthState
 
@@ -61,7 +61,6 @@ def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Com
 
 def sidebar(current: str) -> rx.Component:
     return rx.el.nav(
-        rx.el.div(logo(size="sm"), class_name="hidden md:block px-3 pb-4"),
         *[_link(*section, current=current) for section in SECTIONS],
         rx.link(
             rx.icon("arrow-left", size=18),
@@ -74,8 +73,8 @@ def sidebar(current: str) -> rx.Component:
         ),
         aria_label="Admin",
         class_name="flex md:flex-col gap-1 overflow-x-auto md:overflow-visible p-2 md:p-4 "
-        "bg-white border-b md:border-b-0 md:border-r border-slate-200 md:w-56 md:min-h-screen "
-        "md:sticky md:top-0",
+        "bg-white border-b md:border-b-0 md:border-r border-slate-200 md:w-56 md:min-h-[calc(100vh-4rem)] "
+        "md:sticky md:top-16 md:self-start",
         data_testid="admin-sidebar",
     )
 
@@ -111,28 +110,32 @@ def admin_frame(
     title. Guests see a spinner while they are sent to sign in; a signed-in account that is
     not an admin sees `non_admin` (SPEC's 'Access Denied' unless given)."""
     return rx.el.div(
-        sidebar(current),
-        rx.el.main(
-            rx.cond(
-                AuthState.auth_loading | ~AuthState.signed_in,
-                loading_spinner(),
+        navbar(),
+        rx.el.div(
+            rx.cond(AuthState.is_admin, sidebar(current)),
+            rx.el.main(
                 rx.cond(
-                    AuthState.is_admin,
-                    rx.el.div(
+                    AuthState.auth_loading | ~AuthState.signed_in,
+                    loading_spinner(),
+                    rx.cond(
+                        AuthState.is_admin,
                         rx.el.div(
-                            rx.el.h1(title, class_name="text-2xl md:text-3xl font-bold"),
-                            actions if actions is not None else rx.fragment(),
-                            class_name="flex flex-wrap items-center justify-between gap-3",
+                            rx.el.div(
+                                rx.el.h1(title, class_name="text-2xl md:text-3xl font-bold"),
+                                actions if actions is not None else rx.fragment(),
+                                class_name="flex flex-wrap items-center justify-between gap-3",
+                            ),
+                            *children,
+                            class_name="max-w-6xl mx-auto px-3 md:px-8 py-6 md:py-10",
                         ),
-                        *children,
-                        class_name="max-w-6xl mx-auto px-3 md:px-8 py-6 md:py-10",
+                        non_admin if non_admin is not None else access_denied(denied),
                     ),
-                    non_admin if non_admin is not None else access_denied(denied),
                 ),
+                class_name="flex-1 min-w-0",
             ),
-            class_name="flex-1 min-w-0",
+            class_name="flex flex-col md:flex-row",
         ),
-        class_name="min-h-screen flex flex-col md:flex-row bg-slate-50 text-slate-900",
+        class_name="min-h-screen bg-slate-50 text-slate-900",
     )
 
 

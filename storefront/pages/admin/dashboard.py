@@ -15,8 +15,13 @@ def admin_home() -> rx.Component:
         "Admin Dashboard",
         # Set after 'Initial Admin Setup' made the caller the first admin.
         success_box(InitialAdminState.notice, "first-admin-notice"),
-        rx.el.p("Welcome, ", AuthState.user_name, ".", class_name="mt-4 text-slate-600"),
-        rx.el.div(data_testid="admin-home"),
+        rx.el.p(
+            "Welcome, ",
+            AuthState.user_name,
+            ".",
+            class_name="mt-4 text-slate-600",
+            data_testid="admin-home",
+        ),
         current="dashboard",
         non_admin=rx.cond(
             InitialAdminState.admin_missing,
