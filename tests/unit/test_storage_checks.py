@@ -420,3 +420,14 @@ def test_local_storage_adds_no_image_origin():
 
     img_src = next(d for d in policy_for(None).split("; ") if d.startswith("img-src"))
     assert img_src == "img-src 'self' data: blob:"
+
+
+def test_an_animated_png_becomes_an_animated_webp(local):
+    frames = [Image.new("RGBA", (12, 12), c) for c in ((255, 0, 0, 255), (0, 0, 255, 128))]
+    buffer = io.BytesIO()
+    frames[0].save(buffer, format="PNG", save_all=True, append_images=frames[1:], duration=150)
+    stored = storage.save_image("services", buffer.getvalue())
+    with Image.open(local.root / stored.path) as image:
+        assert image.format == "WEBP" and image.n_frames == 2
+        image.seek(1)
+        assert image.convert("RGBA").getpixel((3, 3))[3] == 128  # transparency kept
