@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.api.body_limit import upload_body_limit
 from storefront.api.security import security_headers
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.dashboard import admin_home
@@ -62,8 +63,8 @@ from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
 
 app = rx.App(
-    # The API routes, then one middleware that puts the security headers on every response.
-    api_transformer=[create_api(), security_headers],
+    # The API routes, the cap on upload bodies, then the security headers on every response.
+    api_transformer=[create_api(), upload_body_limit, security_headers],
     stylesheets=["/styles.css"],
     html_lang="sq",
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
