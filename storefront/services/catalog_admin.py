@@ -7,6 +7,7 @@ publishes them. Every change writes the audit log in its own transaction."""
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import uuid
@@ -45,8 +46,10 @@ from storefront.services.catalog import default_price_unit
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price
 
+log = logging.getLogger(__name__)
+
 MAX_IMAGES = 5
-SERVICE_IMAGE_MAX_BYTES = 5 * 1024 * 1024
+SERVICE_IMAGE_MAX_BYTES = storage.MAX_BYTES["service"]
 PAGE_SIZE = 20
 SORTS = ("title", "category", "price", "created_at")
 DEFAULT_UNITS = 1
@@ -227,6 +230,20 @@ def set_status(*, session: Session, actor_id: object, service_id: object, status
     return _change(session, actor, service, f"set_status_{status}", status=status).status
 
 
+def _discard(paths: set[str]) -> None:
+    """Remove image files no service refers to any more. Called once the database change has
+    been flushed without error; a file that cannot be removed is only logged."""
+    for path in sorted(paths):
+        try:
+            storage.delete(path)
+        except Exception:
+            log.warning("could not remove the image %s", path, exc_info=True)
+
+
+def _paths(images: list[dict[str, Any]]) -> set[str]:
+    return {str(i.get("path")) for i in images if i.get("path")}
+
+
 def delete_service(
     *, session: Session, actor_id: object, service_id: object
 ) -> Literal["deleted", "deactivated"]:
@@ -248,6 +265,7 @@ def delete_service(
     session.exec(delete(ServiceCapacity).where(col(ServiceCapacity.service_id) == service.id))
     session.delete(service)
     session.flush()
+    _discard(_paths(service.images))
     audit.record(
         session,
         actor_id=actor.id,
@@ -533,6 +551,7 @@ def save_service(
         if not admin:
             status = service.status  # only an admin publishes or unpublishes
         before = audit.snapshot(service)
+        removed = _paths(service.images) - _paths(checked.values["images"])
         capacity = session.get(ServiceCapacity, service.id)
         before_capacity = audit.snapshot(capacity)
         for name, value in checked.values.items():
@@ -549,6 +568,7 @@ def save_service(
             user_id=actor.id,
         )
         before, before_capacity, capacity = None, None, None
+        removed = set()
         action = "create"
     session.add(service)
     session.flush()
@@ -559,6 +579,7 @@ def save_service(
     capacity.updated_at = utcnow()
     session.add(capacity)
     session.flush()
+    _discard(removed)
     audit.record(
         session,
         actor_id=actor.id,
@@ -597,7 +618,7 @@ def store_image(*, session: Session, actor_id: object, data: bytes, count: int) 
     _caller(session, actor_id)
     if count >= MAX_IMAGES:
         raise CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
-    stored = storage.save_image("services", data, max_bytes=SERVICE_IMAGE_MAX_BYTES)
+    stored = storage.save_image("services", data, kind="service")
     return {"path": stored.path, "url": stored.url}
 
 

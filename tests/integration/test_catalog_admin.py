@@ -449,3 +449,23 @@ def test_the_seed_details_come_back_through_the_form(session, admin):
     loaded = catalog_admin.load_form(session=session, actor_id=admin.id, service_id=service_id)
     assert loaded.details["add_ons"] == "Lion visit | 149.00\nCake | 99"
     assert loaded.details["features"] == "Balloons\nBackdrop"
+
+
+def test_an_image_taken_off_a_service_is_removed_from_storage(session, admin, media_dir):
+    images = [
+        catalog_admin.store_image(session=session, actor_id=admin.id, data=image_bytes(), count=i)
+        for i in range(2)
+    ]
+    service_id = catalog_admin.save_service(
+        session=session, actor_id=admin.id, form=form(images=images)
+    )
+    session.commit()
+    catalog_admin.save_service(
+        session=session, actor_id=admin.id, form=form(images=images[1:]), service_id=service_id
+    )
+    session.commit()
+    assert not (media_dir / images[0]["path"]).exists()
+    assert (media_dir / images[1]["path"]).is_file()
+    catalog_admin.delete_service(session=session, actor_id=admin.id, service_id=service_id)
+    session.commit()
+    assert not (media_dir / images[1]["path"]).exists()
