@@ -6,7 +6,13 @@ from storefront import routes
 from storefront.api import create_api
 from storefront.api.security import security_headers
 from storefront.pages.account.account import dashboard, orders, profile
+from storefront.pages.admin.audit import admin_audit_page
+from storefront.pages.admin.booking_edit import admin_booking_edit_page
+from storefront.pages.admin.bookings import admin_bookings_page
+from storefront.pages.admin.calendar import admin_calendar_page
 from storefront.pages.admin.dashboard import admin_home
+from storefront.pages.admin.role_debug import role_debug_page
+from storefront.pages.admin.settings import admin_settings_page
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
 from storefront.pages.public.book_service import book_service
@@ -34,6 +40,12 @@ from storefront.services import business
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.admin_audit import AdminAuditState
+from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
+from storefront.state.admin_calendar import AdminCalendarState
+from storefront.state.admin_dashboard import AdminDashboardState
+from storefront.state.admin_roles import RoleDebugState
+from storefront.state.admin_settings import AdminSettingsState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
@@ -135,6 +147,17 @@ for component, route, title, loads in ACCOUNT_PAGES:
     )
 ADMIN_PAGES = [
     (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),
+    (admin_bookings_page, routes.ADMIN_BOOKINGS, "Booking Management", [AdminBookingsState.load]),
+    (
+        admin_booking_edit_page,
+        routes.ADMIN_BOOKING_EDIT,
+        "Edit Booking",
+        [AdminBookingEditState.load],
+    ),
+    (admin_calendar_page, routes.ADMIN_CALENDAR, "Week Calendar", [AdminCalendarState.load]),
+    (admin_settings_page, routes.ADMIN_SETTINGS, "Settings", [AdminSettingsState.load]),
+    (role_debug_page, routes.ADMIN_ROLE_DEBUG, "Role Debug", [RoleDebugState.load]),
+    (admin_audit_page, routes.ADMIN_AUDIT, "Audit Log", [AdminAuditState.load]),
 ]
 for component, route, title, loads in ADMIN_PAGES:
     app.add_page(
@@ -145,7 +168,7 @@ app.add_page(
     admin_home,
     route=routes.ADMIN,
     title=_title("Admin"),
-    on_load=[AuthState.require_account, InitialAdminState.open_admin],
+    on_load=[AuthState.require_account, InitialAdminState.open_admin, AdminDashboardState.load],
 )
 
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

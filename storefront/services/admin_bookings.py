@@ -39,6 +39,7 @@ from storefront.services.notify import name_from_email
 from storefront.services.users import check_role
 
 PER_PAGE = 20
+STATUSES = BOOKING_STATUSES  # SPEC 4, in the order the status buttons show them
 MAX_PER_PAGE = 200
 SEARCH_MAX = 100
 EXPORT_BATCH = 500
@@ -710,3 +711,143 @@ def delete_booking(*, session: Session, actor_id: object, booking_id: object) ->
 
     _locked(session, target)
     _in_transaction(session, work)
+
+
+@dataclass(frozen=True)
+class EditLine:
+    id: str
+    service_name: str
+    service_price: str  # '80.00'
+    quantity: int
+    date: str  # YYYY-MM-DD local, for a date field
+    start_time: str  # HH:MM local
+    duration_hours: int
+
+
+@dataclass(frozen=True)
+class EditForm:
+    id: str
+    reference: str
+    status: str
+    contact_email: str
+    contact_phone: str
+    venue_address: str
+    event_type: str
+    guest_count: int
+    special_requests: str
+    lines: tuple[EditLine, ...]
+
+
+def edit_form(*, session: Session, actor_id: object, booking_id: object) -> EditForm:
+    """The booking as the edit form fills its fields."""
+    _require_admin(session, actor_id)
+    found = session.get(Booking, _booking_id(booking_id))
+    if found is None:
+        raise AdminBookingError("not_found", "Booking not found")
+    zone = dates.business_zone()
+    return EditForm(
+        id=str(found.id),
+        reference=found.reference,
+        status=found.status,
+        contact_email=found.contact_email,
+        contact_phone=found.contact_phone,
+        venue_address=found.venue_address,
+        event_type=found.event_type if found.event_type in EVENT_TYPES else "other",
+        guest_count=found.guest_count or 1,
+        special_requests=found.special_requests or "",
+        lines=tuple(
+            EditLine(
+                id=str(item.id),
+                service_name=item.service_name,
+                service_price=f"{Decimal(item.service_price):.2f}",
+                quantity=item.quantity,
+                date=item.start_datetime.astimezone(zone).date().isoformat(),
+                start_time=dates.local_time(item.start_datetime, zone),
+                duration_hours=max(
+                    1, round((item.end_datetime - item.start_datetime) / timedelta(hours=1))
+                ),
+            )
+            for item in _items(session, found.id)
+        ),
+    )
+
+
+# --- the week calendar -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CalendarEntry:
+    booking_id: str
+    reference: str
+    status: str
+    start: str  # HH:MM local
+    end: str  # HH:MM local
+    buffer_until: str  # HH:MM local, when the buffer ends ('' without a buffer)
+    quantity: int
+
+
+@dataclass(frozen=True)
+class CalendarRow:
+    service: str
+    days: tuple[tuple[CalendarEntry, ...], ...]  # Monday .. Sunday
+
+
+@dataclass(frozen=True)
+class WeekCalendar:
+    monday: date
+    days: tuple[str, ...]  # 'Mon 08.06.'
+    rows: tuple[CalendarRow, ...]
+
+
+def week_calendar(*, session: Session, actor_id: object, day: object = None) -> WeekCalendar:
+    """Which service is booked when in the local week (Monday first) holding `day` (YYYY-MM-DD,
+    today when blank): holding bookings only, with each service's buffer after them."""
+    from storefront.models import ServiceCapacity
+
+    _require_admin(session, actor_id)
+    zone = dates.business_zone()
+    picked = _parse_day(str(day)) if day else None
+    if day and picked is None:
+        raise AdminBookingError("invalid_filter", "Bad date", field="day")
+    picked = picked or utcnow().astimezone(zone).date()
+    monday = picked - timedelta(days=picked.weekday())
+    start, end = _day_start_utc(monday), _day_start_utc(monday + timedelta(days=7))
+    rows = session.exec(
+        select(BookingItem, Booking.reference, ServiceCapacity.buffer_time_minutes)
+        .join(Booking, col(Booking.id) == BookingItem.booking_id)
+        .join(
+            ServiceCapacity,
+            col(ServiceCapacity.service_id) == BookingItem.service_id,
+            isouter=True,
+        )
+        .where(
+            BookingItem.start_datetime >= start,
+            BookingItem.start_datetime < end,
+            col(BookingItem.status).in_(HOLD_STATUSES),
+        )
+        .order_by(col(BookingItem.start_datetime))
+    ).all()
+    by_service: dict[str, list[list[CalendarEntry]]] = {}
+    for item, reference, buffer in rows:
+        local = item.start_datetime.astimezone(zone)
+        days = by_service.setdefault(item.service_name, [[] for _ in range(7)])
+        buffer_end = item.end_datetime + timedelta(minutes=buffer or 0)
+        days[(local.date() - monday).days].append(
+            CalendarEntry(
+                booking_id=str(item.booking_id),
+                reference=reference,
+                status=item.status,
+                start=dates.local_time(item.start_datetime, zone),
+                end=dates.local_time(item.end_datetime, zone),
+                buffer_until=dates.local_time(buffer_end, zone) if buffer else "",
+                quantity=item.quantity,
+            )
+        )
+    return WeekCalendar(
+        monday=monday,
+        days=tuple((monday + timedelta(days=n)).strftime("%a %d.%m.") for n in range(7)),
+        rows=tuple(
+            CalendarRow(name, tuple(tuple(d) for d in days))
+            for name, days in sorted(by_service.items())
+        ),
+    )
