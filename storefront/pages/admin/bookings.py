@@ -165,6 +165,8 @@ def _actions() -> rx.Component:
             rx.icon("download", size=16),
             "Export CSV",
             href=AdminBookingsState.csv_url,
+            # A file from a plain HTTP route: the browser fetches it, not the app's router.
+            download=True,
             class_name=SMALL_BUTTON,
             data_testid="booking-csv",
         ),
