@@ -51,7 +51,7 @@ def _row(row: dict) -> rx.Component:
             "Booking ID",
             rx.el.div(
                 rx.el.code(row["short_id"], class_name="text-xs"),
-                rx.el.p(row["reference"], class_name="font-semibold"),
+                rx.el.p(row["reference"], class_name="font-semibold whitespace-nowrap"),
             ),
         ),
         cell(

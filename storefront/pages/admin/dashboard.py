@@ -74,7 +74,7 @@ def _charts() -> rx.Component:
             rx.recharts.line_chart(
                 rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
                 rx.recharts.x_axis(data_key="week"),
-                rx.recharts.y_axis(width=48),
+                rx.recharts.y_axis(width=64),
                 rx.recharts.tooltip(),
                 rx.recharts.line(data_key="value", name="Booked value", stroke="#0f766e"),
                 data=D.weeks,
