@@ -32,7 +32,7 @@ from storefront.models import (
     new_id,
     utcnow,
 )
-from storefront.services import availability, dates
+from storefront.services import availability, business, dates
 from storefront.services.auth import EMAIL_PATTERN, normalize_email
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price
@@ -582,7 +582,7 @@ def _unused_reference_id(session: Session) -> uuid.UUID:
 def _announce(session: Session, booking: Booking, now: datetime) -> None:
     payload = {"booking_id": str(booking.id)}
     for channel, topic, recipient in (
-        ("whatsapp", "booking_placed", get_settings().staff_phone),
+        ("whatsapp", "booking_placed", business.staff_whatsapp(session)),
         ("email", "booking_confirmation", booking.contact_email),
     ):
         session.add(

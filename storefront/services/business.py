@@ -82,6 +82,19 @@ def business_details(*, session: Session) -> BusinessDetails:
     return _details(row) if row is not None else default_details()
 
 
+def staff_whatsapp(session: Session) -> str:
+    """Who the staff WhatsApp messages go to: the number in the admin's Settings, or the
+    STAFF_PHONE setting until the settings row exists."""
+    from storefront.settings import get_settings
+
+    row = session.get(BusinessSettings, 1)
+    return (
+        row.whatsapp_number
+        if row is not None and row.whatsapp_number
+        else get_settings().staff_phone
+    )
+
+
 def settings_row(session: Session) -> BusinessSettings:
     """The business settings row (defaults when it has not been written yet)."""
     return session.get(BusinessSettings, 1) or BusinessSettings()

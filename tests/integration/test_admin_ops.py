@@ -242,3 +242,19 @@ def test_the_audit_log_filters_by_actor_entity_and_day(session):
     with pytest.raises(audit.AuditError):
         audit.entries(session=session, actor_id=first, date_from="yesterday")
     assert session.get(Booking, uuid.UUID(placed.id)).total_amount == Decimal("100.00")
+
+
+def test_the_staff_whatsapp_messages_go_to_the_number_in_settings(session):
+    from sqlmodel import select
+
+    admin = _user(session, "admin")
+    business.update_settings(
+        session=session, actor_id=admin, values=_settings(whatsapp_number="+383 49 123 4567")
+    )
+    bouncer = make_service(session, units=2)
+    _book(session, bouncer, "2026-06-10", "10:00", created=NOW, key="staff-0001")
+
+    staff = session.exec(
+        select(NotificationOutbox).where(NotificationOutbox.topic == "booking_placed")
+    ).one()
+    assert staff.recipient == "+383491234567"
