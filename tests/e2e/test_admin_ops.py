@@ -134,3 +134,41 @@ def test_every_admin_screen_fits_a_phone(phone, server):
         phone.wait_for_load_state("networkidle")
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"{path} is {width} px wide"
+
+
+def test_an_admin_edits_then_deletes_a_booking(page, server):
+    booking_id, reference = _booking(server)
+    _sign_in(page, _admin(server), redirect=f"/admin/bookings/edit/{booking_id}")
+    form = page.get_by_test_id("booking-edit-form")
+    expect(form).to_contain_text(reference, timeout=10000)
+
+    page.get_by_label("Phone *").fill("")
+    form.get_by_test_id("edit-save").click()
+    expect(page.get_by_test_id("admin-error")).to_have_text("Please fill in all required fields")
+
+    page.get_by_label("Phone *").fill("+383 45 987 654")
+    page.get_by_label("Quantity").fill("2")
+    expect(form.get_by_test_id("line-subtotal")).to_have_text(re.compile(r"^\d+\.\d\d$"))
+    form.get_by_test_id("edit-save").click()
+    expect(page.get_by_test_id("admin-notice")).to_have_text("Booking updated successfully")
+    expect(page).to_have_url(re.compile(r"/admin/bookings/?$"), timeout=5000)
+
+    page.get_by_label("Reference, email or phone").fill("45 987 654")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_test_id("booking-row")).to_have_count(1)
+    expect(page.get_by_test_id("booking-row")).to_contain_text(reference)
+
+    page.goto(f"/admin/bookings/edit/{booking_id}")
+    page.get_by_test_id("edit-delete").click()
+    dialog = page.get_by_test_id("delete-dialog")
+    expect(dialog).to_contain_text(
+        "Are you sure you want to delete this booking? This action cannot be undone."
+    )
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    page.get_by_test_id("edit-delete").click()
+    page.get_by_test_id("confirm-delete").click()
+    expect(page).to_have_url(re.compile(r"/admin/bookings/?$"), timeout=5000)
+    page.get_by_label("Reference, email or phone").fill(reference)
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_test_id("bookings-empty")).to_be_visible()

@@ -165,8 +165,10 @@ def _actions() -> rx.Component:
             rx.icon("download", size=16),
             "Export CSV",
             href=AdminBookingsState.csv_url,
-            # A file from a plain HTTP route: the browser fetches it, not the app's router.
+            # A file from a plain HTTP route: Reflex renders this as a React Router link, which
+            # would look the address up among the app's pages; the browser must fetch it.
             download=True,
+            custom_attrs={"reloadDocument": True},
             class_name=SMALL_BUTTON,
             data_testid="booking-csv",
         ),

@@ -111,7 +111,13 @@ def _dashboard() -> list[rx.Component]:
     return [
         # Set after 'Initial Admin Setup' made the caller the first admin.
         success_box(InitialAdminState.notice, "first-admin-notice"),
-        rx.el.p("Welcome, ", AuthState.user_name, ".", class_name="mt-4 text-slate-600"),
+        rx.el.p(
+            "Welcome, ",
+            AuthState.user_name,
+            ".",
+            class_name="mt-4 text-slate-600",
+            data_testid="admin-home",
+        ),
         rx.cond(
             D.sample,
             rx.el.p(
@@ -124,7 +130,7 @@ def _dashboard() -> list[rx.Component]:
         rx.el.div(
             *[_stat(*card) for card in STAT_CARDS],
             class_name="mt-6 grid gap-4 grid-cols-2 lg:grid-cols-4",
-            data_testid="admin-home",
+            data_testid="admin-stats",
         ),
         rx.el.div(
             rx.el.section(

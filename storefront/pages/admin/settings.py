@@ -76,7 +76,14 @@ def admin_settings_page() -> rx.Component:
                         id="settings-currency",
                         value=S.values.get("currency", "EUR"),
                         on_change=lambda v: S.set_value("currency", v),
+                        aria_describedby="settings-currency-hint",
                         class_name=INPUT,
+                    ),
+                    rx.el.p(
+                        "Saved with the business details; prices still show the server's "
+                        "CURRENCY setting.",
+                        id="settings-currency-hint",
+                        class_name="mt-1 text-xs text-slate-500",
                     ),
                 ),
                 class_name="mt-4 grid gap-4 md:grid-cols-2",
