@@ -6,15 +6,17 @@ admin screen fits a phone."""
 import csv
 import io
 import re
+import time
 import uuid
 
 import httpx
 import pytest
 from playwright.sync_api import expect
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, select
 
 from storefront.db import make_engine
-from storefront.models import User
+from storefront.models import NotificationOutbox, User
 from storefront.services import auth
 from storefront.services.booking_links import sign_view_key
 from tests.e2e.test_accounts import PASSWORD, _email, _sign_in, _sign_up
@@ -41,10 +43,31 @@ def _admin(server) -> str:
     return email
 
 
+def _outbox_sent(server) -> None:
+    """Wait until the server's outbox has sent what is due. On SQLite a sign-in's transaction
+    that meets the outbox worker's write fails with 'database is locked' (reported; the
+    sign-in and ticket transactions read before they write without taking the write lock)."""
+    engine = make_engine(server.database_url)
+    try:
+        for _ in range(100):
+            with Session(engine) as session:
+                waiting = session.exec(
+                    select(func.count())
+                    .select_from(NotificationOutbox)
+                    .where(NotificationOutbox.status == "pending")
+                ).one()
+            if not waiting:
+                return
+            time.sleep(0.2)
+    finally:
+        engine.dispose()
+
+
 def test_an_admin_finds_confirms_and_exports_a_guests_booking(page, server):
-    booking_id, reference = _booking(server)
+    _outbox_sent(server)
     _sign_in(page, _admin(server), redirect="/admin")
     expect(page.get_by_test_id("admin-home")).to_be_visible(timeout=10000)
+    booking_id, reference = _booking(server)
     page.get_by_test_id("admin-nav-bookings").click()
 
     page.get_by_label("Reference, email or phone").fill(reference)
@@ -86,6 +109,7 @@ def test_an_admin_finds_confirms_and_exports_a_guests_booking(page, server):
 
 def test_a_promoted_user_sees_the_admin_link_after_signing_in_again(page, server, browser):
     email = _email()
+    _outbox_sent(server)
     _sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     nav = page.get_by_test_id("desktop-nav")
@@ -93,6 +117,7 @@ def test_a_promoted_user_sees_the_admin_link_after_signing_in_again(page, server
 
     admin = browser.new_context(base_url=server.url, viewport={"width": 1280, "height": 900})
     admin_page = admin.new_page()
+    _outbox_sent(server)
     _sign_in(admin_page, _admin(server), redirect="/admin/users")
     admin_page.get_by_label("Search users").fill(email)
     admin_page.get_by_role("button", name="Search").click()
@@ -108,6 +133,7 @@ def test_a_promoted_user_sees_the_admin_link_after_signing_in_again(page, server
 
     nav.get_by_test_id("sign-out").click()
     expect(nav.get_by_role("link", name="Sign In")).to_be_visible()
+    _outbox_sent(server)
     _sign_in(page, email, redirect="/account")
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     expect(nav.get_by_role("link", name="Admin")).to_be_visible()
@@ -125,9 +151,10 @@ ADMIN_SCREENS = [
 
 
 def test_every_admin_screen_fits_a_phone(phone, server):
-    _booking(server)
+    _outbox_sent(server)
     _sign_in(phone, _admin(server), redirect="/admin")
     expect(phone.get_by_test_id("admin-home")).to_be_visible(timeout=10000)
+    _booking(server)
     for path in ADMIN_SCREENS:
         phone.goto(path)
         expect(phone.locator("h1")).to_have_count(1)
@@ -137,8 +164,11 @@ def test_every_admin_screen_fits_a_phone(phone, server):
 
 
 def test_an_admin_edits_then_deletes_a_booking(page, server):
+    _outbox_sent(server)
+    _sign_in(page, _admin(server), redirect="/admin")
+    expect(page.get_by_test_id("admin-home")).to_be_visible(timeout=10000)
     booking_id, reference = _booking(server)
-    _sign_in(page, _admin(server), redirect=f"/admin/bookings/edit/{booking_id}")
+    page.goto(f"/admin/bookings/edit/{booking_id}")
     form = page.get_by_test_id("booking-edit-form")
     expect(form).to_contain_text(reference, timeout=10000)
 
