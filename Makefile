@@ -82,6 +82,7 @@ bench: install-dev browser
 	$(BIN)/python bench/page_weight.py
 	$(BIN)/python bench/availability.py
 	$(BIN)/python bench/booking_race.py
+	$(BIN)/python bench/admin_bookings.py
 
 clean:
 	rm -rf .web .states data/test-*

@@ -41,6 +41,7 @@ ADMIN_BANNERS = "/admin/banners"
 ADMIN_SETTINGS = "/admin/settings"
 ADMIN_ROLE_DEBUG = "/admin/role-debug"
 ADMIN_AUDIT = "/admin/audit"
+ADMIN_CALENDAR = "/admin/bookings/calendar"
 
 
 def with_id(route: str, value: str) -> str:
@@ -52,6 +53,7 @@ def with_id(route: str, value: str) -> str:
 # Plain HTTP routes (storefront/api/).
 AUTH_COMPLETE = "/api/auth/complete"
 AUTH_SIGN_OUT = "/api/auth/sign-out"
+ADMIN_BOOKINGS_CSV = "/api/admin/bookings.csv"
 OAUTH_START = "/api/auth/oauth/{provider}/start"
 OAUTH_CALLBACK = "/api/auth/oauth/{provider}/callback"
 

@@ -7,7 +7,12 @@ from storefront.api import create_api
 from storefront.api.body_limit import upload_body_limit
 from storefront.api.security import security_headers
 from storefront.pages.account.account import dashboard, orders, profile
+from storefront.pages.admin.audit import admin_audit_page
+from storefront.pages.admin.booking_edit import admin_booking_edit_page
+from storefront.pages.admin.bookings import admin_bookings_page
+from storefront.pages.admin.calendar import admin_calendar_page
 from storefront.pages.admin.dashboard import admin_home
+from storefront.pages.admin.role_debug import role_debug_page
 from storefront.pages.admin.service_form import (
     account_service_create,
     account_service_edit,
@@ -15,6 +20,7 @@ from storefront.pages.admin.service_form import (
     admin_service_edit,
 )
 from storefront.pages.admin.services import admin_services
+from storefront.pages.admin.settings import admin_settings_page
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
 from storefront.pages.public.book_service import book_service
@@ -41,7 +47,13 @@ from storefront.services import business
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.admin_audit import AdminAuditState
+from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
+from storefront.state.admin_calendar import AdminCalendarState
+from storefront.state.admin_dashboard import AdminDashboardState
+from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_services import AdminServicesState
+from storefront.state.admin_settings import AdminSettingsState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
@@ -145,6 +157,17 @@ ADMIN_PAGES = [
     (admin_services, routes.ADMIN_SERVICES, "Service Management", [AdminServicesState.load]),
     (admin_service_create, routes.ADMIN_SERVICE_CREATE, "Create Service", [ServiceFormState.load]),
     (admin_service_edit, routes.ADMIN_SERVICE_EDIT, "Edit Service", [ServiceFormState.load]),
+    (admin_bookings_page, routes.ADMIN_BOOKINGS, "Booking Management", [AdminBookingsState.load]),
+    (
+        admin_booking_edit_page,
+        routes.ADMIN_BOOKING_EDIT,
+        "Edit Booking",
+        [AdminBookingEditState.load],
+    ),
+    (admin_calendar_page, routes.ADMIN_CALENDAR, "Week Calendar", [AdminCalendarState.load]),
+    (admin_settings_page, routes.ADMIN_SETTINGS, "Settings", [AdminSettingsState.load]),
+    (role_debug_page, routes.ADMIN_ROLE_DEBUG, "Role Debug", [RoleDebugState.load]),
+    (admin_audit_page, routes.ADMIN_AUDIT, "Audit Log", [AdminAuditState.load]),
 ]
 for component, route, title, loads in ADMIN_PAGES:
     app.add_page(
@@ -155,7 +178,7 @@ app.add_page(
     admin_home,
     route=routes.ADMIN,
     title=_title("Admin"),
-    on_load=[AuthState.require_account, InitialAdminState.open_admin],
+    on_load=[AuthState.require_account, InitialAdminState.open_admin, AdminDashboardState.load],
 )
 
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

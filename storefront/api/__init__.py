@@ -2,6 +2,7 @@
 
 from starlette.applications import Starlette
 
+from storefront.api.admin_export import routes as admin_export_routes
 from storefront.api.auth import routes as auth_routes
 from storefront.api.bookings import routes as booking_routes
 from storefront.api.media import routes as media_routes
@@ -11,5 +12,12 @@ from storefront.api.redirects import routes as redirect_routes
 
 def create_api() -> Starlette:
     return Starlette(
-        routes=[*auth_routes, *booking_routes, *oauth_routes, *media_routes, *redirect_routes]
+        routes=[
+            *admin_export_routes,
+            *auth_routes,
+            *booking_routes,
+            *oauth_routes,
+            *media_routes,
+            *redirect_routes,
+        ]
     )

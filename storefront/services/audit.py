@@ -4,15 +4,19 @@ entry are committed together or not at all."""
 
 from __future__ import annotations
 
+import json
 import uuid
-from datetime import date, datetime, time
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from sqlmodel import Session, SQLModel
+from sqlalchemy import func
+from sqlmodel import Session, SQLModel, col, select
 
 from storefront.models import AuditLog, User
+from storefront.services.errors import ServiceError
 
 
 def json_safe(value: Any) -> Any:
@@ -67,3 +71,101 @@ def record(
     )
     session.add(entry)
     return entry
+
+
+# --- the viewer ----------------------------------------------------------------------------------
+
+PER_PAGE = 25
+
+
+class AuditError(ServiceError):
+    """Codes: not_allowed (the caller is not an admin), invalid_filter."""
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    id: str
+    created_at: str  # DD.MM.YYYY HH:MM local
+    actor: str  # the actor's email, or 'system'
+    action: str
+    entity_type: str
+    entity_id: str
+    details: str  # the before/after as compact JSON
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    entries: tuple[AuditEntry, ...]
+    total: int
+    page: int
+    pages: int
+    entity_types: tuple[str, ...]
+
+
+def entries(
+    *,
+    session: Session,
+    actor_id: object,
+    actor: str = "",
+    entity_type: str = "",
+    date_from: str = "",
+    date_to: str = "",
+    page: int = 1,
+    per_page: int = PER_PAGE,
+) -> AuditPage:
+    """The log, newest first, filtered by the actor's email (part of it), the entity type and
+    local days (inclusive); admins only."""
+    from storefront.services import dates
+
+    caller = _actor(session, actor_id)
+    if caller is None or session.get(User, caller).role != "admin":
+        raise AuditError("not_allowed")
+    where: list[Any] = []
+    term = str(actor or "").strip()[:100]
+    if term:
+        where.append(col(User.email).icontains(term, autoescape=True))
+    if entity_type:
+        where.append(AuditLog.entity_type == str(entity_type)[:64])
+    zone = dates.business_zone()
+    for value, after in ((date_from, True), (date_to, False)):
+        if not value:
+            continue
+        try:
+            day = date.fromisoformat(str(value))
+        except ValueError:
+            raise AuditError("invalid_filter") from None
+        day = day if after else day + timedelta(days=1)
+        moment = datetime.combine(day, time(0), tzinfo=zone).astimezone(UTC)
+        where.append(AuditLog.created_at >= moment if after else AuditLog.created_at < moment)
+    base = select(AuditLog, User.email).join(User, isouter=True).where(*where)
+    total = session.exec(
+        select(func.count()).select_from(AuditLog).join(User, isouter=True).where(*where)
+    ).one()
+    per_page = max(1, min(int(per_page), 100))
+    pages = max(1, -(-total // per_page))
+    page = max(1, min(int(page), pages))
+    rows = session.exec(
+        base.order_by(col(AuditLog.created_at).desc(), col(AuditLog.id))
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    ).all()
+    kinds = session.exec(select(AuditLog.entity_type).distinct().order_by(AuditLog.entity_type))
+    return AuditPage(
+        entries=tuple(
+            AuditEntry(
+                id=str(entry.id),
+                created_at=f"{dates.local_date(entry.created_at)} "
+                f"{dates.local_time(entry.created_at)}",
+                actor=email or "system",
+                action=entry.action,
+                entity_type=entry.entity_type,
+                entity_id=entry.entity_id or "",
+                details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True)[:2000],
+            )
+            for entry, email in rows
+        ),
+        total=total,
+        page=page,
+        pages=pages,
+        entity_types=tuple(kinds.all()),
+    )

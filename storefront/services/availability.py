@@ -308,21 +308,32 @@ def _slot_is_free(
     quantity: int,
     period: OpeningHours,
 ) -> bool:
-    capacity = calendar.capacity
-    buffer = timedelta(minutes=capacity.buffer_minutes)
-    if quantity > capacity.total_units:
+    if not fits_capacity(calendar, start, duration, quantity):
         return False
-    window_end = start + duration + buffer
+    buffer = timedelta(minutes=calendar.capacity.buffer_minutes)
     slot_end = start + timedelta(minutes=period.slot_minutes)
-    nearby = _holds_near(calendar, start - buffer, max(window_end, slot_end))
-    overlapping = [h for h in nearby if h.start < window_end and h.end + buffer > start]
-    if _peak_units(overlapping, start, buffer) + quantity > capacity.total_units:
-        return False
+    nearby = _holds_near(calendar, start - buffer, max(start + duration + buffer, slot_end))
     if period.max_bookings_per_slot is not None:
         starting = sum(1 for h in nearby if start <= h.start < slot_end)
         if starting >= period.max_bookings_per_slot:
             return False
     return True
+
+
+def fits_capacity(
+    calendar: ServiceCalendar, start: datetime, duration: timedelta, quantity: int
+) -> bool:
+    """The capacity rule (DESIGN 5): `quantity` more units from `start` for `duration`, plus the
+    buffer, stay within `total_units` given the calendar's holds. Placing a booking also checks
+    the opening hours and the slot maximum; an admin confirming or editing one checks only this."""
+    capacity = calendar.capacity
+    buffer = timedelta(minutes=capacity.buffer_minutes)
+    if quantity > capacity.total_units:
+        return False
+    window_end = start + duration + buffer
+    nearby = _holds_near(calendar, start - buffer, window_end)
+    overlapping = [h for h in nearby if h.start < window_end and h.end + buffer > start]
+    return _peak_units(overlapping, start, buffer) + quantity <= capacity.total_units
 
 
 def _holds_near(calendar: ServiceCalendar, low: datetime, high: datetime) -> Sequence[Hold]:
@@ -466,9 +477,11 @@ def with_booked_holds(
     service_id: uuid.UUID,
     first_day: date,
     last_day: date,
+    exclude_booking: uuid.UUID | None = None,
 ) -> ServiceCalendar:
     """`rules` plus the booking items that can touch `first_day`..`last_day`, read through the
-    index on booking_items (service_id, start_datetime, end_datetime)."""
+    index on booking_items (service_id, start_datetime, end_datetime); `exclude_booking`'s own
+    items are left out (an admin re-checking that booking)."""
     zone = rules.zone
     buffer = timedelta(minutes=rules.capacity.buffer_minutes)
     # The days shown, a day before (holds running into them) and a day after (a slot's buffer
@@ -482,22 +495,31 @@ def with_booked_holds(
         service_id=service_id,
         start=window_start - buffer - HOLD_LOOKBACK,
         end=window_end + buffer,
+        exclude_booking=exclude_booking,
     )
     return rules.with_holds(booked)
 
 
 def holding_items(
-    *, session: Session, service_id: uuid.UUID, start: datetime, end: datetime
+    *,
+    session: Session,
+    service_id: uuid.UUID,
+    start: datetime,
+    end: datetime,
+    exclude_booking: uuid.UUID | None = None,
 ) -> list[Hold]:
     """Items of the service in a holding status that start in [start, end)."""
-    rows = session.exec(
-        select(BookingItem.start_datetime, BookingItem.end_datetime, BookingItem.quantity).where(
-            BookingItem.service_id == service_id,
-            BookingItem.start_datetime >= start,
-            BookingItem.start_datetime < end,
-            col(BookingItem.status).in_(HOLD_STATUSES),
-        )
-    ).all()
+    query = select(
+        BookingItem.start_datetime, BookingItem.end_datetime, BookingItem.quantity
+    ).where(
+        BookingItem.service_id == service_id,
+        BookingItem.start_datetime >= start,
+        BookingItem.start_datetime < end,
+        col(BookingItem.status).in_(HOLD_STATUSES),
+    )
+    if exclude_booking is not None:
+        query = query.where(BookingItem.booking_id != exclude_booking)
+    rows = session.exec(query).all()
     return [Hold(s, e, q) for s, e, q in rows]
 
 

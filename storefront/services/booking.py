@@ -32,7 +32,7 @@ from storefront.models import (
     new_id,
     utcnow,
 )
-from storefront.services import availability, dates
+from storefront.services import availability, business, dates
 from storefront.services.auth import EMAIL_PATTERN, normalize_email
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price
@@ -352,7 +352,7 @@ def place_booking(
                 return plan
         except OperationalError as error:
             session.rollback()
-            if _is_lock_timeout(error):
+            if is_lock_timeout(error):
                 raise BookingError("busy", "Please try again") from None
             raise
         except BaseException:
@@ -413,7 +413,7 @@ def _place_locked(
     plan: _Plan,
     now: datetime,
 ) -> PlacedBooking:
-    _lock_services(session, sorted(plan.rules))
+    lock_services(session, sorted(plan.rules))
     try:
         spans = _check_lines_free(session, lines, plan.rules, now)
     except BookingError:
@@ -457,7 +457,7 @@ def _place_locked(
     return placed
 
 
-def _lock_services(session: Session, service_ids: Sequence[uuid.UUID]) -> None:
+def lock_services(session: Session, service_ids: Sequence[uuid.UUID]) -> None:
     """Take the lock that serialises bookings of these services, in sorted order."""
     if session.get_bind().dialect.name == "sqlite":
         # The begin listener in storefront.db issues BEGIN IMMEDIATE: the database's write lock.
@@ -476,7 +476,7 @@ def service_lock_key(service_id: uuid.UUID) -> int:
     return int.from_bytes(service_id.bytes[:8], "big", signed=True)
 
 
-def _is_lock_timeout(error: OperationalError) -> bool:
+def is_lock_timeout(error: OperationalError) -> bool:
     code = getattr(error.orig, "sqlstate", None)
     return code == "55P03" or "database is locked" in str(error.orig)
 
@@ -582,7 +582,7 @@ def _unused_reference_id(session: Session) -> uuid.UUID:
 def _announce(session: Session, booking: Booking, now: datetime) -> None:
     payload = {"booking_id": str(booking.id)}
     for channel, topic, recipient in (
-        ("whatsapp", "booking_placed", get_settings().staff_phone),
+        ("whatsapp", "booking_placed", business.staff_whatsapp(session)),
         ("email", "booking_confirmation", booking.contact_email),
     ):
         session.add(

@@ -4,12 +4,14 @@ exists."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from urllib.parse import quote
 
 from sqlmodel import Session
 
 from storefront.models import BusinessSettings
+from storefront.services.errors import ServiceError
 
 # The site's name in every page title (titles are compiled with the pages, before any settings
 # are read).
@@ -80,6 +82,125 @@ def business_details(*, session: Session) -> BusinessDetails:
     return _details(row) if row is not None else default_details()
 
 
+def staff_whatsapp(session: Session) -> str:
+    """Who the staff WhatsApp messages go to: the number in the admin's Settings, or the
+    STAFF_PHONE setting until the settings row exists."""
+    from storefront.settings import get_settings
+
+    row = session.get(BusinessSettings, 1)
+    return (
+        row.whatsapp_number
+        if row is not None and row.whatsapp_number
+        else get_settings().staff_phone
+    )
+
+
 def settings_row(session: Session) -> BusinessSettings:
     """The business settings row (defaults when it has not been written yet)."""
     return session.get(BusinessSettings, 1) or BusinessSettings()
+
+
+# --- editing (admin Settings) ---------------------------------------------------------------
+
+SETTINGS_FIELDS = {
+    # field: (max length, required)
+    "business_name": (120, True),
+    "phone": (64, True),
+    "whatsapp_number": (32, True),
+    "instagram": (120, False),
+    "facebook": (120, False),
+    "address": (255, True),
+    "email": (255, True),
+    "opening_hours": (120, True),
+}
+MAX_NOTICE_HOURS = 24 * 30
+_PHONE = re.compile(r"^\+?[0-9 ()./-]{6,}$")
+_WHATSAPP = re.compile(r"^\+?[0-9]{8,15}$")
+
+
+class SettingsError(ServiceError):
+    """Codes: not_allowed, invalid (details `fields`: {field: code}: required, too_long,
+    invalid, out_of_range)."""
+
+
+def editable_settings(*, session: Session) -> dict[str, str]:
+    """The row's editable values as the form shows them."""
+    row = settings_row(session)
+    values = {name: getattr(row, name) for name in SETTINGS_FIELDS}
+    values["min_notice_hours"] = str(row.min_notice_hours)
+    values["currency"] = row.currency
+    return values
+
+
+def check_settings(values: dict[str, object]) -> tuple[dict[str, object], dict[str, str]]:
+    """Clean values and {field: code} from what a browser sent."""
+    from storefront.services.auth import EMAIL_PATTERN
+    from storefront.services.money import SYMBOLS
+
+    clean: dict[str, object] = {}
+    errors: dict[str, str] = {}
+    for name, (limit, required) in SETTINGS_FIELDS.items():
+        value = values.get(name, "")
+        if not isinstance(value, str):
+            errors[name] = "invalid"
+            continue
+        value = value.strip()
+        if required and not value:
+            errors[name] = "required"
+        elif len(value) > limit:
+            errors[name] = "too_long"
+        else:
+            clean[name] = value
+    if clean.get("phone") and not _PHONE.match(str(clean["phone"])):
+        errors["phone"] = "invalid"
+    if clean.get("whatsapp_number") and not _WHATSAPP.match(
+        str(clean["whatsapp_number"]).replace(" ", "")
+    ):
+        errors["whatsapp_number"] = "invalid"
+    elif clean.get("whatsapp_number"):
+        clean["whatsapp_number"] = str(clean["whatsapp_number"]).replace(" ", "")
+    if clean.get("email") and not EMAIL_PATTERN.match(str(clean["email"])):
+        errors["email"] = "invalid"
+    notice = str(values.get("min_notice_hours", "")).strip()
+    if not notice.isdigit():
+        errors["min_notice_hours"] = "invalid"
+    elif not 0 <= int(notice) <= MAX_NOTICE_HOURS:
+        errors["min_notice_hours"] = "out_of_range"
+    else:
+        clean["min_notice_hours"] = int(notice)
+    currency = str(values.get("currency", "")).strip().upper()
+    if currency not in SYMBOLS:
+        errors["currency"] = "invalid"
+    else:
+        clean["currency"] = currency
+    return clean, errors
+
+
+def update_settings(*, session: Session, actor_id: object, values: dict[str, object]) -> None:
+    """Save the business settings (admins only), with an audit entry, in one transaction."""
+    from storefront.models import utcnow
+    from storefront.services import audit
+    from storefront.services.users import check_role
+
+    if not check_role(session=session, user_id=str(actor_id)):
+        raise SettingsError("not_allowed", "Only admins may do this")
+    clean, errors = check_settings(values if isinstance(values, dict) else {})
+    if errors:
+        raise SettingsError("invalid", "Please check the form", fields=errors)
+    row = session.get(BusinessSettings, 1)
+    before = audit.snapshot(row)
+    row = row or BusinessSettings(id=1)
+    for name, value in clean.items():
+        setattr(row, name, value)
+    row.updated_at = utcnow()
+    session.add(row)
+    session.flush()
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="settings_update",
+        entity_type="settings",
+        entity_id="1",
+        before=before,
+        after=audit.snapshot(row),
+    )

@@ -12,9 +12,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
-from storefront.services import outbox, throttle
+from storefront.services import business, outbox, throttle
 from storefront.services.errors import ServiceError
-from storefront.settings import get_settings
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 LIMITS = {"name": 255, "email": 255, "phone": 64, "message": 5000}
@@ -135,7 +134,7 @@ def _store(
         session=session,
         channel="whatsapp",
         topic="contact_request",
-        recipient=get_settings().staff_phone,
+        recipient=business.staff_whatsapp(session),
         payload={
             "name": message.name,
             "email": message.email,

@@ -208,3 +208,86 @@ def services_of(*, session: Session, user_id: str) -> list[OwnService]:
         )
         for s in rows
     ]
+
+
+# --- User Management's list -------------------------------------------------------------------
+
+USERS_PER_PAGE = 20
+SEARCH_MAX = 100
+
+
+@dataclass(frozen=True)
+class UserPage:
+    users: tuple[UserPublic, ...]
+    total: int
+    page: int
+    pages: int
+    admin_count: int
+
+
+def users_page(
+    *,
+    session: Session,
+    actor_id: str | None,
+    search: str = "",
+    page: int = 1,
+    per_page: int = USERS_PER_PAGE,
+) -> UserPage:
+    """One page of accounts, newest first, whose email or name contains `search`."""
+    _require_admin(session, actor_id)
+    term = str(search or "").strip()[:SEARCH_MAX]
+    where = (
+        [
+            col(User.email).icontains(term, autoescape=True)
+            | col(User.full_name).icontains(term, autoescape=True)
+        ]
+        if term
+        else []
+    )
+    per_page = max(1, min(int(per_page), 100))
+    total = session.exec(select(func.count()).select_from(User).where(*where)).one()
+    pages = max(1, -(-total // per_page))
+    page = max(1, min(int(page), pages))
+    rows = session.exec(
+        select(User)
+        .where(*where)
+        .order_by(col(User.created_at).desc(), col(User.id))
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    ).all()
+    return UserPage(
+        users=tuple(UserPublic.model_validate(u, from_attributes=True) for u in rows),
+        total=total,
+        page=page,
+        pages=pages,
+        admin_count=admin_count(session=session),
+    )
+
+
+@dataclass(frozen=True)
+class RoleInfo:
+    """Role debug (SPEC 2): what the database says about the caller."""
+
+    user_id: str
+    email: str
+    full_name: str
+    role_in_database: str
+    admin_check: bool
+
+
+def role_info(*, session: Session, actor_id: str | None) -> RoleInfo:
+    user = _user(session, actor_id)
+    if user is None:
+        raise RoleError("no_user", "No user logged in")
+    return RoleInfo(
+        user_id=str(user.id),
+        email=user.email,
+        full_name=user.full_name or "",
+        role_in_database=user.role,
+        admin_check=check_role(session=session, user_id=str(user.id)),
+    )
+
+
+def admin_function(*, session: Session, actor_id: str | None) -> None:
+    """'Test Admin Function': succeeds only for a caller the database calls an admin."""
+    _require_admin(session, actor_id)

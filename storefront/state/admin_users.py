@@ -1,5 +1,6 @@
-"""User Management: list accounts, 'Make Admin', and 'Initial Admin Setup'. An AdminState: the
-guard refuses its events to anyone but an admin; the role service checks the caller again."""
+"""User Management: list accounts (searched and paged on the server), 'Make Admin', and
+'Initial Admin Setup'. An AdminState: the guard refuses its events to anyone but an admin; the
+role service checks the caller again."""
 
 from __future__ import annotations
 
@@ -13,12 +14,19 @@ from storefront.state.base import call_service
 class AdminUsersState(AdminState):
     rows: list[dict[str, str]] = []
     admin_count: int = 0
+    search: str = ""
+    page: int = 1
+    pages: int = 1
+    total: int = 0
     notice: str = ""
     error: str = ""
 
-    async def _reload(self) -> None:
-        listed = await call_service(users.list_users)
-        self.admin_count = sum(1 for u in listed if u.role == "admin")
+    async def _reload(self, caller: str) -> None:
+        found = await call_service(
+            users.users_page, actor_id=caller, search=self.search, page=self.page
+        )
+        self.admin_count = found.admin_count
+        self.page, self.pages, self.total = found.page, found.pages, found.total
         self.rows = [
             {
                 "id": str(u.id),
@@ -27,15 +35,34 @@ class AdminUsersState(AdminState):
                 "role": "admin" if u.role == "admin" else "user",
                 "created_at": dates.local_date(u.created_at),
             }
-            for u in listed
+            for u in found.users
         ]
 
     @rx.event
     async def load(self):
         self.notice = self.error = ""
-        if not await self._admin_id():  # the guard checked too; the list is private
-            return
-        await self._reload()
+        caller = await self._admin_id()  # the guard checked too; the list is private
+        if caller:
+            await self._reload(caller)
+
+    @rx.event
+    def type_search(self, value: str):
+        self.search = str(value)[: users.SEARCH_MAX]
+
+    @rx.event
+    async def apply_search(self, _form: dict | None = None):
+        self.page = 1
+        await self.load()
+
+    @rx.event
+    async def next_page(self):
+        self.page = min(self.page + 1, self.pages)
+        await self.load()
+
+    @rx.event
+    async def previous_page(self):
+        self.page = max(self.page - 1, 1)
+        await self.load()
 
     @rx.event
     async def make_admin(self, user_id: str):
@@ -50,4 +77,4 @@ class AdminUsersState(AdminState):
             self.notice, self.error = "", "Failed to set admin role"
         else:
             self.notice, self.error = "User has been set as admin successfully!", ""
-        await self._reload()
+        await self._reload(caller)

@@ -50,3 +50,7 @@ class InitialAdminState(AccountState):
         self.notice, self.error, self.admin_missing = DONE, "", False
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
+        if auth_state.is_admin:  # the page's figures were refused while it was not an admin
+            from storefront.state.admin_dashboard import AdminDashboardState
+
+            return AdminDashboardState.load

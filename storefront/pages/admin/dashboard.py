@@ -3,16 +3,112 @@ account while no admin exists, 'Access Denied' for anyone else signed in."""
 
 import reflex as rx
 
-from storefront.components.admin_layout import access_denied, admin_frame
+from storefront import routes
+from storefront.components.admin_layout import CARD, access_denied, admin_frame
 from storefront.components.first_admin import first_admin_setup
 from storefront.components.ui import success_box
+from storefront.state.admin_dashboard import AdminDashboardState as D
 from storefront.state.auth import AuthState
 from storefront.state.first_admin import InitialAdminState
 
+# (label, count key, where it links: SPEC 2)
+STAT_CARDS = [
+    ("Total Users", "users", routes.ADMIN_USERS, "users"),
+    ("Admin Users", "admins", routes.ADMIN_USERS, "shield-check"),
+    ("Services", "services", routes.ADMIN_SERVICES, "package"),
+    ("Bookings", "bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
+]
+QUICK_ACTIONS = [
+    ("Manage Users", routes.ADMIN_USERS, "users"),
+    ("Create New Service", routes.ADMIN_SERVICE_CREATE, "plus"),
+    ("View Recent Bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
+    ("System Settings", routes.ADMIN_SETTINGS, "settings"),
+]
 
-def admin_home() -> rx.Component:
-    return admin_frame(
-        "Admin Dashboard",
+
+def _stat(label: str, key: str, href: str, icon: str) -> rx.Component:
+    return rx.link(
+        rx.el.div(
+            rx.icon(icon, size=22, class_name="text-fuchsia-700"),
+            rx.el.p(label, class_name="text-sm text-slate-600"),
+            class_name="flex items-center gap-2",
+        ),
+        rx.el.p(D.counts[key], class_name="mt-2 text-3xl font-bold", data_testid=f"stat-{key}"),
+        href=href,
+        underline="none",
+        class_name=CARD + " block p-4 text-slate-900 hover:border-fuchsia-300",
+    )
+
+
+def _check(check: dict) -> rx.Component:
+    ok = check["ok"] == "yes"
+    return rx.el.li(
+        rx.el.span(
+            rx.cond(ok, rx.icon("circle-check", size=18), rx.icon("circle-alert", size=18)),
+            class_name=rx.cond(ok, "text-green-700", "text-red-700"),
+        ),
+        rx.el.div(
+            rx.el.p(check["name"], class_name="font-medium"),
+            rx.el.p(check["detail"], class_name="text-sm text-slate-600 break-words"),
+        ),
+        class_name="flex gap-2 py-2 border-t border-slate-100 first:border-t-0",
+        data_testid="status-check",
+    )
+
+
+def _charts() -> rx.Component:
+    return rx.el.div(
+        rx.el.section(
+            rx.el.h2("Bookings per week", class_name="font-semibold"),
+            rx.recharts.bar_chart(
+                rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
+                rx.recharts.x_axis(data_key="week"),
+                rx.recharts.y_axis(allow_decimals=False, width=32),
+                rx.recharts.tooltip(),
+                rx.recharts.bar(data_key="bookings", name="Bookings", fill="#a21caf"),
+                data=D.weeks,
+                width="100%",
+                height=220,
+            ),
+            rx.el.h2("Booked value per week", class_name="mt-6 font-semibold"),
+            rx.recharts.line_chart(
+                rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
+                rx.recharts.x_axis(data_key="week"),
+                rx.recharts.y_axis(width=64),
+                rx.recharts.tooltip(),
+                rx.recharts.line(data_key="value", name="Booked value", stroke="#0f766e"),
+                data=D.weeks,
+                width="100%",
+                height=220,
+            ),
+            class_name=CARD + " p-4 min-w-0",
+            data_testid="weekly-charts",
+        ),
+        rx.el.section(
+            rx.el.h2("Upcoming bookings by service", class_name="font-semibold"),
+            rx.cond(
+                D.upcoming.length() > 0,
+                rx.recharts.bar_chart(
+                    rx.recharts.x_axis(type_="number", allow_decimals=False),
+                    rx.recharts.y_axis(data_key="service", type_="category", width=120),
+                    rx.recharts.tooltip(),
+                    rx.recharts.bar(data_key="bookings", name="Bookings", fill="#7c3aed"),
+                    data=D.upcoming,
+                    layout="vertical",
+                    width="100%",
+                    height=260,
+                ),
+                rx.el.p("No upcoming bookings.", class_name="mt-2 text-sm text-slate-600"),
+            ),
+            class_name=CARD + " p-4 min-w-0",
+            data_testid="upcoming-chart",
+        ),
+        class_name="mt-6 grid gap-4 lg:grid-cols-2",
+    )
+
+
+def _dashboard() -> list[rx.Component]:
+    return [
         # Set after 'Initial Admin Setup' made the caller the first admin.
         success_box(InitialAdminState.notice, "first-admin-notice"),
         rx.el.p(
@@ -22,6 +118,55 @@ def admin_home() -> rx.Component:
             class_name="mt-4 text-slate-600",
             data_testid="admin-home",
         ),
+        rx.cond(
+            D.sample,
+            rx.el.p(
+                "Sample numbers: the statistics could not be read.",
+                role="alert",
+                class_name="mt-4 rounded-lg bg-amber-50 border border-amber-200 px-4 py-2 text-sm",
+                data_testid="stats-sample",
+            ),
+        ),
+        rx.el.div(
+            *[_stat(*card) for card in STAT_CARDS],
+            class_name="mt-6 grid gap-4 grid-cols-2 lg:grid-cols-4",
+            data_testid="admin-stats",
+        ),
+        rx.el.div(
+            rx.el.section(
+                rx.el.h2("Quick Actions", class_name="font-semibold"),
+                rx.el.div(
+                    *[
+                        rx.link(
+                            rx.icon(icon, size=18),
+                            label,
+                            href=href,
+                            underline="none",
+                            class_name="flex items-center gap-2 rounded-lg border border-slate-200 "
+                            "px-3 py-3 text-slate-800 hover:bg-fuchsia-50",
+                        )
+                        for label, href, icon in QUICK_ACTIONS
+                    ],
+                    class_name="mt-3 grid gap-2 sm:grid-cols-2",
+                ),
+                class_name=CARD + " p-4",
+            ),
+            rx.el.section(
+                rx.el.h2("System Status", class_name="font-semibold"),
+                rx.el.ul(rx.foreach(D.checks, _check), class_name="mt-2"),
+                class_name=CARD + " p-4",
+                data_testid="system-status",
+            ),
+            class_name="mt-6 grid gap-4 lg:grid-cols-2",
+        ),
+        _charts(),
+    ]
+
+
+def admin_home() -> rx.Component:
+    return admin_frame(
+        "Admin Dashboard",
+        *_dashboard(),
         current="dashboard",
         non_admin=rx.cond(
             InitialAdminState.admin_missing,

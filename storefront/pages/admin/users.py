@@ -2,7 +2,17 @@
 
 import reflex as rx
 
-from storefront.components.admin_layout import admin_frame, admin_table, cell, notices
+from storefront import routes
+from storefront.components.admin_layout import (
+    CARD,
+    INPUT,
+    SMALL_BUTTON,
+    admin_frame,
+    admin_table,
+    cell,
+    notices,
+    pager,
+)
 from storefront.components.first_admin import first_admin_setup
 from storefront.state.admin_users import AdminUsersState
 
@@ -27,7 +37,9 @@ def _row(user: dict) -> rx.Component:
                 rx.el.button(
                     "Make Admin",
                     on_click=AdminUsersState.make_admin(user["id"]),
-                    class_name="px-3 py-1 rounded-full bg-fuchsia-700 text-white text-sm",
+                    type="button",
+                    class_name="min-h-[32px] px-3 py-1 rounded-full bg-fuchsia-700 text-white "
+                    "text-sm whitespace-nowrap",
                 ),
             ),
             class_name="md:text-right",
@@ -41,11 +53,39 @@ def admin_users() -> rx.Component:
         "User Management",
         notices(AdminUsersState.notice, AdminUsersState.error),
         rx.cond(AdminUsersState.admin_count == 0, first_admin_setup()),
+        rx.el.form(
+            rx.el.label("Search users", html_for="user-search", class_name="sr-only"),
+            rx.el.input(
+                id="user-search",
+                type="search",
+                value=AdminUsersState.search,
+                on_change=AdminUsersState.type_search,
+                placeholder="Email or name",
+                class_name=INPUT + " max-w-sm",
+            ),
+            rx.el.button("Search", type="submit", class_name=SMALL_BUTTON),
+            on_submit=AdminUsersState.apply_search,
+            class_name=CARD + " mt-6 p-3 flex gap-2 items-center",
+        ),
         admin_table(
             ["User", "Role", "Created At", ""],
             rx.foreach(AdminUsersState.rows, _row),
             test_id="users-table",
         ),
+        pager(
+            AdminUsersState.page,
+            AdminUsersState.pages,
+            AdminUsersState.total,
+            AdminUsersState.previous_page,
+            AdminUsersState.next_page,
+        ),
         current="users",
+        actions=rx.link(
+            rx.icon("bug", size=16),
+            "Role Debug",
+            href=routes.ADMIN_ROLE_DEBUG,
+            class_name=SMALL_BUTTON,
+            underline="none",
+        ),
         denied=DENIED,
     )

@@ -1,0 +1,102 @@
+"""The audit log: who changed what in the back office, filterable by actor, entity and day."""
+
+import reflex as rx
+
+from storefront.components.admin_layout import (
+    CARD,
+    INPUT,
+    LABEL,
+    SMALL_BUTTON,
+    admin_frame,
+    admin_table,
+    cell,
+    notices,
+    pager,
+)
+from storefront.state.admin_audit import AdminAuditState as S
+
+
+def _row(entry: dict) -> rx.Component:
+    return rx.el.tr(
+        cell("When", entry["when"], class_name="whitespace-nowrap"),
+        cell("Actor", entry["actor"], class_name="break-all"),
+        cell("Action", entry["action"]),
+        cell("Entity", entry["entity"], class_name="break-all"),
+        cell(
+            "Details",
+            rx.el.details(
+                rx.el.summary("Show", class_name="cursor-pointer text-fuchsia-700"),
+                rx.el.pre(
+                    entry["details"], class_name="mt-1 text-xs whitespace-pre-wrap break-all"
+                ),
+            ),
+        ),
+        data_testid="audit-row",
+    )
+
+
+def _filters() -> rx.Component:
+    return rx.el.form(
+        rx.el.div(
+            rx.el.label("Actor email", html_for="audit-actor", class_name=LABEL),
+            rx.el.input(
+                id="audit-actor",
+                type="search",
+                value=S.actor,
+                on_change=S.type_actor,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("Entity", html_for="audit-entity", class_name=LABEL),
+            rx.el.select(
+                rx.el.option("All", value="all"),
+                rx.foreach(S.entity_types, lambda t: rx.el.option(t, value=t)),
+                id="audit-entity",
+                value=rx.cond(S.entity_type == "", "all", S.entity_type),
+                on_change=S.choose_entity,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("From", html_for="audit-from", class_name=LABEL),
+            rx.el.input(
+                id="audit-from",
+                type="date",
+                value=S.date_from,
+                on_change=S.type_date_from,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("To", html_for="audit-to", class_name=LABEL),
+            rx.el.input(
+                id="audit-to",
+                type="date",
+                value=S.date_to,
+                on_change=S.type_date_to,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.button("Filter", type="submit", class_name=SMALL_BUTTON),
+            class_name="flex items-end",
+        ),
+        on_submit=S.apply_filters,
+        class_name=CARD + " mt-6 p-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5",
+    )
+
+
+def admin_audit_page() -> rx.Component:
+    return admin_frame(
+        "Audit Log",
+        notices(rx.Var.create(""), S.error),
+        _filters(),
+        admin_table(
+            ["When", "Actor", "Action", "Entity", "Details"],
+            rx.foreach(S.entries, _row),
+            test_id="audit-table",
+        ),
+        pager(S.page, S.pages, S.total, S.previous_page, S.next_page),
+        current="settings",
+    )

@@ -1,0 +1,318 @@
+"""Admin Booking Management (SPEC 2): the filtered list, its CSV, the detail modal with the
+status buttons, and the link to the edit page."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.admin_layout import (
+    CARD,
+    DANGER_BUTTON,
+    INPUT,
+    LABEL,
+    SMALL_BUTTON,
+    admin_frame,
+    admin_table,
+    cell,
+    notices,
+    pager,
+)
+from storefront.components.modal import modal
+from storefront.components.ui import error_box
+from storefront.state.admin_bookings import STATUSES, AdminBookingsState, status_label
+
+DENIED = "You must be an admin to view this page."
+STATUS_LOOK = {
+    "pending": "bg-amber-100 text-amber-900",
+    "confirmed": "bg-green-100 text-green-900",
+    "on_the_way": "bg-sky-100 text-sky-900",
+    "completed": "bg-slate-200 text-slate-800",
+    "cancelled": "bg-red-100 text-red-800",
+}
+
+
+def status_badge(status: rx.Var, label: rx.Var) -> rx.Component:
+    return rx.el.span(
+        label,
+        class_name=rx.match(
+            status,
+            *[
+                (key, f"px-2 py-0.5 rounded-full text-xs font-semibold {look}")
+                for key, look in STATUS_LOOK.items()
+            ],
+            "px-2 py-0.5 rounded-full text-xs font-semibold bg-slate-100",
+        ),
+        data_testid="status-badge",
+    )
+
+
+def _row(row: dict) -> rx.Component:
+    return rx.el.tr(
+        cell(
+            "Booking ID",
+            rx.el.div(
+                rx.el.code(row["short_id"], class_name="text-xs"),
+                rx.el.p(row["reference"], class_name="font-semibold whitespace-nowrap"),
+            ),
+        ),
+        cell(
+            "Customer",
+            rx.el.div(
+                rx.el.p(row["customer"], class_name="font-medium"),
+                rx.el.p(row["email"], class_name="text-xs text-slate-600 break-all"),
+            ),
+        ),
+        cell("Event Type", row["event"]),
+        cell("Date", row["date"]),
+        cell("Total", row["total"], class_name="whitespace-nowrap"),
+        cell("Status", status_badge(row["status"], row["status_label"])),
+        cell(
+            "Actions",
+            rx.el.div(
+                rx.el.button(
+                    rx.icon("eye", size=16),
+                    "View",
+                    on_click=AdminBookingsState.open_detail(row["id"]),
+                    class_name=SMALL_BUTTON,
+                    type="button",
+                    aria_label="View booking " + row["reference"],
+                    data_testid="booking-view",
+                ),
+                rx.link(
+                    rx.icon("pencil", size=16),
+                    "Edit",
+                    href=row["edit_url"],
+                    class_name=SMALL_BUTTON,
+                    underline="none",
+                    aria_label="Edit booking " + row["reference"],
+                ),
+                class_name="flex flex-wrap gap-2 justify-end md:justify-start",
+            ),
+        ),
+        data_testid="booking-row",
+    )
+
+
+def _filters() -> rx.Component:
+    return rx.el.form(
+        rx.el.div(
+            rx.el.label("Status", html_for="booking-status", class_name=LABEL),
+            rx.el.select(
+                rx.el.option("All", value="all"),
+                *[rx.el.option(status_label(s), value=s) for s in STATUSES],
+                id="booking-status",
+                value=AdminBookingsState.status_filter,
+                on_change=AdminBookingsState.choose_status,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("Reference, email or phone", html_for="booking-search", class_name=LABEL),
+            rx.el.input(
+                id="booking-search",
+                type="search",
+                value=AdminBookingsState.search,
+                on_change=AdminBookingsState.type_search,
+                placeholder="MG-1A2B3C4D",
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("From", html_for="booking-from", class_name=LABEL),
+            rx.el.input(
+                id="booking-from",
+                type="date",
+                value=AdminBookingsState.date_from,
+                on_change=AdminBookingsState.type_date_from,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label("To", html_for="booking-to", class_name=LABEL),
+            rx.el.input(
+                id="booking-to",
+                type="date",
+                value=AdminBookingsState.date_to,
+                on_change=AdminBookingsState.type_date_to,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.button("Search", type="submit", class_name=SMALL_BUTTON),
+            rx.el.button(
+                "Clear",
+                type="button",
+                on_click=AdminBookingsState.clear_filters,
+                class_name=SMALL_BUTTON,
+            ),
+            class_name="flex gap-2 items-end",
+        ),
+        on_submit=AdminBookingsState.apply_filters,
+        class_name=CARD + " mt-6 p-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5",
+        data_testid="booking-filters",
+    )
+
+
+def _actions() -> rx.Component:
+    return rx.el.div(
+        rx.el.button(
+            rx.icon("refresh-cw", size=16),
+            "Refresh",
+            on_click=AdminBookingsState.refresh,
+            class_name=SMALL_BUTTON,
+            type="button",
+        ),
+        rx.el.a(
+            rx.icon("download", size=16),
+            "Export CSV",
+            href=AdminBookingsState.csv_url,
+            # A file from a plain HTTP route: Reflex renders this as a React Router link, which
+            # would look the address up among the app's pages; the browser must fetch it.
+            download=True,
+            custom_attrs={"reloadDocument": True},
+            class_name=SMALL_BUTTON,
+            data_testid="booking-csv",
+        ),
+        rx.link(
+            rx.icon("calendar-days", size=16),
+            "Week calendar",
+            href=routes.ADMIN_CALENDAR,
+            class_name=SMALL_BUTTON,
+            underline="none",
+        ),
+        class_name="flex flex-wrap gap-2",
+    )
+
+
+def _fact(label: str, value) -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-xs font-semibold uppercase text-slate-500"),
+        rx.el.dd(value, class_name="text-sm break-words"),
+    )
+
+
+def _detail_line(line: dict) -> rx.Component:
+    return rx.el.li(
+        rx.el.div(
+            rx.el.span(line["name"], class_name="font-medium"),
+            rx.el.span(" × ", line["quantity"]),
+        ),
+        rx.el.div(
+            line["when"],
+            " · ",
+            line["total"],
+            " · ",
+            line["status"],
+            class_name="text-sm text-slate-600",
+        ),
+        class_name="py-2 border-t border-slate-100",
+    )
+
+
+def _status_button(status: str) -> rx.Component:
+    return rx.el.button(
+        status_label(status),
+        on_click=AdminBookingsState.change_status(status),
+        disabled=AdminBookingsState.detail["status"] == status,
+        class_name=SMALL_BUTTON,
+        type="button",
+        data_testid=f"status-{status}",
+    )
+
+
+def _detail() -> rx.Component:
+    d = AdminBookingsState.detail
+    return modal(
+        rx.dialog.title("Booking ", d["reference"], class_name="text-xl font-bold pr-8"),
+        rx.dialog.description(
+            "ID ",
+            d["short_id"],
+            " · created ",
+            d["created_at"],
+            class_name="text-sm text-slate-600",
+        ),
+        rx.el.h3("Customer", class_name="mt-4 font-semibold"),
+        rx.el.dl(
+            _fact("Name", d["customer"]),
+            _fact("Email", d["email"]),
+            _fact("Phone", d["phone"]),
+            _fact("Venue", d["venue"]),
+            class_name="mt-2 grid grid-cols-2 gap-3",
+        ),
+        rx.el.h3("Booking", class_name="mt-4 font-semibold"),
+        rx.el.dl(
+            _fact("Event Type", d["event_type"]),
+            _fact("Guests", d["guests"]),
+            _fact("Total", d["total"]),
+            _fact("Status", status_badge(d["status"], d["status_label"])),
+            class_name="mt-2 grid grid-cols-2 gap-3",
+        ),
+        rx.el.h3("Special Requests", class_name="mt-4 font-semibold"),
+        rx.el.p(d["special_requests"], class_name="text-sm whitespace-pre-wrap"),
+        rx.el.h3("Services", class_name="mt-4 font-semibold"),
+        rx.el.ul(rx.foreach(AdminBookingsState.detail_lines, _detail_line), class_name="mt-1"),
+        rx.el.h3("Update Status", class_name="mt-4 font-semibold"),
+        rx.el.div(*[_status_button(s) for s in STATUSES], class_name="mt-2 flex flex-wrap gap-2"),
+        rx.el.div(
+            error_box(AdminBookingsState.detail_error, "booking-detail-error"),
+            rx.cond(
+                AdminBookingsState.asked_status != "",
+                rx.el.div(
+                    rx.el.button(
+                        "Override and set ",
+                        AdminBookingsState.asked_status,
+                        on_click=AdminBookingsState.override_status,
+                        class_name=DANGER_BUTTON,
+                        type="button",
+                        data_testid="status-override",
+                    ),
+                    rx.el.button(
+                        "Keep as it is",
+                        on_click=AdminBookingsState.keep_status,
+                        class_name=SMALL_BUTTON,
+                        type="button",
+                    ),
+                    class_name="mt-2 flex flex-wrap gap-2",
+                ),
+            ),
+            class_name="mt-3",
+        ),
+        rx.el.div(
+            rx.link("Edit booking", href=d["edit_url"], class_name="text-fuchsia-700 underline"),
+            class_name="mt-4",
+        ),
+        open=AdminBookingsState.detail_open,
+        on_close=AdminBookingsState.close_detail,
+        test_id="booking-detail",
+    )
+
+
+def admin_bookings_page() -> rx.Component:
+    return admin_frame(
+        "Booking Management",
+        notices(AdminBookingsState.notice, AdminBookingsState.error),
+        _filters(),
+        rx.cond(
+            (AdminBookingsState.total == 0) & ~AdminBookingsState.loading,
+            rx.el.p(
+                "No bookings found.", class_name="mt-6 text-slate-600", data_testid="bookings-empty"
+            ),
+            rx.fragment(
+                admin_table(
+                    ["Booking ID", "Customer", "Event Type", "Date", "Total", "Status", "Actions"],
+                    rx.foreach(AdminBookingsState.rows, _row),
+                    test_id="bookings-table",
+                ),
+                pager(
+                    AdminBookingsState.page,
+                    AdminBookingsState.pages,
+                    AdminBookingsState.total,
+                    AdminBookingsState.previous_page,
+                    AdminBookingsState.next_page,
+                ),
+            ),
+        ),
+        _detail(),
+        current="bookings",
+        actions=_actions(),
+        denied=DENIED,
+    )

@@ -1,0 +1,109 @@
+"""Admin Settings: the business's name, contact details, hours, notice and currency."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.admin_layout import (
+    CARD,
+    INPUT,
+    LABEL,
+    SMALL_BUTTON,
+    admin_frame,
+    notices,
+)
+from storefront.components.ui import PRIMARY_BUTTON
+from storefront.services.money import SYMBOLS
+from storefront.state.admin_settings import AdminSettingsState as S
+
+# (field, label, input type, hint)
+FIELDS = [
+    ("business_name", "Business name", "text", ""),
+    ("phone", "Phone", "tel", "Shown on the contact page and in mails"),
+    (
+        "whatsapp_number",
+        "WhatsApp number",
+        "tel",
+        "Digits with the country code, e.g. +38344000000",
+    ),
+    ("email", "Email", "email", ""),
+    ("instagram", "Instagram", "text", "@handle or profile address"),
+    ("facebook", "Facebook page", "text", ""),
+    ("address", "Address", "text", ""),
+    ("opening_hours", "Opening hours", "text", "e.g. Monday to Friday 9AM-6PM"),
+    ("min_notice_hours", "Minimum notice (hours)", "number", "How soon a booking may start"),
+]
+
+
+def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
+    field_id = f"settings-{name}"
+    return rx.el.div(
+        rx.el.label(label, html_for=field_id, class_name=LABEL),
+        rx.el.input(
+            id=field_id,
+            type=kind,
+            value=S.values.get(name, ""),
+            on_change=lambda v: S.set_value(name, v),
+            aria_describedby=f"{field_id}-hint",
+            class_name=INPUT,
+        ),
+        rx.el.p(
+            rx.cond(S.field_errors.contains(name), S.field_errors[name], hint),
+            id=f"{field_id}-hint",
+            class_name=rx.cond(
+                S.field_errors.contains(name),
+                "mt-1 text-sm text-red-700",
+                "mt-1 text-xs text-slate-500",
+            ),
+        ),
+    )
+
+
+def admin_settings_page() -> rx.Component:
+    return admin_frame(
+        "Settings",
+        notices(S.notice, S.error),
+        rx.el.form(
+            rx.el.h2("Business details", class_name="text-lg font-bold"),
+            rx.el.div(
+                *[_field(*f) for f in FIELDS],
+                rx.el.div(
+                    rx.el.label("Currency", html_for="settings-currency", class_name=LABEL),
+                    rx.el.select(
+                        *[
+                            rx.el.option(f"{code} ({symbol})", value=code)
+                            for code, symbol in SYMBOLS.items()
+                        ],
+                        id="settings-currency",
+                        value=S.values.get("currency", "EUR"),
+                        on_change=lambda v: S.set_value("currency", v),
+                        aria_describedby="settings-currency-hint",
+                        class_name=INPUT,
+                    ),
+                    rx.el.p(
+                        "Saved with the business details; prices still show the server's "
+                        "CURRENCY setting.",
+                        id="settings-currency-hint",
+                        class_name="mt-1 text-xs text-slate-500",
+                    ),
+                ),
+                class_name="mt-4 grid gap-4 md:grid-cols-2",
+            ),
+            rx.el.button(
+                "Save Settings",
+                type="submit",
+                class_name=PRIMARY_BUTTON + " mt-6",
+                data_testid="settings-save",
+            ),
+            on_submit=S.save,
+            class_name=CARD + " mt-6 p-4 md:p-6",
+            data_testid="settings-form",
+        ),
+        current="settings",
+        actions=rx.link(
+            rx.icon("scroll-text", size=16),
+            "Audit Log",
+            href=routes.ADMIN_AUDIT,
+            class_name=SMALL_BUTTON,
+            underline="none",
+        ),
+    )

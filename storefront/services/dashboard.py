@@ -1,0 +1,213 @@
+"""The admin dashboard's figures (SPEC 2): the four counts, bookings and booked value per week,
+upcoming bookings by service, and a System Status read from real checks."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from sqlalchemy import func, text
+from sqlmodel import Session, col, select
+
+from storefront.models import (
+    HOLD_STATUSES,
+    Booking,
+    BookingItem,
+    NotificationOutbox,
+    Service,
+    User,
+    utcnow,
+)
+from storefront.services import dates, storage
+from storefront.services.errors import ServiceError
+from storefront.services.users import check_role
+from storefront.settings import get_settings
+
+WEEKS = 12
+UPCOMING_SERVICES = 10
+
+
+class DashboardError(ServiceError):
+    """Codes: not_allowed."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    users: int
+    admins: int
+    services: int
+    bookings: int
+
+
+# SPEC 8: what the dashboard shows, marked as samples, when the statistics cannot be read.
+SAMPLE_COUNTS = Counts(users=25, admins=2, services=15, bookings=42)
+
+
+@dataclass(frozen=True)
+class WeekFigure:
+    week: str  # DD.MM. of the week's Monday, local
+    bookings: int
+    value: float  # booked value that week (cancelled bookings left out)
+
+
+@dataclass(frozen=True)
+class ServiceFigure:
+    service: str
+    bookings: int
+
+
+@dataclass(frozen=True)
+class Statistics:
+    counts: Counts
+    weeks: tuple[WeekFigure, ...]
+    upcoming: tuple[ServiceFigure, ...]
+
+
+def _require_admin(session: Session, actor_id: object) -> None:
+    if not check_role(session=session, user_id=str(actor_id)):
+        raise DashboardError("not_allowed", "Only admins may do this")
+
+
+def counts(*, session: Session) -> Counts:
+    def count(model, *where) -> int:
+        return session.exec(select(func.count()).select_from(model).where(*where)).one()
+
+    return Counts(
+        users=count(User),
+        admins=count(User, User.role == "admin"),
+        services=count(Service),
+        bookings=count(Booking),
+    )
+
+
+def _monday(moment: datetime):
+    local = moment.astimezone(dates.business_zone()).date()
+    return local - timedelta(days=local.weekday())
+
+
+def weekly(*, session: Session, now: datetime, weeks: int = WEEKS) -> tuple[WeekFigure, ...]:
+    """Bookings placed per local week (Monday first) over the last `weeks` weeks, this one
+    included, with their value; a week without bookings shows 0."""
+    this_monday = _monday(now)
+    first = this_monday - timedelta(weeks=weeks - 1)
+    zone = dates.business_zone()
+    since = datetime.combine(first, datetime.min.time(), tzinfo=zone)
+    rows = session.exec(
+        select(Booking.created_at, Booking.total_amount, Booking.status).where(
+            Booking.created_at >= since
+        )
+    ).all()
+    per_week = {first + timedelta(weeks=n): [0, Decimal("0")] for n in range(weeks)}
+    for created_at, total, status in rows:
+        monday = _monday(created_at)
+        if monday in per_week:
+            per_week[monday][0] += 1
+            if status != "cancelled":
+                per_week[monday][1] += Decimal(total)
+    return tuple(
+        WeekFigure(monday.strftime("%d.%m."), n, float(value))
+        for monday, (n, value) in sorted(per_week.items())
+    )
+
+
+def upcoming_by_service(
+    *, session: Session, now: datetime, limit: int = UPCOMING_SERVICES
+) -> tuple[ServiceFigure, ...]:
+    """Bookings still to come (holding units), per service, most booked first."""
+    booked = func.count(func.distinct(BookingItem.booking_id))
+    rows = session.exec(
+        select(BookingItem.service_name, booked)
+        .where(BookingItem.start_datetime >= now, col(BookingItem.status).in_(HOLD_STATUSES))
+        .group_by(BookingItem.service_name)
+        .order_by(booked.desc(), BookingItem.service_name)
+        .limit(limit)
+    ).all()
+    return tuple(ServiceFigure(name, n) for name, n in rows)
+
+
+def statistics(*, session: Session, actor_id: object, now: datetime | None = None) -> Statistics:
+    _require_admin(session, actor_id)
+    now = now or utcnow()
+    return Statistics(
+        counts=counts(session=session),
+        weeks=weekly(session=session, now=now),
+        upcoming=upcoming_by_service(session=session, now=now),
+    )
+
+
+# --- System Status ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def _database(session: Session) -> Check:
+    try:
+        session.exec(select(text("1"))).one()
+    except Exception as exc:  # the point is to report it, whatever it is
+        return Check("Database Connection", False, f"Not answering ({type(exc).__name__})")
+    return Check("Database Connection", True, "Connected")
+
+
+def _storage() -> Check:
+    root = storage.media_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=root)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return Check("Storage Service", False, f"Not writable ({exc.strerror or exc})")
+    return Check("Storage Service", True, "Online (writable)")
+
+
+def _notifications(session: Session) -> list[Check]:
+    settings = get_settings()
+    last = session.exec(
+        select(func.max(NotificationOutbox.sent_at)).where(NotificationOutbox.status == "sent")
+    ).one()
+    last_text = (
+        f"last delivered {dates.local_date(last)} {dates.local_time(last)}"
+        if last
+        else "nothing delivered yet"
+    )
+    waiting = session.exec(
+        select(func.count())
+        .select_from(NotificationOutbox)
+        .where(NotificationOutbox.status == "pending")
+    ).one()
+    failed = session.exec(
+        select(func.count())
+        .select_from(NotificationOutbox)
+        .where(NotificationOutbox.status == "failed")
+    ).one()
+    return [
+        Check(
+            "WhatsApp API",
+            bool(settings.notify_webhook_url),
+            ("Active" if settings.notify_webhook_url else "Not configured (messages are logged)")
+            + f"; {last_text}",
+        ),
+        Check(
+            "Email",
+            bool(settings.smtp_host),
+            "SMTP configured" if settings.smtp_host else "Not configured (mail is printed)",
+        ),
+        Check(
+            "Notification Outbox",
+            failed == 0,
+            f"{waiting} waiting, {failed} failed",
+        ),
+    ]
+
+
+def system_status(*, session: Session, actor_id: object) -> tuple[Check, ...]:
+    _require_admin(session, actor_id)
+    return (_database(session), _storage(), *_notifications(session))

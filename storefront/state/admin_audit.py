@@ -1,0 +1,94 @@
+"""The audit log viewer. An AdminState; the audit service checks the role again."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.services import audit
+from storefront.state.auth import AdminState
+from storefront.state.base import call_service
+
+LOAD_FAILED = "Failed to load the audit log"
+BAD_FILTER = "Please check the filter: dates as YYYY-MM-DD."
+
+
+class AdminAuditState(AdminState):
+    entries: list[dict[str, str]] = []
+    entity_types: list[str] = []
+    actor: str = ""
+    entity_type: str = ""
+    date_from: str = ""
+    date_to: str = ""
+    page: int = 1
+    pages: int = 1
+    total: int = 0
+    error: str = ""
+
+    @rx.event
+    async def load(self):
+        self.error = ""
+        caller = await self._admin_id()
+        if not caller:
+            return
+        try:
+            found = await call_service(
+                audit.entries,
+                actor_id=caller,
+                actor=self.actor,
+                entity_type=self.entity_type,
+                date_from=self.date_from,
+                date_to=self.date_to,
+                page=self.page,
+            )
+        except audit.AuditError as exc:
+            self.error = BAD_FILTER if exc.code == "invalid_filter" else LOAD_FAILED
+            return
+        except Exception:
+            self.error = LOAD_FAILED
+            return
+        self.entries = [
+            {
+                "when": e.created_at,
+                "actor": e.actor,
+                "action": e.action,
+                "entity": f"{e.entity_type} {e.entity_id}".strip(),
+                "details": e.details,
+            }
+            for e in found.entries
+        ]
+        self.entity_types = list(found.entity_types)
+        self.page, self.pages, self.total = found.page, found.pages, found.total
+
+    @rx.event
+    def type_actor(self, value: str):
+        self.actor = str(value)[:100]
+
+    @rx.event
+    async def choose_entity(self, value: str):
+        value = str(value)[:64]
+        self.entity_type = "" if value == "all" else value
+        self.page = 1
+        await self.load()
+
+    @rx.event
+    def type_date_from(self, value: str):
+        self.date_from = str(value)[:10]
+
+    @rx.event
+    def type_date_to(self, value: str):
+        self.date_to = str(value)[:10]
+
+    @rx.event
+    async def apply_filters(self, _form: dict | None = None):
+        self.page = 1
+        await self.load()
+
+    @rx.event
+    async def next_page(self):
+        self.page = min(self.page + 1, self.pages)
+        await self.load()
+
+    @rx.event
+    async def previous_page(self):
+        self.page = max(self.page - 1, 1)
+        await self.load()

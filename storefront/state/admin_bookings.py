@@ -1,0 +1,461 @@
+"""Admin Booking Management and Admin Edit Booking (SPEC 2, 5). AdminStates: the guard refuses
+their events to anyone but an admin, every handler asks again who is calling, and the service
+checks the role in the database. Every argument from the browser is checked here or there."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from storefront import routes
+from storefront.services import admin_bookings
+from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
+from storefront.services.booking import EVENT_TYPES
+from storefront.state.auth import AdminState
+from storefront.state.base import call_service
+
+LOAD_FAILED = "Failed to load bookings. Please try again later."
+STATUS_FAILED = "Failed to update booking status. Please try again."
+BOOKING_FAILED = "Failed to load booking. Please try again."
+NOT_FOUND = "Booking not found"
+SAVE_FAILED = "An error occurred while saving the booking"
+DELETE_FAILED = "An error occurred while deleting the booking"
+REQUIRED = "Please fill in all required fields"
+SAVED = "Booking updated successfully"
+OVERBOOK = "This would overbook: {conflicts}."
+BAD_FILTER = "Please check the filter: a status from the list and dates as YYYY-MM-DD."
+SAVE_REDIRECT_SECONDS = 1.5
+STATUSES = list(admin_bookings.STATUSES)
+
+
+def status_label(status: str) -> str:
+    return status.replace("_", " ")
+
+
+def _row(row: admin_bookings.AdminBookingRow) -> dict[str, str]:
+    guests = f"{row.guest_count} guests" if row.guest_count is not None else ""
+    return {
+        "id": row.id,
+        "short_id": row.short_id,
+        "reference": row.reference,
+        "customer": row.customer,
+        "email": row.email,
+        "event": " · ".join(p for p in (row.event_type.capitalize(), guests) if p),
+        "date": row.event_date,
+        "total": row.total_label,
+        "status": row.status,
+        "status_label": status_label(row.status),
+        "edit_url": routes.with_id(routes.ADMIN_BOOKING_EDIT, row.id),
+    }
+
+
+class AdminBookingsState(AdminState):
+    rows: list[dict[str, str]] = []
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+    loading: bool = False
+    status_filter: str = "all"
+    search: str = ""
+    date_from: str = ""
+    date_to: str = ""
+    notice: str = ""
+    error: str = ""
+    # The detail modal.
+    detail_open: bool = False
+    detail: dict[str, str] = {}
+    detail_lines: list[dict[str, str]] = []
+    detail_error: str = ""
+    conflicts: list[str] = []
+    asked_status: str = ""
+
+    @rx.var
+    def csv_url(self) -> str:
+        """The export of exactly this filter (the route checks the admin itself)."""
+        query = {
+            "status": "" if self.status_filter == "all" else self.status_filter,
+            "q": self.search,
+            "from": self.date_from,
+            "to": self.date_to,
+        }
+        query = {k: v for k, v in query.items() if v}
+        return routes.ADMIN_BOOKINGS_CSV + (f"?{urlencode(query)}" if query else "")
+
+    def _filters(self) -> admin_bookings.BookingFilter:
+        return admin_bookings.check_filter(
+            status=self.status_filter,
+            search=self.search,
+            date_from=self.date_from,
+            date_to=self.date_to,
+        )
+
+    async def _reload(self, caller: str) -> None:
+        try:
+            filters = self._filters()
+        except AdminBookingError:
+            self.error = BAD_FILTER
+            return
+        self.loading = True
+        try:
+            found = await call_service(
+                admin_bookings.list_bookings, actor_id=caller, filters=filters, page=self.page
+            )
+        except Exception:
+            self.rows, self.total, self.error = [], 0, LOAD_FAILED
+        else:
+            self.rows = [_row(r) for r in found.rows]
+            self.total, self.page, self.pages = found.total, found.page, found.pages
+        finally:
+            self.loading = False
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        self.detail_open = False
+        caller = await self._admin_id()
+        if caller:
+            await self._reload(caller)
+
+    @rx.event
+    async def refresh(self):
+        await self.load()
+
+    @rx.event
+    def type_search(self, value: str):
+        self.search = str(value)[: admin_bookings.SEARCH_MAX]
+
+    @rx.event
+    def type_date_from(self, value: str):
+        self.date_from = str(value)[:10]
+
+    @rx.event
+    def type_date_to(self, value: str):
+        self.date_to = str(value)[:10]
+
+    @rx.event
+    async def choose_status(self, value: str):
+        value = str(value)
+        self.status_filter = value if value in STATUSES else "all"
+        self.page = 1
+        await self.load()
+
+    @rx.event
+    async def apply_filters(self, _form: dict | None = None):
+        self.page = 1
+        await self.load()
+
+    @rx.event
+    async def clear_filters(self):
+        self.status_filter, self.search, self.date_from, self.date_to = "all", "", "", ""
+        self.page = 1
+        await self.load()
+
+    @rx.event
+    async def next_page(self):
+        self.page = min(self.page + 1, self.pages)
+        await self.load()
+
+    @rx.event
+    async def previous_page(self):
+        self.page = max(self.page - 1, 1)
+        await self.load()
+
+    # --- the detail modal ---------------------------------------------------------------------
+
+    @rx.event
+    async def open_detail(self, booking_id: str):
+        caller = await self._admin_id()
+        if not caller:
+            return
+        self.detail_error, self.conflicts, self.asked_status = "", [], ""
+        try:
+            found = await call_service(
+                admin_bookings.booking_detail, actor_id=caller, booking_id=str(booking_id)[:64]
+            )
+        except AdminBookingError as exc:
+            self.error = NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED
+            return
+        except Exception:
+            self.error = BOOKING_FAILED
+            return
+        view = found.view
+        self.detail = {
+            "id": view.id,
+            "short_id": view.id[:8],
+            "reference": view.reference,
+            "customer": found.customer,
+            "email": view.contact_email,
+            "phone": view.contact_phone,
+            "venue": ", ".join(p for p in (view.venue_address, view.city) if p),
+            "event_type": view.event_type.capitalize(),
+            "guests": "" if view.guest_count is None else str(view.guest_count),
+            "created_at": view.created_at,
+            "total": view.total_label,
+            "status": view.status,
+            "status_label": status_label(view.status),
+            "special_requests": view.special_requests or "None",
+            "edit_url": routes.with_id(routes.ADMIN_BOOKING_EDIT, view.id),
+        }
+        self.detail_lines = [
+            {
+                "name": line.service_name,
+                "quantity": str(line.quantity),
+                "when": f"{line.date} {line.start_time}–{line.end_time}",
+                "total": line.line_total_label,
+                "status": status_label(line.status),
+            }
+            for line in view.lines
+        ]
+        self.detail_open = True
+
+    @rx.event
+    def close_detail(self, _open: bool = False):
+        self.detail_open = False
+        self.conflicts, self.asked_status = [], ""
+
+    async def _set_status(self, status: str, override: bool):
+        caller = await self._admin_id()
+        if not caller or not self.detail.get("id"):
+            return
+        status = str(status)
+        if status not in STATUSES:
+            self.detail_error = STATUS_FAILED
+            return
+        try:
+            await call_service(
+                admin_bookings.set_status,
+                actor_id=caller,
+                booking_id=self.detail["id"],
+                status=status,
+                override=override,
+            )
+        except AdminBookingError as exc:
+            if exc.code == "over_capacity":
+                self.conflicts = [str(c) for c in exc.details.get("conflicts", [])]
+                self.asked_status = status
+                self.detail_error = OVERBOOK.format(conflicts="; ".join(self.conflicts))
+            else:
+                self.detail_error = NOT_FOUND if exc.code == "not_found" else STATUS_FAILED
+            return
+        except Exception:
+            self.detail_error = STATUS_FAILED
+            return
+        self.detail_error, self.conflicts, self.asked_status = "", [], ""
+        self.detail["status"] = status
+        self.detail["status_label"] = status_label(status)
+        self.detail_lines = [line | {"status": status_label(status)} for line in self.detail_lines]
+        self.notice = f"Booking status updated to {status}"
+        await self._reload(caller)
+
+    @rx.event
+    async def change_status(self, status: str):
+        await self._set_status(status, override=False)
+
+    @rx.event
+    async def override_status(self):
+        """The admin read the overbooking warning and confirms anyway (logged)."""
+        if self.asked_status:
+            await self._set_status(self.asked_status, override=True)
+
+    @rx.event
+    def keep_status(self):
+        self.conflicts, self.asked_status, self.detail_error = [], "", ""
+
+
+class AdminBookingEditState(AdminState):
+    booking_id: str = ""
+    reference: str = ""
+    status: str = ""
+    found: bool = False
+    loaded: bool = False
+    contact_email: str = ""
+    contact_phone: str = ""
+    venue_address: str = ""
+    event_type: str = "other"
+    guest_count: str = "1"
+    special_requests: str = ""
+    lines: list[dict[str, str]] = []
+    notice: str = ""
+    error: str = ""
+    field_errors: dict[str, str] = {}
+    conflicts: list[str] = []
+    confirm_delete: bool = False
+    busy: bool = False
+
+    @rx.var
+    def total_label(self) -> str:
+        from storefront.services.money import format_price, to_amount
+
+        total = sum(
+            to_amount(line.get("subtotal", "0")) for line in self.lines if line.get("subtotal")
+        )
+        return format_price(total)
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        self.field_errors, self.conflicts, self.confirm_delete = {}, [], False
+        self.found = self.loaded = False
+        caller = await self._admin_id()
+        if not caller:
+            return
+        booking_id = str(self.router.page.params.get("booking_id", ""))[:64]
+        try:
+            form = await call_service(
+                admin_bookings.edit_form, actor_id=caller, booking_id=booking_id
+            )
+        except AdminBookingError as exc:
+            self.error = NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED
+            self.loaded = True
+            return
+        except Exception:
+            self.error, self.loaded = BOOKING_FAILED, True
+            return
+        self.booking_id, self.reference, self.status = form.id, form.reference, form.status
+        self.contact_email, self.contact_phone = form.contact_email, form.contact_phone
+        self.venue_address, self.event_type = form.venue_address, form.event_type
+        self.guest_count, self.special_requests = str(form.guest_count), form.special_requests
+        self.lines = [
+            {
+                "id": line.id,
+                "name": line.service_name,
+                "price": line.service_price,
+                "quantity": str(line.quantity),
+                "date": line.date,
+                "time": line.start_time,
+                "duration": str(line.duration_hours),
+                "subtotal": _subtotal(line.service_price, str(line.quantity)),
+            }
+            for line in form.lines
+        ]
+        self.found = self.loaded = True
+
+    @rx.event
+    def set_field(self, name: str, value: str):
+        limits = {
+            "contact_email": 255,
+            "contact_phone": 64,
+            "venue_address": 500,
+            "special_requests": 5000,
+            "guest_count": 4,
+            "event_type": 16,
+        }
+        name = str(name)
+        if name not in limits:
+            return
+        value = str(value)[: limits[name]]
+        if name == "event_type" and value not in EVENT_TYPES:
+            return
+        setattr(self, name, value)
+        self.field_errors = {k: v for k, v in self.field_errors.items() if k != name}
+
+    @rx.event
+    def set_line(self, index: int, name: str, value: str):
+        if not isinstance(index, int) or not 0 <= index < len(self.lines):
+            return
+        if name not in ("price", "quantity", "date", "time", "duration"):
+            return
+        line = dict(self.lines[index])
+        line[name] = str(value)[:16]
+        line["subtotal"] = _subtotal(line["price"], line["quantity"])
+        self.lines[index] = line
+
+    def _edit(self) -> BookingEdit:
+        return BookingEdit(
+            contact_email=self.contact_email,
+            contact_phone=self.contact_phone,
+            venue_address=self.venue_address,
+            event_type=self.event_type,
+            guest_count=self.guest_count,
+            special_requests=self.special_requests,
+            items=tuple(
+                ItemEdit(
+                    id=line["id"],
+                    service_price=line["price"],
+                    quantity=line["quantity"],
+                    date=line["date"],
+                    start_time=line["time"],
+                    duration_hours=line["duration"],
+                )
+                for line in self.lines
+            ),
+        )
+
+    async def _save(self, override: bool):
+        caller = await self._admin_id()
+        if not caller or not self.found or self.busy:
+            return
+        self.notice = self.error = ""
+        self.busy = True
+        yield
+        try:
+            await call_service(
+                admin_bookings.update_booking,
+                actor_id=caller,
+                booking_id=self.booking_id,
+                edit=self._edit(),
+                override=override,
+            )
+        except AdminBookingError as exc:
+            self.busy = False
+            if exc.code == "invalid":
+                self.field_errors = dict(exc.details.get("fields", {}))
+                required = {"contact_email", "contact_phone", "venue_address"}
+                missing = any(self.field_errors.get(f) == "required" for f in required)
+                self.error = REQUIRED if missing else SAVE_FAILED
+            elif exc.code == "over_capacity":
+                self.conflicts = [str(c) for c in exc.details.get("conflicts", [])]
+                self.error = OVERBOOK.format(conflicts="; ".join(self.conflicts))
+            else:
+                self.error = NOT_FOUND if exc.code == "not_found" else SAVE_FAILED
+            return
+        except Exception:
+            self.busy, self.error = False, SAVE_FAILED
+            return
+        self.field_errors, self.conflicts, self.notice = {}, [], SAVED
+        yield
+        await asyncio.sleep(SAVE_REDIRECT_SECONDS)
+        self.busy = False
+        yield rx.redirect(routes.ADMIN_BOOKINGS)
+
+    @rx.event
+    async def save(self, _form: dict | None = None):
+        async for update in self._save(override=False):
+            yield update
+
+    @rx.event
+    async def save_with_override(self):
+        async for update in self._save(override=True):
+            yield update
+
+    @rx.event
+    def ask_delete(self):
+        self.confirm_delete = True
+
+    @rx.event
+    def cancel_delete(self, _open: bool = False):
+        self.confirm_delete = False
+
+    @rx.event
+    async def delete(self):
+        caller = await self._admin_id()
+        if not caller or not self.found:
+            return
+        self.confirm_delete = False
+        try:
+            await call_service(
+                admin_bookings.delete_booking, actor_id=caller, booking_id=self.booking_id
+            )
+        except Exception:
+            self.error = DELETE_FAILED
+            return
+        return rx.redirect(routes.ADMIN_BOOKINGS)
+
+
+def _subtotal(price: str, quantity: str) -> str:
+    from storefront.services.money import to_amount
+
+    qty = int(quantity) if str(quantity).isdigit() else 0
+    return f"{to_amount(price) * qty:.2f}"

@@ -1,0 +1,77 @@
+"""The admin week calendar: which service is booked when. An AdminState; the bookings service
+checks the role again."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import reflex as rx
+
+from storefront.services import admin_bookings
+from storefront.state.auth import AdminState
+from storefront.state.base import call_service
+
+LOAD_FAILED = "Failed to load bookings. Please try again later."
+
+
+class AdminCalendarState(AdminState):
+    monday: str = ""  # YYYY-MM-DD
+    day_labels: list[str] = []
+    services: list[str] = []
+    # cells[row][day] = that service's bookings that day
+    cells: list[list[list[dict[str, str]]]] = []
+    error: str = ""
+
+    async def _show(self, day: str) -> None:
+        caller = await self._admin_id()
+        if not caller:
+            return
+        try:
+            week = await call_service(admin_bookings.week_calendar, actor_id=caller, day=day)
+        except Exception:
+            self.error = LOAD_FAILED
+            return
+        self.error = ""
+        self.monday = week.monday.isoformat()
+        self.day_labels = list(week.days)
+        self.services = [row.service for row in week.rows]
+        self.cells = [
+            [
+                [
+                    {
+                        "booking_id": e.booking_id,
+                        "reference": e.reference,
+                        "status": e.status,
+                        "time": f"{e.start}–{e.end}",
+                        "buffer": f"buffer until {e.buffer_until}" if e.buffer_until else "",
+                        "quantity": f"× {e.quantity}" if e.quantity > 1 else "",
+                    }
+                    for e in entries
+                ]
+                for entries in row.days
+            ]
+            for row in week.rows
+        ]
+
+    @rx.event
+    async def load(self):
+        await self._show("")
+
+    def _shifted(self, weeks: int) -> str:
+        try:
+            monday = date.fromisoformat(self.monday)
+        except ValueError:
+            return ""
+        return (monday + timedelta(weeks=weeks)).isoformat()
+
+    @rx.event
+    async def previous_week(self):
+        await self._show(self._shifted(-1))
+
+    @rx.event
+    async def next_week(self):
+        await self._show(self._shifted(1))
+
+    @rx.event
+    async def this_week(self):
+        await self._show("")

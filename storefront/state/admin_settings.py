@@ -1,0 +1,71 @@
+"""Admin Settings (DESIGN 9.6): the business details the public pages, the footer, the contact
+page and the notifications show. An AdminState; the business service checks the role again."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.services import business
+from storefront.state.auth import AdminState
+from storefront.state.base import call_service
+from storefront.state.business import BusinessState
+
+FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours", "currency")
+SAVED = "Settings saved successfully"
+FAILED = "Failed to save settings"
+LOAD_FAILED = "Failed to load settings"
+FIELD_MESSAGES = {
+    "required": "This field is required",
+    "too_long": "This is too long",
+    "invalid": "This value is not valid",
+    "out_of_range": f"Between 0 and {business.MAX_NOTICE_HOURS} hours",
+}
+
+
+class AdminSettingsState(AdminState):
+    values: dict[str, str] = {}
+    field_errors: dict[str, str] = {}
+    notice: str = ""
+    error: str = ""
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        self.field_errors = {}
+        if not await self._admin_id():
+            return
+        try:
+            self.values = await call_service(business.editable_settings)
+        except Exception:
+            self.error = LOAD_FAILED
+
+    @rx.event
+    def set_value(self, name: str, value: str):
+        if name in FIELDS:
+            self.values[name] = str(value)[:255]
+            self.field_errors = {k: v for k, v in self.field_errors.items() if k != name}
+
+    @rx.event
+    async def save(self, _form: dict | None = None):
+        caller = await self._admin_id()
+        if not caller:
+            return
+        self.notice = self.error = ""
+        try:
+            await call_service(
+                business.update_settings,
+                actor_id=caller,
+                values={name: self.values.get(name, "") for name in FIELDS},
+            )
+        except business.SettingsError as exc:
+            fields = exc.details.get("fields", {}) if exc.code == "invalid" else {}
+            self.field_errors = {k: FIELD_MESSAGES.get(v, v) for k, v in fields.items()}
+            self.error = FAILED
+            return
+        except Exception:
+            self.error = FAILED
+            return
+        self.field_errors, self.notice = {}, SAVED
+        # This tab's footer and contact card show the new details at once.
+        public = await self.get_state(BusinessState)
+        public.details = (await call_service(business.business_details)).as_dict()

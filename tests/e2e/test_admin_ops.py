@@ -1,0 +1,204 @@
+"""The back office in Chromium, as a new admin would use it: find a guest's booking by its MG-
+reference, open it, confirm it, see the status in the list and on the customer's confirmation
+page, export the CSV; promote a user, who sees the Admin link after signing in again; every
+admin screen fits a phone."""
+
+import csv
+import io
+import re
+import time
+import uuid
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from storefront.db import make_engine
+from storefront.models import NotificationOutbox, User
+from storefront.services import auth
+from storefront.services.booking_links import sign_view_key
+from tests.e2e.test_accounts import PASSWORD, _email, _sign_in, _sign_up
+from tests.e2e.test_admin_ops_forged import _booking
+
+pytestmark = pytest.mark.e2e
+
+
+def _admin(server) -> str:
+    """A fresh admin account with a password; returns its email."""
+    email = f"boss-{uuid.uuid4().hex[:8]}@example.com"
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        session.add(
+            User(
+                email=email,
+                full_name="Boss",
+                password_hash=auth.hash_password(PASSWORD),
+                role="admin",
+            )
+        )
+        session.commit()
+    engine.dispose()
+    return email
+
+
+def _outbox_sent(server) -> None:
+    """Wait until the server's outbox has sent what is due. On SQLite a sign-in's transaction
+    that meets the outbox worker's write fails with 'database is locked' (reported; the
+    sign-in and ticket transactions read before they write without taking the write lock)."""
+    engine = make_engine(server.database_url)
+    try:
+        for _ in range(100):
+            with Session(engine) as session:
+                waiting = session.exec(
+                    select(func.count())
+                    .select_from(NotificationOutbox)
+                    .where(NotificationOutbox.status == "pending")
+                ).one()
+            if not waiting:
+                return
+            time.sleep(0.2)
+    finally:
+        engine.dispose()
+
+
+def test_an_admin_finds_confirms_and_exports_a_guests_booking(page, server):
+    _outbox_sent(server)
+    _sign_in(page, _admin(server), redirect="/admin")
+    expect(page.get_by_test_id("admin-home")).to_be_visible(timeout=10000)
+    booking_id, reference = _booking(server)
+    page.get_by_test_id("admin-nav-bookings").click()
+
+    page.get_by_label("Reference, email or phone").fill(reference)
+    page.get_by_role("button", name="Search").click()
+    row = page.get_by_test_id("booking-row")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text(reference)
+    expect(row).to_contain_text("Forged Victim")  # the name derived from the email
+    expect(row.get_by_test_id("status-badge")).to_have_text("pending")
+
+    row.get_by_role("button", name=f"View booking {reference}").click()
+    detail = page.get_by_test_id("booking-detail")
+    expect(detail).to_contain_text(reference)
+    expect(detail.get_by_test_id("status-pending")).to_be_disabled()
+    detail.get_by_test_id("status-confirmed").click()
+    expect(page.get_by_test_id("admin-notice")).to_have_text("Booking status updated to confirmed")
+    expect(detail.get_by_test_id("status-confirmed")).to_be_disabled()
+    page.keyboard.press("Escape")
+    expect(detail).to_have_count(0)
+    expect(row.get_by_test_id("status-badge")).to_have_text("confirmed")
+
+    # The CSV holds exactly the filtered list: this one booking.
+    with page.expect_download() as download:
+        page.get_by_test_id("booking-csv").click()
+    rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    assert rows[0][:2] == ["Booking ID", "Reference"]
+    assert [r[1] for r in rows[1:]] == [reference]
+    assert rows[1][0] == booking_id[:8] and rows[1][9] == "confirmed"
+    # The export is decided on the server: without an admin's cookie it answers 403.
+    assert httpx.get(f"{server.url}/api/admin/bookings.csv").status_code == 403
+
+    # The customer's confirmation page (the mail's signed link) shows the new status.
+    customer = page.context.browser.new_context(base_url=server.url).new_page()
+    customer.goto(f"/booking-confirmation/{booking_id}?key={sign_view_key(booking_id)}")
+    expect(customer.get_by_test_id("confirmation-reference")).to_contain_text(reference)
+    expect(customer.get_by_test_id("confirmation-status")).to_contain_text("confirmed")
+    customer.context.close()
+
+
+def test_a_promoted_user_sees_the_admin_link_after_signing_in_again(page, server, browser):
+    email = _email()
+    _outbox_sent(server)
+    _sign_up(page, email)
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    nav = page.get_by_test_id("desktop-nav")
+    expect(nav.get_by_role("link", name="Admin")).to_have_count(0)
+
+    admin = browser.new_context(base_url=server.url, viewport={"width": 1280, "height": 900})
+    admin_page = admin.new_page()
+    _outbox_sent(server)
+    _sign_in(admin_page, _admin(server), redirect="/admin/users")
+    admin_page.get_by_label("Search users").fill(email)
+    admin_page.get_by_role("button", name="Search").click()
+    row = admin_page.get_by_test_id("user-row")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Arta Krasniqi")
+    row.get_by_role("button", name="Make Admin").click()
+    expect(admin_page.get_by_test_id("admin-notice")).to_have_text(
+        "User has been set as admin successfully!"
+    )
+    expect(row.get_by_role("button", name="Make Admin")).to_have_count(0)
+    admin.close()
+
+    nav.get_by_test_id("sign-out").click()
+    expect(nav.get_by_role("link", name="Sign In")).to_be_visible()
+    _outbox_sent(server)
+    _sign_in(page, email, redirect="/account")
+    expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
+    expect(nav.get_by_role("link", name="Admin")).to_be_visible()
+
+
+ADMIN_SCREENS = [
+    "/admin",
+    "/admin/users",
+    "/admin/bookings",
+    "/admin/bookings/calendar",
+    "/admin/settings",
+    "/admin/role-debug",
+    "/admin/audit",
+]
+
+
+def test_every_admin_screen_fits_a_phone(phone, server):
+    _outbox_sent(server)
+    _sign_in(phone, _admin(server), redirect="/admin")
+    expect(phone.get_by_test_id("admin-home")).to_be_visible(timeout=10000)
+    _booking(server)
+    for path in ADMIN_SCREENS:
+        phone.goto(path)
+        expect(phone.locator("h1")).to_have_count(1)
+        phone.wait_for_load_state("networkidle")
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{path} is {width} px wide"
+
+
+def test_an_admin_edits_then_deletes_a_booking(page, server):
+    _outbox_sent(server)
+    _sign_in(page, _admin(server), redirect="/admin")
+    expect(page.get_by_test_id("admin-home")).to_be_visible(timeout=10000)
+    booking_id, reference = _booking(server)
+    page.goto(f"/admin/bookings/edit/{booking_id}")
+    form = page.get_by_test_id("booking-edit-form")
+    expect(form).to_contain_text(reference, timeout=10000)
+
+    page.get_by_label("Phone *").fill("")
+    form.get_by_test_id("edit-save").click()
+    expect(page.get_by_test_id("admin-error")).to_have_text("Please fill in all required fields")
+
+    page.get_by_label("Phone *").fill("+383 45 987 654")
+    page.get_by_label("Quantity").fill("2")
+    expect(form.get_by_test_id("line-subtotal")).to_have_text(re.compile(r"^\d+\.\d\d$"))
+    form.get_by_test_id("edit-save").click()
+    expect(page.get_by_test_id("admin-notice")).to_have_text("Booking updated successfully")
+    expect(page).to_have_url(re.compile(r"/admin/bookings/?$"), timeout=5000)
+
+    page.get_by_label("Reference, email or phone").fill("45 987 654")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_test_id("booking-row")).to_have_count(1)
+    expect(page.get_by_test_id("booking-row")).to_contain_text(reference)
+
+    page.goto(f"/admin/bookings/edit/{booking_id}")
+    page.get_by_test_id("edit-delete").click()
+    dialog = page.get_by_test_id("delete-dialog")
+    expect(dialog).to_contain_text(
+        "Are you sure you want to delete this booking? This action cannot be undone."
+    )
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    page.get_by_test_id("edit-delete").click()
+    page.get_by_test_id("confirm-delete").click()
+    expect(page).to_have_url(re.compile(r"/admin/bookings/?$"), timeout=5000)
+    page.get_by_label("Reference, email or phone").fill(reference)
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_test_id("bookings-empty")).to_be_visible()

@@ -1,0 +1,370 @@
+"""The back office's bookings on SQLite and PostgreSQL: the filtered list and its CSV, a status
+change of a booking and all its items, the capacity re-check and its logged override, editing
+and deleting in one transaction, and refusals for anyone but an admin."""
+
+import csv
+import io
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+from sqlmodel import select
+
+from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, User
+from storefront.services import admin_bookings as ab
+from storefront.services import booking
+from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
+from tests.factories import contact, line, make_service
+
+NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
+DAY = "2026-06-10"
+
+
+def _user(session, role="admin", email=None) -> str:
+    user = User(email=email or f"{role}-{uuid.uuid4().hex[:6]}@example.com", role=role)
+    session.add(user)
+    session.commit()
+    return str(user.id)
+
+
+def _place(session, lines, key=None, **contact_fields):
+    session.commit()
+    return booking.place_booking(
+        session=session,
+        lines=lines,
+        contact=contact(**contact_fields),
+        idempotency_key=key or f"key-{uuid.uuid4().hex}",
+        now=NOW,
+    )
+
+
+def _statuses(session, booking_id) -> tuple[str, set[str]]:
+    session.expire_all()
+    stored = session.get(Booking, uuid.UUID(booking_id))
+    items = session.exec(
+        select(BookingItem.status).where(BookingItem.booking_id == stored.id)
+    ).all()
+    session.commit()
+    return stored.status, set(items)
+
+
+def test_a_status_change_sets_the_booking_and_all_its_items_and_mails_the_customer(session):
+    admin = _user(session)
+    bouncer = make_service(session, units=2)
+    mascot = make_service(session, title="Mascot", units=1)
+    placed = _place(session, [line(bouncer, DAY, "10:00"), line(mascot, DAY, "12:00")])
+
+    change = ab.set_status(
+        session=session, actor_id=admin, booking_id=placed.id, status="confirmed", now=NOW
+    )
+
+    assert change.status == "confirmed" and change.overridden == ()
+    assert _statuses(session, placed.id) == ("confirmed", {"confirmed"})
+    mails = session.exec(
+        select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
+    ).all()
+    assert [(m.recipient, m.payload["status"]) for m in mails] == [
+        ("arta.krasniqi@example.com", "confirmed")
+    ]
+    entry = session.exec(select(AuditLog).where(AuditLog.action == "booking_status")).one()
+    assert entry.details["before"] == {"status": "pending"}
+    assert entry.details["after"] == {"status": "confirmed"}
+    assert str(entry.actor_user_id) == admin
+
+
+def test_a_confirm_that_would_overbook_is_refused_unless_overridden_and_logged(session):
+    admin = _user(session)
+    bouncer = make_service(session, units=1, buffer_minutes=60)
+    first = _place(session, [line(bouncer, DAY, "10:00", hours=2)])
+    ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="cancelled")
+    # The unit is free again, so a second guest takes 11:00 (inside the first's span).
+    second = _place(session, [line(bouncer, DAY, "11:00")])
+
+    with pytest.raises(AdminBookingError) as refused:
+        ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="confirmed")
+    assert refused.value.code == "over_capacity"
+    assert refused.value.details["conflicts"] == ["Bouncy castle, 10.06.2026 10:00"]
+    assert _statuses(session, first.id) == ("cancelled", {"cancelled"})
+
+    change = ab.set_status(
+        session=session,
+        actor_id=admin,
+        booking_id=first.id,
+        status="confirmed",
+        override=True,
+    )
+    assert change.overridden == ("Bouncy castle, 10.06.2026 10:00",)
+    assert _statuses(session, first.id) == ("confirmed", {"confirmed"})
+    assert _statuses(session, second.id) == ("pending", {"pending"})
+    logged = session.exec(select(AuditLog).where(AuditLog.action == "booking_status")).all()
+    assert [e.details.get("override") for e in logged] == [None, True]
+
+
+def test_a_confirm_that_fits_needs_no_override_and_other_statuses_are_never_checked(session):
+    admin = _user(session)
+    bouncer = make_service(session, units=1)
+    first = _place(session, [line(bouncer, DAY, "10:00")])
+    ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="cancelled")
+    _place(session, [line(bouncer, DAY, "10:00")])
+    # Completing or cancelling never needs capacity, even where the slot is taken.
+    ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="completed")
+    assert _statuses(session, first.id) == ("completed", {"completed"})
+    other = _place(session, [line(bouncer, DAY, "15:00")])
+    ab.set_status(session=session, actor_id=admin, booking_id=other.id, status="confirmed")
+    assert _statuses(session, other.id)[0] == "confirmed"
+
+
+@pytest.mark.parametrize("role", [None, "user"])
+def test_only_admins_change_a_status(session, role):
+    bouncer = make_service(session)
+    placed = _place(session, [line(bouncer, DAY, "10:00")])
+    caller = _user(session, role) if role else None
+    with pytest.raises(AdminBookingError) as refused:
+        ab.set_status(session=session, actor_id=caller, booking_id=placed.id, status="confirmed")
+    assert refused.value.code in ("no_user", "not_allowed")
+    assert _statuses(session, placed.id) == ("pending", {"pending"})
+    with pytest.raises(AdminBookingError):
+        ab.list_bookings(session=session, actor_id=caller)
+
+
+def test_a_bad_status_or_id_is_refused(session):
+    admin = _user(session)
+    with pytest.raises(AdminBookingError) as bad:
+        ab.set_status(session=session, actor_id=admin, booking_id=str(uuid.uuid4()), status="x")
+    assert bad.value.code == "invalid_status"
+    with pytest.raises(AdminBookingError) as missing:
+        ab.set_status(
+            session=session, actor_id=admin, booking_id=str(uuid.uuid4()), status="confirmed"
+        )
+    assert missing.value.code == "not_found"
+    with pytest.raises(AdminBookingError) as garbage:
+        ab.set_status(session=session, actor_id=admin, booking_id="../1", status="confirmed")
+    assert garbage.value.code == "not_found"
+
+
+def _edit(view, **overrides) -> BookingEdit:
+    items = overrides.pop(
+        "items",
+        tuple(
+            ItemEdit(
+                id=line_id,
+                service_price="80.00",
+                quantity=1,
+                date=DAY,
+                start_time="14:00",
+                duration_hours=2,
+            )
+            for line_id in view
+        ),
+    )
+    values = {
+        "contact_email": "new.owner@example.com",
+        "contact_phone": "+383 44 999 888",
+        "venue_address": "Hotel Emerald",
+        "event_type": "wedding",
+        "guest_count": "120",
+        "special_requests": "White flowers",
+    }
+    return BookingEdit(**(values | overrides), items=items)
+
+
+def _item_ids(session, booking_id) -> list[str]:
+    ids = session.exec(
+        select(BookingItem.id).where(BookingItem.booking_id == uuid.UUID(booking_id))
+    ).all()
+    session.commit()
+    return [str(i) for i in ids]
+
+
+def test_an_edit_saves_the_booking_and_its_services_in_one_transaction(session):
+    admin = _user(session)
+    bouncer = make_service(session, units=1)
+    placed = _place(session, [line(bouncer, DAY, "10:00")])
+    ids = _item_ids(session, placed.id)
+
+    ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
+
+    detail = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id)
+    view = detail.view
+    assert (view.contact_email, view.contact_phone, view.venue_address) == (
+        "new.owner@example.com",
+        "+383 44 999 888",
+        "Hotel Emerald",
+    )
+    assert (view.event_type, view.guest_count, view.special_requests) == (
+        "wedding",
+        120,
+        "White flowers",
+    )
+    assert detail.customer == "New Owner"
+    (only,) = view.lines
+    assert (only.date, only.start_time, only.end_time, only.unit_price) == (
+        "10.06.2026",
+        "14:00",
+        "16:00",
+        Decimal("80.00"),
+    )
+    assert view.total == Decimal("80.00")
+    assert session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).one()
+
+
+def test_an_edit_onto_a_taken_time_changes_nothing_unless_overridden(session):
+    admin = _user(session)
+    bouncer = make_service(session, units=1)
+    placed = _place(session, [line(bouncer, DAY, "10:00")])
+    _place(session, [line(bouncer, DAY, "14:00")])
+    ids = _item_ids(session, placed.id)
+
+    with pytest.raises(AdminBookingError) as refused:
+        ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
+    assert refused.value.code == "over_capacity"
+    view = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
+    # Neither the fields nor the services moved: the whole edit was rolled back.
+    assert view.contact_email == "arta.krasniqi@example.com"
+    assert view.lines[0].start_time == "10:00"
+    assert session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).all() == []
+
+    ab.update_booking(
+        session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids), override=True
+    )
+    view = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
+    assert view.lines[0].start_time == "14:00"
+    entry = session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).one()
+    assert entry.details["override"] is True
+
+
+def test_an_edit_needs_the_required_fields_and_sane_numbers(session):
+    admin = _user(session)
+    bouncer = make_service(session)
+    placed = _place(session, [line(bouncer, DAY, "10:00")])
+    ids = _item_ids(session, placed.id)
+    bad_item = ItemEdit(ids[0], "-1", 0, "2026-13-40", "25:00", 9)
+    with pytest.raises(AdminBookingError) as refused:
+        ab.update_booking(
+            session=session,
+            actor_id=admin,
+            booking_id=placed.id,
+            edit=_edit(ids, contact_phone=" ", venue_address="", guest_count=0, items=(bad_item,)),
+        )
+    fields = refused.value.details["fields"]
+    assert fields["contact_phone"] == fields["venue_address"] == "required"
+    assert fields["guest_count"] == "out_of_range"
+    assert {k for k in fields if k.startswith("items.0.")} == {
+        "items.0.service_price",
+        "items.0.quantity",
+        "items.0.date",
+        "items.0.duration_hours",
+    }
+
+
+def test_delete_removes_the_booking_and_its_items_together(session):
+    admin = _user(session)
+    bouncer = make_service(session, units=2)
+    placed = _place(session, [line(bouncer, DAY, "10:00"), line(bouncer, DAY, "12:00")])
+    plain = _user(session, "user")
+    with pytest.raises(AdminBookingError):
+        ab.delete_booking(session=session, actor_id=plain, booking_id=placed.id)
+    assert len(_item_ids(session, placed.id)) == 2
+
+    ab.delete_booking(session=session, actor_id=admin, booking_id=placed.id)
+
+    session.expire_all()
+    assert session.get(Booking, uuid.UUID(placed.id)) is None
+    assert _item_ids(session, placed.id) == []
+    entry = session.exec(select(AuditLog).where(AuditLog.action == "booking_delete")).one()
+    assert entry.details["reference"] == placed.reference
+    assert len(entry.details["before"]["items"]) == 2
+
+
+def _many(session):
+    bouncer = make_service(session, units=50)
+    placed = {}
+    for n, (email, phone, day) in enumerate(
+        [
+            ("ana.berisha@example.com", "+383 44 111 222", "2026-06-10"),
+            ("blerim_gashi@example.com", "+383 45 333 444", "2026-06-11"),
+            ("=cmd@example.com", "+383 49 555 666", "2026-06-12"),
+            ("dita-hoxha@example.com", "044 777 888", "2026-06-13"),
+        ]
+    ):
+        placed[email] = _place(
+            session, [line(bouncer, day, "10:00")], email=email, phone=phone, key=f"many-{n:04d}"
+        )
+    return placed
+
+
+def test_the_list_filters_by_status_reference_email_phone_and_date(session):
+    admin = _user(session)
+    placed = _many(session)
+    ab.set_status(
+        session=session,
+        actor_id=admin,
+        booking_id=placed["blerim_gashi@example.com"].id,
+        status="confirmed",
+    )
+
+    def emails(**kwargs):
+        page = ab.list_bookings(
+            session=session, actor_id=admin, filters=ab.check_filter(**kwargs), per_page=2
+        )
+        rows = list(page.rows)
+        while page.page < page.pages:
+            page = ab.list_bookings(
+                session=session,
+                actor_id=admin,
+                filters=ab.check_filter(**kwargs),
+                page=page.page + 1,
+                per_page=2,
+            )
+            rows += page.rows
+        return {r.email for r in rows}
+
+    assert len(emails()) == 4
+    assert emails(status="confirmed") == {"blerim_gashi@example.com"}
+    reference = placed["ana.berisha@example.com"].reference
+    assert emails(search=reference.lower()) == {"ana.berisha@example.com"}
+    assert emails(search="gashi") == {"blerim_gashi@example.com"}
+    assert emails(search="44777888") == {"dita-hoxha@example.com"}
+    assert emails(search="49 555") == {"=cmd@example.com"}
+    assert emails(search="%") == set()
+    assert emails(date_from="2026-06-11", date_to="2026-06-12") == {
+        "blerim_gashi@example.com",
+        "=cmd@example.com",
+    }
+    first = ab.list_bookings(session=session, actor_id=admin, per_page=2)
+    assert (first.total, first.pages, len(first.rows)) == (4, 2, 2)
+    row = next(
+        r
+        for r in ab.list_bookings(session=session, actor_id=admin).rows
+        if r.email == "blerim_gashi@example.com"
+    )
+    assert row.customer == "Blerim Gashi"
+    assert row.short_id == row.id[:8] and row.reference == "MG-" + row.id[:8].upper()
+    assert row.event_date == "11.06.2026 10:00"
+    with pytest.raises(AdminBookingError):
+        ab.check_filter(status="lost")
+    with pytest.raises(AdminBookingError):
+        ab.check_filter(date_from="2026-02-30")
+
+
+def test_the_csv_is_the_filtered_list_and_neutralises_formulas(session):
+    from storefront.api.admin_export import csv_chunks
+
+    admin = _user(session)
+    _many(session)
+    filters = ab.check_filter(date_from="2026-06-11")
+    session.commit()
+
+    text = "".join(csv_chunks(session=session, actor_id=admin, filters=filters))
+
+    rows = list(csv.reader(io.StringIO(text)))
+    assert tuple(rows[0]) == ab.CSV_HEADER
+    listed = ab.list_bookings(session=session, actor_id=admin, filters=filters).rows
+    assert [r[1] for r in rows[1:]] == [r.reference for r in listed]
+    assert [r[0] for r in rows[1:]] == [r.short_id for r in listed]
+    cells = {r[3] for r in rows[1:]}
+    assert "'=cmd@example.com" in cells and "=cmd@example.com" not in cells
+    assert all(not cell.startswith(ab.FORMULA_START) for r in rows[1:] for cell in r)
+    with pytest.raises(AdminBookingError):
+        "".join(csv_chunks(session=session, actor_id=_user(session, "user"), filters=filters))
