@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, create_engine
 
 from storefront.settings import get_settings
+
+T = TypeVar("T")
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -62,3 +67,28 @@ def session_scope(engine: Engine | None = None) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+SQLITE_ATTEMPTS = 4
+
+
+def _lost_write_race(exc: OperationalError) -> bool:
+    """SQLite's 'database is locked' (SQLITE_BUSY): in WAL mode a transaction that read first
+    cannot take the write lock once another connection has committed since, and busy_timeout
+    does not help it; the whole transaction must start again."""
+    return "database is locked" in str(exc.orig) or "database is busy" in str(exc.orig)
+
+
+def in_transaction(fn: Callable[[Session], T], engine: Engine | None = None) -> T:
+    """`fn(session)` in one transaction, committed on success. On SQLite a transaction that
+    lost the race for the write lock is run again from the start (it was rolled back whole),
+    a few times, so a sign-in never fails because the outbox sender wrote at that moment."""
+    for attempt in range(SQLITE_ATTEMPTS):
+        try:
+            with session_scope(engine) as session:
+                return fn(session)
+        except OperationalError as exc:
+            if attempt == SQLITE_ATTEMPTS - 1 or not _lost_write_race(exc):
+                raise
+            time.sleep(0.02 * 2**attempt)
+    raise AssertionError("unreachable")

@@ -12,7 +12,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from storefront import routes as site_routes
-from storefront.db import session_scope
+from storefront.db import in_transaction
 from storefront.services import auth
 from storefront.settings import get_settings
 
@@ -28,17 +28,18 @@ def client_ip(request: Request) -> str:
 
 
 def _redeem(ticket: str, binding: str | None, user_agent: str, ip: str) -> tuple[str, bool, str]:
-    with session_scope() as session:
+    def redeem(session) -> tuple[str, bool, str]:
         token, remember = auth.redeem_ticket(
             session=session, ticket=ticket, binding=binding, user_agent=user_agent, ip=ip
         )
         user = auth.session_user(session=session, token=token)
-    return token, remember, user.user_id if user else ""
+        return token, remember, user.user_id if user else ""
+
+    return in_transaction(redeem)
 
 
 def _end(token: str | None) -> None:
-    with session_scope() as session:
-        auth.sign_out(session=session, token=token)
+    in_transaction(lambda session: auth.sign_out(session=session, token=token))
 
 
 def _secure() -> bool:

@@ -6,14 +6,13 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from storefront.db import session_scope
+from storefront.db import in_transaction
 
 T = TypeVar("T")
 
 
 def _call(fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
-    with session_scope() as session:
-        return fn(session=session, **kwargs)
+    return in_transaction(lambda session: fn(session=session, **kwargs))
 
 
 async def call_service(fn: Callable[..., T], **kwargs: Any) -> T:
