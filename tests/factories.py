@@ -84,3 +84,13 @@ def contact(**overrides) -> Contact:
 def line(service: Service | str, day: str, start: str, hours: int = 1, quantity: int = 1):
     service_id = str(service.id) if isinstance(service, Service) else service
     return BookingLine(service_id, quantity, day, start, hours)
+
+
+def make_user(session: Session, *, role: str = "user", email: str | None = None):
+    """An account of `role` (no password, no session)."""
+    from storefront.models import User
+
+    user = User(email=email or f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role)
+    session.add(user)
+    session.flush()
+    return user
