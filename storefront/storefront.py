@@ -6,6 +6,8 @@ from storefront import routes
 from storefront.api import create_api
 from storefront.api.security import security_headers
 from storefront.pages.account.account import dashboard, orders, profile
+from storefront.pages.admin.availability import admin_availability
+from storefront.pages.admin.banners import admin_banners
 from storefront.pages.admin.dashboard import admin_home
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
@@ -34,6 +36,8 @@ from storefront.services import business
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.admin_availability import AdminAvailabilityState
+from storefront.state.admin_banners import AdminBannersState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
@@ -135,6 +139,13 @@ for component, route, title, loads in ACCOUNT_PAGES:
     )
 ADMIN_PAGES = [
     (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),
+    (
+        admin_availability,
+        routes.ADMIN_SERVICE_AVAILABILITY,
+        "Service Availability",
+        [AdminAvailabilityState.load],
+    ),
+    (admin_banners, routes.ADMIN_BANNERS, "Banner Management", [AdminBannersState.load]),
 ]
 for component, route, title, loads in ADMIN_PAGES:
     app.add_page(
