@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 from storefront.models import BlockedDate, Service, ServiceAvailability, utcnow
 from storefront.services import audit, dates, permissions
 from storefront.services.availability import AvailabilityError, parse_clock, parse_day
+from storefront.services.booking import service_lock_key
 from storefront.services.errors import ServiceError
 
 # SPEC 3: day_of_week 0 Sunday .. 6 Saturday.
@@ -164,8 +165,6 @@ def _begin_write(session: Session) -> None:
 def _lock_service(session: Session, service_id: uuid.UUID) -> None:
     """On PostgreSQL, the booking lock of the service (a transaction advisory lock): changes to
     its schedule are serialised with each other and with its bookings."""
-    from storefront.services.booking import service_lock_key
-
     if session.get_bind().dialect.name == "postgresql":
         session.connection().execute(
             text("SELECT pg_advisory_xact_lock(:key)"), {"key": service_lock_key(service_id)}

@@ -33,7 +33,7 @@ from storefront.state.admin_availability import (
 
 S = AdminAvailabilityState
 EMPTY = "No availabilities found. Add your first availability schedule!"
-CHECKBOX = "h-5 w-5 rounded border-slate-300 accent-fuchsia-600"
+CHECKBOX = "h-6 w-6 rounded border-slate-300 accent-fuchsia-600"
 
 
 def _status(row: dict) -> rx.Component:

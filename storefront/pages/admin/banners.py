@@ -37,7 +37,7 @@ from storefront.state.admin_banners import (
 )
 
 S = AdminBannersState
-CHECKBOX = "h-5 w-5 rounded border-slate-300 accent-fuchsia-600"
+CHECKBOX = "h-6 w-6 rounded border-slate-300 accent-fuchsia-600"
 
 
 def _field(label: str, control: rx.Component, field_id: str) -> rx.Component:
