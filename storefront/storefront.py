@@ -8,6 +8,8 @@ from storefront.api.body_limit import upload_body_limit
 from storefront.api.security import security_headers
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.audit import admin_audit_page
+from storefront.pages.admin.availability import admin_availability
+from storefront.pages.admin.banners import admin_banners
 from storefront.pages.admin.booking_edit import admin_booking_edit_page
 from storefront.pages.admin.bookings import admin_bookings_page
 from storefront.pages.admin.calendar import admin_calendar_page
@@ -48,6 +50,8 @@ from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_audit import AdminAuditState
+from storefront.state.admin_availability import AdminAvailabilityState
+from storefront.state.admin_banners import AdminBannersState
 from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
@@ -168,6 +172,13 @@ ADMIN_PAGES = [
     (admin_settings_page, routes.ADMIN_SETTINGS, "Settings", [AdminSettingsState.load]),
     (role_debug_page, routes.ADMIN_ROLE_DEBUG, "Role Debug", [RoleDebugState.load]),
     (admin_audit_page, routes.ADMIN_AUDIT, "Audit Log", [AdminAuditState.load]),
+    (
+        admin_availability,
+        routes.ADMIN_SERVICE_AVAILABILITY,
+        "Service Availability",
+        [AdminAvailabilityState.load],
+    ),
+    (admin_banners, routes.ADMIN_BANNERS, "Banner Management", [AdminBannersState.load]),
 ]
 for component, route, title, loads in ADMIN_PAGES:
     app.add_page(

@@ -9,7 +9,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services import audit
+from storefront.services import audit, permissions
 from storefront.services.auth import lock_admin_decisions, normalize_email
 from storefront.services.errors import ServiceError
 
@@ -61,10 +61,7 @@ def _audit(session: Session, actor: str | None, action: str, target: User) -> No
 
 
 def _require_admin(session: Session, actor_id: str | None) -> None:
-    if _user(session, actor_id) is None:
-        raise RoleError("no_user", "No user logged in")
-    if not check_role(session=session, user_id=actor_id):
-        raise RoleError("not_allowed", "Only admins may do this")
+    permissions.require_admin(session, actor_id, RoleError)
 
 
 def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:

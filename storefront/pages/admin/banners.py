@@ -1,0 +1,354 @@
+"""Banner Management: choose a banner, its items in display order, the add/edit item modal with
+the banner image upload, and a form to create a banner."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.components.admin_layout import (
+    ACCESS_DENIED,
+    CARD,
+    DANGER_BUTTON,
+    INPUT,
+    LABEL,
+    SMALL_BUTTON,
+    admin_frame,
+    admin_table,
+    cell,
+    notices,
+)
+from storefront.components.image_upload import image_upload
+from storefront.components.modal import modal
+from storefront.components.photo import img
+from storefront.components.ui import PRIMARY_BUTTON, error_box
+from storefront.services.banner_admin import (
+    DESCRIPTION_MAX,
+    ITEM_DESCRIPTION_MAX,
+    NAME_MAX,
+    TITLE_MAX,
+    URL_MAX,
+)
+from storefront.state.admin_banners import (
+    CONFIRM_DELETE,
+    IMAGE_MAX_BYTES,
+    NO_BANNERS,
+    UPLOAD_ID,
+    AdminBannersState,
+)
+
+S = AdminBannersState
+CHECKBOX = "h-6 w-6 rounded border-slate-300 accent-fuchsia-600"
+
+
+def _field(label: str, control: rx.Component, field_id: str) -> rx.Component:
+    return rx.el.div(rx.el.label(label, html_for=field_id, class_name=LABEL), control)
+
+
+def _choose_banner() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Banner", class_name="sr-only"),
+        rx.el.label("Select Banner", html_for="banner-select", class_name=LABEL),
+        rx.el.select(
+            rx.foreach(S.banners, lambda b: rx.el.option(b["name"], value=b["id"])),
+            id="banner-select",
+            value=S.selected_id,
+            on_change=S.select_banner,
+            class_name=INPUT + " md:max-w-md",
+            data_testid="banner-select",
+        ),
+        class_name="mt-6",
+    )
+
+
+def _item_row(item: dict) -> rx.Component:
+    return rx.el.tr(
+        cell(
+            "Image",
+            img(
+                src=item["image_url"],
+                alt=item["title"],
+                width=56,
+                height=70,
+                class_name="w-14 h-[70px] object-cover rounded-lg bg-slate-100",
+            ),
+        ),
+        cell("Title", item["title"], class_name="font-medium"),
+        cell(
+            "Description",
+            rx.el.span(item["description"], class_name="line-clamp-2 text-slate-600"),
+        ),
+        cell("Link", rx.el.span(item["link_url"], class_name="break-words")),
+        cell("Order", item["display_order"], data_testid="banner-item-order"),
+        cell("Status", item["status"]),
+        cell(
+            "Actions",
+            rx.el.div(
+                rx.el.button(
+                    "Edit",
+                    on_click=S.open_edit_item(item["id"]),
+                    type="button",
+                    aria_label="Edit " + item["title"],
+                    class_name=SMALL_BUTTON,
+                    data_testid="banner-item-edit",
+                ),
+                rx.el.button(
+                    "Delete",
+                    on_click=S.ask_delete_item(item["id"]),
+                    type="button",
+                    aria_label="Delete " + item["title"],
+                    class_name=DANGER_BUTTON,
+                    data_testid="banner-item-delete",
+                ),
+                class_name="flex flex-wrap gap-2 justify-end md:justify-start",
+            ),
+        ),
+        data_testid="banner-item-row",
+    )
+
+
+def _items() -> rx.Component:
+    return rx.el.section(
+        rx.el.div(
+            rx.el.h2("Banner Items", class_name="text-xl font-semibold"),
+            rx.el.button(
+                rx.icon("plus", size=16),
+                "Add Item",
+                on_click=S.open_new_item,
+                type="button",
+                class_name=PRIMARY_BUTTON + " py-2",
+                data_testid="banner-item-add",
+            ),
+            class_name="flex flex-wrap items-center justify-between gap-3",
+        ),
+        rx.cond(
+            S.items.length() == 0,
+            rx.el.p(
+                "This banner has no items yet.",
+                class_name=CARD + " mt-4 p-6 text-center text-slate-600",
+                data_testid="banner-items-empty",
+            ),
+            admin_table(
+                ["Image", "Title", "Description", "Link", "Order", "Status", "Actions"],
+                rx.foreach(S.items, _item_row),
+                test_id="banner-items-table",
+            ),
+        ),
+        class_name="mt-8",
+    )
+
+
+def _create_banner() -> rx.Component:
+    return rx.el.section(
+        rx.el.form(
+            rx.el.h2("Create Banner", class_name="text-xl font-semibold"),
+            rx.el.div(
+                _field(
+                    "Banner Name",
+                    rx.el.input(
+                        type="text",
+                        id="banner-name",
+                        name="name",
+                        max_length=NAME_MAX,
+                        class_name=INPUT,
+                    ),
+                    "banner-name",
+                ),
+                _field(
+                    "Description (optional)",
+                    rx.el.input(
+                        type="text",
+                        id="banner-description",
+                        name="description",
+                        max_length=DESCRIPTION_MAX,
+                        class_name=INPUT,
+                    ),
+                    "banner-description",
+                ),
+                class_name="mt-3 grid gap-3 md:grid-cols-2",
+            ),
+            rx.el.div(error_box(S.banner_error, "banner-create-error"), class_name="mt-3"),
+            rx.el.button(
+                "Create Banner",
+                type="submit",
+                class_name=PRIMARY_BUTTON + " py-2 mt-3",
+                data_testid="banner-create",
+            ),
+            key=S.banner_form_key,
+            on_submit=S.create_banner,
+            reset_on_submit=False,
+            class_name=CARD + " p-4",
+            data_testid="banner-create-form",
+        ),
+        class_name="mt-10",
+    )
+
+
+def _item_form() -> rx.Component:
+    values = S.item_values
+    return rx.el.form(
+        rx.dialog.title(
+            rx.cond(S.editing_item_id != "", "Edit Banner Item", "Add Banner Item"),
+            class_name="text-xl font-bold pr-8",
+        ),
+        rx.el.div(
+            _field(
+                "Title",
+                rx.el.input(
+                    type="text",
+                    id="item-title",
+                    name="title",
+                    max_length=TITLE_MAX,
+                    default_value=values["title"],
+                    class_name=INPUT,
+                ),
+                "item-title",
+            ),
+            _field(
+                "Description (optional)",
+                rx.el.textarea(
+                    id="item-description",
+                    name="description",
+                    rows=3,
+                    max_length=ITEM_DESCRIPTION_MAX,
+                    default_value=values["description"],
+                    class_name=INPUT,
+                ),
+                "item-description",
+            ),
+            rx.el.div(
+                rx.el.p("Banner Image", class_name=LABEL),
+                rx.cond(
+                    S.item_image_url != "",
+                    img(
+                        src=S.item_image_url,
+                        alt="Banner image preview",
+                        width=112,
+                        height=140,
+                        class_name="mb-2 w-28 h-[140px] object-cover rounded-lg bg-slate-100",
+                        data_testid="banner-item-preview",
+                    ),
+                ),
+                image_upload(
+                    S,
+                    upload_id=UPLOAD_ID,
+                    on_upload=S.upload_banner_image,
+                    max_bytes=IMAGE_MAX_BYTES,
+                    prompt="Choose an image (PNG, JPG, WEBP or GIF, up to 5MB)",
+                    button_label="Upload Image",
+                    test_id="banner-image",
+                ),
+            ),
+            rx.el.div(
+                _field(
+                    "Link (optional)",
+                    rx.el.input(
+                        type="text",
+                        id="item-link",
+                        name="link_url",
+                        max_length=URL_MAX,
+                        placeholder="/contact",
+                        default_value=values["link_url"],
+                        class_name=INPUT,
+                    ),
+                    "item-link",
+                ),
+                _field(
+                    "Display Order",
+                    rx.el.input(
+                        type="number",
+                        id="item-order",
+                        name="display_order",
+                        min=0,
+                        step=1,
+                        default_value=values["display_order"],
+                        class_name=INPUT,
+                    ),
+                    "item-order",
+                ),
+                class_name="grid grid-cols-1 sm:grid-cols-2 gap-3",
+            ),
+            rx.el.div(
+                rx.el.input(
+                    type="checkbox",
+                    id="item-active",
+                    name="is_active",
+                    default_checked=S.item_active,
+                    class_name=CHECKBOX,
+                ),
+                rx.el.label("Active", html_for="item-active", class_name="text-sm"),
+                class_name="flex items-center gap-2",
+            ),
+            error_box(S.item_error, "banner-item-error"),
+            rx.el.div(
+                rx.el.button(
+                    "Cancel", type="button", on_click=S.close_item, class_name=SMALL_BUTTON
+                ),
+                rx.el.button(
+                    "Save",
+                    type="submit",
+                    disabled=S.uploading,
+                    class_name=PRIMARY_BUTTON + " py-2",
+                    data_testid="banner-item-save",
+                ),
+                class_name="flex justify-end gap-2",
+            ),
+            class_name="mt-4 flex flex-col gap-4",
+        ),
+        on_submit=S.save_item,
+        reset_on_submit=False,
+    )
+
+
+def _confirm_delete() -> rx.Component:
+    return modal(
+        rx.dialog.title("Please confirm", class_name="text-xl font-bold pr-8"),
+        rx.dialog.description(CONFIRM_DELETE, class_name="mt-3 text-slate-700"),
+        rx.el.div(
+            rx.el.button(
+                "Cancel", type="button", on_click=S.cancel_delete, class_name=SMALL_BUTTON
+            ),
+            rx.el.button(
+                "Delete",
+                type="button",
+                on_click=S.delete_item,
+                class_name="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
+                "font-semibold bg-red-600 text-white hover:bg-red-700",
+                data_testid="banner-item-confirm-yes",
+            ),
+            class_name="mt-6 flex justify-end gap-2",
+        ),
+        open=S.confirm_item_id != "",
+        on_close=S.cancel_delete,
+        test_id="banner-item-confirm",
+    )
+
+
+def admin_banners() -> rx.Component:
+    return admin_frame(
+        "Banner Management",
+        notices(S.notice, S.error, prefix="banners"),
+        rx.cond(
+            S.loaded,
+            rx.fragment(
+                rx.cond(
+                    S.banners.length() == 0,
+                    rx.el.p(
+                        NO_BANNERS,
+                        class_name=CARD + " mt-6 p-6 text-center text-slate-600",
+                        data_testid="banners-empty",
+                    ),
+                    rx.fragment(_choose_banner(), _items()),
+                ),
+                _create_banner(),
+                modal(
+                    _item_form(),
+                    open=S.item_open,
+                    on_close=S.close_item,
+                    test_id="banner-item-modal",
+                ),
+                _confirm_delete(),
+            ),
+        ),
+        current="banners",
+        denied=ACCESS_DENIED,
+    )

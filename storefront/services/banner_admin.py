@@ -1,0 +1,337 @@
+"""The back office's side of banners: create a banner, and add, edit and delete its items.
+The public pages read the same rows at every load (services/banners.py), so a change shows
+there at once.
+
+Every function takes the caller's id, checks in the database that it is an admin, and writes
+the audit log in the transaction of the change."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from storefront.models import Banner, BannerItem, utcnow
+from storefront.services import audit, permissions, storage
+from storefront.services.errors import ServiceError
+
+IMAGE_MAX_BYTES = 5 * 1024 * 1024  # SPEC 9: banner image 5 MB
+NAME_MAX = 120
+DESCRIPTION_MAX = 1000
+TITLE_MAX = 200
+ITEM_DESCRIPTION_MAX = 2000
+URL_MAX = 1024
+ORDER_MAX = 1_000_000
+
+
+class BannerAdminError(ServiceError):
+    """Codes: no_user, not_allowed (the caller), name_missing, name_too_long, name_taken,
+    description_too_long, banner_not_found, item_not_found, title_and_image_missing,
+    title_too_long, bad_image_url, bad_link_url, bad_display_order, not_image, too_large,
+    upload_failed."""
+
+
+@dataclass(frozen=True)
+class BannerRow:
+    id: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    id: str
+    banner_id: str
+    title: str
+    description: str
+    image_url: str
+    link_url: str
+    display_order: int
+    is_active: bool
+
+
+@dataclass(frozen=True)
+class ItemInput:
+    """A banner item as the form gives it, checked: empty description and link are None."""
+
+    title: str
+    image_url: str
+    description: str | None
+    link_url: str | None
+    display_order: int | None  # None: after the last item (SPEC 9: count + 1)
+    is_active: bool = True
+
+
+# --- arguments -------------------------------------------------------------------------------
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _url(value: str, code: str) -> str:
+    """A path on this site or an http(s) address: never `javascript:` or `data:`."""
+    if len(value) > URL_MAX or any(c.isspace() for c in value):
+        raise BannerAdminError(code, "Not a usable address")
+    if value.startswith("/") and not value.startswith("//"):
+        return value
+    if value.lower().startswith(("https://", "http://")) and len(value.split("//", 1)[1]) > 0:
+        return value
+    raise BannerAdminError(code, "Not a usable address")
+
+
+def check_item(
+    *,
+    title: object,
+    image_url: object,
+    description: object = "",
+    link_url: object = "",
+    display_order: object = None,
+    is_active: object = True,
+) -> ItemInput:
+    """SPEC 5's rules for a banner item; whatever a client sends is checked here."""
+    title_text, image = _text(title), _text(image_url)
+    if not title_text or not image:
+        raise BannerAdminError("title_and_image_missing", "Title and Banner Image are required")
+    if len(title_text) > TITLE_MAX:
+        raise BannerAdminError("title_too_long", "The title is too long", max=TITLE_MAX)
+    description_text = _text(description)
+    if len(description_text) > ITEM_DESCRIPTION_MAX:
+        raise BannerAdminError(
+            "description_too_long", "The description is too long", max=ITEM_DESCRIPTION_MAX
+        )
+    link = _text(link_url)
+    order: int | None = None
+    raw_order = display_order.strip() if isinstance(display_order, str) else display_order
+    if raw_order not in (None, ""):
+        if isinstance(raw_order, str) and raw_order.isdigit():
+            raw_order = int(raw_order)
+        if (
+            not isinstance(raw_order, int)
+            or isinstance(raw_order, bool)
+            or not 0 <= raw_order <= ORDER_MAX
+        ):
+            raise BannerAdminError("bad_display_order", "Display order is a whole number >= 0")
+        order = raw_order
+    if not isinstance(is_active, bool):
+        raise BannerAdminError("bad_display_order", "is_active is true or false")
+    return ItemInput(
+        title=title_text,
+        image_url=_url(image, "bad_image_url"),
+        description=description_text or None,
+        link_url=_url(link, "bad_link_url") if link else None,
+        display_order=order,
+        is_active=is_active,
+    )
+
+
+def _id(value: object, code: str) -> uuid.UUID:
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)[:64])
+    except ValueError:
+        raise BannerAdminError(code, "No such row") from None
+
+
+def _admin(session: Session, actor_id: object) -> None:
+    permissions.require_admin(session, actor_id, BannerAdminError)
+
+
+def _banner(session: Session, banner_id: object) -> Banner:
+    banner = session.get(Banner, _id(banner_id, "banner_not_found"))
+    if banner is None:
+        raise BannerAdminError("banner_not_found", "No such banner")
+    return banner
+
+
+def _item(session: Session, item_id: object) -> BannerItem:
+    item = session.get(BannerItem, _id(item_id, "item_not_found"))
+    if item is None:
+        raise BannerAdminError("item_not_found", "No such banner item")
+    return item
+
+
+def _item_row(item: BannerItem) -> ItemRow:
+    return ItemRow(
+        id=str(item.id),
+        banner_id=str(item.banner_id),
+        title=item.title,
+        description=item.description or "",
+        image_url=item.image_url,
+        link_url=item.link_url or "",
+        display_order=item.display_order,
+        is_active=item.is_active,
+    )
+
+
+# --- banners ---------------------------------------------------------------------------------
+
+
+def list_banners(*, session: Session, actor_id: object) -> list[BannerRow]:
+    """Every banner (active or not), in display order."""
+    _admin(session, actor_id)
+    rows = session.exec(select(Banner).order_by(col(Banner.display_order), col(Banner.name))).all()
+    return [BannerRow(str(b.id), b.name, b.description or "") for b in rows]
+
+
+def create_banner(
+    *, session: Session, actor_id: object, name: object, description: object = ""
+) -> BannerRow:
+    """A new active banner after the others. Names are unique."""
+    name_text, description_text = _text(name), _text(description)
+    if not name_text:
+        raise BannerAdminError("name_missing", "Banner name is required")
+    if len(name_text) > NAME_MAX:
+        raise BannerAdminError("name_too_long", "The name is too long", max=NAME_MAX)
+    if len(description_text) > DESCRIPTION_MAX:
+        raise BannerAdminError(
+            "description_too_long", "The description is too long", max=DESCRIPTION_MAX
+        )
+    _admin(session, actor_id)
+    if session.exec(select(Banner.id).where(Banner.name == name_text)).first() is not None:
+        raise BannerAdminError("name_taken", "A banner with this name exists already")
+    last = session.exec(select(func.max(Banner.display_order))).one()
+    banner = Banner(
+        name=name_text,
+        description=description_text or None,
+        is_active=True,
+        display_order=(last or 0) + 1,
+    )
+    session.add(banner)
+    try:
+        session.flush()
+    except IntegrityError:  # the same name created at the same moment
+        raise BannerAdminError("name_taken", "A banner with this name exists already") from None
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="create_banner",
+        entity_type="banner",
+        entity_id=banner.id,
+        before=None,
+        after=audit.snapshot(banner),
+    )
+    return BannerRow(str(banner.id), banner.name, banner.description or "")
+
+
+# --- items -----------------------------------------------------------------------------------
+
+
+def list_items(*, session: Session, actor_id: object, banner_id: object) -> list[ItemRow]:
+    """The items of a banner, active or not, in display order."""
+    _admin(session, actor_id)
+    banner = _banner(session, banner_id)
+    rows = session.exec(
+        select(BannerItem)
+        .where(BannerItem.banner_id == banner.id)
+        .order_by(col(BannerItem.display_order), col(BannerItem.created_at))
+    ).all()
+    return [_item_row(r) for r in rows]
+
+
+def next_display_order(*, session: Session, banner_id: uuid.UUID) -> int:
+    """SPEC 9: a new item's default display order is the item count plus 1."""
+    count = session.exec(
+        select(func.count()).select_from(BannerItem).where(BannerItem.banner_id == banner_id)
+    ).one()
+    return count + 1
+
+
+def create_item(
+    *, session: Session, actor_id: object, banner_id: object, item: ItemInput
+) -> ItemRow:
+    _admin(session, actor_id)
+    banner = _banner(session, banner_id)
+    order = item.display_order
+    if order is None:
+        order = next_display_order(session=session, banner_id=banner.id)
+    row = BannerItem(
+        banner_id=banner.id,
+        title=item.title,
+        description=item.description,
+        image_url=item.image_url,
+        link_url=item.link_url,
+        display_order=order,
+        is_active=item.is_active,
+    )
+    session.add(row)
+    session.flush()
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="create_banner_item",
+        entity_type="banner_item",
+        entity_id=row.id,
+        before=None,
+        after=audit.snapshot(row),
+    )
+    return _item_row(row)
+
+
+def update_item(*, session: Session, actor_id: object, item_id: object, item: ItemInput) -> ItemRow:
+    _admin(session, actor_id)
+    row = _item(session, item_id)
+    before = audit.snapshot(row)
+    row.title, row.description = item.title, item.description
+    row.image_url, row.link_url = item.image_url, item.link_url
+    if item.display_order is not None:
+        row.display_order = item.display_order
+    row.is_active = item.is_active
+    session.add(row)
+    session.flush()
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="update_banner_item",
+        entity_type="banner_item",
+        entity_id=row.id,
+        before=before,
+        after=audit.snapshot(row),
+    )
+    return _item_row(row)
+
+
+def delete_item(*, session: Session, actor_id: object, item_id: object) -> None:
+    _admin(session, actor_id)
+    row = _item(session, item_id)
+    before = audit.snapshot(row)
+    session.delete(row)
+    session.flush()
+    audit.record(
+        session,
+        actor_id=actor_id,
+        action="delete_banner_item",
+        entity_type="banner_item",
+        entity_id=before["id"] if before else None,
+        before=before,
+        after=None,
+    )
+
+
+def store_banner_image(
+    *, session: Session, actor_id: object, data: bytes, now: datetime | None = None
+) -> str:
+    """Check and store a banner image (SPEC 5: an image, at most 5 MB); returns its URL, which
+    the item takes when it is saved. The checks are the server's, whatever the picker let
+    through."""
+    _admin(session, actor_id)
+    if len(data) > IMAGE_MAX_BYTES:
+        raise BannerAdminError("too_large", "Image size should be less than 5MB")
+    moment = now or utcnow()
+    try:
+        stored = storage.save_image(
+            "banners",
+            data,
+            max_bytes=IMAGE_MAX_BYTES,
+            name=f"banner-{int(moment.timestamp() * 1000)}",
+        )
+    except storage.StorageError as exc:
+        if exc.code in ("not_image", "bad_type", "no_file"):
+            raise BannerAdminError("not_image", "File must be an image") from exc
+        if exc.code == "too_large":
+            raise BannerAdminError("too_large", "Image size should be less than 5MB") from exc
+        raise BannerAdminError("upload_failed", "The image could not be stored") from exc
+    return stored.url
