@@ -23,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import audit, availability, dates, outbox
+from storefront.services import audit, availability, dates, outbox, permissions
 from storefront.services.auth import EMAIL_PATTERN, normalize_email
 from storefront.services.booking import (
     EVENT_TYPES,
@@ -36,7 +36,6 @@ from storefront.services.booking import (
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price, to_amount
 from storefront.services.notify import name_from_email
-from storefront.services.users import check_role
 
 PER_PAGE = 20
 STATUSES = BOOKING_STATUSES  # SPEC 4, in the order the status buttons show them
@@ -66,13 +65,7 @@ class AdminBookingError(ServiceError):
 
 
 def _require_admin(session: Session, actor_id: object) -> uuid.UUID:
-    try:
-        actor = uuid.UUID(str(actor_id))
-    except ValueError:
-        raise AdminBookingError("no_user", "No user logged in") from None
-    if not check_role(session=session, user_id=str(actor)):
-        raise AdminBookingError("not_allowed", "Only admins may do this")
-    return actor
+    return permissions.require_admin(session, actor_id, AdminBookingError).id
 
 
 def _booking_id(value: object) -> uuid.UUID:

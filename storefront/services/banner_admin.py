@@ -19,7 +19,7 @@ from storefront.models import Banner, BannerItem, utcnow
 from storefront.services import audit, permissions, storage
 from storefront.services.errors import ServiceError
 
-IMAGE_MAX_BYTES = 5 * 1024 * 1024  # SPEC 9: banner image 5 MB
+IMAGE_MAX_BYTES = storage.MAX_BYTES["banner"]  # SPEC 9: banner image 5 MB
 NAME_MAX = 120
 DESCRIPTION_MAX = 1000
 TITLE_MAX = 200
@@ -325,7 +325,7 @@ def store_banner_image(
         stored = storage.save_image(
             "banners",
             data,
-            max_bytes=IMAGE_MAX_BYTES,
+            kind="banner",
             name=f"banner-{int(moment.timestamp() * 1000)}",
         )
     except storage.StorageError as exc:
@@ -335,3 +335,19 @@ def store_banner_image(
             raise BannerAdminError("too_large", "Image size should be less than 5MB") from exc
         raise BannerAdminError("upload_failed", "The image could not be stored") from exc
     return stored.url
+
+
+def create_banner_folders(*, session: Session, actor_id: object) -> storage.FolderReport:
+    """'Create Storage Folders' (SPEC 2, 7): the banner folders of the image storage, each
+    reported as created or failed. Folders already there count as created."""
+    actor = permissions.require_admin(session, actor_id, BannerAdminError)
+    report = storage.create_folders(storage.BANNER_FOLDERS)
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action="create_storage_folders",
+        entity_type="storage",
+        entity_id=None,
+        after={"created": report.created, "failed": report.failed},
+    )
+    return report

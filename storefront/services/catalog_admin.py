@@ -41,7 +41,7 @@ from storefront.models.service_details import (
     read_details,
     validate_details,
 )
-from storefront.services import audit, storage
+from storefront.services import audit, permissions, storage
 from storefront.services.catalog import default_price_unit
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price
@@ -83,10 +83,7 @@ def _caller(session: Session, actor_id: object) -> User:
 
 
 def _admin(session: Session, actor_id: object) -> User:
-    user = _caller(session, actor_id)
-    if user.role != "admin":
-        raise CatalogError("not_allowed", "Only admins may do this")
-    return user
+    return permissions.require_admin(session, actor_id, CatalogError)
 
 
 def _service(session: Session, service_id: object, *, lock: bool = False) -> Service:

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 import reflex as rx
 
-from storefront.services import banner_admin, banners
+from storefront.services import banner_admin, banners, storage
 from storefront.services.banner_admin import BannerAdminError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
@@ -56,6 +56,15 @@ def _new_item_values(order: int) -> dict[str, str]:
     return {"title": "", "description": "", "link_url": "", "display_order": str(order)}
 
 
+def folders_message(created: int, failed: int) -> tuple[str, str]:
+    """(notice, error) for 'Create Storage Folders', in SPEC 8's words."""
+    if failed == 0:
+        return f"Successfully created all {created} banner folders in storage", ""
+    if created:
+        return "", f"Created {created} folders, but {failed} failed..."
+    return "", "Failed to create banner folders..."
+
+
 class AdminBannersState(ImageUploadMixin, AdminState):
     # SPEC 5's words for a refused banner image.
     upload_messages: ClassVar[dict[str, str]] = {
@@ -84,6 +93,24 @@ class AdminBannersState(ImageUploadMixin, AdminState):
     item_error: str = ""
 
     confirm_item_id: str = ""
+
+    creating_folders: bool = False
+
+    @rx.event
+    async def create_folders(self):
+        caller = await self._admin_id()
+        if not caller or self.creating_folders:
+            return
+        self.creating_folders, self.notice, self.error = True, "", ""
+        yield
+        try:
+            report = await call_service(banner_admin.create_banner_folders, actor_id=caller)
+        except Exception:
+            log.exception("creating the banner folders failed")
+            self.notice, self.error = folders_message(0, len(storage.BANNER_FOLDERS))
+        else:
+            self.notice, self.error = folders_message(len(report.created), len(report.failed))
+        self.creating_folders = False
 
     @rx.event
     async def load(self):

@@ -211,3 +211,23 @@ def test_unknown_banner_and_item(session):
             admin.update_item(session=session, actor_id=boss, item_id=bad, item=_item())
         assert caught.value.code == "item_not_found"
         session.rollback()
+
+
+def test_create_storage_folders_makes_the_banner_folders_for_admins_only(session, media_dir):
+    from storefront.services import storage
+    from storefront.state.admin_banners import folders_message
+
+    boss, plain = make_user(session, role="admin"), make_user(session)
+    session.commit()
+    with pytest.raises(BannerAdminError) as refused:
+        admin.create_banner_folders(session=session, actor_id=plain.id)
+    assert refused.value.code == "not_allowed"
+    session.rollback()
+    report = admin.create_banner_folders(session=session, actor_id=boss.id)
+    session.commit()
+    assert report.created == list(storage.BANNER_FOLDERS) and report.failed == []
+    assert all((media_dir / folder).is_dir() for folder in storage.BANNER_FOLDERS)
+    assert session.exec(select(AuditLog).where(AuditLog.action == "create_storage_folders")).one()
+    assert folders_message(5, 0) == ("Successfully created all 5 banner folders in storage", "")
+    assert folders_message(3, 2) == ("", "Created 3 folders, but 2 failed...")
+    assert folders_message(0, 5) == ("", "Failed to create banner folders...")

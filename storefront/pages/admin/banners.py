@@ -351,4 +351,12 @@ def admin_banners() -> rx.Component:
         ),
         current="banners",
         denied=ACCESS_DENIED,
+        actions=rx.el.button(
+            rx.cond(S.creating_folders, "Creating...", "Create Storage Folders"),
+            on_click=S.create_folders,
+            disabled=S.creating_folders,
+            type="button",
+            class_name=SMALL_BUTTON,
+            data_testid="create-folders",
+        ),
     )
