@@ -5,10 +5,12 @@ import reflex as rx
 from storefront import routes
 from storefront.api import create_api
 from storefront.api.security import security_headers
+from storefront.components.head import site_head
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.dashboard import admin_home
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
+from storefront.pages.head import head_for
 from storefront.pages.public.book_service import book_service
 from storefront.pages.public.booking_confirmation import booking_confirmation
 from storefront.pages.public.bouncers import bouncers
@@ -47,6 +49,7 @@ from storefront.state.contact import ContactState
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
+from storefront.state.seo import SeoState
 from storefront.state.services_index import ServicesIndexState
 from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
 from storefront.state.tables import TablesState
@@ -58,6 +61,7 @@ app = rx.App(
     api_transformer=[create_api(), security_headers],
     stylesheets=["/styles.css"],
     html_lang="sq",
+    head_components=site_head(),
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
 )
 app.add_middleware(AuthGuard())
@@ -122,10 +126,13 @@ for component, route, title, loads in PUBLIC_PAGES:
         component,
         route=route,
         title=_title(title),
-        on_load=[AuthState.check_session, BusinessState.load, *loads],
+        on_load=[AuthState.check_session, BusinessState.load, SeoState.load, *loads],
+        **head_for(route, _title(title)),
     )
 for component, route, title, load in AUTH_PAGES:
-    app.add_page(component, route=route, title=_title(title), on_load=load)
+    app.add_page(
+        component, route=route, title=_title(title), on_load=load, **head_for(route, _title(title))
+    )
 for component, route, title, loads in ACCOUNT_PAGES:
     app.add_page(
         component,
@@ -159,4 +166,5 @@ app.add_page(
     route="404",
     title=_title("Page Not Found"),
     on_load=[AuthState.check_session, BusinessState.load],
+    **head_for("404", _title("Page Not Found")),
 )

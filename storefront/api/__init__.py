@@ -7,9 +7,17 @@ from storefront.api.bookings import routes as booking_routes
 from storefront.api.media import routes as media_routes
 from storefront.api.oauth import routes as oauth_routes
 from storefront.api.redirects import routes as redirect_routes
+from storefront.api.seo import routes as seo_routes
 
 
 def create_api() -> Starlette:
     return Starlette(
-        routes=[*auth_routes, *booking_routes, *oauth_routes, *media_routes, *redirect_routes]
+        routes=[
+            *auth_routes,
+            *booking_routes,
+            *oauth_routes,
+            *media_routes,
+            *redirect_routes,
+            *seo_routes,
+        ]
     )

@@ -13,6 +13,7 @@ FOOTER_SERVICES = [
     ("Mascots", "/services/Mascots"),
     ("Bouncers", "/services/Bouncers"),
 ]
+TAGLINE = "Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë."
 FOOTER_COMPANY = [("Contact", routes.CONTACT), ("Terms", routes.TERMS), ("Privacy", routes.PRIVACY)]
 
 
@@ -53,7 +54,7 @@ def footer() -> rx.Component:
             rx.el.div(
                 rx.el.div(logo(), class_name="bg-white rounded-lg px-3 py-2 inline-block"),
                 rx.el.p(
-                    "Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë.",
+                    TAGLINE,
                     class_name="text-slate-300 text-sm mt-4 max-w-xs",
                 ),
                 rx.el.div(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import catalog
+from storefront.services import catalog, seo
 from storefront.services.money import format_price
 from storefront.state.base import call_service
 
@@ -37,7 +37,7 @@ class ServicesIndexState(rx.State):
                 "description": t.description,
                 "image": t.image_url or "",
                 "price": "From " + format_price(t.price),
-                "href": f"/services/{t.id}",
+                "href": seo.theme_path(t.slug),
             }
             for t in themes
         ]

@@ -24,6 +24,10 @@ STEPS = [
     ("Fryrja", "E fryjmë dhe është gati për lojë.", "wind", 400),
 ]
 
+INTRO = (
+    "Shtëpi me flluska dhe kështjella kërcyese me dorëzim, montim dhe fryrje në vendin e festës."
+)
+
 selected_option = ClientStateVar.create("selected_bouncer_option", default={}, global_ref=True)
 
 
@@ -50,8 +54,7 @@ def intro() -> rx.Component:
                 class_name="text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
             ),
             rx.el.p(
-                "Shtëpi me flluska dhe kështjella kërcyese me dorëzim, montim dhe fryrje "
-                "në vendin e festës.",
+                INTRO,
                 class_name="mt-6 text-lg text-slate-600 max-w-2xl mx-auto",
             ),
             rx.el.div(

@@ -7,6 +7,7 @@ from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box
 from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
+SUBTITLE = "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."
 EVENT_TYPES = [
     ("birthday", "Birthday"),
     ("wedding", "Wedding"),
@@ -145,7 +146,7 @@ def _cards() -> rx.Component:
 
 def contact() -> rx.Component:
     return page_layout(
-        page_title("Contact", "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."),
+        page_title("Contact", SUBTITLE),
         rx.el.div(
             rx.cond(ContactState.status == "success", _success(), _form()),
             _cards(),

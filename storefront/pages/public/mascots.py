@@ -36,6 +36,10 @@ def section_title(text: str, subtitle: str = "") -> rx.Component:
 
 
 HERO_IMAGE = "/mascots-hero.webp"
+INTRO = (
+    "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
+    "me paketa aktivitetesh për fëmijët."
+)
 
 
 def hero() -> rx.Component:
@@ -51,8 +55,7 @@ def hero() -> rx.Component:
                     class_name="mt-3 text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
                 ),
                 rx.el.p(
-                    "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
-                    "me paketa aktivitetesh për fëmijët.",
+                    INTRO,
                     class_name="mt-6 text-lg text-slate-600 max-w-xl",
                 ),
                 rx.el.a(

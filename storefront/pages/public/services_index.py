@@ -7,6 +7,8 @@ from storefront.components.photo import photo
 from storefront.components.ui import page_title, section_title
 from storefront.state.services_index import ServicesIndexState
 
+SUBTITLE = "Gjithçka për festën tuaj, në një vend."
+
 
 def _category_card(category: dict) -> rx.Component:
     return rx.link(
@@ -40,7 +42,7 @@ def _theme_card(theme: dict) -> rx.Component:
 
 def services_index() -> rx.Component:
     return page_layout(
-        page_title("Shërbimet", "Gjithçka për festën tuaj, në një vend."),
+        page_title("Shërbimet", SUBTITLE),
         rx.el.section(
             rx.el.div(
                 rx.foreach(ServicesIndexState.categories, _category_card),

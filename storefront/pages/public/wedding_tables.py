@@ -7,6 +7,11 @@ from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, 
 from storefront.state.cart import CartState
 from storefront.state.tables import TablesState
 
+ABOUT = (
+    "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
+    "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
+    "pamje të plotë."
+)
 COLOR_LABELS = [("white", "E bardhë"), ("black", "E zezë")]
 
 
@@ -126,9 +131,7 @@ def _marketing() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Tavolina me qira për dasma dhe evente", class_name="text-2xl font-bold"),
         rx.el.p(
-            "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
-            "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
-            "pamje të plotë.",
+            ABOUT,
             class_name="mt-3 text-slate-600",
         ),
         rx.el.ul(

@@ -16,6 +16,8 @@ from storefront.components.ui import (
 from storefront.state.cart import CartState
 from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
+INTRO = "Dekorim magjik për ditën tuaj më të bukur."
+
 
 def hero() -> rx.Component:
     return rx.el.section(
@@ -23,7 +25,7 @@ def hero() -> rx.Component:
             rx.icon("mail-open", size=56, class_name="mx-auto text-rose-400"),
             rx.el.h1("Magic Weddings", class_name="mt-4 text-4xl md:text-6xl font-extrabold"),
             rx.el.p(
-                "Dekorim magjik për ditën tuaj më të bukur.",
+                INTRO,
                 class_name="mt-4 text-lg text-slate-600",
             ),
             rx.el.a("Shikoni ofertat", href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
