@@ -19,7 +19,7 @@ FOOTER_COMPANY = [("Contact", routes.CONTACT), ("Terms", routes.TERMS), ("Privac
 
 def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
     return rx.el.div(
-        rx.el.h3(title, class_name="text-sm font-semibold text-white mb-3"),
+        rx.el.h2(title, class_name="text-sm font-semibold text-white mb-3"),
         rx.el.ul(
             *[
                 rx.el.li(

@@ -38,7 +38,7 @@ def step_card(title: str, text: str, icon: str, delay_ms: int) -> rx.Component:
             class_name="mx-auto flex h-14 w-14 items-center justify-center rounded-2xl "
             "bg-fuchsia-600 text-white shadow-lg",
         ),
-        rx.el.h3(title, class_name="mt-4 text-xl font-bold text-slate-900"),
+        rx.el.h2(title, class_name="mt-4 text-xl font-bold text-slate-900"),
         rx.el.p(text, class_name="mt-2 text-slate-600"),
         class_name="step-in rounded-3xl bg-white p-6 text-center shadow-md",
         style={"animation_delay": f"{delay_ms}ms"},
@@ -72,7 +72,7 @@ def photo_strip() -> rx.Component:
         return rx.el.button(
             img(
                 src=photo.image_url,
-                alt=photo.title,
+                alt="",
                 width=240,
                 height=180,
                 loading="lazy",
@@ -85,7 +85,6 @@ def photo_strip() -> rx.Component:
             ),
             on_click=open_photo(photo),
             type="button",
-            aria_label=photo.title,
             class_name="relative shrink-0 snap-start overflow-hidden rounded-2xl border-4 "
             "border-white shadow-md",
             data_testid="strip-photo",

@@ -31,7 +31,10 @@ def _field(label: str, name: str, control: rx.Component) -> rx.Component:
         control,
         rx.cond(
             ContactState.errors.contains(name),
-            rx.el.p(ContactState.errors[name], class_name="mt-1 text-sm text-red-600"),
+            # Read out as it appears.
+            rx.el.p(
+                ContactState.errors[name], role="alert", class_name="mt-1 text-sm text-red-600"
+            ),
         ),
     )
 
@@ -117,7 +120,7 @@ def _success() -> rx.Component:
 def _card(icon: str, title: str, *lines: rx.Component | rx.Var | str) -> rx.Component:
     return rx.el.div(
         rx.icon(icon, size=28, class_name="text-fuchsia-600"),
-        rx.el.h3(title, class_name="mt-3 font-bold"),
+        rx.el.h2(title, class_name="mt-3 font-bold"),
         *[rx.el.p(line, class_name="text-sm text-slate-600") for line in lines],
         class_name="rounded-2xl border border-slate-100 p-5 bg-white shadow-sm",
     )

@@ -12,7 +12,7 @@ SUBTITLE = "Gjithçka për festën tuaj, në një vend."
 
 def _category_card(category: dict) -> rx.Component:
     return rx.link(
-        rx.el.h3(category["name"], class_name="text-xl font-bold"),
+        rx.el.h2(category["name"], class_name="text-xl font-bold"),
         rx.el.p(category["description"], class_name="mt-2 text-sm text-slate-600"),
         rx.el.span("Shiko →", class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
         href=category["href"],
