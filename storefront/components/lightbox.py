@@ -76,8 +76,7 @@ def _overlay(photo: rx.Var) -> rx.Component:
             rx.el.figure(
                 img(
                     src=photo["image_url"],
-                    # The caption under it says what it shows.
-                    alt="",
+                    alt=photo["title"],
                     width=800,
                     height=600,
                     class_name="max-h-[80vh] w-auto max-w-full rounded-2xl object-contain shadow-2xl",

@@ -255,7 +255,7 @@ def _json_ld(page, kind: str) -> dict:
     """The page's JSON-LD once it describes a `kind` (a script's text is not 'visible')."""
     page.wait_for_function(
         "(kind) => (document.querySelector('[data-testid=json-ld]')?.textContent || '')"
-        ".includes(`\"@type\": \"${kind}\"`)",
+        '.includes(`"@type": "${kind}"`)',
         arg=kind,
     )
     data = json.loads(page.get_by_test_id("json-ld").text_content())
