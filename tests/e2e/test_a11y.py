@@ -95,11 +95,15 @@ def test_no_serious_violation_on_desktop(page, path, ready):
 @pytest.mark.parametrize(("path", "ready"), PAGES, ids=[p for p, _ in PAGES])
 def test_no_serious_violation_on_a_phone(phone, path, ready):
     _open(phone, path, ready)
+    assert audit(phone) == []
     if path not in AUTH_SCREENS:
         # With the menu open, so its links are checked too.
-        phone.get_by_test_id("mobile-menu-button").click()
+        menu = phone.get_by_test_id("mobile-menu-button")
+        expect(menu).to_have_attribute("aria-expanded", "false")
+        menu.click()
+        expect(menu).to_have_attribute("aria-expanded", "true")
         expect(phone.get_by_test_id("mobile-nav")).to_be_visible()
-    assert audit(phone) == []
+        assert audit(phone) == []
 
 
 def _active(page, carousel: str):
