@@ -26,8 +26,28 @@ RESET_PASSWORD = "/reset-password"
 ACCOUNT = "/account"
 ACCOUNT_PROFILE = "/account/profile"
 ACCOUNT_ORDERS = "/account/orders"
+SERVICE_CREATE = "/services/create"
+SERVICE_EDIT = "/services/edit/[service_id]"
+
 ADMIN = "/admin"
 ADMIN_USERS = "/admin/users"
+ADMIN_SERVICES = "/admin/services"
+ADMIN_SERVICE_CREATE = "/admin/services/create"
+ADMIN_SERVICE_EDIT = "/admin/services/edit/[service_id]"
+ADMIN_SERVICE_AVAILABILITY = "/admin/services/availability/[service_id]"
+ADMIN_BOOKINGS = "/admin/bookings"
+ADMIN_BOOKING_EDIT = "/admin/bookings/edit/[booking_id]"
+ADMIN_BANNERS = "/admin/banners"
+ADMIN_SETTINGS = "/admin/settings"
+ADMIN_ROLE_DEBUG = "/admin/role-debug"
+ADMIN_AUDIT = "/admin/audit"
+
+
+def with_id(route: str, value: str) -> str:
+    """`route` with its one `[param]` replaced by `value` (a plain string or a Var)."""
+    head, _, tail = route.partition("[")
+    return head + str(value) + tail.partition("]")[2]
+
 
 # Plain HTTP routes (storefront/api/).
 AUTH_COMPLETE = "/api/auth/complete"

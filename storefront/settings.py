@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     s3_access_key_id: str | None = None
     s3_secret_access_key: str | None = None
     s3_public_url: str | None = None
+    # The request body of Reflex's upload endpoint, counted before anything reads it: one image
+    # (5 MB at most) plus multipart overhead.
+    upload_max_bytes: int = Field(default=6 * 1024 * 1024, gt=0)
 
     # Mail: SMTP when a host is set, otherwise printed to the console.
     smtp_host: str | None = None

@@ -4,10 +4,18 @@ import reflex as rx
 
 from storefront import routes
 from storefront.api import create_api
+from storefront.api.body_limit import upload_body_limit
 from storefront.api.security import security_headers
 from storefront.components.head import site_head
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.dashboard import admin_home
+from storefront.pages.admin.service_form import (
+    account_service_create,
+    account_service_edit,
+    admin_service_create,
+    admin_service_edit,
+)
+from storefront.pages.admin.services import admin_services
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
 from storefront.pages.head import head_for
@@ -23,7 +31,6 @@ from storefront.pages.public.legal import privacy, terms
 from storefront.pages.public.mascots import mascots
 from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
-    PROTECTED_PLACEHOLDERS,
     make_placeholder,
     not_found,
     redirecting,
@@ -36,6 +43,7 @@ from storefront.services import business
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.admin_services import AdminServicesState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
@@ -50,6 +58,7 @@ from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
 from storefront.state.seo import SeoState
+from storefront.state.service_form import ServiceFormState
 from storefront.state.services_index import ServicesIndexState
 from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
 from storefront.state.tables import TablesState
@@ -57,8 +66,8 @@ from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
 
 app = rx.App(
-    # The API routes, then one middleware that puts the security headers on every response.
-    api_transformer=[create_api(), security_headers],
+    # The API routes, the cap on upload bodies, then the security headers on every response.
+    api_transformer=[create_api(), upload_body_limit, security_headers],
     stylesheets=["/styles.css"],
     html_lang="sq",
     head_components=site_head(),
@@ -110,10 +119,8 @@ ACCOUNT_PAGES = [
     (dashboard, routes.ACCOUNT, "Dashboard", [AccountAreaState.load]),
     (profile, routes.ACCOUNT_PROFILE, "Profile", [ProfileState.load]),
     (orders, routes.ACCOUNT_ORDERS, "Orders", [AccountAreaState.load]),
-    *[
-        (make_placeholder(title, text, guarded=True), route, title, [])
-        for route, (title, text) in PROTECTED_PLACEHOLDERS.items()
-    ],
+    (account_service_create, routes.SERVICE_CREATE, "Create New Service", [ServiceFormState.load]),
+    (account_service_edit, routes.SERVICE_EDIT, "Edit Service", [ServiceFormState.load]),
 ]
 
 
@@ -142,6 +149,9 @@ for component, route, title, loads in ACCOUNT_PAGES:
     )
 ADMIN_PAGES = [
     (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),
+    (admin_services, routes.ADMIN_SERVICES, "Service Management", [AdminServicesState.load]),
+    (admin_service_create, routes.ADMIN_SERVICE_CREATE, "Create Service", [ServiceFormState.load]),
+    (admin_service_edit, routes.ADMIN_SERVICE_EDIT, "Edit Service", [ServiceFormState.load]),
 ]
 for component, route, title, loads in ADMIN_PAGES:
     app.add_page(

@@ -84,3 +84,24 @@ def contact(**overrides) -> Contact:
 def line(service: Service | str, day: str, start: str, hours: int = 1, quantity: int = 1):
     service_id = str(service.id) if isinstance(service, Service) else service
     return BookingLine(service_id, quantity, day, start, hours)
+
+
+def make_user(session: Session, *, role: str = "user", email: str | None = None):
+    """An account (no password) with `role`."""
+    from storefront.models import User
+
+    user = User(email=email or f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role)
+    session.add(user)
+    session.flush()
+    return user
+
+
+def image_bytes(fmt: str = "PNG", size: tuple[int, int] = (64, 48), color=(200, 40, 160)) -> bytes:
+    """A small real image."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", size, color).save(out, format=fmt)
+    return out.getvalue()

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from storefront.services.storage import image_origin
 from storefront.settings import get_settings
 
 ASGIApp = Callable
@@ -32,9 +33,8 @@ def base_policy() -> dict[str, str]:
     settings = get_settings()
     public = _origin(settings.public_url)
     socket = public.replace("https://", "wss://").replace("http://", "ws://")
-    images = " ".join(filter(None, ["'self' data: blob:", _origin(settings.s3_public_url)]))
-    if settings.storage_backend == "s3" and not settings.s3_public_url:
-        images += " " + _origin(settings.s3_endpoint_url)
+    # Stored images come from this site (/media) or from the bucket's public address.
+    images = " ".join(filter(None, ["'self' data: blob:", image_origin(settings)]))
     return {
         "default-src": "'self'",
         "script-src": "'self' 'unsafe-eval'",

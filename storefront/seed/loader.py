@@ -18,6 +18,7 @@ from storefront.models import (
     ServiceCapacity,
     ServiceCategory,
 )
+from storefront.models.service_details import dump_details, validate_details
 from storefront.seed import catalog
 from storefront.services import storage
 from storefront.services.banners import GALLERY_PREFIX
@@ -99,7 +100,8 @@ def _services(session: Session, categories: dict[str, ServiceCategory], report: 
                 kind=spec["kind"],
                 category_id=categories[spec["category"]].id,
                 images=[{"path": image.path, "url": image.url}],
-                meta=spec["meta"],
+                # Checked against the kind's schema like every other write.
+                meta=dump_details(validate_details(spec["kind"], spec["meta"])),
                 featured=spec.get("featured", False),
                 display_order=spec.get("display_order", 0),
             )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from sqlmodel import Session, col, select
 
 from storefront.models import PER_EVENT_KINDS, PER_EVENT_SLUGS, Service, ServiceCategory
+from storefront.models.service_details import Details, PlainDetails, read_details
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
@@ -38,8 +38,10 @@ class ServiceView:
     kind: str
     category_slug: str | None
     image_url: str | None
-    meta: dict[str, Any] = field(default_factory=dict)
+    # The kind's own fields (models/service_details.py), read once here.
+    details: Details = field(default_factory=PlainDetails)
     price_unit: str = "per_hour"
+    image_urls: list[str] = field(default_factory=list)
 
 
 def list_categories(*, session: Session) -> list[CategoryView]:
@@ -58,8 +60,9 @@ def _view(service: Service, category_slug: str | None) -> ServiceView:
         kind=service.kind,
         category_slug=category_slug,
         image_url=image,
-        meta=dict(service.meta),
+        details=read_details(service.kind, service.meta),
         price_unit=service.price_unit,
+        image_urls=[i["url"] for i in service.images if i.get("url")],
     )
 
 
@@ -78,6 +81,10 @@ def list_public_services(
         query = query.where(Service.kind == kind)
     query = query.order_by(col(Service.display_order), col(Service.title))
     return [_view(service, slug) for service, slug in session.exec(query).all()]
+
+
+# Kinds without a page of their own: a theme, or a plain service, shows on services/{id}.
+DETAIL_PAGE_KINDS = ("theme", "service")
 
 
 def get_public_service(*, session: Session, service_id: str) -> ServiceView | None:

@@ -52,9 +52,10 @@ CATEGORY_PAGES = {
 # The picture of a shared link when a page has none of its own (a static asset).
 SHARE_IMAGE = "/og-image.png"
 BUSINESS_PAGES = (routes.HOME, routes.CONTACT)
-THEME_KIND = "theme"
-# The address prefixes of a theme page: /services/{id or slug} and /themes/{slug}.
-_THEME_PATH = re.compile(r"^/(?:services|themes)/([^/]+)/?$")
+# A theme or a plain service has a page of its own: /services/{id or slug} (and a theme also
+# /themes/{slug}).
+DETAIL_KINDS = catalog.DETAIL_PAGE_KINDS
+_DETAIL_PATH = re.compile(r"^/(?:services|themes)/([^/]+)/?$")
 
 
 def site_url() -> str:
@@ -71,14 +72,14 @@ def canonical_url(path: str, base: str | None = None) -> str:
     return base + path
 
 
-def theme_path(slug: str) -> str:
-    """A theme's one address is by its slug (the id form shows the same page)."""
+def detail_path(slug: str) -> str:
+    """A service page's one address is by its slug (the id form shows the same page)."""
     return f"/services/{slug}"
 
 
-def theme_url(slug: str, base: str | None = None) -> str:
+def detail_url(slug: str, base: str | None = None) -> str:
     base = (base if base is not None else site_url()).rstrip("/")
-    return base + theme_path(slug)
+    return base + detail_path(slug)
 
 
 def absolute(url: str | None, base: str | None = None) -> str:
@@ -95,10 +96,15 @@ def absolute(url: str | None, base: str | None = None) -> str:
 
 
 def sitemap_urls(*, session: Session, base: str | None = None) -> list[str]:
-    """Every public page and every theme of the catalogue, as real addresses."""
+    """Every public page and every service page of the catalogue (themes and plain services),
+    as real addresses."""
     pages = [canonical_url(path, base) for path in SITEMAP_PAGES]
-    themes = catalog.list_public_services(session=session, kind=THEME_KIND)
-    return pages + [theme_url(theme.slug, base) for theme in themes]
+    services = [
+        service
+        for kind in DETAIL_KINDS
+        for service in catalog.list_public_services(session=session, kind=kind)
+    ]
+    return pages + [detail_url(service.slug, base) for service in services]
 
 
 def sitemap_xml(urls: list[str]) -> str:
@@ -232,12 +238,12 @@ def product(page: ProductPage, services: list[catalog.ServiceView], base: str | 
     return data
 
 
-def theme_for_path(path: str, *, session: Session) -> catalog.ServiceView | None:
-    match = _THEME_PATH.match(path)
+def detail_for_path(path: str, *, session: Session) -> catalog.ServiceView | None:
+    match = _DETAIL_PATH.match(path)
     if not match:
         return None
     view = catalog.get_public_service(session=session, service_id=match.group(1))
-    return view if view is not None and view.kind == THEME_KIND else None
+    return view if view is not None and view.kind in DETAIL_KINDS else None
 
 
 def _category_page(path: str, *, session: Session) -> ProductPage:
@@ -249,7 +255,8 @@ def _category_page(path: str, *, session: Session) -> ProductPage:
 
 def structured_data(path: str, *, session: Session) -> list[dict]:
     """The JSON-LD objects of the page at `path`: the business on home and contact, a Product
-    on a category page (named and described by its catalogue category) and on a theme page."""
+    on a category page (named and described by its catalogue category) and on a service page
+    (a theme or a plain service)."""
     path = "/" + path.strip("/") if path.strip("/") else "/"
     if path in BUSINESS_PAGES:
         return [local_business(business.business_details(session=session))]
@@ -257,10 +264,11 @@ def structured_data(path: str, *, session: Session) -> list[dict]:
         services = catalog.list_public_services(session=session, category_slug=CATEGORY_PAGES[path])
         found = product(_category_page(path, session=session), services)
         return [found] if found else []
-    theme = theme_for_path(path, session=session)
-    if theme is not None:
-        page = ProductPage(theme.title, theme.description, theme_url(theme.slug), theme.image_url)
-        found = product(page, [theme])
+    service = detail_for_path(path, session=session)
+    if service is not None:
+        url = detail_url(service.slug)
+        page = ProductPage(service.title, service.description, url, service.image_url or "")
+        found = product(page, [service])
         return [found] if found else []
     return []
 

@@ -9,6 +9,13 @@ from decimal import Decimal
 from sqlmodel import Session, select
 
 from storefront.models import ServiceCategory
+from storefront.models.service_details import (
+    BouncerOptionDetails,
+    MascotDetails,
+    PackageDetails,
+    WeddingOfferDetails,
+    details_as,
+)
 from storefront.services.banners import BannerCard, active_banner_items, gallery_items
 from storefront.services.catalog import ServiceView, list_public_services
 from storefront.services.errors import ServiceError
@@ -102,16 +109,6 @@ class BouncersPage:
     bouncers: list[Photo]
 
 
-def _text(value: object, default: str = "") -> str:
-    return value.strip() if isinstance(value, str) and value.strip() else default
-
-
-def _texts(value: object) -> list[str]:
-    if not isinstance(value, list):
-        return []
-    return [v.strip() for v in value if isinstance(v, str) and v.strip()]
-
-
 def _require_category(session: Session, slug: str) -> None:
     found = session.exec(select(ServiceCategory.id).where(ServiceCategory.slug == slug)).first()
     if found is None:
@@ -119,39 +116,40 @@ def _require_category(session: Session, slug: str) -> None:
 
 
 def to_mascot(service: ServiceView) -> Mascot:
-    meta = service.meta
-    number = meta.get("number")
+    details = details_as(service.details, MascotDetails)
     return Mascot(
         id=service.id,
-        number=number if isinstance(number, int) and not isinstance(number, bool) else 0,
+        number=details.number or 0,
         name=service.title,
-        short_description=_text(meta.get("short_description"), service.description),
-        full_description=_text(meta.get("full_description"), service.description),
+        short_description=details.short_description or service.description,
+        full_description=details.full_description or service.description,
         image=service.image_url or NO_IMAGE,
-        suitable_for=_texts(meta.get("suitable_for")) or list(DEFAULT_SUITABLE_FOR),
-        color=_text(meta.get("color"), DEFAULT_MASCOT_COLOR),
+        suitable_for=details.suitable_for or list(DEFAULT_SUITABLE_FOR),
+        color=details.color or DEFAULT_MASCOT_COLOR,
         price_label=format_price(service.price),
     )
 
 
 def to_package(service: ServiceView) -> Package:
+    details = details_as(service.details, PackageDetails)
     return Package(
         id=service.id,
         name=service.title,
-        type=_text(service.meta.get("type")),
-        features=_texts(service.meta.get("features")),
+        type=details.type,
+        features=details.features,
         price_label=format_price(service.price),
     )
 
 
 def to_bouncer_option(service: ServiceView) -> BouncerOption:
+    details = details_as(service.details, BouncerOptionDetails)
     return BouncerOption(
         id=service.id,
-        type=_text(service.meta.get("type")),
+        type=details.type or "",
         title=service.title,
         description=service.description,
         image=service.image_url or "",
-        color=_text(service.meta.get("color"), "#ffffff"),
+        color=details.color,
         price_label=format_price(to_amount(service.price, CASTLE_DEFAULT_PRICE)),
     )
 
@@ -259,7 +257,7 @@ class WeddingsPage:
 
 
 def to_wedding_offer(service: ServiceView) -> WeddingOffer:
-    lines = service.meta.get("lines") if isinstance(service.meta.get("lines"), list) else []
+    lines = details_as(service.details, WeddingOfferDetails).lines
     return WeddingOffer(
         id=service.id,
         title=service.title,
@@ -267,11 +265,7 @@ def to_wedding_offer(service: ServiceView) -> WeddingOffer:
         image=service.image_url or "",
         price=str(to_amount(service.price)),
         price_label=format_price(service.price),
-        lines=[
-            f"{_text(line.get('label'))}: {format_price(line.get('amount'))}"
-            for line in lines
-            if isinstance(line, dict)
-        ],
+        lines=[f"{line.label}: {format_price(line.amount)}" for line in lines],
     )
 
 

@@ -1,39 +1,94 @@
-"""Where uploaded and generated files live: a local folder served under the media route.
+"""Where images and other files live (DESIGN 7; SPEC 3, 7, 8, 9): a local folder served under the
+media route, or an S3-compatible bucket, chosen once from `STORAGE_BACKEND`.
 
-`save(folder, data, content_type)` validates images by content (Pillow), strips metadata by
-re-encoding, and stores them under a generated name.
+Images from users go through `save_image`, whose checks trust nothing the browser said:
+
+- size per kind (service and banner 5 MB, avatar 2 MB), before anything is parsed;
+- type by content (the file's first bytes): JPEG, PNG, WebP and GIF only; SVG and every other
+  type are refused without running any other decoder;
+- pixel count from the header, before a single pixel is decoded (`MAX_PIXELS`; animations also
+  `MAX_FRAMES` and `MAX_ANIMATION_PIXELS` over all frames), with Pillow's own decompression-bomb
+  limit set to the same figure as a second line;
+- every image is decoded and written anew (GIF stays GIF, its frames and timings kept; the rest
+  becomes WebP, animated WebP/APNG keeping their frames), so trailing bytes, comments, EXIF
+  (GPS included), XMP and colour profiles are gone; EXIF orientation is applied first and a
+  colour profile is converted to sRGB, so the picture looks as it did;
+- names are generated (`{uuid}.{ext}`, or the caller's `banner-{timestamp}`,
+  `avatar-{userId}-{timestamp}`), and a stored name is never overwritten (SPEC: no upsert).
+
+A refusal raises `StorageError(code, message)` and stores nothing. Codes and SPEC's words:
+no_file 'No file provided', too_large 'File too large. Maximum size is {n}MB', not_image 'File
+must be an image', bad_type 'File type not accepted. Please upload image/jpeg, image/png,
+image/webp, image/gif', too_many_pixels. Storage failures are `unavailable` (or `exists`).
+
+The bucket of the S3 backend is created by the operator, with public read of its objects (a
+bucket policy or a CDN in front, `S3_PUBLIC_URL`): the app never creates buckets, so its keys
+need only put, get, head and delete object.
 """
 
 from __future__ import annotations
 
 import io
+import logging
+import mimetypes
 import re
+import threading
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal, Protocol
+from urllib.parse import quote, unquote, urlsplit
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageCms, ImageOps
 
 from storefront.services.errors import ServiceError
-from storefront.settings import get_settings
+from storefront.settings import Settings, get_settings
 
-FOLDERS = (
+log = logging.getLogger(__name__)
+
+# SPEC 3: the folders of the 'images' bucket.
+BANNER_FOLDERS = (
+    "banners",
+    "banners/banner-weddings",
+    "banners/banner-bouncers",
+    "banners/banner-mascots",
+    "banners/banner-tables",
+)
+SPEC_FOLDERS = (
     "services",
     "posts",
     "avatars",
     "venues",
     "decorations",
     "catering",
-    "banners",
-    "banners/banner-weddings",
-    "banners/banner-bouncers",
-    "banners/banner-mascots",
-    "banners/banner-tables",
-    "galleries",
+    *BANNER_FOLDERS,
 )
-IMAGE_FORMATS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
-MAX_PIXELS = 40_000_000
+# Also accepted: "galleries/<name>", the seeded photo galleries of the public pages.
+FOLDERS = (*SPEC_FOLDERS, "galleries")
+PLACEHOLDER = ".placeholder"
+
+Kind = Literal["service", "banner", "avatar"]
+MB = 1024 * 1024
+# SPEC 9: service image 5 MB, banner image 5 MB, avatar 2 MB.
+MAX_BYTES: dict[str, int] = {"service": 5 * MB, "banner": 5 * MB, "avatar": 2 * MB}
+ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/webp", "image/gif")  # SPEC 9, in its order
+
+# 24 megapixels: a 6000x4000 camera photo or a 12 MP phone photo passes; what is larger would
+# not fit in 5 MB as a real photo anyway, and decodes to 96 MB of RGBA, which is about as much
+# as one upload may take of a small shared server. A tiny file declaring 20000x20000 (1.6 GB
+# decoded) is refused from its header. Pillow's own check is set to the same limit: it warns
+# above it and raises DecompressionBombError above twice it, while opening the header.
+MAX_PIXELS = 24_000_000
+# Animations are decoded frame by frame into full RGBA canvases kept until written again.
+MAX_FRAMES = 300
+MAX_ANIMATION_PIXELS = 40_000_000  # all frames together: at most 160 MB while re-encoding
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+
+WEBP_QUALITY = 85
+CACHE_CONTROL = "public, max-age=3600"  # SPEC 9: storage cache control 3600 s
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+_SAFE_SEGMENT = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
+_SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 
 
 class StorageError(ServiceError):
@@ -42,79 +97,534 @@ class StorageError(ServiceError):
 
 @dataclass(frozen=True)
 class StoredFile:
-    path: str  # relative to the storage root, e.g. "services/<uuid>.webp"
-    url: str  # what a browser fetches
+    path: str  # the key inside the storage, e.g. "services/<uuid>.webp"
+    url: str  # what a browser fetches: "/media/services/..." or the bucket's public URL
+
+
+@dataclass
+class FolderReport:
+    """What `create_folders` did, folder by folder. The banners admin turns it into SPEC's
+    messages (SPEC 8): all created -> 'Successfully created all {n} banner folders in storage';
+    some failed -> 'Created {n} folders, but {m} failed...'; none created -> 'Failed to create
+    banner folders...'."""
+
+    created: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def _refuse_type() -> StorageError:
+    return StorageError(
+        "bad_type", "File type not accepted. Please upload " + ", ".join(ACCEPTED_TYPES)
+    )
+
+
+def _too_large(max_bytes: int) -> StorageError:
+    size = f"{max_bytes / MB:g}"
+    return StorageError("too_large", f"File too large. Maximum size is {size}MB", max=max_bytes)
+
+
+def _too_many_pixels() -> StorageError:
+    return StorageError(
+        "too_many_pixels",
+        f"Image dimensions are too large. Maximum is {MAX_PIXELS // 1_000_000} megapixels",
+        max=MAX_PIXELS,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking and re-encoding images
+
+
+def sniff(data: bytes) -> str | None:
+    """The accepted format the content starts with ("JPEG", "PNG", "WEBP", "GIF"), or None."""
+    if data.startswith(b"\xff\xd8\xff"):
+        return "JPEG"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WEBP"
+    return None
+
+
+# Other image types, refused as 'not accepted' rather than 'not an image'.
+_OTHER_IMAGE_MAGIC = (
+    b"BM",  # BMP
+    b"II*\x00",  # TIFF
+    b"MM\x00*",  # TIFF
+    b"\x00\x00\x01\x00",  # ICO
+    b"8BPS",  # Photoshop
+    b"\x00\x00\x00\x0cjP  \r\n",  # JPEG 2000
+    b"\xff\x0a",  # JPEG XL
+    b"\x00\x00\x00\x0cJXL ",  # JPEG XL container
+    b"qoif",  # QOI
+)
+_ISO_IMAGE_BRANDS = (b"heic", b"heix", b"hevc", b"mif1", b"msf1", b"avif", b"avis")
+
+
+def _is_other_image(data: bytes) -> bool:
+    if data.startswith(_OTHER_IMAGE_MAGIC):
+        return True
+    if data[4:8] == b"ftyp" and data[8:12] in _ISO_IMAGE_BRANDS:
+        return True
+    head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) and b"<svg" in head
+
+
+def _check_pixels(width: int, height: int) -> None:
+    if width <= 0 or height <= 0:
+        raise StorageError("not_image", "File must be an image")
+    if width * height > MAX_PIXELS:
+        raise _too_many_pixels()
+
+
+def check_image(data: bytes, *, max_bytes: int) -> str:
+    """Size and type, from the bytes alone; returns the format. Nothing is decoded here."""
+    if not data:
+        raise StorageError("no_file", "No file provided")
+    if len(data) > max_bytes:
+        raise _too_large(max_bytes)
+    fmt = sniff(data)
+    if fmt is None:
+        if _is_other_image(data):
+            raise _refuse_type()
+        raise StorageError("not_image", "File must be an image")
+    return fmt
+
+
+def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
+    """Check `data` and write it anew; returns the clean bytes and their extension."""
+    fmt = check_image(data, max_bytes=max_bytes)
+    try:
+        # Only the plugin of the format found: no other decoder ever sees the bytes.
+        with Image.open(io.BytesIO(data), formats=[fmt]) as image:
+            _check_pixels(*image.size)  # from the header: nothing decoded yet
+            frames = getattr(image, "n_frames", 1)
+            if frames > 1 and (
+                frames > MAX_FRAMES or frames * image.size[0] * image.size[1] > MAX_ANIMATION_PIXELS
+            ):
+                raise _too_many_pixels()
+            return _encode(image, fmt, frames)
+    except StorageError:
+        raise
+    except Image.DecompressionBombError as exc:
+        raise _too_many_pixels() from exc
+    except Exception as exc:  # a damaged or hostile file breaks decoders in many ways
+        log.info("image refused: %s: %s", type(exc).__name__, exc)
+        raise StorageError("not_image", "File must be an image") from exc
+
+
+def _has_alpha(image: Image.Image) -> bool:
+    return image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (
+        image.mode in ("P", "L", "RGB") and "transparency" in image.info
+    )
+
+
+def _clean_frame(image: Image.Image, icc: bytes | None, *, reuse: bool) -> Image.Image:
+    """The pixels of the current frame as RGB(A) in sRGB, with no metadata at all. With
+    `reuse`, `image` itself may be returned (a still: big images are held once, not twice);
+    an animation's frames must be new images, as the source moves on to the next frame."""
+    mode = "RGBA" if _has_alpha(image) else "RGB"
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        image = image.point(lambda v: v / 256).convert("L")  # 16-bit grey to 8-bit
+    converted = None
+    if icc:
+        try:
+            source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            base = image if image.mode == "CMYK" else image.convert(mode)
+            converted = ImageCms.profileToProfile(base, source, _SRGB, outputMode=mode)
+        except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+            converted = None  # a profile that does not fit the pixels: use them as they are
+    if converted is not None:
+        clean = converted
+    else:
+        clean = image if reuse and image.mode == mode else image.convert(mode)
+    clean.info = {}
+    return clean
+
+
+def _encode(image: Image.Image, fmt: str, frames: int) -> tuple[bytes, str]:
+    out_format, ext = ("GIF", "gif") if fmt == "GIF" else ("WEBP", "webp")
+    icc = image.info.get("icc_profile")
+    out = io.BytesIO()
+    if frames > 1:
+        loop = image.info.get("loop")
+        pictures, durations = [], []
+        for index in range(frames):
+            image.seek(index)
+            _check_pixels(*image.size)  # a later frame may declare a bigger canvas
+            pictures.append(_clean_frame(image, icc, reuse=False))
+            durations.append(max(int(image.info.get("duration") or 100), 20))
+        options: dict = {"save_all": True, "append_images": pictures[1:], "duration": durations}
+        if loop is not None:
+            options["loop"] = loop
+        if out_format == "GIF":
+            options["disposal"] = 2  # every frame is a whole canvas: clear before drawing
+        else:
+            options["quality"] = WEBP_QUALITY
+        pictures[0].save(out, format=out_format, **options)
+    else:
+        image.load()
+        if fmt != "GIF":
+            ImageOps.exif_transpose(image, in_place=True)  # upright, as the camera meant
+        clean = _clean_frame(image, icc, reuse=True)
+        if out_format == "GIF":
+            clean.save(out, format="GIF")
+        else:
+            clean.save(out, format="WEBP", quality=WEBP_QUALITY)
+    return out.getvalue(), ext
+
+
+# ---------------------------------------------------------------------------------------------
+# Backends
+
+
+class Backend(Protocol):
+    def put(self, path: str, data: bytes, *, content_type: str, overwrite: bool) -> None: ...
+    def delete(self, path: str) -> None: ...
+    def exists(self, path: str) -> bool: ...
+    def url(self, path: str) -> str: ...
+    def resolve(self, path: str) -> Path | None: ...
+    def make_folder(self, folder: str) -> None: ...
+
+
+class LocalStorage:
+    """A folder on this host, served by the media route (api/media.py)."""
+
+    def __init__(self, root: Path, url_prefix: str = "/media") -> None:
+        self.root = Path(root)
+        self.url_prefix = url_prefix.rstrip("/")
+
+    def put(self, path: str, data: bytes, *, content_type: str, overwrite: bool) -> None:
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not overwrite:
+            try:
+                with open(target, "xb") as file:  # fails when the name exists: no upsert
+                    file.write(data)
+            except FileExistsError as exc:
+                raise StorageError("exists", f"A file is already stored at {path}") from exc
+            except BaseException:
+                target.unlink(missing_ok=True)
+                raise
+            return
+        tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.part")
+        try:
+            tmp.write_bytes(data)
+            tmp.replace(target)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def delete(self, path: str) -> None:
+        (self.root / path).unlink(missing_ok=True)
+
+    def exists(self, path: str) -> bool:
+        return (self.root / path).is_file()
+
+    def url(self, path: str) -> str:
+        return f"{self.url_prefix}/{path}"
+
+    def resolve(self, path: str) -> Path | None:
+        root = self.root.resolve()
+        target = (root / path).resolve()
+        if root not in target.parents or not target.is_file():
+            return None
+        return target
+
+    def make_folder(self, folder: str) -> None:
+        (self.root / folder).mkdir(parents=True, exist_ok=True)
+
+
+def s3_public_base(settings: Settings) -> str:
+    """Where the bucket's objects are fetched by browsers: S3_PUBLIC_URL, else the endpoint
+    with the bucket as the first path segment, else AWS's virtual-hosted address."""
+    if settings.s3_public_url:
+        return settings.s3_public_url.rstrip("/")
+    if settings.s3_endpoint_url:
+        return f"{settings.s3_endpoint_url.rstrip('/')}/{settings.s3_bucket}"
+    return f"https://{settings.s3_bucket}.s3.{settings.s3_region}.amazonaws.com"
+
+
+def image_origin(settings: Settings) -> str:
+    """The origin stored images come from when it is not this site ('' for local storage):
+    the Content-Security-Policy allows images from it."""
+    if settings.storage_backend != "s3":
+        return ""
+    parts = urlsplit(s3_public_base(settings))
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+class S3Storage:
+    """Any S3-compatible bucket (AWS, MinIO, R2, ...). Objects get their type and SPEC's cache
+    control; public reading is the bucket's business (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        bucket: str,
+        public_base: str,
+        endpoint_url: str | None = None,
+        region: str = "us-east-1",
+        access_key_id: str | None = None,
+        secret_access_key: str | None = None,
+    ) -> None:
+        self.bucket = bucket
+        self.public_base = public_base.rstrip("/")
+        self._client_options = {
+            "endpoint_url": endpoint_url,
+            "region_name": region,
+            "aws_access_key_id": access_key_id,
+            "aws_secret_access_key": secret_access_key,
+        }
+        self._client: Any = None  # boto3 is imported only when the S3 backend is used
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> S3Storage:
+        return cls(
+            bucket=settings.s3_bucket,
+            public_base=s3_public_base(settings),
+            endpoint_url=settings.s3_endpoint_url,
+            region=settings.s3_region,
+            access_key_id=settings.s3_access_key_id,
+            secret_access_key=settings.s3_secret_access_key,
+        )
+
+    @property
+    def client(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                import boto3
+                from botocore.config import Config
+
+                path_style = (
+                    {"addressing_style": "path"} if self._client_options["endpoint_url"] else {}
+                )
+                self._client = boto3.session.Session().client(
+                    "s3",
+                    config=Config(
+                        connect_timeout=5,
+                        read_timeout=30,
+                        retries={"max_attempts": 3, "mode": "standard"},
+                        s3=path_style,
+                    ),
+                    **self._client_options,
+                )
+            return self._client
+
+    def _call(self, action: str, path: str, **kwargs):
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            return getattr(self.client, action)(Bucket=self.bucket, **kwargs)
+        except ClientError as exc:
+            code = str(exc.response.get("Error", {}).get("Code", ""))
+            if code in ("PreconditionFailed", "412"):
+                raise StorageError("exists", f"A file is already stored at {path}") from exc
+            if code in ("404", "NoSuchKey", "NotFound") and action == "head_object":
+                return None
+            log.error("S3 %s of %s failed: %s", action, path, exc)
+            raise StorageError("unavailable", "Storage is unavailable") from exc
+        except BotoCoreError as exc:
+            log.error("S3 %s of %s failed: %s", action, path, exc)
+            raise StorageError("unavailable", "Storage is unavailable") from exc
+
+    def put(self, path: str, data: bytes, *, content_type: str, overwrite: bool) -> None:
+        extra = {} if overwrite else {"IfNoneMatch": "*"}  # no upsert: refused if it exists
+        self._call(
+            "put_object",
+            path,
+            Key=path,
+            Body=data,
+            ContentType=content_type,
+            CacheControl=CACHE_CONTROL,
+            **extra,
+        )
+
+    def delete(self, path: str) -> None:
+        self._call("delete_object", path, Key=path)  # S3 answers 204 for a missing key too
+
+    def exists(self, path: str) -> bool:
+        return self._call("head_object", path, Key=path) is not None
+
+    def url(self, path: str) -> str:
+        return f"{self.public_base}/{quote(path)}"
+
+    def resolve(self, path: str) -> Path | None:
+        return None  # browsers fetch objects from the bucket, not through the media route
+
+    def make_folder(self, folder: str) -> None:
+        # A bucket has no folders: SPEC's initialisation puts a .placeholder in each (upsert).
+        self.put(f"{folder}/{PLACEHOLDER}", b"", content_type="text/plain", overwrite=True)
+
+
+def backend_from_settings(settings: Settings) -> LocalStorage | S3Storage:
+    if settings.storage_backend == "s3":
+        return S3Storage.from_settings(settings)
+    return LocalStorage(settings.media_dir, settings.media_url_prefix)
+
+
+_backend: LocalStorage | S3Storage | None = None
+_backend_lock = threading.Lock()
+
+
+def backend() -> LocalStorage | S3Storage:
+    """The storage of this process, chosen once from the settings."""
+    global _backend
+    with _backend_lock:
+        if _backend is None:
+            _backend = backend_from_settings(get_settings())
+        return _backend
+
+
+def use_backend(chosen: LocalStorage | S3Storage | None) -> LocalStorage | S3Storage | None:
+    """Replace the storage of this process (tests, tools); None chooses from the settings again.
+    Returns the one it replaced."""
+    global _backend
+    with _backend_lock:
+        previous, _backend = _backend, chosen
+    return previous
+
+
+# ---------------------------------------------------------------------------------------------
+# The API the rest of the app calls
+
+
+def _check_folder(folder: str) -> None:
+    if folder in FOLDERS:
+        return
+    top, _, rest = folder.partition("/")
+    if top == "galleries" and _SAFE_SEGMENT.match(rest):
+        return
+    raise StorageError("bad_folder", f"Unknown storage folder: {folder}")
+
+
+def _check_name(name: str) -> None:
+    if not _SAFE_NAME.match(name):
+        raise StorageError("bad_name", f"Unsafe file name: {name}")
+
+
+def _split(path: str) -> tuple[str, str]:
+    """A stored path's folder and name, both checked; StorageError otherwise."""
+    folder, _, name = str(path).rpartition("/")
+    _check_folder(folder)
+    _check_name(name)
+    return folder, name
+
+
+def kind_of(folder: str) -> Kind:
+    """The size class of a folder when the caller does not say: avatars, banners, the rest."""
+    if folder == "avatars":
+        return "avatar"
+    if folder == "banners" or folder.startswith("banners/"):
+        return "banner"
+    return "service"
+
+
+def save_image(
+    folder: str,
+    data: bytes,
+    *,
+    kind: Kind | None = None,
+    name: str | None = None,
+    max_bytes: int | None = None,
+) -> StoredFile:
+    """Check and store an uploaded image under `folder/{name or uuid}.{ext}`.
+
+    `kind` sets the size cap (SPEC 9); without it the folder decides (`kind_of`). `max_bytes`
+    may lower the cap, never raise it. `name` is the caller's generated stem, e.g.
+    `banner-{timestamp}` or `avatar-{userId}-{timestamp}`. Refusals raise StorageError and
+    store nothing."""
+    _check_folder(folder)
+    kind = kind or kind_of(folder)
+    if kind not in MAX_BYTES:
+        raise ValueError(f"unknown image kind {kind!r}; one of {', '.join(MAX_BYTES)}")
+    cap = MAX_BYTES[kind]
+    if max_bytes is not None:
+        cap = min(cap, max_bytes)
+    stem = name or str(uuid.uuid4())
+    _check_name(stem)
+    clean, ext = reencode_image(data, max_bytes=cap)
+    path = f"{folder}/{stem}.{ext}"
+    _check_name(f"{stem}.{ext}")
+    store = backend()
+    store.put(path, clean, content_type=f"image/{ext}", overwrite=False)
+    return StoredFile(path=path, url=store.url(path))
+
+
+def save_bytes(
+    folder: str, name: str, data: bytes, *, content_type: str | None = None
+) -> StoredFile:
+    """Store bytes the app made itself (the seed's placeholders) under `folder/name`, replacing
+    what is there. Never for uploads: those go through `save_image`."""
+    _check_folder(folder)
+    _check_name(name)
+    path = f"{folder}/{name}"
+    content_type = content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
+    store = backend()
+    store.put(path, data, content_type=content_type, overwrite=True)
+    return StoredFile(path=path, url=store.url(path))
+
+
+def delete(path: str) -> None:
+    """Remove a stored file; removing one that is not there is not an error. A path outside
+    the storage folders (a URL, say: see `path_from_url`) raises StorageError."""
+    _split(path)
+    backend().delete(path)
+
+
+def exists(path: str) -> bool:
+    _split(path)
+    return backend().exists(path)
+
+
+def public_url(path: str) -> str:
+    return backend().url(path)
+
+
+def path_from_url(url: str) -> str | None:
+    """The stored path behind a URL this storage handed out, or None for any other URL (an
+    image from elsewhere, a static asset)."""
+    store = backend()
+    base = store.url("")
+    if not url or not url.startswith(base):
+        return None
+    path = unquote(url[len(base) :].split("?", 1)[0])
+    try:
+        _split(path)
+    except StorageError:
+        return None
+    return path
+
+
+def resolve(path: str) -> Path | None:
+    """The local file behind a media path, or None when it is not a stored file (or the
+    storage is not local)."""
+    try:
+        _split(path)
+    except StorageError:
+        return None
+    return backend().resolve(path)
 
 
 def media_root() -> Path:
     return get_settings().media_dir
 
 
-def public_url(path: str) -> str:
-    return f"{get_settings().media_url_prefix}/{path}"
-
-
-def _check_folder(folder: str) -> None:
-    if folder not in FOLDERS and not folder.startswith("galleries/"):
-        raise StorageError("bad_folder", f"Unknown storage folder: {folder}")
-    if ".." in folder.split("/"):
-        raise StorageError("bad_folder", f"Unknown storage folder: {folder}")
-
-
-def save_bytes(folder: str, name: str, data: bytes) -> StoredFile:
-    """Store raw bytes under `folder/name` (name generated by the caller)."""
-    _check_folder(folder)
-    if not _SAFE_NAME.match(name):
-        raise StorageError("bad_name", f"Unsafe file name: {name}")
-    target = media_root() / folder / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(target.suffix + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(target)
-    rel = f"{folder}/{name}"
-    return StoredFile(path=rel, url=public_url(rel))
-
-
-def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
-    """Check that `data` is an accepted image within limits; return clean bytes and extension."""
-    if not data:
-        raise StorageError("no_file", "No file provided")
-    if len(data) > max_bytes:
-        raise StorageError(
-            "too_large", f"File too large. Maximum size is {max_bytes // (1024 * 1024)}MB"
-        )
-    try:
-        with Image.open(io.BytesIO(data)) as probe:
-            fmt = probe.format
-            width, height = probe.size
-    except (UnidentifiedImageError, OSError) as exc:
-        raise StorageError("not_image", "File must be an image") from exc
-    if fmt not in IMAGE_FORMATS:
-        raise StorageError(
-            "bad_type",
-            "File type not accepted. Please upload image/jpeg, image/png, image/webp, image/gif",
-        )
-    if width * height > MAX_PIXELS:
-        raise StorageError("too_many_pixels", "Image dimensions are too large")
-    if fmt == "GIF":
-        return data, "gif"  # animated GIFs are kept as they are
-    with Image.open(io.BytesIO(data)) as image:
-        image.load()
-        out = io.BytesIO()
-        clean = image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB")
-        clean.save(out, format="WEBP", quality=85)
-    return out.getvalue(), "webp"
-
-
-def save_image(folder: str, data: bytes, *, max_bytes: int, name: str | None = None) -> StoredFile:
-    clean, ext = reencode_image(data, max_bytes=max_bytes)
-    return save_bytes(folder, f"{name or uuid.uuid4()}.{ext}", clean)
-
-
-def resolve(path: str) -> Path | None:
-    """The file behind a media path, or None when it is outside the root or missing."""
-    root = media_root().resolve()
-    target = (root / path).resolve()
-    if root not in target.parents or not target.is_file():
-        return None
-    return target
+def create_folders(folders: tuple[str, ...] = SPEC_FOLDERS) -> FolderReport:
+    """SPEC's folder initialisation: each folder is made (a directory, or a `.placeholder`
+    object in a bucket, replaced if present); returns which were created and which failed.
+    See FolderReport for the messages SPEC shows."""
+    report = FolderReport()
+    store = backend()
+    for folder in folders:
+        try:
+            _check_folder(folder)
+            store.make_folder(folder)
+        except (StorageError, OSError) as exc:
+            log.error("could not create storage folder %s: %s", folder, exc)
+            report.failed.append(folder)
+        else:
+            report.created.append(folder)
+    return report

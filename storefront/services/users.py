@@ -9,6 +9,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from storefront.models import AuditLog, User, UserPublic, utcnow
+from storefront.services import audit
 from storefront.services.auth import lock_admin_decisions, normalize_email
 from storefront.services.errors import ServiceError
 
@@ -47,14 +48,15 @@ def list_users(*, session: Session) -> list[UserPublic]:
 
 
 def _audit(session: Session, actor: str | None, action: str, target: User) -> None:
-    session.add(
-        AuditLog(
-            actor_user_id=_user(session, actor).id if _user(session, actor) else None,
-            action=action,
-            entity_type="user",
-            entity_id=str(target.id),
-            details={"email": target.email},
-        )
+    audit.record(
+        session,
+        actor_id=actor,
+        action=action,
+        entity_type="user",
+        entity_id=target.id,
+        before={"role": "user"},
+        after={"role": target.role},
+        email=target.email,
     )
 
 

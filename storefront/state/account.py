@@ -29,16 +29,25 @@ PROFILE_FALLBACK = "Failed to update profile"
 AVATAR_FALLBACK = "Failed to upload avatar"
 
 
+SERVICES_FAILED = "Failed to load your services. Please try again later."
+
+
 class AccountAreaState(AccountState):
     services: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
+    error: str = ""
 
     @rx.event
     async def load(self):
         user_id = await self._caller_id()
         if not user_id:
             return
-        own = await call_service(users.services_of, user_id=user_id)
+        self.error = ""
+        try:
+            own = await call_service(users.services_of, user_id=user_id)
+        except Exception:
+            log.exception("listing a user's services failed")
+            own, self.error = [], SERVICES_FAILED
         booked = await call_service(booking.bookings_for_user, user_id=user_id)
         self.services = [dataclasses.asdict(s) for s in own]
         self.bookings = [dataclasses.asdict(b) for b in booked]

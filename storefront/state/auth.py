@@ -85,22 +85,22 @@ class AuthState(rx.State):
         await self._identify()
         self.auth_loading = False
 
+    async def _send_guests_to_sign_in(self):
+        await self._identify()
+        self.auth_loading = False
+        if not self.signed_in:
+            return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
+        return None
+
     @rx.event
     async def require_account(self):
         """Page guard (comfort only; the real check is the event guard)."""
-        await self._identify()
-        self.auth_loading = False
-        if not self.signed_in:
-            return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
+        return await self._send_guests_to_sign_in()
 
     @rx.event
     async def require_admin(self):
-        await self._identify()
-        self.auth_loading = False
-        if not self.signed_in:
-            return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
-        if not self.is_admin:
-            return rx.redirect("/")
+        """Guests go to sign in; a signed-in non-admin stays and sees 'Access Denied'."""
+        return await self._send_guests_to_sign_in()
 
     @rx.event
     async def sign_out(self):

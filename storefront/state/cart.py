@@ -83,7 +83,7 @@ class CartState(rx.State):
             image=service.image_url or "",
             description=service.description,
             quantity=count,
-            unit="table" if service.kind == "table" else service.meta.get("unit"),
+            unit="table" if service.kind == "table" else getattr(service.details, "unit", None),
         )
         if item is None:
             return

@@ -24,16 +24,14 @@ class InitialAdminState(AccountState):
 
     @rx.event
     async def open_admin(self):
-        """on_load of the admin area, after AuthState.require_account: admins stay, and so
-        does anyone while no admin exists (to see the setup); others go home."""
+        """on_load of the admin area, after AuthState.require_account: whether the setup
+        shows (no admin exists) instead of 'Access Denied' for a signed-in non-admin."""
         auth_state = await self.get_state(AuthState)
-        user_id, role = await auth_state._caller()
+        user_id, _role = await auth_state._caller()
         if not user_id:
             return
         self.admin_missing = await call_service(users.admin_count) == 0
         self.notice = self.error = ""
-        if role != "admin" and not self.admin_missing:
-            return rx.redirect("/")
 
     @rx.event
     def type_email(self, value: str):

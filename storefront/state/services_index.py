@@ -20,24 +20,29 @@ CATEGORY_PAGES = {
 class ServicesIndexState(rx.State):
     categories: list[dict[str, str]] = []
     themes: list[dict[str, str]] = []
+    # Published services of no particular kind (made in the back office): each has its page.
+    others: list[dict[str, str]] = []
 
     @rx.event
     async def load(self):
         categories = await call_service(catalog.list_categories)
         themes = await call_service(catalog.list_public_services, kind="theme")
+        others = await call_service(catalog.list_public_services, kind="service")
         self.categories = [
             {"name": c.name, "description": c.description or "", "href": CATEGORY_PAGES[c.slug]}
             for c in categories
             if c.slug in CATEGORY_PAGES
         ]
-        self.themes = [
-            {
-                "id": t.id,
-                "title": t.title,
-                "description": t.description,
-                "image": t.image_url or "",
-                "price": "From " + format_price(t.price),
-                "href": seo.theme_path(t.slug),
-            }
-            for t in themes
-        ]
+        self.themes = [_card(t, "From ") for t in themes]
+        self.others = [_card(s) for s in others]
+
+
+def _card(view: catalog.ServiceView, price_prefix: str = "") -> dict[str, str]:
+    return {
+        "id": view.id,
+        "title": view.title,
+        "description": view.description,
+        "image": view.image_url or "",
+        "price": price_prefix + format_price(view.price) if view.price is not None else "",
+        "href": seo.detail_path(view.slug),
+    }

@@ -6,6 +6,7 @@ import logging
 
 import reflex as rx
 
+from storefront.models.service_details import TableDetails, details_as
 from storefront.services import cart, catalog
 from storefront.services.money import format_price, to_amount
 from storefront.state.base import call_service
@@ -42,8 +43,8 @@ class TablesState(rx.State):
                 {
                     "id": v.id,
                     "title": v.title,
-                    "color": str(v.meta.get("color", "")),
-                    "size": str(v.meta.get("diameter", "")),
+                    "color": details_as(v.details, TableDetails).color,
+                    "size": str(details_as(v.details, TableDetails).diameter),
                     "price": str(to_amount(v.price, to_amount(DEFAULT_TABLE_PRICE))),
                 }
                 for v in views

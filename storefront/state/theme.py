@@ -6,6 +6,7 @@ import logging
 
 import reflex as rx
 
+from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business, catalog, seo
 from storefront.services.money import format_price
 from storefront.state.base import call_service
@@ -20,6 +21,8 @@ class ThemeState(rx.State):
     paragraphs: list[str] = []
     features: list[str] = []
     add_ons: list[dict[str, str]] = []
+    # Every image of the service, the main one first.
+    gallery: list[str] = []
     tab: str = "description"
 
     @rx.event
@@ -33,10 +36,11 @@ class ThemeState(rx.State):
         except Exception:
             log.exception("loading theme %r failed", key)
             view = None
-        if view is None or view.kind != "theme":
-            self.status, self.theme = "missing", {}
+        if view is None or view.kind not in catalog.DETAIL_PAGE_KINDS:
+            self.status, self.theme, self.gallery = "missing", {}, []
             return
-        meta = view.meta
+        self.gallery = list(view.image_urls)
+        details = details_as(view.details, ThemeDetails)
         self.theme = {
             "id": view.id,
             "title": view.title,
@@ -44,17 +48,14 @@ class ThemeState(rx.State):
             "description": view.description,
             "image": view.image_url or "",
             "price": format_price(view.price),
-            "age": str(meta.get("age", "")),
-            "duration": str(meta.get("duration", "")),
-            "capacity": str(meta.get("capacity", "")),
+            "age": details.age,
+            "duration": details.duration,
+            "capacity": details.capacity,
         }
-        long_text = str(meta.get("long_description") or view.description)
+        long_text = details.long_description or view.description
         self.paragraphs = [p.strip() for p in long_text.split("\n\n") if p.strip()]
-        self.features = [str(f) for f in meta.get("features", [])]
-        self.add_ons = [
-            {"name": str(a.get("name", "")), "price": format_price(a.get("price"))}
-            for a in meta.get("add_ons", [])
-        ]
+        self.features = list(details.features)
+        self.add_ons = [{"name": a.name, "price": format_price(a.price)} for a in details.add_ons]
         self.status = "found"
 
     @rx.var
@@ -68,9 +69,9 @@ class ThemeState(rx.State):
 
     @rx.var
     def canonical_url(self) -> str:
-        """The theme's one address (by slug), whichever address showed it."""
+        """The page's one address (by slug), whichever address showed it."""
         slug = self.theme.get("slug", "")
-        return seo.theme_url(slug) if slug else seo.canonical_url("/services")
+        return seo.detail_url(slug) if slug else seo.canonical_url("/services")
 
     @rx.var
     def share_image(self) -> str:

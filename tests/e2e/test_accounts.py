@@ -286,7 +286,11 @@ def test_with_no_admin_a_signed_in_user_names_the_first_admin(page, server):
     _sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.goto("/admin")
-    expect(page).to_have_url(re.compile(r"/$"))  # an admin exists: the admin area is closed
+    # An admin exists: the admin area is closed, and says so (SPEC 6).
+    expect(page.get_by_test_id("access-denied")).to_contain_text(
+        "You must be an admin to view this page."
+    )
+    expect(page.get_by_test_id("first-admin-setup")).to_have_count(0)
     _sql(server, "UPDATE users SET role = 'user' WHERE role = 'admin'")
     page.goto("/admin")
     setup = page.get_by_test_id("first-admin-setup")

@@ -19,6 +19,15 @@ def test_sitemap_lists_every_public_page_and_each_published_theme(session):
     for theme in themes:
         assert f"https://e.example/services/{theme.slug}" in urls
     assert not [u for u in urls if "[" in u or "/admin" in u or "/account" in u]
+    # A plain service made in the back office has its page too; a draft has none.
+    session.add(Service(title="Photo Booth", slug="photo-booth", description="Fun.", price=90))
+    session.add(
+        Service(title="Secret", slug="secret-draft", description="Not yet.", status="draft")
+    )
+    session.commit()
+    urls = seo.sitemap_urls(session=session, base="https://e.example")
+    assert "https://e.example/services/photo-booth" in urls
+    assert "https://e.example/services/secret-draft" not in urls
     # A theme taken out of the catalogue leaves the sitemap.
     themes[0].status = "draft"
     session.add(themes[0])
@@ -52,5 +61,9 @@ def test_category_and_theme_pages_offer_products_in_euros(session):
         assert data["name"] == theme.title
         assert data["url"].endswith("/services/enchanted-princess")
         assert data["offers"]["price"] == f"{theme.price:.2f}"
+    session.add(Service(title="Photo Booth", slug="photo-booth", description="Fun.", price=90))
+    session.commit()
+    (booth,) = seo.structured_data("/services/photo-booth/", session=session)
+    assert (booth["name"], booth["offers"]["price"]) == ("Photo Booth", "90.00")
     assert seo.structured_data("/terms", session=session) == []
     assert seo.structured_data("/services/no-such-theme", session=session) == []

@@ -30,7 +30,7 @@ def test_built_pages_are_canonical_at_their_folder_address():
     assert seo.canonical_url("/services/magic-weddings/", BASE + "/") == (
         BASE + "/services/magic-weddings/"
     )
-    assert seo.theme_url("enchanted-princess", BASE) == BASE + "/services/enchanted-princess"
+    assert seo.detail_url("enchanted-princess", BASE) == BASE + "/services/enchanted-princess"
 
 
 def test_robots_keeps_private_buying_and_api_addresses_out_and_names_the_sitemap():

@@ -7,6 +7,7 @@ import pytest
 from sqlmodel import Session, SQLModel, create_engine
 
 from storefront.models import Banner, BannerItem, Service, ServiceCategory
+from storefront.models.service_details import read_details
 from storefront.services import showcase
 from storefront.services.catalog import ServiceView
 
@@ -21,7 +22,7 @@ def _view(kind="mascot", price="250", meta=None, image="/media/x.webp", title="I
         kind=kind,
         category_slug="mascots",
         image_url=image,
-        meta=meta or {},
+        details=read_details(kind, meta or {}),
     )
 
 

@@ -80,7 +80,12 @@ def _service_card(service: dict) -> rx.Component:
         ),
         rx.el.h3(service["title"], class_name="mt-3 font-semibold"),
         rx.el.p(
-            service["status"], " · ", service["price_label"], class_name="text-sm text-slate-500"
+            service["status"], " · ", service["price_label"], class_name="text-sm text-slate-600"
+        ),
+        rx.link(
+            "Edit",
+            href="/services/edit/" + service["id"],
+            class_name="mt-2 inline-block text-fuchsia-700 font-medium underline",
         ),
         class_name=CARD,
     )
@@ -104,12 +109,13 @@ def dashboard() -> rx.Component:
             rx.el.h2("Your Services", class_name="text-xl font-bold"),
             rx.link(
                 "Create New Service",
-                href="/services/create",
+                href=routes.SERVICE_CREATE,
                 underline="none",
                 class_name=PRIMARY_BUTTON,
             ),
             class_name="mt-10 flex flex-wrap items-center justify-between gap-4",
         ),
+        rx.el.div(error_box(AccountAreaState.error, "account-services-error"), class_name="mt-4"),
         rx.cond(
             AccountAreaState.services.length() > 0,
             rx.el.div(

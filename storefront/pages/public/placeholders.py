@@ -10,19 +10,8 @@ PLACEHOLDERS = {
 }
 
 
-# Pages that need a signed-in user (their forms come with the services issue).
-PROTECTED_PLACEHOLDERS = {
-    "/services/create": ("Create New Service", "Service creation is coming soon."),
-    "/services/edit/[service_id]": ("Edit Service", "Service editing is coming soon."),
-}
-
-
-def make_placeholder(title: str, text: str, *, guarded: bool = False):
+def make_placeholder(title: str, text: str):
     def page() -> rx.Component:
-        if guarded:
-            from storefront.pages.account.account import account_frame
-
-            return account_frame(title, rx.el.p(text, class_name="mt-4 text-slate-600"))
         return placeholder_page(title, text)
 
     return page

@@ -58,4 +58,16 @@ def services_index() -> rx.Component:
             ),
             class_name="max-w-6xl mx-auto px-4 mt-16",
         ),
+        rx.cond(
+            ServicesIndexState.others.length() > 0,
+            rx.el.section(
+                section_title("Shërbime të Tjera"),
+                rx.el.div(
+                    rx.foreach(ServicesIndexState.others, _theme_card),
+                    class_name="grid gap-6 md:grid-cols-3",
+                ),
+                class_name="max-w-6xl mx-auto px-4 mt-16",
+                data_testid="other-services",
+            ),
+        ),
     )

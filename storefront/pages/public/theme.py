@@ -27,10 +27,14 @@ def _breadcrumb() -> rx.Component:
 
 
 def _tile(label: str, key: str) -> rx.Component:
-    return rx.el.div(
-        rx.el.p(label, class_name="text-xs uppercase tracking-wide text-slate-600"),
-        rx.el.p(ThemeState.theme[key], class_name="mt-1 font-bold"),
-        class_name="rounded-2xl bg-fuchsia-50 p-4",
+    """One of the four tiles; left out when the service has nothing to say there."""
+    return rx.cond(
+        ThemeState.theme[key] != "",
+        rx.el.div(
+            rx.el.p(label, class_name="text-xs uppercase tracking-wide text-slate-600"),
+            rx.el.p(ThemeState.theme[key], class_name="mt-1 font-bold"),
+            class_name="rounded-2xl bg-fuchsia-50 p-4",
+        ),
     )
 
 
@@ -91,6 +95,29 @@ def _tabs() -> rx.Component:
     )
 
 
+def _more_photos() -> rx.Component:
+    """The service's other images, when it has more than one."""
+    return rx.cond(
+        ThemeState.gallery.length() > 1,
+        rx.el.ul(
+            rx.foreach(
+                ThemeState.gallery[1:],
+                lambda url, i: rx.el.li(
+                    img(
+                        url,
+                        ThemeState.theme["title"] + " photo " + (i + 2).to_string(),
+                        width=400,
+                        height=300,
+                        class_name="w-full aspect-[4/3] object-cover rounded-2xl",
+                    )
+                ),
+            ),
+            class_name="grid grid-cols-2 sm:grid-cols-4 gap-3 md:col-span-2 md:order-last",
+            data_testid="service-gallery",
+        ),
+    )
+
+
 def _found() -> rx.Component:
     theme = ThemeState.theme
     return rx.el.div(
@@ -104,6 +131,7 @@ def _found() -> rx.Component:
                 loading="eager",
                 class_name="w-full aspect-[4/3] object-cover rounded-3xl shadow-lg",
             ),
+            _more_photos(),
             rx.el.div(
                 rx.el.h1(theme["title"], class_name="text-3xl md:text-4xl font-extrabold"),
                 rx.el.p(theme["description"], class_name="mt-4 text-slate-600"),

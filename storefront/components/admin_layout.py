@@ -1,0 +1,208 @@
+"""The frame of every admin screen: the site's navigation bar (account links, Sign Out), a
+sidebar (a scrolling row of links under 768 px), the screen's title, and SPEC's 'Access Denied' for a signed-in account that is not an admin.
+
+Showing or hiding this frame protects nothing: every admin event is refused on the server to
+anyone but an admin (state/guard.py), and each handler checks the role again."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.navbar import navbar
+from storefront.components.ui import loading_spinner
+from storefront.state.auth import AuthState
+
+# (key, label, href, icon). Dashboard is marked only on /admin itself (SPEC: exact match).
+SECTIONS = [
+    ("dashboard", "Dashboard", routes.ADMIN, "layout-dashboard"),
+    ("services", "Services", routes.ADMIN_SERVICES, "package"),
+    ("bookings", "Bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
+    ("banners", "Banners", routes.ADMIN_BANNERS, "images"),
+    ("settings", "Settings", routes.ADMIN_SETTINGS, "settings"),
+    ("users", "Users", routes.ADMIN_USERS, "users"),
+]
+VIEW_DENIED = "You must be an admin to view this page."
+ACCESS_DENIED = "You must be an admin to access this page."
+
+CARD = "rounded-2xl border border-slate-200 bg-white shadow-sm"
+TABLE_HEAD = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
+TABLE_CELL = "px-3 py-3 align-top text-sm"
+SMALL_BUTTON = (
+    "inline-flex items-center justify-center gap-1 min-h-[32px] px-3 py-1 rounded-lg text-sm "
+    "font-medium border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 "
+    "disabled:opacity-50 disabled:cursor-not-allowed"
+)
+DANGER_BUTTON = (
+    "inline-flex items-center justify-center gap-1 min-h-[32px] px-3 py-1 rounded-lg text-sm "
+    "font-medium border border-red-300 bg-white text-red-700 hover:bg-red-50 "
+    "disabled:opacity-50 disabled:cursor-not-allowed"
+)
+INPUT = (
+    "w-full px-3 py-2 rounded-lg border border-slate-300 bg-white text-slate-900 "
+    "focus:outline-none focus:ring-2 focus:ring-fuchsia-500"
+)
+LABEL = "block text-sm font-medium text-slate-700 mb-1"
+
+
+def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Component:
+    here = key == current
+    look = "bg-fuchsia-600 text-white" if here else "text-slate-700 hover:bg-fuchsia-50"
+    return rx.link(
+        rx.icon(icon, size=18),
+        rx.el.span(label),
+        href=href,
+        underline="none",
+        aria_current="page" if here else None,
+        class_name=f"flex shrink-0 items-center gap-2 px-3 py-2 rounded-lg text-sm font-medium {look}",
+        data_testid=f"admin-nav-{key}",
+    )
+
+
+def sidebar(current: str) -> rx.Component:
+    return rx.el.nav(
+        *[_link(*section, current=current) for section in SECTIONS],
+        rx.link(
+            rx.icon("arrow-left", size=18),
+            rx.el.span("Back to Site"),
+            href=routes.HOME,
+            underline="none",
+            class_name="flex shrink-0 items-center gap-2 px-3 py-2 rounded-lg text-sm "
+            "font-medium text-slate-700 hover:bg-slate-100 md:mt-6",
+            data_testid="admin-back-to-site",
+        ),
+        aria_label="Admin",
+        class_name="flex md:flex-col gap-1 overflow-x-auto md:overflow-visible p-2 md:p-4 "
+        "bg-white border-b md:border-b-0 md:border-r border-slate-200 md:w-56 md:min-h-[calc(100vh-4rem)] "
+        "md:sticky md:top-16 md:self-start",
+        data_testid="admin-sidebar",
+    )
+
+
+def access_denied(text: str = VIEW_DENIED) -> rx.Component:
+    """SPEC 6: 'Access Denied' and why; User Management says both in one line."""
+    one_line = text.startswith("Access Denied")
+    return rx.el.div(
+        rx.el.h1(
+            text if one_line else "Access Denied", class_name="text-2xl font-bold text-red-700"
+        ),
+        rx.fragment() if one_line else rx.el.p(text, class_name="mt-2 text-slate-700"),
+        rx.link(
+            "Back to Site",
+            href=routes.HOME,
+            class_name="inline-block mt-6 text-fuchsia-700 font-medium underline",
+        ),
+        role="alert",
+        class_name="max-w-xl mx-auto mt-16 rounded-2xl border border-red-200 bg-red-50 p-8",
+        data_testid="access-denied",
+    )
+
+
+def admin_frame(
+    title: str | rx.Var,
+    *children: rx.Component,
+    current: str,
+    actions: rx.Component | None = None,
+    denied: str = VIEW_DENIED,
+    non_admin: rx.Component | None = None,
+) -> rx.Component:
+    """An admin screen. `current` is the sidebar entry to mark; `actions` sit beside the
+    title. Guests see a spinner while they are sent to sign in; a signed-in account that is
+    not an admin sees `non_admin` (SPEC's 'Access Denied' unless given)."""
+    return rx.el.div(
+        navbar(),
+        rx.el.div(
+            rx.cond(AuthState.is_admin, sidebar(current)),
+            rx.el.main(
+                rx.cond(
+                    AuthState.auth_loading | ~AuthState.signed_in,
+                    loading_spinner(),
+                    rx.cond(
+                        AuthState.is_admin,
+                        rx.el.div(
+                            rx.el.div(
+                                rx.el.h1(title, class_name="text-2xl md:text-3xl font-bold"),
+                                actions if actions is not None else rx.fragment(),
+                                class_name="flex flex-wrap items-center justify-between gap-3",
+                            ),
+                            *children,
+                            class_name="max-w-6xl mx-auto px-3 md:px-8 py-6 md:py-10",
+                        ),
+                        non_admin if non_admin is not None else access_denied(denied),
+                    ),
+                ),
+                class_name="flex-1 min-w-0",
+            ),
+            class_name="flex flex-col md:flex-row",
+        ),
+        class_name="min-h-screen bg-slate-50 text-slate-900",
+    )
+
+
+def notices(notice: rx.Var, error: rx.Var, prefix: str = "admin") -> rx.Component:
+    """The green and the red message of a screen."""
+    from storefront.components.ui import error_box, success_box
+
+    return rx.el.div(
+        success_box(notice, f"{prefix}-notice"),
+        error_box(error, f"{prefix}-error"),
+        class_name="mt-4 space-y-2 empty:hidden",
+    )
+
+
+def pager(page: rx.Var, pages: rx.Var, total: rx.Var, on_prev, on_next) -> rx.Component:
+    """Previous / next under a table, with where the admin is."""
+    return rx.el.div(
+        rx.el.p(
+            "Page ",
+            page,
+            " of ",
+            pages,
+            " · ",
+            total,
+            " in all",
+            class_name="text-sm text-slate-600",
+            data_testid="pager-status",
+        ),
+        rx.el.div(
+            rx.el.button(
+                "Previous",
+                on_click=on_prev,
+                disabled=page <= 1,
+                class_name=SMALL_BUTTON,
+                type="button",
+            ),
+            rx.el.button(
+                "Next",
+                on_click=on_next,
+                disabled=page >= pages,
+                class_name=SMALL_BUTTON,
+                type="button",
+            ),
+            class_name="flex gap-2",
+        ),
+        class_name="mt-4 flex flex-wrap items-center justify-between gap-3",
+        data_testid="pager",
+    )
+
+
+def admin_table(headers: list[str], body: rx.Component, *, test_id: str) -> rx.Component:
+    """A table of the back office. Under 768 px each row becomes a card whose cells are named
+    by their column (`cell(label, ...)`), so nothing runs off a phone's screen."""
+    return rx.el.div(
+        rx.el.table(
+            rx.el.thead(
+                rx.el.tr(*[rx.el.th(h, scope="col", class_name=TABLE_HEAD) for h in headers])
+            ),
+            rx.el.tbody(body),
+            class_name="admin-table w-full",
+            data_testid=test_id,
+        ),
+        class_name=CARD + " mt-6 overflow-hidden",
+    )
+
+
+def cell(label: str, *children: rx.Component | rx.Var | str, **props) -> rx.Component:
+    """A table cell; `label` is its column's name, shown before it on phones."""
+    extra = props.pop("class_name", "")
+    return rx.el.td(*children, data_label=label, class_name=f"{TABLE_CELL} {extra}", **props)

@@ -1,0 +1,327 @@
+"""The one service form (SPEC 2, 5), drawn for admins (kind, status) and for signed-in users
+(their own drafts) alike; its state is state/service_form.py."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.components.admin_layout import DANGER_BUTTON, INPUT, LABEL, SMALL_BUTTON
+from storefront.components.image_upload import image_upload
+from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
+from storefront.services.catalog_admin import (
+    MAX_IMAGES,
+    PRICE_UNITS,
+    SERVICE_IMAGE_MAX_BYTES,
+    SERVICE_KINDS,
+)
+from storefront.state.service_form import UPLOAD_ID, FormField
+from storefront.state.service_form import ServiceFormState as F
+
+KIND_LABELS = {
+    "service": "Plain service",
+    "wedding_offer": "Wedding offer",
+    "table": "Table",
+    "package": "Package",
+    "mascot": "Mascot",
+    "bouncer_option": "Bouncer option",
+    "theme": "Theme",
+}
+UNIT_LABELS = {"per_hour": "Per hour", "per_event": "Per event"}
+DEBOUNCE_MS = 200
+
+
+def _text_input(input_id: str, value, on_change, **props) -> rx.Component:
+    return rx.debounce_input(
+        rx.el.input(id=input_id, value=value, on_change=on_change, class_name=INPUT, **props),
+        debounce_timeout=DEBOUNCE_MS,
+    )
+
+
+def _text_area(input_id, value, on_change, rows: int = 4, **props) -> rx.Component:
+    return rx.debounce_input(
+        rx.el.textarea(
+            id=input_id, value=value, on_change=on_change, rows=rows, class_name=INPUT, **props
+        ),
+        debounce_timeout=DEBOUNCE_MS,
+    )
+
+
+def _field(label: str, input_id: str, control: rx.Component, hint: str = "") -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=input_id, class_name=LABEL),
+        control,
+        rx.el.p(hint, class_name="mt-1 text-xs text-slate-600") if hint else rx.fragment(),
+    )
+
+
+def _detail(field: FormField) -> rx.Component:
+    input_id = "detail-" + field.name
+    value = F.details[field.name]
+
+    def change(v):
+        return F.set_detail(field.name, v)
+
+    return rx.el.div(
+        rx.el.label(field.label, html_for=input_id, class_name=LABEL),
+        rx.match(
+            field.widget,
+            (
+                "select",
+                rx.el.select(
+                    rx.foreach(
+                        field.options,
+                        lambda option: rx.el.option(
+                            rx.cond(option == "", "—", option), value=option
+                        ),
+                    ),
+                    id=input_id,
+                    value=value,
+                    on_change=change,
+                    class_name=INPUT,
+                ),
+            ),
+            ("textarea", _text_area(input_id, value, change)),
+            ("lines", _text_area(input_id, value, change)),
+            ("priced_lines", _text_area(input_id, value, change)),
+            _text_input(
+                input_id,
+                value,
+                change,
+                type=rx.cond(field.widget == "number", "number", "text"),
+            ),
+        ),
+        rx.cond(field.hint != "", rx.el.p(field.hint, class_name="mt-1 text-xs text-slate-600")),
+        data_testid="detail-field",
+    )
+
+
+def _image(image: dict, index) -> rx.Component:
+    return rx.el.li(
+        rx.image(
+            src=image["url"],
+            alt="Service image " + (index + 1).to_string(),
+            width="160",
+            height="120",
+            class_name="w-40 h-30 object-cover rounded-lg bg-slate-100",
+        ),
+        rx.el.div(
+            rx.el.button(
+                rx.icon("arrow-left", size=16),
+                on_click=F.move_image(index, -1),
+                disabled=index == 0,
+                aria_label="Move image " + (index + 1).to_string() + " earlier",
+                type="button",
+                class_name=SMALL_BUTTON,
+            ),
+            rx.el.button(
+                rx.icon("arrow-right", size=16),
+                on_click=F.move_image(index, 1),
+                disabled=index == F.images.length() - 1,
+                aria_label="Move image " + (index + 1).to_string() + " later",
+                type="button",
+                class_name=SMALL_BUTTON,
+            ),
+            rx.el.button(
+                rx.icon("trash-2", size=16),
+                on_click=F.remove_image(index),
+                aria_label="Remove image " + (index + 1).to_string(),
+                type="button",
+                class_name=DANGER_BUTTON,
+            ),
+            class_name="mt-2 flex gap-1",
+        ),
+        class_name="flex flex-col items-start",
+        data_testid="form-image",
+    )
+
+
+def _images() -> rx.Component:
+    return rx.el.fieldset(
+        rx.el.legend("Images", class_name="text-lg font-semibold"),
+        rx.el.p(
+            f"Up to {MAX_IMAGES} images (JPEG, PNG, WebP or GIF, at most 5 MB each). "
+            "Recommended size at least 1000x600 pixels. The first image is the main one.",
+            class_name="text-sm text-slate-600",
+        ),
+        rx.el.ul(
+            rx.foreach(F.images, _image),
+            class_name="mt-3 flex flex-wrap gap-4",
+        ),
+        rx.cond(
+            F.images.length() < MAX_IMAGES,
+            rx.el.div(
+                image_upload(
+                    F,
+                    upload_id=UPLOAD_ID,
+                    on_upload=F.upload_image,
+                    max_bytes=SERVICE_IMAGE_MAX_BYTES,
+                    prompt="Choose an image, or drop one here",
+                    button_label="Upload Image",
+                    test_id="service-image",
+                ),
+                class_name="mt-3",
+            ),
+            rx.el.p(
+                f"Maximum of {MAX_IMAGES} images allowed",
+                class_name="mt-3 text-sm text-slate-700",
+            ),
+        ),
+        class_name="space-y-2",
+    )
+
+
+def _admin_fields() -> rx.Component:
+    return rx.el.div(
+        _field(
+            "Kind",
+            "service-kind",
+            rx.el.select(
+                *[rx.el.option(KIND_LABELS[k], value=k) for k in SERVICE_KINDS],
+                id="service-kind",
+                value=F.kind,
+                on_change=F.set_kind,
+                class_name=INPUT,
+            ),
+            "What the service is on the storefront; its own fields follow below.",
+        ),
+        _field(
+            "Status",
+            "service-status",
+            rx.el.select(
+                rx.el.option("Published", value="published"),
+                rx.el.option("Draft", value="draft"),
+                id="service-status",
+                value=F.status,
+                on_change=F.set_status,
+                class_name=INPUT,
+            ),
+        ),
+        class_name="grid md:grid-cols-2 gap-4",
+    )
+
+
+def service_form() -> rx.Component:
+    return rx.cond(
+        F.loading,
+        loading_spinner(),
+        rx.el.form(
+            rx.el.div(
+                success_box(F.notice, "service-form-notice"),
+                error_box(F.error, "service-form-error"),
+                class_name="space-y-2 empty:hidden",
+            ),
+            _field(
+                "Title",
+                "service-title",
+                _text_input("service-title", F.title, F.set_title, required=True, max_length=200),
+            ),
+            _field(
+                "Slug",
+                "service-slug",
+                _text_input("service-slug", F.slug, F.set_slug, required=True, max_length=200),
+                "Made from the title until you change it; used in the page's address.",
+            ),
+            _field(
+                "Description",
+                "service-description",
+                _text_area("service-description", F.description, F.set_description, required=True),
+            ),
+            rx.el.div(
+                _field(
+                    "Price (EUR)",
+                    "service-price",
+                    _text_input(
+                        "service-price",
+                        F.price,
+                        F.set_price,
+                        type="number",
+                        step="0.01",
+                        min="0",
+                        input_mode="decimal",
+                    ),
+                    "Optional.",
+                ),
+                _field(
+                    "Priced",
+                    "service-price-unit",
+                    rx.el.select(
+                        rx.el.option("As usual for this kind", value=""),
+                        *[rx.el.option(UNIT_LABELS[u], value=u) for u in PRICE_UNITS],
+                        id="service-price-unit",
+                        value=F.price_unit,
+                        on_change=F.set_price_unit,
+                        class_name=INPUT,
+                    ),
+                ),
+                _field(
+                    "Category",
+                    "service-category",
+                    rx.el.select(
+                        rx.el.option("No category", value=""),
+                        rx.foreach(F.categories, lambda c: rx.el.option(c["name"], value=c["id"])),
+                        id="service-category",
+                        value=F.category_id,
+                        on_change=F.set_category,
+                        class_name=INPUT,
+                    ),
+                ),
+                class_name="grid md:grid-cols-3 gap-4",
+            ),
+            rx.cond(F.admin_form, _admin_fields()),
+            rx.cond(
+                F.fields.length() > 0,
+                rx.el.fieldset(
+                    rx.el.legend("Details", class_name="text-lg font-semibold"),
+                    rx.foreach(F.fields, _detail),
+                    class_name="space-y-4",
+                ),
+            ),
+            rx.el.fieldset(
+                rx.el.legend("Capacity", class_name="text-lg font-semibold"),
+                rx.el.div(
+                    _field(
+                        "Units",
+                        "service-units",
+                        _text_input(
+                            "service-units",
+                            F.total_units,
+                            F.set_total_units,
+                            type="number",
+                            min="1",
+                            max="1000",
+                        ),
+                        "How many can be out at the same time.",
+                    ),
+                    _field(
+                        "Buffer (minutes)",
+                        "service-buffer",
+                        _text_input(
+                            "service-buffer",
+                            F.buffer_time_minutes,
+                            F.set_buffer,
+                            type="number",
+                            min="0",
+                            max="1440",
+                        ),
+                        "The pause each booking needs after it.",
+                    ),
+                    class_name="grid md:grid-cols-2 gap-4",
+                ),
+                class_name="space-y-2",
+            ),
+            _images(),
+            rx.el.div(
+                rx.el.button(
+                    rx.cond(F.saving, "Saving...", "Save Service"),
+                    type="submit",
+                    disabled=F.saving | F.uploading,
+                    class_name=PRIMARY_BUTTON,
+                    data_testid="save-service",
+                ),
+                class_name="flex gap-3",
+            ),
+            on_submit=F.save,
+            class_name="mt-6 space-y-6 rounded-2xl border border-slate-200 bg-white p-4 md:p-6",
+            data_testid="service-form",
+        ),
+    )

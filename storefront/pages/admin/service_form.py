@@ -1,0 +1,46 @@
+"""Create and edit a service: the admins' pages and the signed-in users' pages, one form."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.admin_layout import admin_frame
+from storefront.components.service_form import service_form
+from storefront.components.ui import SECONDARY_BUTTON
+from storefront.pages.account.account import account_frame
+
+
+def _back(href: str, label: str) -> rx.Component:
+    return rx.link(label, href=href, underline="none", class_name=SECONDARY_BUTTON)
+
+
+def admin_service_create() -> rx.Component:
+    return admin_frame(
+        "Create New Service",
+        service_form(),
+        current="services",
+        actions=_back(routes.ADMIN_SERVICES, "Back to Services"),
+    )
+
+
+def admin_service_edit() -> rx.Component:
+    return admin_frame(
+        "Edit Service",
+        service_form(),
+        current="services",
+        actions=_back(routes.ADMIN_SERVICES, "Back to Services"),
+    )
+
+
+def account_service_create() -> rx.Component:
+    return account_frame(
+        "Create New Service",
+        rx.el.p(
+            "Your service is saved as a draft; an admin publishes it.",
+            class_name="mt-2 text-slate-600",
+        ),
+        service_form(),
+    )
+
+
+def account_service_edit() -> rx.Component:
+    return account_frame("Edit Service", service_form())

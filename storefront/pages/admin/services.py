@@ -1,0 +1,224 @@
+"""Service Management (SPEC 2): every service, searched, sorted and paged on the server."""
+
+import reflex as rx
+
+from storefront import routes
+from storefront.components.admin_layout import (
+    DANGER_BUTTON,
+    INPUT,
+    LABEL,
+    SMALL_BUTTON,
+    admin_frame,
+    admin_table,
+    cell,
+    notices,
+    pager,
+)
+from storefront.components.modal import modal
+from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.services.catalog_admin import ServiceRow
+from storefront.state.admin_services import AdminServicesState as S
+
+EMPTY = "No services found. Create your first service!"
+DELETE_QUESTION = "Are you sure you want to delete this service? This action cannot be undone."
+SORT_LABELS = [
+    ("title", "Name"),
+    ("category", "Category"),
+    ("price", "Price"),
+    ("created_at", "Created"),
+]
+
+
+def _badge(text, good) -> rx.Component:
+    return rx.el.span(
+        text,
+        class_name=rx.cond(
+            good,
+            "px-2 py-0.5 rounded-full text-xs font-semibold bg-green-100 text-green-800",
+            "px-2 py-0.5 rounded-full text-xs font-semibold bg-slate-200 text-slate-800",
+        ),
+    )
+
+
+def _row(service: ServiceRow) -> rx.Component:
+    return rx.el.tr(
+        cell(
+            "Name",
+            rx.el.div(
+                rx.el.p(service.title, class_name="font-medium"),
+                rx.el.p(service.slug, class_name="text-xs text-slate-600 break-all"),
+            ),
+        ),
+        cell("Category", service.category),
+        cell("Price", service.price_label, class_name="whitespace-nowrap"),
+        cell(
+            "Status",
+            rx.el.div(
+                _badge(rx.cond(service.active, "Active", "Inactive"), service.active),
+                rx.cond(
+                    service.status == "draft",
+                    rx.el.span(
+                        "Draft",
+                        class_name="px-2 py-0.5 rounded-full text-xs font-semibold bg-amber-100 "
+                        "text-amber-900",
+                        data_testid="draft-badge",
+                    ),
+                ),
+                rx.el.button(
+                    "Toggle",
+                    on_click=S.toggle_active(service.id),
+                    aria_label="Toggle status of " + service.title,
+                    class_name=SMALL_BUTTON,
+                    data_testid="toggle-active",
+                ),
+                rx.cond(
+                    service.status == "draft",
+                    rx.el.button(
+                        "Publish",
+                        on_click=S.publish(service.id),
+                        class_name=SMALL_BUTTON,
+                        data_testid="publish",
+                    ),
+                ),
+                class_name="flex flex-wrap items-center justify-end md:justify-start gap-2",
+            ),
+        ),
+        cell(
+            "Featured",
+            rx.el.div(
+                _badge(rx.cond(service.featured, "Featured", "Regular"), service.featured),
+                rx.el.button(
+                    "Toggle",
+                    on_click=S.toggle_featured(service.id),
+                    aria_label="Toggle featured of " + service.title,
+                    class_name=SMALL_BUTTON,
+                    data_testid="toggle-featured",
+                ),
+                class_name="flex flex-wrap items-center justify-end md:justify-start gap-2",
+            ),
+        ),
+        cell(
+            "Actions",
+            rx.el.div(
+                rx.link(
+                    "Edit",
+                    href=routes.ADMIN_SERVICES + "/edit/" + service.id,
+                    class_name=SMALL_BUTTON,
+                    underline="none",
+                ),
+                rx.link(
+                    "Availability",
+                    href=routes.ADMIN_SERVICES + "/availability/" + service.id,
+                    class_name=SMALL_BUTTON,
+                    underline="none",
+                ),
+                rx.el.button(
+                    "Delete",
+                    on_click=S.ask_delete(service.id, service.title),
+                    class_name=DANGER_BUTTON,
+                    data_testid="delete-service",
+                ),
+                class_name="flex flex-wrap justify-end md:justify-start gap-2",
+            ),
+        ),
+        data_testid="service-row",
+    )
+
+
+def _toolbar() -> rx.Component:
+    return rx.el.div(
+        rx.el.div(
+            rx.el.label("Search", html_for="service-search", class_name=LABEL),
+            rx.debounce_input(
+                rx.el.input(
+                    id="service-search",
+                    type="search",
+                    value=S.search,
+                    on_change=S.search_for,
+                    placeholder="Name or slug",
+                    class_name=INPUT,
+                ),
+                debounce_timeout=300,
+            ),
+            class_name="flex-1 min-w-[12rem]",
+        ),
+        rx.el.div(
+            rx.el.label("Sort by", html_for="service-sort", class_name=LABEL),
+            rx.el.div(
+                rx.el.select(
+                    *[rx.el.option(label, value=key) for key, label in SORT_LABELS],
+                    id="service-sort",
+                    value=S.sort,
+                    on_change=S.sort_by,
+                    class_name=INPUT,
+                ),
+                rx.el.button(
+                    rx.cond(S.descending, "Descending", "Ascending"),
+                    on_click=S.sort_by(S.sort),
+                    type="button",
+                    class_name=SMALL_BUTTON + " whitespace-nowrap",
+                ),
+                class_name="flex gap-2",
+            ),
+        ),
+        class_name="mt-6 flex flex-wrap items-end gap-4",
+    )
+
+
+def _delete_dialog() -> rx.Component:
+    return modal(
+        rx.dialog.title("Delete service", class_name="text-xl font-bold"),
+        rx.dialog.description(DELETE_QUESTION, class_name="mt-2 text-slate-700"),
+        rx.el.p(S.delete_title, class_name="mt-2 font-medium"),
+        rx.el.div(
+            rx.dialog.close(rx.el.button("Cancel", class_name=SMALL_BUTTON, type="button")),
+            rx.el.button(
+                "Delete",
+                on_click=S.confirm_delete,
+                class_name=DANGER_BUTTON,
+                data_testid="confirm-delete",
+            ),
+            class_name="mt-6 flex justify-end gap-2",
+        ),
+        open=S.delete_id != "",
+        on_close=S.cancel_delete,
+        test_id="delete-dialog",
+    )
+
+
+def admin_services() -> rx.Component:
+    return admin_frame(
+        "Service Management",
+        notices(S.notice, S.error),
+        _toolbar(),
+        rx.cond(
+            S.loading,
+            loading_spinner(),
+            rx.cond(
+                S.rows.length() > 0,
+                rx.fragment(
+                    admin_table(
+                        ["Name", "Category", "Price", "Status", "Featured", "Actions"],
+                        rx.foreach(S.rows, _row),
+                        test_id="services-table",
+                    ),
+                    pager(
+                        S.page,
+                        S.pages,
+                        S.total,
+                        S.go_to_page(S.page - 1),
+                        S.go_to_page(S.page + 1),
+                    ),
+                ),
+                rx.el.p(EMPTY, class_name="mt-8 text-slate-700", data_testid="services-empty"),
+            ),
+        ),
+        _delete_dialog(),
+        current="services",
+        actions=rx.link(
+            "Add New Service",
+            href=routes.ADMIN_SERVICE_CREATE,
+            underline="none",
+            class_name=PRIMARY_BUTTON,
+        ),
+    )

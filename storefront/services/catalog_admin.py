@@ -1,0 +1,628 @@
+"""Changing the catalogue: the admins' service list and toggles, and the one service form that
+admins and signed-in users share (SPEC 2, 4, 5; DESIGN 9.7).
+
+Who may do what is decided here, from the database: an admin may change any service; a
+signed-in user may create services and edit only their own, which stay drafts until an admin
+publishes them. Every change writes the audit log in its own transaction."""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+from pydantic import ValidationError
+from sqlalchemy import func, or_
+from sqlmodel import Session, col, delete, select
+
+from storefront.models import (
+    PRICE_UNITS,
+    SERVICE_KINDS,
+    BookingItem,
+    Service,
+    ServiceAvailability,
+    ServiceCapacity,
+    ServiceCategory,
+    User,
+    utcnow,
+)
+from storefront.models.service_details import (
+    BOUNCER_OPTION_TYPES,
+    PACKAGE_TYPES,
+    TABLE_COLORS,
+    TABLE_DIAMETERS,
+    AddOn,
+    PriceLine,
+    dump_details,
+    read_details,
+    validate_details,
+)
+from storefront.services import audit, storage
+from storefront.services.catalog import default_price_unit
+from storefront.services.errors import ServiceError
+from storefront.services.money import format_price
+
+log = logging.getLogger(__name__)
+
+MAX_IMAGES = 5
+SERVICE_IMAGE_MAX_BYTES = storage.MAX_BYTES["service"]
+PAGE_SIZE = 20
+SORTS = ("title", "category", "price", "created_at")
+DEFAULT_UNITS = 1
+DEFAULT_BUFFER_MINUTES = 120
+MAX_UNITS = 1000
+MAX_BUFFER_MINUTES = 24 * 60
+_SLUG = re.compile(r"^[\w]+(?:-[\w]+)*$")
+_IMAGE_PATH = re.compile(r"^services/[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+
+
+class CatalogError(ServiceError):
+    """Codes: no_user, not_allowed, not_found, invalid (`details['field']`, `details['reason']`),
+    slug_taken, too_many_images, category_not_found."""
+
+
+# --- who is calling ------------------------------------------------------------------------
+
+
+def _user(session: Session, user_id: object) -> User | None:
+    try:
+        return session.get(User, uuid.UUID(str(user_id)))
+    except (TypeError, ValueError):
+        return None
+
+
+def _caller(session: Session, actor_id: object) -> User:
+    user = _user(session, actor_id)
+    if user is None:
+        raise CatalogError("no_user", "User must be logged in")
+    return user
+
+
+def _admin(session: Session, actor_id: object) -> User:
+    user = _caller(session, actor_id)
+    if user.role != "admin":
+        raise CatalogError("not_allowed", "Only admins may do this")
+    return user
+
+
+def _service(session: Session, service_id: object, *, lock: bool = False) -> Service:
+    try:
+        key = uuid.UUID(str(service_id))
+    except (TypeError, ValueError):
+        raise CatalogError("not_found", "No such service") from None
+    service = session.get(Service, key, with_for_update=lock)
+    if service is None:
+        raise CatalogError("not_found", "No such service")
+    return service
+
+
+def _editable(session: Session, actor: User, service_id: object) -> Service:
+    """A service the caller may edit: any for an admin, their own for anyone else."""
+    service = _service(session, service_id, lock=True)
+    if actor.role != "admin" and service.user_id != actor.id:
+        raise CatalogError("not_found", "No such service")  # others' services do not exist
+    return service
+
+
+# --- the admins' list ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServiceRow:
+    id: str
+    title: str
+    slug: str
+    category: str
+    price_label: str
+    active: bool
+    featured: bool
+    status: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class ServicePage:
+    rows: list[ServiceRow]
+    total: int
+    page: int
+    pages: int
+
+
+def list_services(
+    *,
+    session: Session,
+    actor_id: object,
+    search: str = "",
+    sort: str = "title",
+    descending: bool = False,
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+) -> ServicePage:
+    """One page of every service (drafts and inactive ones too), searched by title or slug."""
+    _admin(session, actor_id)
+    query = select(Service, ServiceCategory.name).join(ServiceCategory, isouter=True)
+    text = str(search).strip()[:100]
+    if text:
+        pattern = f"%{text.lower()}%"
+        query = query.where(
+            or_(func.lower(Service.title).like(pattern), func.lower(Service.slug).like(pattern))
+        )
+    total = session.exec(select(func.count()).select_from(query.subquery())).one()
+    pages = max(1, math.ceil(total / page_size))
+    page = min(max(1, int(page)), pages)
+    key = {
+        "title": func.lower(Service.title),
+        "category": func.lower(func.coalesce(ServiceCategory.name, "")),
+        "price": Service.price,
+        "created_at": Service.created_at,
+    }[sort if sort in SORTS else "title"]
+    order = key.desc() if descending else key.asc()
+    rows = session.exec(
+        query.order_by(order, col(Service.id)).offset((page - 1) * page_size).limit(page_size)
+    ).all()
+    return ServicePage(
+        rows=[
+            ServiceRow(
+                id=str(s.id),
+                title=s.title,
+                slug=s.slug,
+                category=category or "Unknown",
+                price_label=format_price(s.price) if s.price is not None else "—",
+                active=s.active,
+                featured=s.featured,
+                status=s.status,
+                kind=s.kind,
+            )
+            for s, category in rows
+        ],
+        total=total,
+        page=page,
+        pages=pages,
+    )
+
+
+def _change(
+    session: Session, actor: User, service: Service, action: str, **changes: Any
+) -> Service:
+    before = audit.snapshot(service)
+    for name, value in changes.items():
+        setattr(service, name, value)
+    service.updated_at = utcnow()
+    session.add(service)
+    session.flush()
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action=action,
+        entity_type="service",
+        entity_id=service.id,
+        before=before,
+        after=audit.snapshot(service),
+    )
+    return service
+
+
+def toggle_active(*, session: Session, actor_id: object, service_id: object) -> bool:
+    """Activate or deactivate; returns the new state."""
+    actor = _admin(session, actor_id)
+    service = _service(session, service_id, lock=True)
+    return _change(session, actor, service, "toggle_active", active=not service.active).active
+
+
+def toggle_featured(*, session: Session, actor_id: object, service_id: object) -> bool:
+    actor = _admin(session, actor_id)
+    service = _service(session, service_id, lock=True)
+    return _change(
+        session, actor, service, "toggle_featured", featured=not service.featured
+    ).featured
+
+
+def set_status(*, session: Session, actor_id: object, service_id: object, status: str) -> str:
+    """Publish a draft (or take a service back to draft)."""
+    actor = _admin(session, actor_id)
+    if status not in ("published", "draft"):
+        raise CatalogError("invalid", "Unknown status", field="status", reason="choice")
+    service = _service(session, service_id, lock=True)
+    return _change(session, actor, service, f"set_status_{status}", status=status).status
+
+
+def _discard(paths: set[str]) -> None:
+    """Remove image files no service refers to any more. Called once the database change has
+    been flushed without error; a file that cannot be removed is only logged."""
+    for path in sorted(paths):
+        try:
+            storage.delete(path)
+        except Exception:
+            log.warning("could not remove the image %s", path, exc_info=True)
+
+
+def _paths(images: list[dict[str, Any]]) -> set[str]:
+    return {str(i.get("path")) for i in images if i.get("path")}
+
+
+def delete_service(
+    *, session: Session, actor_id: object, service_id: object
+) -> Literal["deleted", "deactivated"]:
+    """Delete a service; one that has bookings is deactivated instead, so its bookings keep
+    their service."""
+    actor = _admin(session, actor_id)
+    service = _service(session, service_id, lock=True)
+    booked = session.exec(
+        select(BookingItem.id).where(BookingItem.service_id == service.id).limit(1)
+    ).first()
+    if booked is not None:
+        if service.active:
+            _change(session, actor, service, "deactivate_instead_of_delete", active=False)
+        return "deactivated"
+    before = audit.snapshot(service)
+    session.exec(
+        delete(ServiceAvailability).where(col(ServiceAvailability.service_id) == service.id)
+    )
+    session.exec(delete(ServiceCapacity).where(col(ServiceCapacity.service_id) == service.id))
+    session.delete(service)
+    session.flush()
+    _discard(_paths(service.images))
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action="delete",
+        entity_type="service",
+        entity_id=service.id,
+        before=before,
+        after=None,
+    )
+    return "deleted"
+
+
+# --- the service form ----------------------------------------------------------------------
+
+
+def slugify(title: str) -> str:
+    """SPEC 5: lowercase, strip non-word characters, spaces to hyphens, one hyphen at a time."""
+    text = re.sub(r"[^\w\s-]", "", str(title).lower()).strip()
+    text = re.sub(r"[\s_]+", "-", text)
+    return re.sub(r"-{2,}", "-", text).strip("-")[:200]
+
+
+@dataclass(frozen=True)
+class DetailField:
+    """One field of a kind's details, as the form shows it. Widgets: text, textarea, number,
+    select, lines (one entry a line), priced_lines ('name | amount' a line)."""
+
+    name: str
+    label: str
+    widget: str
+    options: list[str] = field(default_factory=list)
+    hint: str = ""
+
+
+DETAIL_FIELDS: dict[str, list[DetailField]] = {
+    "service": [],
+    "wedding_offer": [
+        DetailField("people", "Number of guests", "number"),
+        DetailField(
+            "lines",
+            "Price lines",
+            "priced_lines",
+            hint="One a line: what | amount, e.g. Mirror | 50",
+        ),
+        DetailField("unit", "Priced per", "select", ["", "person"]),
+    ],
+    "table": [
+        DetailField("color", "Colour", "select", list(TABLE_COLORS)),
+        DetailField("diameter", "Diameter (cm)", "select", [str(d) for d in TABLE_DIAMETERS]),
+    ],
+    "package": [
+        DetailField("type", "Package type", "select", list(PACKAGE_TYPES)),
+        DetailField("features", "Features", "lines", hint="One a line, starting with an emoji"),
+    ],
+    "mascot": [
+        DetailField("number", "Carousel number", "number"),
+        DetailField("short_description", "Short description", "text"),
+        DetailField("full_description", "Full description", "textarea"),
+        DetailField("suitable_for", "Suitable for", "lines", hint="One occasion a line"),
+        DetailField("color", "Colour class", "text", hint="A Tailwind class, e.g. bg-purple-600"),
+    ],
+    "bouncer_option": [
+        DetailField("type", "Option type", "select", ["", *BOUNCER_OPTION_TYPES]),
+        DetailField("color", "Swatch colour", "text", hint="#rrggbb"),
+    ],
+    "theme": [
+        DetailField("age", "Age range", "text"),
+        DetailField("duration", "Duration", "text"),
+        DetailField("capacity", "Capacity", "text"),
+        DetailField("long_description", "Long description", "textarea"),
+        DetailField("features", "Features", "lines", hint="One a line"),
+        DetailField("add_ons", "Add-ons", "priced_lines", hint="One a line: name | price"),
+    ],
+}
+
+
+def detail_fields(kind: str) -> list[DetailField]:
+    return DETAIL_FIELDS.get(kind, [])
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in str(text).splitlines() if line.strip()]
+
+
+def _priced(text: str, name_key: str, amount_key: str, field_name: str) -> list[dict[str, str]]:
+    out = []
+    for line in _lines(text):
+        name, sep, amount = line.rpartition("|")
+        if not sep or not name.strip():
+            raise CatalogError("invalid", "Bad line", field=field_name, reason="priced_line")
+        out.append({name_key: name.strip(), amount_key: amount.strip()})
+    return out
+
+
+def details_from_form(kind: str, values: dict[str, str]) -> dict[str, Any]:
+    """The form's texts as the kind's details (validated by `validate_details` after)."""
+    data: dict[str, Any] = {}
+    for spec in detail_fields(kind):
+        raw = str(values.get(spec.name, "") or "").strip()
+        if spec.widget == "lines":
+            data[spec.name] = _lines(raw)
+        elif spec.widget == "priced_lines":
+            keys = ("label", "amount") if kind == "wedding_offer" else ("name", "price")
+            data[spec.name] = _priced(raw, *keys, spec.name)
+        elif raw == "":
+            continue  # the schema's default
+        elif spec.widget == "number" or spec.name == "diameter":
+            try:
+                data[spec.name] = int(raw)
+            except ValueError:
+                raise CatalogError(
+                    "invalid", "Not a number", field=spec.name, reason="number"
+                ) from None
+        else:
+            data[spec.name] = raw
+    return data
+
+
+def details_to_form(kind: str, meta: dict[str, Any] | None) -> dict[str, str]:
+    """A service's details as the form's texts."""
+    details = read_details(kind, meta)
+    values: dict[str, str] = {}
+    for spec in detail_fields(kind):
+        value = getattr(details, spec.name, None)
+        if spec.widget == "lines":
+            values[spec.name] = "\n".join(value or [])
+        elif spec.widget == "priced_lines":
+            values[spec.name] = "\n".join(
+                f"{line.label} | {line.amount}"
+                if isinstance(line, PriceLine)
+                else f"{line.name} | {line.price}"
+                for line in value or []
+                if isinstance(line, PriceLine | AddOn)
+            )
+        else:
+            values[spec.name] = "" if value is None else str(value)
+    return values
+
+
+@dataclass
+class ServiceForm:
+    """What the form sends: texts as typed, images as stored."""
+
+    title: str = ""
+    slug: str = ""
+    description: str = ""
+    price: str = ""
+    price_unit: str = ""
+    category_id: str = ""
+    kind: str = "service"
+    status: str = "published"
+    details: dict[str, str] = field(default_factory=dict)
+    images: list[dict[str, str]] = field(default_factory=list)
+    total_units: str = str(DEFAULT_UNITS)
+    buffer_time_minutes: str = str(DEFAULT_BUFFER_MINUTES)
+
+
+def _invalid(field_name: str, reason: str) -> CatalogError:
+    return CatalogError("invalid", f"{field_name}: {reason}", field=field_name, reason=reason)
+
+
+def _whole(value: str, field_name: str, low: int, high: int) -> int:
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise _invalid(field_name, "number") from None
+    if not low <= number <= high:
+        raise _invalid(field_name, "range")
+    return number
+
+
+def _price(value: str) -> Decimal | None:
+    text = str(value).strip()
+    if not text:
+        return None
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise _invalid("price", "number") from None
+    if not amount.is_finite() or amount < 0 or amount >= Decimal("100000000"):
+        raise _invalid("price", "range")
+    if amount != amount.quantize(Decimal("0.01")):
+        raise _invalid("price", "step")
+    return amount
+
+
+def _images(images: list[dict[str, str]]) -> list[dict[str, str]]:
+    if len(images) > MAX_IMAGES:
+        raise CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
+    clean = []
+    for image in images:
+        path = str((image or {}).get("path", ""))
+        if not _IMAGE_PATH.match(path):
+            raise _invalid("images", "path")
+        clean.append({"path": path, "url": storage.public_url(path)})
+    return clean
+
+
+@dataclass(frozen=True)
+class CheckedForm:
+    values: dict[str, Any]
+    total_units: int
+    buffer_time_minutes: int
+
+
+def check_form(session: Session, form: ServiceForm, *, admin: bool) -> CheckedForm:
+    """Every field of the form checked; CatalogError names the first one that is wrong."""
+    title = form.title.strip()
+    if not title:
+        raise _invalid("title", "required")
+    if len(title) > 200:
+        raise _invalid("title", "too_long")
+    slug = form.slug.strip().lower()
+    if not slug:
+        raise _invalid("slug", "required")
+    if len(slug) > 200 or not _SLUG.match(slug):
+        raise _invalid("slug", "format")
+    description = form.description.strip()
+    if not description:
+        raise _invalid("description", "required")
+    if len(description) > 10000:
+        raise _invalid("description", "too_long")
+    kind = form.kind if admin else "service"
+    if kind not in SERVICE_KINDS:
+        raise _invalid("kind", "choice")
+    price_unit = form.price_unit or default_price_unit(kind=kind, slug=slug)
+    if price_unit not in PRICE_UNITS:
+        raise _invalid("price_unit", "choice")
+    category_id = None
+    if form.category_id:
+        try:
+            category_id = uuid.UUID(form.category_id)
+        except ValueError:
+            raise CatalogError("category_not_found", "No such category") from None
+        if session.get(ServiceCategory, category_id) is None:
+            raise CatalogError("category_not_found", "No such category")
+    try:
+        details = validate_details(kind, details_from_form(kind, form.details))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]) if first["loc"] else "details"
+        raise _invalid(name, "detail") from None
+    return CheckedForm(
+        values={
+            "title": title,
+            "slug": slug,
+            "description": description,
+            "price": _price(form.price),
+            "price_unit": price_unit,
+            "kind": kind,
+            "category_id": category_id,
+            "images": _images(form.images),
+            "meta": dump_details(details),
+        },
+        total_units=_whole(form.total_units, "total_units", 1, MAX_UNITS),
+        buffer_time_minutes=_whole(
+            form.buffer_time_minutes, "buffer_time_minutes", 0, MAX_BUFFER_MINUTES
+        ),
+    )
+
+
+def _slug_free(session: Session, slug: str, service_id: uuid.UUID | None) -> None:
+    taken = session.exec(select(Service.id).where(Service.slug == slug)).first()
+    if taken is not None and taken != service_id:
+        raise CatalogError("slug_taken", "This slug is used by another service", field="slug")
+
+
+def save_service(
+    *, session: Session, actor_id: object, form: ServiceForm, service_id: str | None = None
+) -> str:
+    """Create (no `service_id`) or update a service with its capacity; returns its id.
+
+    An admin's new service is active, not featured, with the status chosen in the form (SPEC:
+    saved with featured false and active true); an edit keeps featured and active as they are.
+    A user's service is theirs and a draft, whatever the form says (DESIGN 9.7)."""
+    actor = _caller(session, actor_id)
+    admin = actor.role == "admin"
+    checked = check_form(session, form, admin=admin)
+    status = form.status if admin and form.status in ("published", "draft") else "draft"
+    if service_id:
+        service = _editable(session, actor, service_id)
+        _slug_free(session, checked.values["slug"], service.id)
+        if not admin:
+            status = service.status  # only an admin publishes or unpublishes
+        before = audit.snapshot(service)
+        removed = _paths(service.images) - _paths(checked.values["images"])
+        capacity = session.get(ServiceCapacity, service.id)
+        before_capacity = audit.snapshot(capacity)
+        for name, value in checked.values.items():
+            setattr(service, name, value)
+        service.status, service.updated_at = status, utcnow()
+        action = "update"
+    else:
+        _slug_free(session, checked.values["slug"], None)
+        service = Service(
+            **checked.values,
+            status=status,
+            featured=False,
+            active=True,
+            user_id=actor.id,
+        )
+        before, before_capacity, capacity = None, None, None
+        removed = set()
+        action = "create"
+    session.add(service)
+    session.flush()
+    if capacity is None:
+        capacity = ServiceCapacity(service_id=service.id)
+    capacity.total_units = checked.total_units
+    capacity.buffer_time_minutes = checked.buffer_time_minutes
+    capacity.updated_at = utcnow()
+    session.add(capacity)
+    session.flush()
+    _discard(removed)
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action=action,
+        entity_type="service",
+        entity_id=service.id,
+        before={"service": before, "capacity": before_capacity} if before else None,
+        after={"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
+    )
+    return str(service.id)
+
+
+def load_form(*, session: Session, actor_id: object, service_id: str) -> ServiceForm:
+    """A service as the form shows it, for someone who may edit it."""
+    actor = _caller(session, actor_id)
+    service = _editable(session, actor, service_id)
+    capacity = session.get(ServiceCapacity, service.id)
+    return ServiceForm(
+        title=service.title,
+        slug=service.slug,
+        description=service.description,
+        price="" if service.price is None else str(service.price),
+        price_unit=service.price_unit,
+        category_id=str(service.category_id or ""),
+        kind=service.kind,
+        status=service.status,
+        details=details_to_form(service.kind, service.meta),
+        images=[{"path": i.get("path", ""), "url": i.get("url", "")} for i in service.images],
+        total_units=str(capacity.total_units if capacity else DEFAULT_UNITS),
+        buffer_time_minutes=str(capacity.buffer_time_minutes if capacity else 0),
+    )
+
+
+def store_image(*, session: Session, actor_id: object, data: bytes, count: int) -> dict[str, str]:
+    """Check and store one image for a service form that holds `count` already."""
+    _caller(session, actor_id)
+    if count >= MAX_IMAGES:
+        raise CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
+    stored = storage.save_image("services", data, kind="service")
+    return {"path": stored.path, "url": stored.url}
+
+
+def category_choices(*, session: Session) -> list[tuple[str, str]]:
+    """(id, name) of every category, by name."""
+    rows = session.exec(select(ServiceCategory).order_by(col(ServiceCategory.name))).all()
+    return [(str(c.id), c.name) for c in rows]

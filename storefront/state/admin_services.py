@@ -1,0 +1,166 @@
+"""Service Management (SPEC 2, 4): the list, its toggles and delete. An AdminState: the guard
+refuses its events to anyone but an admin, and the catalogue service checks the role again."""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from storefront.services import catalog_admin
+from storefront.state.auth import AdminState
+from storefront.state.base import call_service
+
+log = logging.getLogger(__name__)
+
+LOAD_FAILED = "Failed to load services"
+TOGGLE_MESSAGES = {
+    ("active", True): "Service activated successfully",
+    ("active", False): "Service deactivated successfully",
+    ("featured", True): "Service featured successfully",
+    ("featured", False): "Service unfeatured successfully",
+}
+TOGGLE_FAILED = {
+    "active": "Failed to update service status",
+    "featured": "Failed to update featured status",
+}
+DELETE_FAILED = "Failed to delete service"
+DELETED = "Service deleted successfully"
+DEACTIVATED = "This service has bookings, so it was deactivated instead of deleted."
+PUBLISHED = "Service published successfully"
+PUBLISH_FAILED = "Failed to publish service"
+
+
+class AdminServicesState(AdminState):
+    rows: list[catalog_admin.ServiceRow] = []
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+    search: str = ""
+    sort: str = "title"
+    descending: bool = False
+    loading: bool = False
+    notice: str = ""
+    error: str = ""
+    # The service whose deletion waits for the admin's answer.
+    delete_id: str = ""
+    delete_title: str = ""
+
+    async def _reload(self) -> None:
+        actor = await self._admin_id()
+        if not actor:
+            return
+        try:
+            listed = await call_service(
+                catalog_admin.list_services,
+                actor_id=actor,
+                search=self.search,
+                sort=self.sort,
+                descending=self.descending,
+                page=self.page,
+            )
+        except Exception:
+            log.exception("listing services failed")
+            self.rows, self.error = [], LOAD_FAILED
+            return
+        self.rows = list(listed.rows)
+        self.total, self.page, self.pages = listed.total, listed.page, listed.pages
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        self.delete_id = self.delete_title = ""
+        self.loading = True
+        yield
+        await self._reload()
+        self.loading = False
+
+    @rx.event
+    async def search_for(self, text: str):
+        self.search, self.page = str(text)[:100], 1
+        await self._reload()
+
+    @rx.event
+    async def sort_by(self, key: str):
+        if key not in catalog_admin.SORTS:
+            return
+        self.descending = not self.descending if self.sort == key else False
+        self.sort, self.page = key, 1
+        await self._reload()
+
+    @rx.event
+    async def go_to_page(self, page: int):
+        try:
+            self.page = max(1, int(page))
+        except (TypeError, ValueError):
+            return
+        await self._reload()
+
+    async def _toggle(self, what: str, service_id: str):
+        actor = await self._admin_id()
+        if not actor:
+            return
+        fn = catalog_admin.toggle_active if what == "active" else catalog_admin.toggle_featured
+        self.notice = self.error = ""
+        try:
+            now_on = await call_service(fn, actor_id=actor, service_id=str(service_id)[:64])
+        except Exception:
+            log.exception("toggling %s failed", what)
+            self.error = TOGGLE_FAILED[what]
+            return
+        self.notice = TOGGLE_MESSAGES[(what, now_on)]
+        await self._reload()
+
+    @rx.event
+    async def toggle_active(self, service_id: str):
+        await self._toggle("active", service_id)
+
+    @rx.event
+    async def toggle_featured(self, service_id: str):
+        await self._toggle("featured", service_id)
+
+    @rx.event
+    async def publish(self, service_id: str):
+        actor = await self._admin_id()
+        if not actor:
+            return
+        self.notice = self.error = ""
+        try:
+            await call_service(
+                catalog_admin.set_status,
+                actor_id=actor,
+                service_id=str(service_id)[:64],
+                status="published",
+            )
+        except Exception:
+            log.exception("publishing failed")
+            self.error = PUBLISH_FAILED
+            return
+        self.notice = PUBLISHED
+        await self._reload()
+
+    @rx.event
+    def ask_delete(self, service_id: str, title: str):
+        self.delete_id, self.delete_title = str(service_id)[:64], str(title)[:200]
+
+    @rx.event
+    def cancel_delete(self, _open: bool = False):
+        self.delete_id = self.delete_title = ""
+
+    @rx.event
+    async def confirm_delete(self):
+        actor = await self._admin_id()
+        service_id, self.delete_id, self.delete_title = self.delete_id, "", ""
+        if not actor or not service_id:
+            return
+        self.notice = self.error = ""
+        try:
+            outcome = await call_service(
+                catalog_admin.delete_service, actor_id=actor, service_id=service_id
+            )
+        except Exception:
+            log.exception("deleting a service failed")
+            self.error = DELETE_FAILED
+            return
+        self.notice = DELETED if outcome == "deleted" else DEACTIVATED
+        await self._reload()

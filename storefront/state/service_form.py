@@ -1,0 +1,307 @@
+"""The one service form (SPEC 2, 5), on /admin/services/create|edit/{id} for admins and on
+/services/create|edit/{id} for signed-in users. An AccountState: the guard lets signed-in
+callers through; the catalogue service decides what each may change (an admin any service,
+a user their own drafts)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import ClassVar
+
+import reflex as rx
+
+from storefront import routes
+from storefront.services import catalog_admin, storage
+from storefront.state.auth import AccountState, AuthState
+from storefront.state.base import call_service
+from storefront.state.uploads import ImageUploadMixin
+
+log = logging.getLogger(__name__)
+
+UPLOAD_ID = "service-images"
+IMAGE_TYPES = "image/jpeg, image/png, image/webp, image/gif"
+MAX_MB = catalog_admin.SERVICE_IMAGE_MAX_BYTES // (1024 * 1024)
+# SPEC 5's upload messages, by the storage and catalogue services' codes.
+UPLOAD_MESSAGES = {
+    "too_large": f"File too large. Maximum size is {MAX_MB}MB",
+    "bad_type": f"File type not accepted. Please upload {IMAGE_TYPES}",
+    "not_image": "File must be an image",
+    "no_file": "No file provided",
+    "too_many": "Please upload only one image at a time",
+    "too_many_images": f"Maximum of {catalog_admin.MAX_IMAGES} images allowed",
+    "too_many_pixels": "Image dimensions are too large",
+}
+UPLOAD_FAILED = "Error uploading image"
+LOAD_FAILED = "Error loading service data."
+NOT_SIGNED_IN = "You must be logged in to create or edit a service."
+FAILED = "An error occurred"
+FIELD_MESSAGES = {
+    ("title", "required"): "Title is required",
+    ("title", "too_long"): "Title can be at most 200 characters",
+    ("slug", "required"): "Slug is required",
+    ("slug", "format"): "Slug may hold only lowercase letters, digits and single hyphens",
+    ("description", "required"): "Description is required",
+    ("description", "too_long"): "Description can be at most 10000 characters",
+    ("price", "number"): "Price must be a number",
+    ("price", "range"): "Price must be 0 or more",
+    ("price", "step"): "Price can have at most two decimals",
+    ("total_units", "number"): "Units must be a whole number",
+    ("total_units", "range"): "Units must be between 1 and 1000",
+    ("buffer_time_minutes", "number"): "Buffer must be a whole number of minutes",
+    ("buffer_time_minutes", "range"): "Buffer must be between 0 and 1440 minutes",
+}
+SAVED = "Service saved successfully"
+
+
+@dataclasses.dataclass
+class FormField:
+    name: str = ""
+    label: str = ""
+    widget: str = "text"
+    options: list[str] = dataclasses.field(default_factory=list)
+    hint: str = ""
+
+
+def _message(exc: catalog_admin.CatalogError) -> str:
+    if exc.code == "slug_taken":
+        return "This slug is used by another service"
+    if exc.code == "too_many_images":
+        return UPLOAD_MESSAGES["too_many_images"]
+    if exc.code == "category_not_found":
+        return "Please choose a category from the list"
+    if exc.code == "invalid":
+        field_name = str(exc.details.get("field", ""))
+        reason = str(exc.details.get("reason", ""))
+        if (field_name, reason) in FIELD_MESSAGES:
+            return FIELD_MESSAGES[(field_name, reason)]
+        for kind_fields in catalog_admin.DETAIL_FIELDS.values():
+            for spec in kind_fields:
+                if spec.name == field_name:
+                    return f"Please check '{spec.label}'"
+    return FAILED
+
+
+class ServiceFormState(ImageUploadMixin, AccountState):
+    service_id: str = ""
+    admin_form: bool = False
+    loading: bool = False
+    saving: bool = False
+    notice: str = ""
+    error: str = ""
+
+    title: str = ""
+    slug: str = ""
+    description: str = ""
+    price: str = ""
+    price_unit: str = ""
+    category_id: str = ""
+    kind: str = "service"
+    status: str = "published"
+    details: dict[str, str] = {}
+    images: list[dict[str, str]] = []
+    total_units: str = str(catalog_admin.DEFAULT_UNITS)
+    buffer_time_minutes: str = str(catalog_admin.DEFAULT_BUFFER_MINUTES)
+
+    categories: list[dict[str, str]] = []
+    fields: list[FormField] = []
+    # The slug made from the title last time: typing a title renews the slug only while the
+    # slug is empty or still this one (SPEC 5).
+    _auto_slug: str = ""
+
+    upload_messages: ClassVar[dict[str, str]] = {
+        "wrong_type": UPLOAD_MESSAGES["bad_type"],
+        "too_large": UPLOAD_MESSAGES["too_large"],
+        "too_many": UPLOAD_MESSAGES["too_many"],
+    }
+
+    def _show_kind(self, kind: str, values: dict[str, str] | None = None) -> None:
+        self.kind = kind
+        self.fields = [
+            FormField(f.name, f.label, f.widget, list(f.options), f.hint)
+            for f in catalog_admin.detail_fields(kind)
+        ]
+        self.details = values if values is not None else catalog_admin.details_to_form(kind, {})
+
+    def _fill(self, form: catalog_admin.ServiceForm) -> None:
+        self.title, self.slug, self.description = form.title, form.slug, form.description
+        self.price, self.price_unit = form.price, form.price_unit
+        self.category_id, self.status = form.category_id, form.status
+        self.images = list(form.images)
+        self.total_units = form.total_units
+        self.buffer_time_minutes = form.buffer_time_minutes
+        self._auto_slug = catalog_admin.slugify(form.title)
+        self._show_kind(form.kind, dict(form.details))
+
+    @rx.event
+    async def load(self):
+        """Runs on every page of the form: empty on create, the service on edit."""
+        self.reset()
+        path = (self.router.url.path or "").rstrip("/")
+        self.admin_form = path.startswith(routes.ADMIN)
+        edit_id = path.rsplit("/", 1)[-1] if "/edit/" in path else ""
+        self.loading = True
+        yield
+        user_id = await self._caller_id()
+        if not user_id:
+            self.error, self.loading = NOT_SIGNED_IN, False
+            return
+        try:
+            self.categories = [
+                {"id": cid, "name": name}
+                for cid, name in await call_service(catalog_admin.category_choices)
+            ]
+            if edit_id:
+                form = await call_service(
+                    catalog_admin.load_form, actor_id=user_id, service_id=edit_id[:64]
+                )
+                self.service_id = edit_id[:64]
+            else:
+                form = catalog_admin.ServiceForm()
+            self._fill(form)
+        except Exception:
+            log.exception("loading the service form failed")
+            self.error = LOAD_FAILED
+        self.loading = False
+
+    @rx.event
+    def set_title(self, value: str):
+        self.title = str(value)[:300]
+        if not self.slug or self.slug == self._auto_slug:
+            self.slug = self._auto_slug = catalog_admin.slugify(self.title)
+
+    @rx.event
+    def set_slug(self, value: str):
+        self.slug = str(value)[:300]
+
+    @rx.event
+    def set_description(self, value: str):
+        self.description = str(value)[:12000]
+
+    @rx.event
+    def set_price(self, value: str):
+        self.price = str(value)[:20]
+
+    @rx.event
+    def set_price_unit(self, value: str):
+        self.price_unit = str(value)[:16]
+
+    @rx.event
+    def set_category(self, value: str):
+        self.category_id = str(value)[:64]
+
+    @rx.event
+    def set_status(self, value: str):
+        self.status = "draft" if value == "draft" else "published"
+
+    @rx.event
+    def set_kind(self, value: str):
+        if value in catalog_admin.DETAIL_FIELDS:
+            self._show_kind(value)
+            self.price_unit = ""
+
+    @rx.event
+    def set_detail(self, name: str, value: str):
+        if any(f.name == name for f in self.fields):
+            self.details = {**self.details, name: str(value)[:12000]}
+
+    @rx.event
+    def set_total_units(self, value: str):
+        self.total_units = str(value)[:10]
+
+    @rx.event
+    def set_buffer(self, value: str):
+        self.buffer_time_minutes = str(value)[:10]
+
+    @rx.event
+    def move_image(self, index: int, step: int):
+        try:
+            i, j = int(index), int(index) + (1 if int(step) > 0 else -1)
+        except (TypeError, ValueError):
+            return
+        if 0 <= i < len(self.images) and 0 <= j < len(self.images):
+            images = list(self.images)
+            images[i], images[j] = images[j], images[i]
+            self.images = images
+
+    @rx.event
+    def remove_image(self, index: int):
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            return
+        if 0 <= i < len(self.images):
+            self.images = self.images[:i] + self.images[i + 1 :]
+
+    @rx.event
+    async def upload_image(self, files: list[rx.UploadFile]):
+        """One image at a time, checked on the server whatever the browser allowed."""
+        user_id = await self._caller_id()
+        if not user_id:
+            self._finish_upload(error=UPLOAD_FAILED)
+            return
+        if len(files) != 1:
+            self._finish_upload(error=UPLOAD_MESSAGES["too_many" if files else "no_file"])
+            return
+        data = await files[0].read(catalog_admin.SERVICE_IMAGE_MAX_BYTES + 1)
+        try:
+            image = await call_service(
+                catalog_admin.store_image, actor_id=user_id, data=data, count=len(self.images)
+            )
+        except (catalog_admin.CatalogError, storage.StorageError) as exc:
+            self._finish_upload(error=UPLOAD_MESSAGES.get(exc.code, UPLOAD_FAILED))
+        except Exception:
+            log.exception("service image upload failed")
+            self._finish_upload(error=UPLOAD_FAILED)
+        else:
+            self.images = [*self.images, image]
+            self._finish_upload()
+        yield rx.clear_selected_files(UPLOAD_ID)
+
+    @rx.event
+    async def save(self):
+        user_id = await self._caller_id()
+        if self.saving:
+            return
+        if not user_id:
+            self.error = (
+                "User must be logged in to update a service"
+                if self.service_id
+                else "User must be logged in to create a service"
+            )
+            return
+        self.saving, self.notice, self.error = True, "", ""
+        yield
+        form = catalog_admin.ServiceForm(
+            title=self.title,
+            slug=self.slug,
+            description=self.description,
+            price=self.price,
+            price_unit=self.price_unit,
+            category_id=self.category_id,
+            kind=self.kind,
+            status=self.status,
+            details=dict(self.details),
+            images=list(self.images),
+            total_units=self.total_units,
+            buffer_time_minutes=self.buffer_time_minutes,
+        )
+        try:
+            saved_id = await call_service(
+                catalog_admin.save_service,
+                actor_id=user_id,
+                form=form,
+                service_id=self.service_id or None,
+            )
+        except catalog_admin.CatalogError as exc:
+            self.error, self.saving = _message(exc), False
+            return
+        except Exception:
+            log.exception("saving a service failed")
+            self.error, self.saving = FAILED, False
+            return
+        self.service_id, self.notice, self.saving = saved_id, SAVED, False
+        auth_state = await self.get_state(AuthState)
+        yield rx.redirect(
+            routes.ADMIN_SERVICES if self.admin_form and auth_state.is_admin else routes.ACCOUNT
+        )

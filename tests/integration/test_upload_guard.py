@@ -1,0 +1,119 @@
+"""Reflex's own `/_upload` endpoint, built from the real app, behind the real body cap: an
+upload is an event like any other and passes the app's event middleware (our AuthGuard), so a
+guest cannot reach an account state's upload handler; but Reflex reads the whole body before
+that event exists, which is why the body cap sits in front of it."""
+
+from __future__ import annotations
+
+import io
+import logging
+import uuid
+
+import httpx
+import pytest
+import pytest_asyncio
+from PIL import Image
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from storefront.api.body_limit import UploadBodyLimit
+
+# One event processor for the module, on one event loop: Reflex sets it up once per server.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def upload_api():
+    """The real app's event processor running, its upload endpoint mounted as Reflex mounts it,
+    wrapped by the storefront's body cap."""
+    from reflex._upload import upload
+
+    import storefront.storefront as site
+
+    app = site.app
+    async with app._setup_event_processor():
+        with app.set_contexts():
+            api = UploadBodyLimit(
+                Starlette(routes=[Route("/_upload", upload(app), methods=["POST"])])
+            )
+            transport = httpx.ASGITransport(app=api)
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://localhost"
+            ) as client:
+                yield client
+
+
+def a_png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), (1, 2, 3)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def avatar_handler() -> str:
+    from storefront.state.account import ProfileState
+
+    return ProfileState.get_full_name() + ".upload_avatar"
+
+
+async def test_a_guests_upload_event_is_refused_by_the_guard(upload_api, media_dir, caplog):
+    before = set((media_dir / "avatars").glob("*")) if (media_dir / "avatars").exists() else set()
+    with caplog.at_level(logging.WARNING, logger="storefront.state.guard"):
+        answer = await upload_api.post(
+            "/_upload",
+            files={"files": ("me.png", a_png(), "image/png")},
+            headers={
+                "reflex-client-token": str(uuid.uuid4()),
+                "reflex-event-handler": avatar_handler(),
+            },
+        )
+    assert answer.status_code == 200
+    assert "Failed to upload avatar" not in answer.text  # the handler never ran
+    assert f"refused {avatar_handler()} for a guest" in caplog.text
+    after = set((media_dir / "avatars").glob("*")) if (media_dir / "avatars").exists() else set()
+    assert after == before
+
+
+async def test_an_oversize_upload_never_reaches_reflex(upload_api, caplog):
+    with caplog.at_level(logging.WARNING, logger="storefront.state.guard"):
+        answer = await upload_api.post(
+            "/_upload",
+            content=b"x" * (7 * 1024 * 1024),
+            headers={
+                "content-type": "multipart/form-data; boundary=xyz",
+                "reflex-client-token": str(uuid.uuid4()),
+                "reflex-event-handler": avatar_handler(),
+            },
+        )
+    assert answer.status_code == 413
+    assert "refused" not in caplog.text  # no event was made of it
+
+
+async def test_an_unknown_handler_is_refused_before_the_body_is_read(upload_api):
+    answer = await upload_api.post(
+        "/_upload",
+        files={"files": ("me.png", a_png(), "image/png")},
+        headers={"reflex-client-token": str(uuid.uuid4()), "reflex-event-handler": "state.nope.x"},
+    )
+    assert answer.status_code == 400
+
+
+async def test_without_the_guard_the_same_upload_would_reach_the_handler(
+    upload_api, monkeypatch, caplog
+):
+    """The control for the guard test: with the avatar state made public, the very same
+    request runs the handler (which then finds no signed-in caller and says so)."""
+    from storefront.state import guard
+
+    monkeypatch.setattr(guard, "access_of", lambda state_class: "public")
+    with caplog.at_level(logging.WARNING, logger="storefront.state.guard"):
+        answer = await upload_api.post(
+            "/_upload",
+            files={"files": ("me.png", a_png(), "image/png")},
+            headers={
+                "reflex-client-token": str(uuid.uuid4()),
+                "reflex-event-handler": avatar_handler(),
+            },
+        )
+    assert answer.status_code == 200
+    assert "Failed to upload avatar" in answer.text
+    assert "refused" not in caplog.text
