@@ -27,8 +27,9 @@ config = rx.Config(
     # Reflex resolves the websocket's client address with it; storefront/settings.py reads the
     # same variable for the plain HTTP routes.
     trusted_proxy_hops=int(os.environ.get("TRUSTED_PROXY_HOPS", "0")),
+    # No SitemapPlugin: it writes the sitemap at build time, without the catalogue's pages and
+    # with every private route; storefront/api/seo.py serves /sitemap.xml from the catalogue.
     plugins=[
-        rx.plugins.SitemapPlugin(),
         rx.plugins.TailwindV4Plugin(),
         rx.plugins.RadixThemesPlugin(),
     ],

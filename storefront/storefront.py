@@ -6,6 +6,7 @@ from storefront import routes
 from storefront.api import create_api
 from storefront.api.body_limit import upload_body_limit
 from storefront.api.security import security_headers
+from storefront.components.head import site_head
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.admin.audit import admin_audit_page
 from storefront.pages.admin.availability import admin_availability
@@ -25,6 +26,7 @@ from storefront.pages.admin.services import admin_services
 from storefront.pages.admin.settings import admin_settings_page
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
+from storefront.pages.head import head_for
 from storefront.pages.public.book_service import book_service
 from storefront.pages.public.booking_confirmation import booking_confirmation
 from storefront.pages.public.bouncers import bouncers
@@ -71,6 +73,7 @@ from storefront.state.contact import ContactState
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
+from storefront.state.seo import SeoState
 from storefront.state.service_form import ServiceFormState
 from storefront.state.services_index import ServicesIndexState
 from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
@@ -83,6 +86,7 @@ app = rx.App(
     api_transformer=[create_api(), upload_body_limit, security_headers],
     stylesheets=["/styles.css"],
     html_lang="sq",
+    head_components=site_head(),
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
 )
 app.add_middleware(AuthGuard())
@@ -145,10 +149,13 @@ for component, route, title, loads in PUBLIC_PAGES:
         component,
         route=route,
         title=_title(title),
-        on_load=[AuthState.check_session, BusinessState.load, *loads],
+        on_load=[AuthState.check_session, BusinessState.load, SeoState.load, *loads],
+        **head_for(route, _title(title)),
     )
 for component, route, title, load in AUTH_PAGES:
-    app.add_page(component, route=route, title=_title(title), on_load=load)
+    app.add_page(
+        component, route=route, title=_title(title), on_load=load, **head_for(route, _title(title))
+    )
 for component, route, title, loads in ACCOUNT_PAGES:
     app.add_page(
         component,
@@ -203,4 +210,5 @@ app.add_page(
     route="404",
     title=_title("Page Not Found"),
     on_load=[AuthState.check_session, BusinessState.load],
+    **head_for("404", _title("Page Not Found")),
 )

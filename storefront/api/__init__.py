@@ -8,6 +8,7 @@ from storefront.api.bookings import routes as booking_routes
 from storefront.api.media import routes as media_routes
 from storefront.api.oauth import routes as oauth_routes
 from storefront.api.redirects import routes as redirect_routes
+from storefront.api.seo import routes as seo_routes
 
 
 def create_api() -> Starlette:
@@ -19,5 +20,6 @@ def create_api() -> Starlette:
             *oauth_routes,
             *media_routes,
             *redirect_routes,
+            *seo_routes,
         ]
     )

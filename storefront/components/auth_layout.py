@@ -16,7 +16,7 @@ FIELD = (
 
 
 def auth_layout(title: str, subtitle: str, *children: rx.Component) -> rx.Component:
-    return rx.el.div(
+    return rx.el.main(
         rx.el.div(
             rx.el.div(logo("lg"), class_name="flex justify-center"),
             rx.el.h1(title, class_name="mt-6 text-2xl md:text-3xl font-bold text-center"),

@@ -1,11 +1,19 @@
-"""A carousel that runs in the browser: previous/next, dots, touch swipe and auto-advance.
+"""A carousel that runs in the browser: previous/next, dots, touch swipe, arrow keys and
+auto-advance.
 
 The shown slide is a ClientStateVar, so changing slides never goes to the server. One small
 effect (shared by every carousel on a page, Reflex de-duplicates identical hooks) handles what
 React props cannot: a swipe over 50 px changes slide (left goes next), a move over 10 px is a
-drag and does not count as a tap, and each carousel advances itself every `interval_ms` and
-wraps. Auto-advance pauses while the pointer is over the carousel, for a full interval after
-any interaction, while the tab is hidden, and for visitors who ask for reduced motion.
+drag and does not count as a tap, the arrow keys (and Home/End) change slide while the focus is
+in the carousel, and each carousel advances itself every `interval_ms` and wraps. Auto-advance
+pauses while the pointer or the keyboard focus is in the carousel, while a dialog is open, for a
+full interval after any interaction, while the tab is hidden, and for visitors who ask for
+reduced motion.
+
+For screen readers (WAI-ARIA carousel pattern): the region is named, each slide is a group
+'n of N', slides not shown are inert (nothing in them can take focus), and while the focus is
+in the carousel the track is a polite live region, so a slide the visitor brings in is read.
+The dots take one tab stop (the shown slide's); the arrow keys move between them.
 """
 
 from __future__ import annotations
@@ -61,25 +69,55 @@ useEffect(() => {
     }
     el._carouselLast = Date.now();
   };
+  const KEYS = { ArrowLeft: -1, ArrowRight: 1, Home: "first", End: "last" };
+  const onKey = (e) => {
+    const el = root(e.target);
+    const move = KEYS[e.key];
+    if (!el || move === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest("input, textarea, select, [contenteditable]")) return;
+    e.preventDefault();
+    const n = Number(el.dataset.count || 0);
+    const cur = Number(refs[el.dataset.value] ?? 0) || 0;
+    step(el, move === "first" ? -cur : move === "last" ? n - 1 - cur : move);
+    if (e.target.matches("[data-carousel-dot]")) {
+      // The dots keep one tab stop: the focus follows the shown slide's dot.
+      setTimeout(() => el.querySelector('[data-carousel-dot][aria-current="true"]')?.focus(), 0);
+    }
+  };
+  const live = (e, on) => {
+    const el = root(e.target);
+    if (!el || (!on && el.contains(e.relatedTarget))) return;
+    el.querySelector("[data-carousel-track]")?.setAttribute("aria-live", on ? "polite" : "off");
+  };
+  const onFocusIn = (e) => live(e, true);
+  const onFocusOut = (e) => live(e, false);
   const still = window.matchMedia("(prefers-reduced-motion: reduce)");
   const tick = () => {
     if (document.hidden || still.matches) return;
+    if (document.querySelector('[role="dialog"]')) return;
     const now = Date.now();
     document.querySelectorAll("[data-carousel][data-interval]").forEach((el) => {
       const every = Number(el.dataset.interval);
       if (!every) return;
       if (!el._carouselLast) el._carouselLast = now;
-      if (el.matches(":hover") || now - el._carouselLast < every) return;
+      if (el.matches(":hover") || el.contains(document.activeElement)) return;
+      if (now - el._carouselLast < every) return;
       step(el, 1);
     });
   };
   document.addEventListener("touchstart", onStart, { passive: true });
   document.addEventListener("touchend", onEnd, { passive: true });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("focusin", onFocusIn);
+  document.addEventListener("focusout", onFocusOut);
   window.addEventListener("click", onClick, true);
   const timer = setInterval(tick, 250);
   shared.stop = () => {
     document.removeEventListener("touchstart", onStart);
     document.removeEventListener("touchend", onEnd);
+    document.removeEventListener("keydown", onKey);
+    document.removeEventListener("focusin", onFocusIn);
+    document.removeEventListener("focusout", onFocusOut);
     window.removeEventListener("click", onClick, true);
     clearInterval(timer);
   };
@@ -137,21 +175,33 @@ def carousel(
             class_name="w-full shrink-0",
             role="group",
             aria_roledescription="slide",
-            aria_hidden=rx.cond(i == current, "false", "true"),
+            aria_label=f"{i + 1} of {count}",
+            # A slide out of view can neither be focused nor read (and is not aria-hidden
+            # with buttons inside).
+            custom_attrs={"inert": i != current},
             data_active=rx.cond(i == current, "true", "false"),
             data_testid=f"{test_id}-slide",
         )
 
     def dot(_item: rx.Var, i: rx.Var) -> rx.Component:
+        # A 24 x 24 px target around the small pill that shows.
         return rx.el.button(
+            rx.el.span(
+                class_name=rx.cond(
+                    i == current,
+                    "block h-2 w-5 md:h-2.5 md:w-6 rounded-full bg-fuchsia-600 transition-all",
+                    "block h-2 w-2 md:h-2.5 md:w-2.5 rounded-full bg-slate-400 "
+                    "group-hover:bg-slate-500 transition-all",
+                ),
+            ),
             on_click=index.set_value(i),
+            type="button",
             aria_label=f"Go to slide {i + 1}",
             aria_current=rx.cond(i == current, "true", "false"),
-            class_name=rx.cond(
-                i == current,
-                "h-2 w-5 md:h-2.5 md:w-6 rounded-full bg-fuchsia-600 transition-all",
-                "h-2 w-2 md:h-2.5 md:w-2.5 rounded-full bg-slate-300 hover:bg-slate-400 transition-all",
-            ),
+            tab_index=rx.cond(i == current, 0, -1),
+            class_name="group flex h-6 min-w-6 items-center justify-center rounded-full "
+            "focus:outline-none focus-visible:ring-4 focus-visible:ring-fuchsia-400",
+            data_carousel_dot="",
             data_testid=f"{test_id}-dot",
         )
 
@@ -161,6 +211,8 @@ def carousel(
                 rx.foreach(items, slide),
                 class_name="flex transition-transform duration-500 ease-out motion-reduce:transition-none",
                 style={"transform": f"translateX(-{current * 100}%)"},
+                aria_live="off",
+                data_carousel_track="",
                 data_testid=f"{test_id}-track",
             ),
             _arrow(
@@ -183,7 +235,9 @@ def carousel(
         ),
         rx.el.div(
             rx.foreach(items, dot),
-            class_name="mt-4 flex flex-wrap justify-center gap-1.5 md:gap-2 px-4",
+            class_name="mt-3 flex flex-wrap justify-center gap-x-1 gap-y-1 px-4",
+            role="group",
+            aria_label=f"{label}: slides",
             data_testid=f"{test_id}-dots",
         ),
         role="region",

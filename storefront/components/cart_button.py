@@ -63,7 +63,9 @@ class _FlyToCart(rx.Fragment):
 
 
 def floating_cart() -> rx.Component:
-    return rx.fragment(
+    """The button, and a polite live region that reads 'Adding...' while something is being
+    added (the button that was pressed says it too, but a change of its text is not read)."""
+    return rx.el.aside(
         rx.link(
             rx.icon("shopping-cart", size=26),
             rx.cond(
@@ -85,5 +87,12 @@ def floating_cart() -> rx.Component:
             ),
             data_testid="floating-cart",
         ),
+        rx.el.p(
+            rx.cond(CartState.adding_id != "", "Adding...", ""),
+            role="status",
+            class_name="sr-only",
+            data_testid="cart-status",
+        ),
         _FlyToCart.create(),
+        aria_label="Cart",
     )

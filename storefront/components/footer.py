@@ -13,12 +13,13 @@ FOOTER_SERVICES = [
     ("Mascots", "/services/Mascots"),
     ("Bouncers", "/services/Bouncers"),
 ]
+TAGLINE = "Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë."
 FOOTER_COMPANY = [("Contact", routes.CONTACT), ("Terms", routes.TERMS), ("Privacy", routes.PRIVACY)]
 
 
 def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
     return rx.el.div(
-        rx.el.h3(title, class_name="text-sm font-semibold text-white mb-3"),
+        rx.el.h2(title, class_name="text-sm font-semibold text-white mb-3"),
         rx.el.ul(
             *[
                 rx.el.li(
@@ -53,7 +54,7 @@ def footer() -> rx.Component:
             rx.el.div(
                 rx.el.div(logo(), class_name="bg-white rounded-lg px-3 py-2 inline-block"),
                 rx.el.p(
-                    "Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë.",
+                    TAGLINE,
                     class_name="text-slate-300 text-sm mt-4 max-w-xs",
                 ),
                 rx.el.div(

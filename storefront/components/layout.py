@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront.components.cart_button import floating_cart
 from storefront.components.footer import footer
+from storefront.components.head import structured_data
 from storefront.components.navbar import navbar
 
 
@@ -13,6 +14,7 @@ def page_layout(*children: rx.Component) -> rx.Component:
         rx.el.main(*children, class_name="flex-1"),
         footer(),
         floating_cart(),
+        structured_data(),
         class_name="min-h-screen flex flex-col bg-white text-slate-900",
     )
 

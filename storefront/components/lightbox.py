@@ -1,5 +1,8 @@
 """A photo enlarged over the page: a click on a photo opens it, a click on the backdrop, the
-close button or Escape closes it. Kept in the browser; no server round trip."""
+close button or Escape closes it. Kept in the browser; no server round trip.
+
+It is a modal dialog: the focus starts on its close button and stays there (Tab cannot leave),
+and on closing it goes back to what had it before (the photo that opened it)."""
 
 from __future__ import annotations
 
@@ -11,11 +14,46 @@ from storefront.components.photo import img
 enlarged = ClientStateVar.create("enlarged_photo", default={}, global_ref=True)
 
 
-def _close_on_escape() -> rx.Var:
-    """A key handler that closes the overlay on Escape (a div has no Reflex key trigger)."""
+# Remembers the last element focused outside the overlay: the one to give the focus back to.
+_REMEMBER_OPENER = """
+useEffect(() => {
+  const remember = (event) => {
+    if (!event.target.closest('[data-testid="lightbox"]')) window.__lightboxOpener = event.target;
+  };
+  document.addEventListener("focusin", remember);
+  return () => document.removeEventListener("focusin", remember);
+}, []);
+"""
+
+
+class _OpenerTracker(rx.Fragment):
+    """Installs the focus memory once per page (it renders nothing)."""
+
+    def add_imports(self):
+        return {"react": [rx.ImportVar(tag="useEffect")]}
+
+    def add_hooks(self):
+        return [_REMEMBER_OPENER]
+
+
+def _close() -> rx.Var:
+    """Closes the overlay and gives the focus back to what opened it."""
     close = enlarged.set_value({})
     return rx.Var(
-        f'(event) => {{ if (event.key === "Escape") {{ event.stopPropagation(); ({close})(); }} }}',
+        f"(event) => {{ ({close})(); const opener = window.__lightboxOpener;"
+        " if (opener && opener.isConnected) setTimeout(() => opener.focus(), 0); }",
+        _var_data=close._get_all_var_data(),
+    )
+
+
+def _on_key() -> rx.Var:
+    """Escape closes; Tab stays on the close button, the overlay's one control (a div has no
+    Reflex key trigger)."""
+    close = _close()
+    return rx.Var(
+        f'(event) => {{ if (event.key === "Escape") {{ event.stopPropagation(); ({close})(); }}'
+        ' else if (event.key === "Tab") { event.preventDefault();'
+        " event.currentTarget.querySelector('[data-testid=\"lightbox-close\"]')?.focus(); } }",
         _var_data=close._get_all_var_data(),
     )
 
@@ -28,6 +66,10 @@ def open_photo(photo: rx.Var):
 def lightbox() -> rx.Component:
     """Render once per page."""
     photo = enlarged.value
+    return rx.fragment(_OpenerTracker.create(), _overlay(photo))
+
+
+def _overlay(photo: rx.Var) -> rx.Component:
     return rx.cond(
         photo["image_url"].to(bool),
         rx.el.div(
@@ -45,16 +87,15 @@ def lightbox() -> rx.Component:
             ),
             rx.el.button(
                 rx.icon("x", size=24),
-                on_click=enlarged.set_value({}),
+                custom_attrs={"onClick": _close()},
                 aria_label="Close",
                 class_name="absolute top-4 right-4 rounded-full bg-white/90 p-2 text-slate-800",
                 auto_focus=True,
                 data_testid="lightbox-close",
             ),
-            on_click=enlarged.set_value({}),
             # Focus starts on the close button and stays inside (the overlay itself takes it
             # when the photo is clicked), so Escape always arrives here.
-            custom_attrs={"onKeyDown": _close_on_escape()},
+            custom_attrs={"onClick": _close(), "onKeyDown": _on_key()},
             tab_index=-1,
             role="dialog",
             aria_modal="true",
@@ -74,7 +115,8 @@ def enlargeable_slide(*, caption: bool = False, test_id: str | None = None):
         return rx.el.button(
             img(
                 src=photo.image_url,
-                alt=photo.title,
+                # With a caption the caption names the photo; without, the alt does.
+                alt="" if caption else photo.title,
                 width=800,
                 height=600,
                 loading="lazy",
@@ -89,7 +131,6 @@ def enlargeable_slide(*, caption: bool = False, test_id: str | None = None):
             else rx.fragment(),
             on_click=open_photo(photo),
             type="button",
-            aria_label=photo.title,
             class_name="relative block w-full",
             data_testid=test_id,
         )

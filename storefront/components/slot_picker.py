@@ -83,7 +83,7 @@ def slot_picker(on_duration=None) -> rx.Component:
             class_name="flex items-center justify-between",
         ),
         rx.el.div(
-            *[rx.el.span(d, class_name="text-xs text-center text-slate-500") for d in WEEKDAYS],
+            *[rx.el.span(d, class_name="text-xs text-center text-slate-600") for d in WEEKDAYS],
             rx.foreach(SlotPickerState.days, _day),
             class_name="mt-2 grid grid-cols-7 gap-1",
             data_testid="picker-month",

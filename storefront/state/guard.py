@@ -36,6 +36,7 @@ from storefront.state.cart import CartState
 from storefront.state.checkout import CheckoutState
 from storefront.state.contact import ContactState
 from storefront.state.mascots import MascotsState
+from storefront.state.seo import SeoState
 from storefront.state.services_index import ServicesIndexState
 from storefront.state.sign_in import AuthFormState, ResetPasswordState, SignInState, SignUpState
 from storefront.state.slot_picker import SlotPickerState
@@ -67,6 +68,7 @@ PUBLIC_STATES: frozenset[type[BaseState]] = REFLEX_STATES | {
     TablesState,
     ServicesIndexState,
     ThemeState,
+    SeoState,
     BusinessState,
     # Booking: availability, the cart's checkout, the booking screen; the confirmation page
     # checks who may see a booking itself (owner, admin, or the mail's signed link).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import catalog
+from storefront.services import catalog, seo
 from storefront.services.money import format_price
 from storefront.state.base import call_service
 
@@ -44,5 +44,5 @@ def _card(view: catalog.ServiceView, price_prefix: str = "") -> dict[str, str]:
         "description": view.description,
         "image": view.image_url or "",
         "price": price_prefix + format_price(view.price) if view.price is not None else "",
-        "href": f"/services/{view.id}",
+        "href": seo.detail_path(view.slug),
     }

@@ -7,7 +7,7 @@ import logging
 import reflex as rx
 
 from storefront.models.service_details import ThemeDetails, details_as
-from storefront.services import business, catalog
+from storefront.services import business, catalog, seo
 from storefront.services.money import format_price
 from storefront.state.base import call_service
 
@@ -44,6 +44,7 @@ class ThemeState(rx.State):
         self.theme = {
             "id": view.id,
             "title": view.title,
+            "slug": view.slug,
             "description": view.description,
             "image": view.image_url or "",
             "price": format_price(view.price),
@@ -65,6 +66,21 @@ class ThemeState(rx.State):
         if self.status == "found":
             return business.page_title(self.theme.get("title") or "Theme")
         return business.page_title("Theme")
+
+    @rx.var
+    def canonical_url(self) -> str:
+        """The page's one address (by slug), whichever address showed it."""
+        slug = self.theme.get("slug", "")
+        return seo.detail_url(slug) if slug else seo.canonical_url("/services")
+
+    @rx.var
+    def share_image(self) -> str:
+        """The theme's picture as an absolute address, for link previews."""
+        return seo.absolute(self.theme.get("image", "")) or seo.absolute(seo.SHARE_IMAGE)
+
+    @rx.var
+    def meta_description(self) -> str:
+        return self.theme.get("description", "")
 
     @rx.event
     def show_tab(self, tab: str):

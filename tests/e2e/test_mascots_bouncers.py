@@ -244,8 +244,8 @@ def test_bouncers_page_carousels_and_strip_show_their_galleries(page):
         html = img.evaluate("el => el.outerHTML")
         assert img.get_attribute("width") and img.get_attribute("height"), html
     page.get_by_test_id("bubbles-carousel-next").click()
-    expect(_active(page, "bubbles-carousel").get_by_role("button")).to_have_attribute(
-        "aria-label", re.compile("Bubble House 2")
+    expect(_active(page, "bubbles-carousel").get_by_role("button")).to_have_accessible_name(
+        re.compile("Bubble House 2")
     )
 
 

@@ -147,7 +147,7 @@ def test_theme_page_tiles_and_tabs(page, server):
     expect(theme).to_contain_text("599.00 €")
     for tile in ("Price", "Age Range", "Duration", "Capacity"):
         expect(theme.get_by_text(tile, exact=True)).to_be_visible()
-    panel = page.get_by_test_id("theme-tab-panel")
+    panel = page.get_by_role("tabpanel")
     expect(panel.locator("p")).to_have_count(3)  # the long text, split at blank lines
     page.get_by_role("tab", name="Features").click()
     expect(panel.locator("li").first).to_be_visible()

@@ -12,6 +12,9 @@ from storefront.components.auth_layout import (
 from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
 
 LINK = "text-fuchsia-700 font-semibold"
+SIGN_IN_SUBTITLE = "Sign in to manage your bookings and services."
+SIGN_UP_SUBTITLE = "Create your account to get started."
+RESET_SUBTITLE = "Enter your email and we'll send you a reset link."
 
 
 def _oauth_buttons() -> rx.Component:
@@ -43,7 +46,7 @@ def _oauth_buttons() -> rx.Component:
 def sign_in_page() -> rx.Component:
     return auth_layout(
         "Admin Login",
-        "Sign in to manage your bookings and services.",
+        SIGN_IN_SUBTITLE,
         rx.el.form(
             error_box(SignInState.error),
             field("Email", "email", "email", required=True, auto_complete="email"),
@@ -77,7 +80,7 @@ def sign_in_page() -> rx.Component:
 def sign_up_page() -> rx.Component:
     return auth_layout(
         "Create Admin Account",
-        "Create your account to get started.",
+        SIGN_UP_SUBTITLE,
         rx.el.form(
             error_box(SignUpState.error),
             success_box(SignUpState.message),
@@ -164,7 +167,7 @@ def reset_password_page() -> rx.Component:
         rx.cond(
             ResetPasswordState.recovery,
             "Choose a new password for your account.",
-            "Enter your email and we'll send you a reset link.",
+            RESET_SUBTITLE,
         ),
         rx.cond(ResetPasswordState.recovery, _new_password_form(), _request_form()),
         rx.el.p(

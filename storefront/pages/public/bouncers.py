@@ -24,6 +24,10 @@ STEPS = [
     ("Fryrja", "E fryjmë dhe është gati për lojë.", "wind", 400),
 ]
 
+INTRO = (
+    "Shtëpi me flluska dhe kështjella kërcyese me dorëzim, montim dhe fryrje në vendin e festës."
+)
+
 selected_option = ClientStateVar.create("selected_bouncer_option", default={}, global_ref=True)
 
 
@@ -34,7 +38,7 @@ def step_card(title: str, text: str, icon: str, delay_ms: int) -> rx.Component:
             class_name="mx-auto flex h-14 w-14 items-center justify-center rounded-2xl "
             "bg-fuchsia-600 text-white shadow-lg",
         ),
-        rx.el.h3(title, class_name="mt-4 text-xl font-bold text-slate-900"),
+        rx.el.h2(title, class_name="mt-4 text-xl font-bold text-slate-900"),
         rx.el.p(text, class_name="mt-2 text-slate-600"),
         class_name="step-in rounded-3xl bg-white p-6 text-center shadow-md",
         style={"animation_delay": f"{delay_ms}ms"},
@@ -50,8 +54,7 @@ def intro() -> rx.Component:
                 class_name="text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
             ),
             rx.el.p(
-                "Shtëpi me flluska dhe kështjella kërcyese me dorëzim, montim dhe fryrje "
-                "në vendin e festës.",
+                INTRO,
                 class_name="mt-6 text-lg text-slate-600 max-w-2xl mx-auto",
             ),
             rx.el.div(
@@ -69,7 +72,7 @@ def photo_strip() -> rx.Component:
         return rx.el.button(
             img(
                 src=photo.image_url,
-                alt=photo.title,
+                alt="",
                 width=240,
                 height=180,
                 loading="lazy",
@@ -82,7 +85,6 @@ def photo_strip() -> rx.Component:
             ),
             on_click=open_photo(photo),
             type="button",
-            aria_label=photo.title,
             class_name="relative shrink-0 snap-start overflow-hidden rounded-2xl border-4 "
             "border-white shadow-md",
             data_testid="strip-photo",

@@ -5,6 +5,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.layout import page_layout
+from storefront.components.modal import return_focus
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
@@ -41,7 +42,7 @@ def _item_row(item: dict) -> rx.Component:
             class_name="w-20 h-20 sm:w-24 sm:h-24 rounded-xl object-cover shrink-0",
         ),
         rx.el.div(
-            rx.el.h3(item["name"], class_name="font-semibold break-words"),
+            rx.el.h2(item["name"], class_name="font-semibold break-words"),
             rx.el.p(item["description"], class_name="text-sm text-slate-600 line-clamp-2"),
             rx.el.p(
                 item["price_label"], " × ", item["quantity"], class_name="mt-1 text-sm font-medium"
@@ -108,6 +109,7 @@ def _time_modal() -> rx.Component:
                 class_name="mt-6 flex justify-end gap-3",
             ),
             max_width="520px",
+            custom_attrs=return_focus(),
             data_testid="cart-time-modal",
         ),
         open=CartState.editing_id != "",

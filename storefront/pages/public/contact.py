@@ -7,6 +7,7 @@ from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box
 from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
+SUBTITLE = "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."
 EVENT_TYPES = [
     ("birthday", "Birthday"),
     ("wedding", "Wedding"),
@@ -30,7 +31,10 @@ def _field(label: str, name: str, control: rx.Component) -> rx.Component:
         control,
         rx.cond(
             ContactState.errors.contains(name),
-            rx.el.p(ContactState.errors[name], class_name="mt-1 text-sm text-red-600"),
+            # Read out as it appears.
+            rx.el.p(
+                ContactState.errors[name], role="alert", class_name="mt-1 text-sm text-red-600"
+            ),
         ),
     )
 
@@ -116,7 +120,7 @@ def _success() -> rx.Component:
 def _card(icon: str, title: str, *lines: rx.Component | rx.Var | str) -> rx.Component:
     return rx.el.div(
         rx.icon(icon, size=28, class_name="text-fuchsia-600"),
-        rx.el.h3(title, class_name="mt-3 font-bold"),
+        rx.el.h2(title, class_name="mt-3 font-bold"),
         *[rx.el.p(line, class_name="text-sm text-slate-600") for line in lines],
         class_name="rounded-2xl border border-slate-100 p-5 bg-white shadow-sm",
     )
@@ -145,7 +149,7 @@ def _cards() -> rx.Component:
 
 def contact() -> rx.Component:
     return page_layout(
-        page_title("Contact", "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."),
+        page_title("Contact", SUBTITLE),
         rx.el.div(
             rx.cond(ContactState.status == "success", _success(), _form()),
             _cards(),

@@ -8,6 +8,8 @@ from storefront.components.layout import page_layout
 from storefront.components.photo import photo
 from storefront.state.banners import HomeBannerState
 
+INTRO = "Dekorime dasmash, maskota, bouncers dhe tavolina për ngjarjet tuaja në Kosovë."
+
 
 def hero() -> rx.Component:
     return rx.el.section(
@@ -22,7 +24,7 @@ def hero() -> rx.Component:
                 class_name="text-4xl md:text-6xl font-extrabold tracking-tight text-slate-900",
             ),
             rx.el.p(
-                "Dekorime dasmash, maskota, bouncers dhe tavolina për ngjarjet tuaja në Kosovë.",
+                INTRO,
                 class_name="mt-6 text-lg text-slate-600 max-w-2xl mx-auto",
             ),
             rx.el.div(

@@ -36,6 +36,10 @@ def section_title(text: str, subtitle: str = "") -> rx.Component:
 
 
 HERO_IMAGE = "/mascots-hero.webp"
+INTRO = (
+    "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
+    "me paketa aktivitetesh për fëmijët."
+)
 
 
 def hero() -> rx.Component:
@@ -44,15 +48,14 @@ def hero() -> rx.Component:
             rx.el.div(
                 rx.el.p(
                     "Maskota për çdo festë",
-                    class_name="text-sm font-semibold uppercase tracking-widest text-fuchsia-600",
+                    class_name="text-sm font-semibold uppercase tracking-widest text-fuchsia-700",
                 ),
                 rx.el.h1(
                     "Mascots",
                     class_name="mt-3 text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
                 ),
                 rx.el.p(
-                    "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
-                    "me paketa aktivitetesh për fëmijët.",
+                    INTRO,
                     class_name="mt-6 text-lg text-slate-600 max-w-xl",
                 ),
                 rx.el.a(
@@ -125,7 +128,7 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
         rx.el.div(
             rx.el.p(
                 f"#{mascot.number}",
-                class_name="text-sm font-bold text-fuchsia-600",
+                class_name="text-sm font-bold text-fuchsia-700",
             ),
             rx.el.h3(
                 mascot.name,
@@ -171,7 +174,7 @@ def mascot_modal() -> rx.Component:
         ),
         rx.dialog.title(mascot["name"], class_name="mt-4"),
         rx.dialog.description(mascot["full_description"], class_name="text-slate-700"),
-        rx.el.h4("Suitable for", class_name="mt-4 font-semibold text-slate-900"),
+        rx.el.h3("Suitable for", class_name="mt-4 font-semibold text-slate-900"),
         rx.el.ul(
             rx.foreach(
                 mascot["suitable_for"].to(list[str]),

@@ -7,10 +7,12 @@ from storefront.components.photo import photo
 from storefront.components.ui import page_title, section_title
 from storefront.state.services_index import ServicesIndexState
 
+SUBTITLE = "Gjithçka për festën tuaj, në një vend."
+
 
 def _category_card(category: dict) -> rx.Component:
     return rx.link(
-        rx.el.h3(category["name"], class_name="text-xl font-bold"),
+        rx.el.h2(category["name"], class_name="text-xl font-bold"),
         rx.el.p(category["description"], class_name="mt-2 text-sm text-slate-600"),
         rx.el.span("Shiko →", class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
         href=category["href"],
@@ -40,7 +42,7 @@ def _theme_card(theme: dict) -> rx.Component:
 
 def services_index() -> rx.Component:
     return page_layout(
-        page_title("Shërbimet", "Gjithçka për festën tuaj, në një vend."),
+        page_title("Shërbimet", SUBTITLE),
         rx.el.section(
             rx.el.div(
                 rx.foreach(ServicesIndexState.categories, _category_card),

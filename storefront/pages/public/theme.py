@@ -31,75 +31,66 @@ def _tile(label: str, key: str) -> rx.Component:
     return rx.cond(
         ThemeState.theme[key] != "",
         rx.el.div(
-            rx.el.p(label, class_name="text-xs uppercase tracking-wide text-slate-500"),
+            rx.el.p(label, class_name="text-xs uppercase tracking-wide text-slate-600"),
             rx.el.p(ThemeState.theme[key], class_name="mt-1 font-bold"),
             class_name="rounded-2xl bg-fuchsia-50 p-4",
         ),
     )
 
 
+def _features() -> rx.Component:
+    return rx.el.ul(
+        rx.foreach(ThemeState.features, lambda f: rx.el.li("✓ ", f)),
+        class_name="space-y-2",
+    )
+
+
+def _add_ons() -> rx.Component:
+    return rx.el.table(
+        rx.el.thead(
+            rx.el.tr(
+                rx.el.th("Add-On", class_name="text-left py-2"),
+                rx.el.th("Price", class_name="text-right py-2"),
+            )
+        ),
+        rx.el.tbody(
+            rx.foreach(
+                ThemeState.add_ons,
+                lambda a: rx.el.tr(
+                    rx.el.td(a["name"], class_name="py-2"),
+                    rx.el.td(a["price"], class_name="py-2 text-right font-semibold"),
+                    class_name="border-t border-slate-100",
+                ),
+            )
+        ),
+        class_name="w-full",
+    )
+
+
+def _description() -> rx.Component:
+    return rx.el.div(rx.foreach(ThemeState.paragraphs, lambda p: rx.el.p(p, class_name="mb-4")))
+
+
+TAB_PANELS = {"description": _description, "features": _features, "addons": _add_ons}
+
+
 def _tabs() -> rx.Component:
-    return rx.el.div(
-        rx.el.div(
-            *[
-                rx.el.button(
-                    label,
-                    on_click=ThemeState.show_tab(value),
-                    role="tab",
-                    aria_selected=ThemeState.tab == value,
-                    class_name=rx.cond(
-                        ThemeState.tab == value,
-                        "px-4 py-2 border-b-2 border-fuchsia-600 font-semibold text-fuchsia-700",
-                        "px-4 py-2 border-b-2 border-transparent text-slate-600 hover:text-fuchsia-600",
-                    ),
-                )
-                for value, label in TAB_LABELS
-            ],
-            role="tablist",
-            class_name="flex gap-2 border-b border-slate-200",
+    """The WAI-ARIA tabs pattern (Radix): one tab stop, arrow keys move between the tabs."""
+    return rx.tabs.root(
+        rx.tabs.list(
+            *[rx.tabs.trigger(label, value=value) for value, label in TAB_LABELS],
         ),
-        rx.el.div(
-            rx.match(
-                ThemeState.tab,
-                (
-                    "features",
-                    rx.el.ul(
-                        rx.foreach(ThemeState.features, lambda f: rx.el.li("✓ ", f)),
-                        class_name="space-y-2",
-                    ),
-                ),
-                (
-                    "addons",
-                    rx.el.table(
-                        rx.el.thead(
-                            rx.el.tr(
-                                rx.el.th("Add-On", class_name="text-left py-2"),
-                                rx.el.th("Price", class_name="text-right py-2"),
-                            )
-                        ),
-                        rx.el.tbody(
-                            rx.foreach(
-                                ThemeState.add_ons,
-                                lambda a: rx.el.tr(
-                                    rx.el.td(a["name"], class_name="py-2"),
-                                    rx.el.td(
-                                        a["price"], class_name="py-2 text-right font-semibold"
-                                    ),
-                                    class_name="border-t border-slate-100",
-                                ),
-                            )
-                        ),
-                        class_name="w-full",
-                    ),
-                ),
-                rx.el.div(
-                    rx.foreach(ThemeState.paragraphs, lambda p: rx.el.p(p, class_name="mb-4")),
-                ),
-            ),
-            role="tabpanel",
-            class_name="py-6 text-slate-700",
-            data_testid="theme-tab-panel",
-        ),
+        *[
+            rx.tabs.content(
+                TAB_PANELS[value](),
+                value=value,
+                class_name="py-6 text-slate-700",
+                data_testid="theme-tab-panel",
+            )
+            for value, _label in TAB_LABELS
+        ],
+        value=ThemeState.tab,
+        on_change=ThemeState.show_tab,
         class_name="mt-10",
     )
 

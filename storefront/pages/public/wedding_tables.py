@@ -7,6 +7,11 @@ from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, 
 from storefront.state.cart import CartState
 from storefront.state.tables import TablesState
 
+ABOUT = (
+    "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
+    "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
+    "pamje të plotë."
+)
 COLOR_LABELS = [("white", "E bardhë"), ("black", "E zezë")]
 
 
@@ -43,7 +48,7 @@ def _size_radio() -> rx.Component:
         ),
         value=TablesState.size,
         on_change=TablesState.pick_size,
-        aria_label="Madhësia",
+        aria_labelledby="table-size-label",
         data_testid="size",
     )
 
@@ -55,7 +60,7 @@ def _count_input() -> rx.Component:
         on_blur=TablesState.leave_count,
         max_length=12,
         class_name="w-32 px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 outline-none",
-        aria_label="Numri i tavolinave",
+        id="table-count",
         data_testid="table-count",
     )
 
@@ -79,19 +84,26 @@ def _picker() -> rx.Component:
         rx.el.div(
             rx.el.h2("Zgjidhni tavolinat", class_name="text-2xl font-bold"),
             rx.el.div(
-                rx.el.p("Ngjyra", class_name="font-semibold mb-2"),
+                rx.el.p("Ngjyra", id="table-color-label", class_name="font-semibold mb-2"),
                 rx.el.div(
-                    *[_color_button(v, label) for v, label in COLOR_LABELS], class_name="flex gap-3"
+                    *[_color_button(v, label) for v, label in COLOR_LABELS],
+                    role="group",
+                    aria_labelledby="table-color-label",
+                    class_name="flex gap-3",
                 ),
                 class_name="mt-6",
             ),
             rx.el.div(
-                rx.el.p("Madhësia", class_name="font-semibold mb-2"),
+                rx.el.p("Madhësia", id="table-size-label", class_name="font-semibold mb-2"),
                 _size_radio(),
                 class_name="mt-6",
             ),
             rx.el.div(
-                rx.el.p("Numri i tavolinave (1-1000)", class_name="font-semibold mb-2"),
+                rx.el.label(
+                    "Numri i tavolinave (1-1000)",
+                    html_for="table-count",
+                    class_name="block font-semibold mb-2",
+                ),
                 _count_input(),
                 class_name="mt-6",
             ),
@@ -126,9 +138,7 @@ def _marketing() -> rx.Component:
     return rx.el.section(
         rx.el.h2("Tavolina me qira për dasma dhe evente", class_name="text-2xl font-bold"),
         rx.el.p(
-            "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
-            "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
-            "pamje të plotë.",
+            ABOUT,
             class_name="mt-3 text-slate-600",
         ),
         rx.el.ul(

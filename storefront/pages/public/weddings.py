@@ -16,6 +16,8 @@ from storefront.components.ui import (
 from storefront.state.cart import CartState
 from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
+INTRO = "Dekorim magjik për ditën tuaj më të bukur."
+
 
 def hero() -> rx.Component:
     return rx.el.section(
@@ -23,7 +25,7 @@ def hero() -> rx.Component:
             rx.icon("mail-open", size=56, class_name="mx-auto text-rose-400"),
             rx.el.h1("Magic Weddings", class_name="mt-4 text-4xl md:text-6xl font-extrabold"),
             rx.el.p(
-                "Dekorim magjik për ditën tuaj më të bukur.",
+                INTRO,
                 class_name="mt-4 text-lg text-slate-600",
             ),
             rx.el.a("Shikoni ofertat", href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
@@ -113,12 +115,17 @@ def tiffany_card() -> rx.Component:
         rx.el.div(
             rx.el.h3(offer.title, class_name="text-xl font-bold"),
             rx.el.p(offer.description, class_name="mt-2 text-sm text-slate-600"),
-            rx.el.label("Numri i personave", class_name="block mt-4 font-semibold text-sm"),
+            rx.el.label(
+                "Numri i personave",
+                html_for="tiffany-people",
+                class_name="block mt-4 font-semibold text-sm",
+            ),
             number_input(
                 WeddingsState.people_text,
                 WeddingsState.type_people,
                 max_length=PEOPLE_FIELD_LENGTH,
                 placeholder="p.sh. 100",
+                id="tiffany-people",
                 class_name="mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 "
                 "focus:border-fuchsia-500 outline-none",
                 data_testid="tiffany-people",
