@@ -4,6 +4,7 @@ backend with the demo catalogue, driven by Playwright in Debian's Chromium."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -100,8 +101,19 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+def visitor_address() -> str:
+    """A visitor's own address as the trusted proxy reports it (the server runs behind one):
+    each test's browser is a different visitor, so the per-address limits (sign-ups, reset
+    requests, contact messages) of one test never spill into the next."""
+    return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+
+
 def _open_page(request, browser, server: Server, viewport: dict):
-    context = browser.new_context(viewport=viewport, base_url=server.url)
+    context = browser.new_context(
+        viewport=viewport,
+        base_url=server.url,
+        extra_http_headers={"X-Forwarded-For": visitor_address()},
+    )
     page = context.new_page()
     console: list[str] = []
     page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
