@@ -30,6 +30,7 @@ from storefront.models.operations import (
     CONTACT_EVENT_TYPES,
     AuditLog,
     BusinessSettings,
+    CacheVersion,
     ContactMessage,
     NotificationOutbox,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "Booking",
     "BookingItem",
     "BusinessSettings",
+    "CacheVersion",
     "ContactMessage",
     "LoginSession",
     "UsedSignInTicket",

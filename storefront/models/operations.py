@@ -101,3 +101,13 @@ class BusinessSettings(SQLModel, table=True):
     currency: str = Field(default="EUR", max_length=3)
     min_notice_hours: int = Field(default=24)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class CacheVersion(SQLModel, table=True):
+    """A counter that every change of a cached kind of data raises in its own transaction
+    (services/catalog_cache.py), so each worker's in-process cache learns of it."""
+
+    __tablename__ = "cache_versions"
+
+    name: str = Field(primary_key=True, max_length=32)
+    version: int = Field(default=0)

@@ -34,6 +34,7 @@ from storefront.models import (
     ServiceCapacity,
     utcnow,
 )
+from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -549,6 +550,35 @@ def _blocked_ranges(session: Session, service_id: uuid.UUID) -> list[BlockedRang
     return [BlockedRange(r.start_date, r.end_date, r.is_recurring_yearly) for r in rows]
 
 
+@cached
+def shown_rules(*, session: Session, service_id: str) -> ServiceCalendar:
+    """The rules of a published service as its public calendar shows them: from the catalogue
+    cache (hours, capacity, blocked dates and notice are catalogue data), so a visitor's
+    calendar reads only the bookings. Placing a booking reads them fresh (services/booking)."""
+    service = bookable_service(session=session, service_id=service_id)
+    return load_rules(session=session, service_id=service.id)
+
+
+def _shown_calendar(
+    session: Session,
+    service_id: object,
+    *,
+    first_day: date,
+    last_day: date,
+    cart_holds: Iterable[CartHold],
+) -> ServiceCalendar:
+    if not isinstance(service_id, str | uuid.UUID):
+        raise AvailabilityError("service_not_found", "No such service")
+    rules = shown_rules(session=session, service_id=str(service_id)[:64])
+    return with_booked_holds(
+        rules,
+        session=session,
+        service_id=service_id_of(str(service_id)[:64]),
+        first_day=first_day,
+        last_day=last_day,
+    ).with_holds(cart_hold_to_hold(h, rules.zone) for h in cart_holds)
+
+
 def month_days(
     *,
     session: Session,
@@ -567,15 +597,10 @@ def month_days(
         raise AvailabilityError("invalid_month", "No such month")
     duration_hours = check_duration(duration_hours)
     quantity = check_quantity(quantity)
-    service = bookable_service(session=session, service_id=service_id)
     first = date(year, month, 1)
     last = date(year, month, calendar_module.monthrange(year, month)[1])
-    calendar = load_calendar(
-        session=session,
-        service_id=service.id,
-        first_day=first,
-        last_day=last,
-        cart_holds=cart_holds,
+    calendar = _shown_calendar(
+        session, service_id, first_day=first, last_day=last, cart_holds=cart_holds
     )
     return days_of_month(
         calendar, year, month, duration_hours=duration_hours, quantity=quantity, now=_now(now)
@@ -596,9 +621,8 @@ def day_slots(
     day = parse_day(day)
     duration_hours = check_duration(duration_hours)
     quantity = check_quantity(quantity)
-    service = bookable_service(session=session, service_id=service_id)
-    calendar = load_calendar(
-        session=session, service_id=service.id, first_day=day, last_day=day, cart_holds=cart_holds
+    calendar = _shown_calendar(
+        session, service_id, first_day=day, last_day=day, cart_holds=cart_holds
     )
     return slots_for_day(
         calendar, day, duration_hours=duration_hours, quantity=quantity, now=_now(now)

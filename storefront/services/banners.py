@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from sqlmodel import Session, col, select
 
 from storefront.models import Banner, BannerItem
+from storefront.services.catalog_cache import cached
 
 HOME_BANNER = "Home Page Main Banner"
 # Photo galleries are stored as banners named "gallery-<name>" (see seed/loader.py).
@@ -26,6 +27,7 @@ class BannerCard:
         return asdict(self)
 
 
+@cached
 def active_banner_items(
     name: str, *, session: Session, limit: int = ITEMS_LIMIT
 ) -> list[BannerCard]:

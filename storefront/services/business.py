@@ -11,6 +11,7 @@ from urllib.parse import quote
 from sqlmodel import Session
 
 from storefront.models import BusinessSettings
+from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
 
 # The site's name in every page title (titles are compiled with the pages, before any settings
@@ -77,6 +78,7 @@ def default_details() -> BusinessDetails:
     return _details(BusinessSettings())
 
 
+@cached
 def business_details(*, session: Session) -> BusinessDetails:
     row = session.get(BusinessSettings, 1)
     return _details(row) if row is not None else default_details()

@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 
 from storefront.models import PER_EVENT_KINDS, PER_EVENT_SLUGS, Service, ServiceCategory
 from storefront.models.service_details import Details, PlainDetails, read_details
+from storefront.services.catalog_cache import cached
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
@@ -44,6 +45,7 @@ class ServiceView:
     image_urls: list[str] = field(default_factory=list)
 
 
+@cached
 def list_categories(*, session: Session) -> list[CategoryView]:
     rows = session.exec(select(ServiceCategory).order_by(col(ServiceCategory.name))).all()
     return [CategoryView(str(r.id), r.name, r.slug, r.description) for r in rows]
@@ -66,6 +68,7 @@ def _view(service: Service, category_slug: str | None) -> ServiceView:
     )
 
 
+@cached
 def list_public_services(
     *, session: Session, category_slug: str | None = None, kind: str | None = None
 ) -> list[ServiceView]:
@@ -87,6 +90,7 @@ def list_public_services(
 DETAIL_PAGE_KINDS = ("theme", "service")
 
 
+@cached
 def get_public_service(*, session: Session, service_id: str) -> ServiceView | None:
     """An active, published service by id (or slug); None for anything else."""
     query = select(Service, ServiceCategory.slug).join(ServiceCategory, isouter=True)

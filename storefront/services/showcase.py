@@ -18,6 +18,7 @@ from storefront.models.service_details import (
 )
 from storefront.services.banners import BannerCard, active_banner_items, gallery_items
 from storefront.services.catalog import ServiceView, list_public_services
+from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price, to_amount
 
@@ -202,6 +203,7 @@ def _photos(cards: list[BannerCard]) -> list[Photo]:
     return [Photo(c.title, c.image_url, c.description or "") for c in cards]
 
 
+@cached
 def mascots_page(*, session: Session) -> MascotsPage:
     return MascotsPage(
         mascots=mascot_characters(session=session),
@@ -213,6 +215,7 @@ def mascots_page(*, session: Session) -> MascotsPage:
     )
 
 
+@cached
 def bouncers_page(*, session: Session) -> BouncersPage:
     return BouncersPage(
         options=bouncer_options(session=session),
@@ -284,6 +287,7 @@ def fallback_wedding_offers() -> list[WeddingOffer]:
     ]
 
 
+@cached
 def weddings_page(*, session: Session) -> WeddingsPage:
     services = list_public_services(
         session=session, category_slug=WEDDINGS_CATEGORY, kind="wedding_offer"

@@ -1,4 +1,5 @@
-"""How states reach services: off the event loop, inside one database session."""
+"""How states reach services: off the event loop, inside one database session; a cached public
+read (services/catalog_cache.py) that is fresh is answered at once, without either."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from storefront.db import in_transaction
+from storefront.db import get_engine, in_transaction
+from storefront.services import catalog_cache
 
 T = TypeVar("T")
 
@@ -17,4 +19,7 @@ def _call(fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
 
 async def call_service(fn: Callable[..., T], **kwargs: Any) -> T:
     """Run `fn(session=..., **kwargs)` in a worker thread so no client waits on the database."""
+    found = catalog_cache.fresh(fn, kwargs, database=str(get_engine().url))
+    if found is not catalog_cache.MISSING:
+        return found
     return await asyncio.to_thread(_call, fn, kwargs)

@@ -1,0 +1,228 @@
+"""The public catalogue's cache on SQLite and PostgreSQL (services/catalog_cache.py): a page's
+shapes are built once, not per visitor; any committed change of the catalogue (an admin's
+toggle, a bulk statement, a banner, the business settings) raises the version in the same
+transaction and shows at once in this worker, and in another worker within its bound; an
+uncommitted or rolled-back change is never served to anyone else."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy import event, update
+from sqlmodel import Session, select
+
+from storefront.db import in_transaction
+from storefront.models import BusinessSettings, Service
+from storefront.models.operations import CacheVersion
+from storefront.services import (
+    banner_admin,
+    banners,
+    business,
+    catalog,
+    catalog_admin,
+    catalog_cache,
+)
+from storefront.services.catalog_cache import CACHE, CATALOGUE, MISSING, CatalogueCache
+from tests.factories import make_service, make_user
+
+
+@pytest.fixture
+def queries(engine):
+    """The SQL statements the engine runs while the test reads."""
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    yield seen
+    event.remove(engine, "before_cursor_execute", count)
+
+
+def _version(session: Session) -> int:
+    return session.exec(select(CacheVersion.version).where(CacheVersion.name == CATALOGUE)).one()
+
+
+def _titles(engine) -> list[str]:
+    return in_transaction(
+        lambda s: [v.title for v in catalog.list_public_services(session=s)], engine
+    )
+
+
+def test_a_page_is_built_once_and_then_served_without_the_database(session, engine, queries):
+    make_service(session, title="Mickey")
+    session.commit()
+    assert _titles(engine) == ["Mickey"]
+    builds = CACHE.builds
+    queries.clear()
+    for _ in range(20):
+        assert _titles(engine) == ["Mickey"]
+    assert CACHE.builds == builds
+    # Within the bound, no statement at all; past it, only the version's primary-key lookup.
+    assert all("cache_versions" in q for q in queries), queries
+    assert len(queries) <= 1
+
+
+def test_an_admin_change_shows_at_once_in_this_worker(session, engine):
+    boss = make_user(session, role="admin")
+    service = make_service(session, title="Mickey")
+    session.commit()
+    before = _version(session)
+    assert _titles(engine) == ["Mickey"]
+    catalog_admin.toggle_active(session=session, actor_id=boss.id, service_id=service.id)
+    session.commit()
+    assert _version(session) == before + 1
+    assert _titles(engine) == []
+
+
+def test_a_bulk_statement_raises_the_version_too(session, engine):
+    make_service(session, title="Mickey")
+    session.commit()
+    before = _version(session)
+    assert _titles(engine) == ["Mickey"]
+    session.exec(update(Service).values(title="Minnie"))
+    session.commit()
+    assert _version(session) == before + 1
+    assert _titles(engine) == ["Minnie"]
+
+
+def test_another_worker_sees_a_change_within_its_bound(session, engine):
+    """`other` stands for the cache of another worker: the change clears only this worker's
+    cache; the other learns of it from the version, no later than its bound."""
+    other = CatalogueCache(check_seconds=0.5)
+    make_service(session, title="Mickey")
+    session.commit()
+
+    def read() -> list[str]:
+        def titles(s: Session) -> list[str]:
+            build = lambda: [v.title for v in catalog.list_public_services.uncached(session=s)]  # noqa: E731
+            return other.get(("titles",), build, session=s)
+
+        return in_transaction(titles, engine)
+
+    assert read() == ["Mickey"]
+    session.exec(update(Service).values(title="Minnie"))
+    session.commit()
+    changed_at = time.monotonic()
+    seen = read()
+    while seen != ["Minnie"]:
+        assert seen == ["Mickey"]  # stale, but only within the bound
+        # The bound, plus room for a slow read on a busy machine; without a bound the old
+        # title would stay for good.
+        assert time.monotonic() - changed_at < 0.5 + 1.0
+        time.sleep(0.05)
+        seen = read()
+    assert time.monotonic() - changed_at <= 0.5 + 1.0
+
+
+def test_an_uncommitted_change_is_read_through_and_never_cached(session, engine):
+    service = make_service(session, title="Mickey")
+    session.commit()
+    assert _titles(engine) == ["Mickey"]
+    service.title = "Draft title"
+    session.add(service)
+    session.flush()
+    # The writing transaction sees its own change ...
+    assert [v.title for v in catalog.list_public_services(session=session)] == ["Draft title"]
+    session.rollback()
+    # ... and after the rollback nobody is served it.
+    assert _titles(engine) == ["Mickey"]
+
+
+def test_banners_and_business_settings_are_catalogue_too(session, engine):
+    boss = make_user(session, role="admin")
+    session.commit()
+    home = banner_admin.create_banner(session=session, actor_id=boss.id, name=banners.HOME_BANNER)
+    session.commit()
+
+    def cards() -> list[str]:
+        return in_transaction(
+            lambda s: [
+                c.title for c in banners.active_banner_items(banners.HOME_BANNER, session=s)
+            ],
+            engine,
+        )
+
+    assert cards() == []
+    banner_admin.create_item(
+        session=session,
+        actor_id=boss.id,
+        banner_id=home.id,
+        item=banner_admin.check_item(title="Dasma", image_url="/media/banners/a.webp"),
+    )
+    session.commit()
+    assert cards() == ["Dasma"]
+
+    def phone() -> str:
+        return in_transaction(lambda s: business.business_details(session=s).phone, engine)
+
+    phone()
+    row = session.get(BusinessSettings, 1) or BusinessSettings(id=1)
+    row.phone = "+383 44 999 999"
+    session.add(row)
+    session.commit()
+    assert phone() == "+383 44 999 999"
+
+
+def test_a_fresh_value_is_served_without_a_session_and_a_change_ends_that(session, engine):
+    """What lets a page load skip the worker thread and the session (state/base.py)."""
+    database = str(engine.url)
+    make_service(session, title="Mickey")
+    session.commit()
+    assert catalog_cache.fresh(catalog.list_public_services, {}, database=database) is MISSING
+    assert _titles(engine) == ["Mickey"]
+    served = catalog_cache.fresh(catalog.list_public_services, {}, database=database)
+    assert [v.title for v in served] == ["Mickey"]
+    # Not cached, or an argument the cache cannot key: the caller reads in a session.
+    assert catalog_cache.fresh(catalog_admin.list_services, {}, database=database) is MISSING
+    assert catalog_cache.fresh(catalog.list_public_services, {"kind": []}, database=database) is (
+        MISSING
+    )
+    session.exec(update(Service).values(title="Minnie"))
+    session.commit()
+    assert catalog_cache.fresh(catalog.list_public_services, {}, database=database) is MISSING
+
+
+def test_a_days_slots_read_only_the_bookings_and_an_admin_block_shows_at_once(
+    session, engine, queries
+):
+    from datetime import date, timedelta
+
+    from storefront.models import BlockedDate
+    from storefront.services import availability
+
+    service = make_service(
+        session, title="Castle", hours=[(d, "10:00", "14:00", 60, 1) for d in range(7)]
+    )
+    session.commit()
+    day = (date.today() + timedelta(days=10)).isoformat()
+
+    def slots() -> list[str]:
+        return in_transaction(
+            lambda s: [
+                x.start_time
+                for x in availability.day_slots(
+                    session=s, service_id=str(service.id), day=day, duration_hours=1, quantity=1
+                )
+                if x.available
+            ],
+            engine,
+        )
+
+    assert slots() == ["10:00", "11:00", "12:00", "13:00"]
+    queries.clear()
+    assert slots() == ["10:00", "11:00", "12:00", "13:00"]
+    read = [
+        q for q in queries if "cache_versions" not in q and q.lstrip().upper().startswith("SELECT")
+    ]
+    assert len(read) == 1 and "booking_items" in read[0], read
+    session.add(
+        BlockedDate(
+            service_id=service.id,
+            start_date=date.fromisoformat(day),
+            end_date=date.fromisoformat(day),
+        )
+    )
+    session.commit()
+    assert slots() == []
