@@ -10,6 +10,7 @@ the whole state tree to whoever holds it (DESIGN 3)."""
 from __future__ import annotations
 
 import json
+import time
 from urllib.parse import quote
 
 import reflex as rx
@@ -26,10 +27,18 @@ def cookie_header(state: rx.State) -> str:
     return str(headers.get("cookie") or "")
 
 
+# How long a session reading at hydrate serves the page-load events that follow it.
+PAGE_LOAD_SECONDS = 2.0
+
+
 class AuthState(rx.State):
     # Private: what the server knows. Never sent to the browser.
     _user_id: str = ""
     _role: str = ""
+    # When the session was last read (wall clock: a tab's events may reach any worker).
+    _identified_at: float = 0.0
+    # Set at this tab's hydrate: a state without it was lost and starts blank (state/guard.py).
+    _hydrated: bool = False
 
     # Public: only what the page shows.
     auth_loading: bool = True
@@ -60,6 +69,7 @@ class AuthState(rx.State):
         self.user_name = (user.full_name or user.email.split("@")[0]) if user else ""
         self.user_email = user.email if user else ""
         self.avatar_url = user.avatar_url if user else ""
+        self._identified_at = time.time()
 
     async def _forget_private_states(self) -> None:
         """Reset every non-public state of this tab to its defaults."""
@@ -79,14 +89,22 @@ class AuthState(rx.State):
         """The current page, without the trailing slash static hosting adds."""
         return (self.router.url.path or "/").rstrip("/") or "/"
 
+    async def _identify_for_page(self) -> None:
+        """The page-load reading of the session, for what the page shows (the navbar, the
+        guarded pages' spinner and redirect). A full page load read it a moment ago, at
+        hydrate (state/guard.py), so it is not read twice: a page load costs one indexed
+        lookup at most. Every guarded event still reads it itself."""
+        if time.time() - self._identified_at > PAGE_LOAD_SECONDS:
+            await self._identify()
+
     @rx.event
     async def check_session(self):
         """Runs on every page load; ends the spinner of guarded pages."""
-        await self._identify()
+        await self._identify_for_page()
         self.auth_loading = False
 
     async def _send_guests_to_sign_in(self):
-        await self._identify()
+        await self._identify_for_page()
         self.auth_loading = False
         if not self.signed_in:
             return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")

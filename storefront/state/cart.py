@@ -57,6 +57,8 @@ class CartState(rx.State):
     editing_id: str = ""
     time_error: str = ""
     _busy_seconds: float = ADD_BUSY_SECONDS
+    # What the busy button sent (an id or a slug), so its second click is caught too.
+    _adding_ref: str = ""
 
     @rx.var
     def count(self) -> int:
@@ -64,8 +66,12 @@ class CartState(rx.State):
 
     @rx.event
     async def add_service(self, service_id: str, count: int = 1):
-        """Add one service (or `count` of it: tables, chairs per person) to the cart."""
-        if self.adding_id or not isinstance(service_id, str) or len(service_id) > 200:
+        """Add one service (or `count` of it: tables, chairs per person) to the cart. A second
+        click on the same button while it says 'Adding...' adds nothing; another service's
+        button still adds at once."""
+        if not isinstance(service_id, str) or len(service_id) > 200:
+            return
+        if service_id in (self.adding_id, self._adding_ref):
             return
         try:
             count = int(count)
@@ -89,6 +95,7 @@ class CartState(rx.State):
             return
         self.cart_json = cart.dump(cart.add(cart.parse(self.cart_json), item))
         self.adding_id = service.id
+        self._adding_ref = service_id
         self.last_added_id = service.id
         self._busy_seconds = THEME_ADD_BUSY_SECONDS if service.kind == "theme" else ADD_BUSY_SECONDS
         # The fly-to-cart animation (components/cart_button.py), from where the visitor clicked.
@@ -96,13 +103,16 @@ class CartState(rx.State):
 
     @rx.event(background=True)
     async def finish_adding(self):
-        busy = self._busy_seconds
+        async with self:
+            added, busy = self.adding_id, self._busy_seconds
         await asyncio.sleep(busy)
         async with self:
-            self.adding_id = ""
+            if self.adding_id == added:  # not a later add of another service
+                self.adding_id = self._adding_ref = ""
         await asyncio.sleep(LAST_ADDED_SECONDS - busy)
         async with self:
-            self.last_added_id = ""
+            if self.last_added_id == added:
+                self.last_added_id = ""
 
     @rx.event
     async def refresh(self):

@@ -5,6 +5,11 @@
 - any other state: a signed-in caller, as the database says at this event.
 An event name that does not resolve to a registered handler is refused.
 
+A tab whose server-side state was lost (Redis restarted without a copy, or the state expired
+while the tab sat idle) is reloaded instead of served: its state would start blank, and the
+blank cart would overwrite the one in the browser. The page reloads, hydrates from the browser's
+own storage (the cart, the sign-in cookie) and goes on; nothing the visitor had is lost.
+
 The identity is read again at every guarded event and at every hydrate, so an ended session or a
 lost role stops working at once, and a tab whose caller changed has its private states reset
 before the state tree is sent (state/auth.py)."""
@@ -15,6 +20,8 @@ import logging
 from collections.abc import Iterator
 from typing import Literal
 
+import reflex as rx
+from reflex.event import Event
 from reflex.middleware import Middleware
 from reflex.state import (
     BaseState,
@@ -121,17 +128,30 @@ def private_state_classes(root: type[BaseState]) -> list[type[BaseState]]:
     ]
 
 
+def _reload() -> StateUpdate:
+    return StateUpdate(
+        delta={}, events=Event.from_event_type(rx.call_script("window.location.reload()"))
+    )
+
+
 class AuthGuard(Middleware):
     async def preprocess(self, app, state: BaseState, event) -> StateUpdate | None:
         target = target_of(event.name)
         if target is None:
             log.warning("refused unknown event %s", str(event.name)[:200])
             return StateUpdate(delta={}, events=[])
+        if target not in REFLEX_STATES:
+            auth_state = await state.get_state(AuthState)
+            if not auth_state._hydrated:
+                log.info("reloading a tab whose state was lost (event %s)", event.name)
+                return _reload()
         access = access_of(target)
         if access == "public" and event.name not in HYDRATE_EVENTS:
             return None
         auth_state = await state.get_state(AuthState)
         user_id, role = await auth_state._caller()  # resets private states if the caller changed
+        if event.name in HYDRATE_EVENTS:
+            auth_state._hydrated = True
         if access == "public" or (user_id and (access == "account" or role == "admin")):
             return None
         log.warning("refused %s for %s", event.name, user_id or "a guest")

@@ -23,12 +23,38 @@ def event_name(handler) -> str:
     return f"{handler.state_full_name}.{handler.fn.__name__}"
 
 
+def event_message(
+    name: str, token: str, path: str, payload: dict, query: dict[str, str] | None = None
+) -> dict:
+    """An event as the browser emits it: handler name, arguments, tab token and the page."""
+    return {
+        "name": name,
+        "payload": payload,
+        "token": token,
+        "router_data": {
+            "pathname": path,
+            "asPath": path + (f"?{urlencode(query)}" if query else ""),
+            "query": query or {},
+        },
+    }
+
+
 class Tab:
     """One browser tab: a Reflex client token (kept across reconnects, as sessionStorage
-    keeps it) and an optional `sf_session` cookie."""
+    keeps it) and an optional `sf_session` cookie. It hydrates when it connects, as a page
+    does."""
 
-    def __init__(self, url: str, cookie: str | None, token: str | None = None) -> None:
-        self.url, self.cookie = url, cookie
+    def __init__(
+        self,
+        url: str,
+        cookie: str | None,
+        token: str | None = None,
+        *,
+        hydrate: bool = True,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self.url, self.cookie, self.hydrate = url, cookie, hydrate
+        self.headers = headers or {}
         self.token = token or str(uuid.uuid4())
         self.client = socketio.AsyncClient(reconnection=False)
         self.received: list[str] = []
@@ -38,7 +64,9 @@ class Tab:
         self.received.append(json.dumps(data))
 
     async def __aenter__(self) -> Tab:
-        headers = {"Cookie": f"{auth.COOKIE_NAME}={self.cookie}"} if self.cookie else {}
+        headers = dict(self.headers)
+        if self.cookie:
+            headers["Cookie"] = f"{auth.COOKIE_NAME}={self.cookie}"
         await self.client.connect(
             f"{self.url}?token={self.token}",
             socketio_path="/_event",
@@ -47,6 +75,16 @@ class Tab:
             namespaces=[NAMESPACE],
             wait_timeout=10,
         )
+        if not self.hydrate:
+            return self
+        # A browser hydrates first; a tab that never did is reloaded (state/guard.py).
+        await self.client.emit(
+            "event", event_message(HYDRATE, self.token, "/", {}), namespace=NAMESPACE
+        )
+        for _ in range(100):
+            if self.received:
+                break
+            await asyncio.sleep(0.05)
         return self
 
     async def __aexit__(self, *_exc) -> None:
@@ -62,18 +100,7 @@ class Tab:
         """`query` is the page's query string, as the browser sends it beside the path."""
         before = len(self.received)
         await self.client.emit(
-            "event",
-            {
-                "name": name,
-                "payload": payload,
-                "token": self.token,
-                "router_data": {
-                    "pathname": path,
-                    "asPath": path + (f"?{urlencode(query)}" if query else ""),
-                    "query": query or {},
-                },
-            },
-            namespace=NAMESPACE,
+            "event", event_message(name, self.token, path, payload, query), namespace=NAMESPACE
         )
         for _ in range(50):
             if len(self.received) > before:

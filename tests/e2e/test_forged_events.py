@@ -119,3 +119,30 @@ def test_no_delta_carries_a_password_hash_or_session_token(server):
     assert admin_token not in everything
     assert not any(h in everything for h in hashes)
     assert "sf_session" not in everything
+
+
+def test_a_tab_whose_state_was_lost_is_reloaded_before_anything_runs(server):
+    """A tab that has not hydrated since its server-side state was lost (Redis restarted, or
+    the state expired) would run on a blank state: its blank cart would overwrite the one in
+    the browser. The server asks the page to reload instead; after hydrate it is served."""
+    from storefront.models import Service
+    from storefront.state.cart import CartState
+
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        service_id = str(session.exec(select(Service.id).where(Service.kind == "mascot")).first())
+    engine.dispose()
+    token = str(uuid.uuid4())
+
+    async def scenario() -> tuple[str, str]:
+        async with Browser(server.url, None, token, hydrate=False) as lost:
+            await lost.send(CartState.add_service, "/services/mascots", service_id=service_id)
+            first = lost.text()
+        async with Browser(server.url, None, token) as reloaded:
+            await reloaded.send(CartState.add_service, "/services/mascots", service_id=service_id)
+            return first, reloaded.text()
+
+    lost, reloaded = _run(scenario())
+    assert "window.location.reload" in lost
+    assert service_id not in lost  # nothing was added, nothing sent
+    assert service_id in reloaded and "window.location.reload" not in reloaded
