@@ -11,12 +11,20 @@ from typing import TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import Session, create_engine
 
 from storefront.settings import get_settings
 
 T = TypeVar("T")
+
+# PostgreSQL: a pooled connection is tested before each use (pool_pre_ping), so one the server
+# dropped (a restart, a failover, an idle timeout on the way) is replaced instead of failing
+# the request that drew it; connections are also renewed every half hour. A server that does
+# not answer fails a new connection after CONNECT_TIMEOUT seconds instead of hanging a worker.
+POOL_RECYCLE_SECONDS = 1800
+CONNECT_TIMEOUT_SECONDS = 5
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -34,7 +42,13 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    return create_engine(url, echo=echo, pool_pre_ping=True)
+    return create_engine(
+        url,
+        echo=echo,
+        pool_pre_ping=True,
+        pool_recycle=POOL_RECYCLE_SECONDS,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+    )
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -70,6 +84,28 @@ def session_scope(engine: Engine | None = None) -> Iterator[Session]:
 
 
 SQLITE_ATTEMPTS = 4
+
+
+def is_outage(exc: BaseException) -> bool:
+    """The database could not be reached or dropped the connection: the server is down,
+    restarting, refusing connections, or the pool had none to give in time. Not a bug in the
+    request, and worth trying again later; a lock timeout or SQLite's busy lock is not one
+    (each service maps those itself)."""
+    if isinstance(exc, (DisconnectionError, PoolTimeoutError, InterfaceError)):
+        return True
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, OperationalError):
+        if type(exc.orig).__module__.startswith("sqlite3"):
+            # SQLite's locked/busy and schema errors are not outages; a file it cannot open is.
+            return any(m in str(exc.orig) for m in ("unable to open", "disk I/O error"))
+        code = getattr(exc.orig, "sqlstate", None)
+        if code is None:
+            return True  # no answer from a server at all: refused, reset, timed out
+        # 08: connection exception; 57P01-57P03: admin/crash shutdown, cannot connect now;
+        # 53300: too many connections.
+        return code.startswith("08") or code in {"57P01", "57P02", "57P03", "53300"}
+    return False
 
 
 def _lost_write_race(exc: OperationalError) -> bool:

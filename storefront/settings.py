@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     # The request body of Reflex's upload endpoint, counted before anything reads it: one image
     # (5 MB at most) plus multipart overhead.
     upload_max_bytes: int = Field(default=6 * 1024 * 1024, gt=0)
+    # How long a worker serves the public catalogue from its cache before it looks whether
+    # another worker changed it: the staleness bound across workers (services/catalog_cache.py).
+    catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
 
     # Mail: SMTP when a host is set, otherwise printed to the console.
     smtp_host: str | None = None
@@ -57,10 +60,13 @@ class Settings(BaseSettings):
     staff_phone: str = "+38344000000"
 
     # The outbox sender: a background task of every app worker (OUTBOX_WORKER=false turns it
-    # off, for tests that send themselves); a message is given up after its last attempt.
+    # off, for tests that send themselves). A message that keeps failing is marked failed once
+    # it has had OUTBOX_MAX_ATTEMPTS attempts and is OUTBOX_RETRY_HOURS old (both), so an
+    # outage of the webhook or the mail server of up to that long loses nothing.
     outbox_worker: bool = True
     outbox_poll_seconds: float = 2.0
     outbox_max_attempts: int = 8
+    outbox_retry_hours: float = Field(default=48.0, ge=0)
 
     # OAuth providers: each shows only when both id and secret are set.
     google_client_id: str | None = None

@@ -16,13 +16,15 @@ WHATSAPP_FAILURE = (500, {"error": "Failed to send WhatsApp notification"})
 class WebhookServer:
     """`requests` are the bodies answered with success; `calls` counts every POST."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
+        """`port` 0 takes any free port; a fixed one lets a test give the app the address
+        while nothing listens there yet, and start the server later."""
         self.requests: list[dict[str, Any]] = []
         self.calls = 0
         self.delay = 0.0  # seconds each answer takes, to widen races
         self._answers: list[tuple[int, Any]] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer((HOST, 0), self._handler())
+        self._server = ThreadingHTTPServer((HOST, port), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

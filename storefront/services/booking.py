@@ -9,6 +9,7 @@ or a retry return the same booking.
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from collections import defaultdict
@@ -19,9 +20,16 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import (
+    DBAPIError,
+    DisconnectionError,
+    IntegrityError,
+    OperationalError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import Session, col, select
 
+from storefront.db import is_outage
 from storefront.models import (
     Booking,
     BookingItem,
@@ -58,13 +66,16 @@ CONTACT_LIMITS = {
 REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
 LOCK_TIMEOUT = "10s"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+logger = logging.getLogger(__name__)
 
 
 class BookingError(ServiceError):
     """Codes: empty_cart, too_many_lines, invalid_line (details: line, field), service_not_found
     (line), slot_taken (line, service_id, date, start_time), slot_unavailable (the same and
     reason: blocked, closed, too_soon), invalid_contact (fields: {field: code}),
-    invalid_idempotency_key, invalid_user, busy (the lock could not be had in time)."""
+    invalid_idempotency_key, invalid_user, busy (the lock could not be had in time),
+    unavailable (the database could not be reached or dropped the connection: nothing was
+    placed, or a retry with the same key returns what was)."""
 
 
 @dataclass(frozen=True)
@@ -337,6 +348,28 @@ def place_booking(
     if errors:
         raise BookingError("invalid_contact", "Please check the form", fields=errors)
     now = now or utcnow()
+    try:
+        return _place(session, lines, contact, key, user_id, now)
+    except (DBAPIError, DisconnectionError, PoolTimeoutError) as error:
+        if not is_outage(error):
+            raise
+        _forget_transaction(session)
+        # Nothing was committed, or the commit's answer was lost: either way the same key
+        # again places the booking once or returns the one placed (DESIGN 5).
+        logger.warning("Booking refused, the database is unavailable: %s", _first_line(error))
+        raise BookingError(
+            "unavailable", "The booking system is unavailable; please try again"
+        ) from None
+
+
+def _place(
+    session: Session,
+    lines: Sequence[BookingLine],
+    contact: Contact,
+    key: str,
+    user_id: object,
+    now: datetime,
+) -> PlacedBooking:
     plan = _plan(session, lines, key, user_id, now)
     if isinstance(plan, PlacedBooking):
         return plan
@@ -359,6 +392,19 @@ def place_booking(
             session.rollback()
             raise
     raise BookingError("busy", "Please try again")
+
+
+def _forget_transaction(session: Session) -> None:
+    """Roll back what is left of a transaction whose connection may already be gone."""
+    try:
+        session.rollback()
+    except Exception:  # the connection is dead; the pool has already discarded it
+        logger.debug("rollback after a lost connection failed", exc_info=True)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -64,6 +65,7 @@ class Notification:
     recipient: str
     payload: dict[str, Any]
     booking_id: uuid.UUID | None = None
+    created_at: datetime | None = None  # when it was queued: how long it may still be retried
 
 
 @dataclass(frozen=True)

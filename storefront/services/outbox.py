@@ -22,7 +22,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from storefront.db import get_engine, session_scope
+from storefront.db import get_engine, is_outage, session_scope
 from storefront.models import NotificationOutbox, utcnow
 from storefront.services import notify
 from storefront.services.errors import ServiceError
@@ -34,7 +34,9 @@ LEASE = timedelta(minutes=5)
 # A run stops sending once half the lease is spent, so no row is sent after its lease ended.
 SEND_BUDGET_SECONDS = LEASE.total_seconds() / 2
 FIRST_RETRY = timedelta(seconds=30)
-LONGEST_RETRY = timedelta(minutes=30)
+# At most 5 minutes between attempts, so a message goes out at most ~5 minutes after the
+# webhook or the mail server is back (a 30-minute cap left staff waiting half an hour).
+LONGEST_RETRY = timedelta(minutes=5)
 # Topics whose payload holds secrets (reset links): emptied once the row is done with.
 REDACTED_TOPICS = {"mail"}
 REDACTED = {"redacted": True}
@@ -175,7 +177,7 @@ def _record_failure(
     now: datetime,
 ) -> str:
     values: dict[str, Any] = {"last_error": error[:2000]}
-    if permanent or attempts >= get_settings().outbox_max_attempts:
+    if permanent or gives_up(notification, attempts, now=now):
         values["status"] = "failed"
         if notification.topic in REDACTED_TOPICS:
             values["payload"] = REDACTED
@@ -203,8 +205,22 @@ def _record_failure(
 
 
 def retry_delay(attempts: int) -> timedelta:
-    """30 s after the first failed attempt, doubling each time, at most 30 minutes."""
-    return min(FIRST_RETRY * 2 ** (max(attempts, 1) - 1), LONGEST_RETRY)
+    """30 s after the first failed attempt, doubling each time, at most 5 minutes. The
+    exponent is capped: 2**42 times 30 s no longer fits a timedelta (OverflowError)."""
+    return min(FIRST_RETRY * 2 ** min(max(attempts, 1) - 1, 20), LONGEST_RETRY)
+
+
+def gives_up(notification: notify.Notification, attempts: int, *, now: datetime) -> bool:
+    """A failure worth another attempt (the webhook or mail server down, a timeout) marks the
+    message failed only once it has had OUTBOX_MAX_ATTEMPTS attempts AND has waited
+    OUTBOX_RETRY_HOURS since it was queued. Attempts alone ran out after about an hour (8
+    attempts, 30 s doubling), so a webhook down over a night lost every booking's message;
+    age alone would fail a message queued while no sender ran on its first failure."""
+    settings = get_settings()
+    if attempts < settings.outbox_max_attempts:
+        return False
+    queued = notification.created_at
+    return queued is None or now - queued >= timedelta(hours=settings.outbox_retry_hours)
 
 
 def _finish(
@@ -233,6 +249,7 @@ def _detached(row: NotificationOutbox) -> notify.Notification:
         recipient=row.recipient,
         payload=dict(row.payload or {}),
         booking_id=row.booking_id,
+        created_at=row.created_at,
     )
 
 
@@ -250,7 +267,14 @@ async def outbox_worker(*, batch: int = 20, engine: Engine | None = None) -> Non
         try:
             report = await asyncio.to_thread(run_once, limit=batch, engine=engine)
             claimed = report.claimed
-        except Exception:
-            logger.exception("The outbox run failed; trying again in %s s", poll)
+        except Exception as exc:
+            if is_outage(exc):  # one line each poll while the database is down, no traceback
+                logger.warning(
+                    "The outbox run failed, database unavailable (%r); again in %s s",
+                    getattr(exc, "orig", exc),
+                    poll,
+                )
+            else:
+                logger.exception("The outbox run failed; trying again in %s s", poll)
         if claimed < batch:
             await asyncio.sleep(poll)

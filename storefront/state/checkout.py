@@ -10,6 +10,7 @@ import secrets
 import reflex as rx
 
 from storefront import routes
+from storefront.db import is_outage
 from storefront.services import booking, cart, checkout
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -98,9 +99,11 @@ class CheckoutState(rx.State):
         yield
         cart_state = await self.get_state(CartState)
         auth_state = await self.get_state(AuthState)
-        user_id, _role = await auth_state._caller()
         lines = cart.booking_lines(cart.parse(cart_state.cart_json)).lines
         try:
+            # Inside the try: during a database outage even reading who is signed in fails,
+            # and the guest must get the button back with SPEC's message, not a dead spinner.
+            user_id, _role = await auth_state._caller()
             placed = await call_service(
                 booking.place_booking,
                 lines=lines,
@@ -109,12 +112,18 @@ class CheckoutState(rx.State):
                 user_id=user_id or None,
             )
         except booking.BookingError as exc:
+            # 'unavailable' (the database is down or restarting) and 'busy' get SPEC's generic
+            # text too: true, and the same key makes the guest's retry place it once.
             self.placing = False
             self.place_error = (
                 SLOT_GONE if exc.code in ("slot_taken", "slot_unavailable") else PLACE_FAILED
             )
             return
-        except Exception:
+        except Exception as exc:
+            if is_outage(exc):
+                log.warning("placing a booking failed, the database is unavailable: %r", exc)
+                self.placing, self.place_error = False, PLACE_FAILED
+                return
             log.exception("placing a booking failed")
             self.placing, self.place_error = False, PLACE_FAILED
             return

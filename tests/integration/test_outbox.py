@@ -187,6 +187,7 @@ def test_after_the_last_attempt_a_row_fails_and_is_logged(
     session, engine, webhook, monkeypatch, caplog
 ):
     monkeypatch.setattr(get_settings(), "outbox_max_attempts", 3)
+    monkeypatch.setattr(get_settings(), "outbox_retry_hours", 0)
     enqueue_contact(session, "Arta")
     session.commit()
     webhook.fail_next(10)
@@ -349,6 +350,7 @@ def test_a_mail_row_is_redacted_once_sent(session, engine, mailbox):
 
 def test_a_mail_row_that_fails_for_good_is_redacted_too(session, engine, mailbox, monkeypatch):
     monkeypatch.setattr(get_settings(), "outbox_max_attempts", 1)
+    monkeypatch.setattr(get_settings(), "outbox_retry_hours", 0)
     mailbox.refuse("nobody@example.com")
     outbox.enqueue(
         session=session,
