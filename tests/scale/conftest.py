@@ -1,0 +1,346 @@
+"""Two app processes behind one load balancer, as on two hosts: one PostgreSQL database, one
+Redis (a private `redis-server` the tests may restart), one S3 server (moto, server mode), the
+same SECRET_KEY and PUBLIC_URL (the balancer's address) for both.
+
+Process A is `make run-prod WORKERS=2` (its checks, the migrations, then `reflex run --env prod
+--single-port`, which builds the frontend, on 2 granian workers); process B serves that same
+build (`tests/scale/serve_built.py`, 1 worker), as a second host running the same artifact
+would, so the app is built once. The balancer is `tests/scale/proxy.py`.
+
+Ports: A 3320, B 3321, the balancer 3322, Redis 56320, S3 56321 (the next free ones in
+3320-3339 / 56300-56399 when taken)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DEFAULT_PG_URL, create_database, migrate, postgres_admin_url
+from tests.e2e.server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    prod_server,
+    served,
+    tracked_changes,
+    venv_env,
+)
+from tests.scale.proxy import Proxy
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-results"
+BUCKET = "images"
+# The private Redis (restartable); without redis-server, a database of a running Redis.
+REDIS_SERVER = os.environ.get("REDIS_SERVER", "redis-server")
+SHARED_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
+S3_KEYS = {"S3_ACCESS_KEY_ID": "scale-key", "S3_SECRET_ACCESS_KEY": "scale-secret"}
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def free_ports(first: int, last: int, count: int) -> list[int]:
+    ports = [p for p in range(first, last + 1) if _is_free(p)][:count]
+    if len(ports) < count:
+        pytest.skip(f"two-process tests SKIPPED: no {count} free ports in {first}-{last}")
+    return ports
+
+
+def _skip(reason: str) -> None:
+    message = f"two-process tests SKIPPED: {reason}"
+    print(f"\n{message}", file=sys.stderr)
+    pytest.skip(message)
+
+
+def _postgres_answers(url: str) -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+class SharedRedis:
+    """A Redis the tests did not start (where redis-server is not installed): one database of
+    it, flushed before and after. Never restarted: others may be using it."""
+
+    restartable = False
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def client(self):
+        import redis
+
+        return redis.Redis.from_url(self.url, socket_timeout=5)
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.client().ping())
+        except Exception:
+            return False
+
+    def start(self) -> None:
+        self.client().flushdb()
+
+    def stop(self) -> None:
+        try:
+            self.client().flushdb()
+        except Exception:
+            pass
+
+    def restart(self) -> None:
+        raise RuntimeError("the shared Redis is never restarted")
+
+
+class RedisServer:
+    """A private `redis-server` on loopback, without persistence: restarting it loses every
+    key, as a restarted Redis without a dump or an AOF does."""
+
+    restartable = True
+
+    def __init__(self, port: int, log: Path) -> None:
+        self.port, self.log = port, log
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with self.log.open("a") as out:
+            self.process = subprocess.Popen(
+                [
+                    REDIS_SERVER,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.log.parent),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.ping():
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError(f"redis-server did not start; see {self.log}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def client(self):
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.client().ping())
+        except Exception:
+            return False
+
+
+@contextmanager
+def moto_s3(port: int) -> Iterator[str]:
+    """moto's S3 in server mode on loopback, with a bucket anyone may read (as the operator
+    sets it up); yields its endpoint."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        client = boto3.client(
+            "s3",
+            endpoint_url=endpoint,
+            region_name="us-east-1",
+            aws_access_key_id=S3_KEYS["S3_ACCESS_KEY_ID"],
+            aws_secret_access_key=S3_KEYS["S3_SECRET_ACCESS_KEY"],
+        )
+        client.create_bucket(Bucket=BUCKET)
+        public_read = {
+            "Version": "2012-10-17",
+            "Statement": [
+                {
+                    "Effect": "Allow",
+                    "Principal": "*",
+                    "Action": "s3:GetObject",
+                    "Resource": f"arn:aws:s3:::{BUCKET}/*",
+                }
+            ],
+        }
+        client.put_bucket_policy(Bucket=BUCKET, Policy=json.dumps(public_read))
+        yield endpoint
+    finally:
+        server.stop()
+
+
+@contextmanager
+def make_run_prod(port: int, workers: int, env: dict[str, str], log: Path) -> Iterator[str]:
+    """`make run-prod` (its checks, the migrations, then `reflex run --env prod --single-port`,
+    which builds the frontend) on 127.0.0.1:`port`. `-o install`: the test runs in the
+    virtualenv already, which make must not reinstall."""
+    command = ["make", "-o", "install", "run-prod", f"WORKERS={workers}", "HOST=127.0.0.1"]
+    with served(command, ROOT, port, env | {"PORT": str(port)}, log) as url:
+        yield url
+
+
+@contextmanager
+def built_server(port: int, env: dict[str, str], log: Path) -> Iterator[str]:
+    """The build already in .web, served by a second process (tests/scale/serve_built.py)."""
+    command = [sys.executable, "-m", "tests.scale.serve_built", "127.0.0.1", str(port)]
+    with served(command, ROOT, port, env | {"PORT": str(port)}, log, 120) as url:
+        yield url
+
+
+@dataclass
+class Cluster:
+    url: str  # the balancer: the site's PUBLIC_URL
+    backends: list[str]  # process A, process B
+    proxy: Proxy
+    redis: RedisServer | SharedRedis
+    s3_endpoint: str
+    database_url: str
+    build_changes: tuple  # tracked_changes() before and after the build
+    timings: dict[str, float]
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[Cluster]:
+    started = time.monotonic()
+    admin_url = postgres_admin_url()
+    if admin_url is None or not _postgres_answers(admin_url):
+        _skip(
+            "PostgreSQL is not reachable at "
+            f"{admin_url or DEFAULT_PG_URL} (set TEST_DATABASE_URL, or run it on 127.0.0.1:5432)"
+        )
+    port_a, port_b, port_lb = free_ports(3320, 3339, 3)
+    redis_port, s3_port = free_ports(56320, 56399, 2)
+    redis: RedisServer | SharedRedis
+    if shutil.which(REDIS_SERVER):
+        redis = RedisServer(redis_port, ARTIFACTS / "scale-redis" / "redis.log")
+        try:
+            redis.start()
+        except (RuntimeError, OSError) as exc:
+            redis.stop()
+            _skip(f"a private Redis could not be started ({exc})")
+    else:
+        redis = SharedRedis(SHARED_REDIS_URL)
+        if not redis.ping():
+            _skip(
+                f"{REDIS_SERVER} is not installed (apt-get install redis-server) and no Redis "
+                f"answers at {SHARED_REDIS_URL} (TEST_REDIS_URL)"
+            )
+        print(
+            f"\n{REDIS_SERVER} is not installed: the two processes share {SHARED_REDIS_URL} "
+            "(flushed); the Redis restart test is skipped",
+            file=sys.stderr,
+        )
+        redis.start()
+
+    drop = None
+    try:
+        database_url, drop = create_database("postgresql")
+        migrate(database_url)
+        with moto_s3(s3_port) as s3_endpoint:
+            env = venv_env(
+                port_lb,
+                {
+                    "ENVIRONMENT": "prod",
+                    "SECRET_KEY": secrets.token_urlsafe(48),
+                    "DATABASE_URL": database_url,
+                    "REFLEX_REDIS_URL": redis.url,
+                    "STORAGE_BACKEND": "s3",
+                    "S3_BUCKET": BUCKET,
+                    "S3_ENDPOINT_URL": s3_endpoint,
+                    "S3_REGION": "us-east-1",
+                    **S3_KEYS,
+                    # As behind one proxy: the visitor's address is the last X-Forwarded-For entry.
+                    "TRUSTED_PROXY_HOPS": "1",
+                    "OUTBOX_POLL_SECONDS": "1",
+                },
+            )
+            subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
+            timings = {"services ready": time.monotonic() - started}
+            before = tracked_changes(ROOT)
+            log_a = ARTIFACTS / "scale-server-a.log"
+            start_a = (
+                make_run_prod(port_a, 2, env, log_a)
+                if shutil.which("make")
+                else prod_server(
+                    ROOT, port_a, env | {"PORT": str(port_a), "GRANIAN_WORKERS": "2"}, log_a
+                )
+            )
+            with start_a as url_a:
+                timings["A built and up"] = time.monotonic() - started
+                after = tracked_changes(ROOT)
+                env_b = env | {"GRANIAN_WORKERS": "1"}
+                with built_server(port_b, env_b, ARTIFACTS / "scale-server-b.log") as url_b:
+                    timings["B up"] = time.monotonic() - started
+                    with Proxy(port_lb, [port_a, port_b]) as proxy:
+                        yield Cluster(
+                            url=proxy.url,
+                            backends=[url_a, url_b],
+                            proxy=proxy,
+                            redis=redis,
+                            s3_endpoint=s3_endpoint,
+                            database_url=database_url,
+                            build_changes=(before, after),
+                            timings=timings,
+                        )
+    finally:
+        if drop is not None:
+            drop()
+        redis.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"browser parts SKIPPED: {CHROMIUM} is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -1,0 +1,45 @@
+"""`make run-prod`'s checks (storefront/preflight.py): it refuses, saying what is missing, when
+the app could not run on several workers or hosts."""
+
+from storefront import preflight
+
+GOOD = {
+    "DATABASE_URL": "postgresql://storefront:secret@db:5432/storefront",
+    "REFLEX_REDIS_URL": "redis://redis:6379/0",
+    "SECRET_KEY": "x" * 48,
+    "PUBLIC_URL": "https://events.example.com",
+    "S3_BUCKET": "images",
+    "STORAGE_BACKEND": "s3",
+    "GRANIAN_WORKERS": "4",
+}
+
+
+def test_a_complete_environment_passes():
+    assert preflight.problems(GOOD, dotenv={}) == []
+
+
+def test_every_missing_variable_is_named():
+    found = preflight.problems({}, dotenv={})
+    for name in ("DATABASE_URL", "REFLEX_REDIS_URL", "SECRET_KEY", "PUBLIC_URL", "S3_BUCKET"):
+        assert any(line.startswith(f"{name} is not set") for line in found), name
+
+
+def test_sqlite_local_storage_and_a_bad_worker_count_are_refused():
+    found = preflight.problems(
+        GOOD
+        | {"DATABASE_URL": "sqlite:///data/x.db", "STORAGE_BACKEND": "local"}
+        | {"GRANIAN_WORKERS": "many"},
+        dotenv={},
+    )
+    assert len(found) == 3
+    assert "PostgreSQL" in found[0] and "s3" in found[1] and "WORKERS" in found[2]
+
+
+def test_dotenv_counts_for_the_app_but_not_for_redis():
+    """Reflex reads REFLEX_REDIS_URL from the environment only; the app's settings also come
+    from .env."""
+    environ = {"REFLEX_REDIS_URL": GOOD["REFLEX_REDIS_URL"], "GRANIAN_WORKERS": "2"}
+    dotenv = {k: v for k, v in GOOD.items() if k not in environ}
+    assert preflight.problems(environ, dotenv=dotenv) == []
+    only_dotenv = preflight.problems({}, dotenv=GOOD)
+    assert [line.split(" ")[0] for line in only_dotenv] == ["REFLEX_REDIS_URL"]
