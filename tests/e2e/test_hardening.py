@@ -21,6 +21,7 @@ from storefront.state.booking_view import BookingViewState
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.sign_in import SignInState
 from tests.e2e.socket_client import HYDRATE, Tab, run
+from tests.factories import signed_in_account
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "a long enough password"
@@ -32,21 +33,9 @@ def _db(server):
 
 def _account(server, role: str = "user") -> tuple[str, str, str]:
     """A fresh account with a signed-in session: (user id, email, session token)."""
-    engine = _db(server)
-    with Session(engine) as session:
-        user = User(
-            email=f"{role}-{uuid.uuid4().hex[:8]}@example.com",
-            full_name=f"Original {role}",
-            password_hash=auth.hash_password(PASSWORD),
-            role=role,
-        )
-        session.add(user)
-        session.flush()
-        token = auth.create_session(session=session, user_id=user.id, remember=False)
-        session.commit()
-        result = (str(user.id), user.email, token)
-    engine.dispose()
-    return result
+    return signed_in_account(
+        server.database_url, role=role, password=PASSWORD, full_name=f"Original {role}"
+    )
 
 
 def _role(server, user_id: str) -> str:
@@ -254,44 +243,26 @@ def test_throttling_counts_the_address_the_trusted_proxy_reports(server):
     _user_id, email, _ = _account(server)
 
     async def attack():
-        tab = Tab(server.url, None)
-        tab_headers = {"X-Forwarded-For": "203.0.113.7"}
-        await tab.client.connect(
-            f"{server.url}?token={tab.token}",
-            socketio_path="/_event",
-            transports=["websocket"],
-            headers=tab_headers,
-            namespaces=["/_event"],
-            wait_timeout=10,
-        )
-        for n in range(22):
-            await tab.send(
-                SignInState.submit,
-                "/sign-in",
-                form={"email": f"nobody-{n}@example.com", "password": "wrong password"},
-            )
-        await tab.client.disconnect()
+        async with Tab(server.url, None, headers={"X-Forwarded-For": "203.0.113.7"}) as tab:
+            for n in range(22):
+                await tab.send(
+                    SignInState.submit,
+                    "/sign-in",
+                    form={"email": f"nobody-{n}@example.com", "password": "wrong password"},
+                )
         return tab.text()
 
     attacker = run(attack())
     assert "Too many sign-in attempts" in attacker
 
     async def owner():
-        tab = Tab(server.url, None)
-        await tab.client.connect(
-            f"{server.url}?token={tab.token}",
-            socketio_path="/_event",
-            transports=["websocket"],
-            headers={"X-Forwarded-For": "198.51.100.20"},
-            namespaces=["/_event"],
-            wait_timeout=10,
-        )
-        await tab.send(SignInState.submit, "/sign-in", form={"email": email, "password": PASSWORD})
-        # The handler answers at once (busy) and again after the password check, which takes
-        # its time on a loaded machine: wait for the second answer.
-        answer = await tab.wait_for("auth\\/complete", "auth/complete", "Too many sign-in")
-        await tab.client.disconnect()
-        return answer
+        async with Tab(server.url, None, headers={"X-Forwarded-For": "198.51.100.20"}) as tab:
+            await tab.send(
+                SignInState.submit, "/sign-in", form={"email": email, "password": PASSWORD}
+            )
+            # The handler answers at once (busy) and again after the password check, which
+            # takes its time on a loaded machine: wait for the second answer.
+            return await tab.wait_for("auth\\/complete", "auth/complete", "Too many sign-in")
 
     answer = run(owner())
     assert "/api/auth/complete" in answer.replace("\\/", "/")

@@ -43,6 +43,24 @@ async def upload_api():
                 yield client
 
 
+async def a_tab() -> str:
+    """A tab's token after its page hydrated, as a browser's is when it uploads (a tab that
+    never hydrated is told to reload instead: state/guard.py)."""
+    from reflex.event import Event
+    from reflex.state import State
+
+    import storefront.storefront as site
+
+    token = str(uuid.uuid4())
+    hydrate = Event(
+        name=f"{State.get_full_name()}.hydrate",
+        router_data={"pathname": "/account/profile", "query": {}},
+    )
+    async for _delta in site.app.event_processor.enqueue_stream_delta(token, hydrate):
+        pass
+    return token
+
+
 def a_png() -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (8, 8), (1, 2, 3)).save(buffer, format="PNG")
@@ -57,12 +75,13 @@ def avatar_handler() -> str:
 
 async def test_a_guests_upload_event_is_refused_by_the_guard(upload_api, media_dir, caplog):
     before = set((media_dir / "avatars").glob("*")) if (media_dir / "avatars").exists() else set()
+    token = await a_tab()
     with caplog.at_level(logging.WARNING, logger="storefront.state.guard"):
         answer = await upload_api.post(
             "/_upload",
             files={"files": ("me.png", a_png(), "image/png")},
             headers={
-                "reflex-client-token": str(uuid.uuid4()),
+                "reflex-client-token": token,
                 "reflex-event-handler": avatar_handler(),
             },
         )
@@ -105,12 +124,13 @@ async def test_without_the_guard_the_same_upload_would_reach_the_handler(
     from storefront.state import guard
 
     monkeypatch.setattr(guard, "access_of", lambda state_class: "public")
+    token = await a_tab()
     with caplog.at_level(logging.WARNING, logger="storefront.state.guard"):
         answer = await upload_api.post(
             "/_upload",
             files={"files": ("me.png", a_png(), "image/png")},
             headers={
-                "reflex-client-token": str(uuid.uuid4()),
+                "reflex-client-token": token,
                 "reflex-event-handler": avatar_handler(),
             },
         )
