@@ -5,9 +5,61 @@ owned by Alembic (alembic/), so Reflex's own migration helpers must not touch th
 `REFLEX_REDIS_URL` (read by Reflex itself) switches state to Redis for several workers.
 """
 
+import dataclasses
 import os
 
 import reflex as rx
+from reflex_base.plugins import tailwind_v4
+
+# Radix Themes ships one stylesheet with every colour scale and every component (810 KB before
+# compression, parsed on every page before it can paint). The site uses the plum accent on the
+# mauve greys and a handful of components: the colour sheets of those, and
+# assets/radix-themes.css, the rules of the components the bundle uses (bench/radix_css.py
+# writes it: rerun `make radix-css` when a page starts using another Radix component).
+# Same order as @radix-ui/themes/styles.css, in the same layer.
+RADIX_STYLESHEETS = (
+    "@radix-ui/themes/tokens/colors/gray.css",
+    "@radix-ui/themes/tokens/colors/mauve.css",
+    "@radix-ui/themes/tokens/colors/plum.css",
+    "@radix-ui/themes/tokens/base.css",
+    # assets/ is copied to .web/public/; this path is relative to .web/styles/tailwind.css.
+    "../public/radix-themes.css",
+)
+_FULL_RADIX = '@import "@radix-ui/themes/styles.css" layer(components);\n'
+
+
+def _slim_root_style(include_radix_themes: bool = True):
+    path, content = tailwind_v4.compile_root_style(include_radix_themes)
+    sheets = "".join(f'@import "{sheet}" layer(components);\n' for sheet in RADIX_STYLESHEETS)
+    return path, content.replace(_FULL_RADIX, sheets)
+
+
+@dataclasses.dataclass
+class TailwindSlimRadixPlugin(rx.plugins.TailwindV4Plugin):
+    """Tailwind v4, importing only the Radix Themes rules listed above."""
+
+    def pre_compile(self, **context):
+        save = context["add_save_task"]
+
+        def add_save_task(task, *args, **kwargs):
+            task = _slim_root_style if task is tailwind_v4.compile_root_style else task
+            save(task, *args, **kwargs)
+
+        super().pre_compile(**{**context, "add_save_task": add_save_task})
+
+
+@dataclasses.dataclass
+class RadixThemesPlugin(rx.plugins.RadixThemesPlugin):
+    """Radix Themes without its whole library on every page.
+
+    Reflex puts each plugin's frontend package on `window.__reflex` for components evaluated at
+    run time (this app has none), which imports all of Radix Themes (about 80 KB compressed)
+    into every page, next to the few components the pages use. The package is still installed:
+    the components that use it name it."""
+
+    def get_frontend_dependencies(self, **context):
+        return ()
+
 
 config = rx.Config(
     app_name="storefront",
@@ -30,7 +82,7 @@ config = rx.Config(
     # No SitemapPlugin: it writes the sitemap at build time, without the catalogue's pages and
     # with every private route; storefront/api/seo.py serves /sitemap.xml from the catalogue.
     plugins=[
-        rx.plugins.TailwindV4Plugin(),
-        rx.plugins.RadixThemesPlugin(),
+        TailwindSlimRadixPlugin(),
+        RadixThemesPlugin(),
     ],
 )

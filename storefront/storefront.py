@@ -5,6 +5,7 @@ import reflex as rx
 from storefront import routes
 from storefront.api import create_api
 from storefront.api.body_limit import upload_body_limit
+from storefront.api.media import static_files
 from storefront.api.security import security_headers
 from storefront.components.head import site_head
 from storefront.pages.account.account import dashboard, orders, profile
@@ -82,8 +83,9 @@ from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
 
 app = rx.App(
-    # The API routes, the cap on upload bodies, then the security headers on every response.
-    api_transformer=[create_api(), upload_body_limit, security_headers],
+    # Long cache lifetimes on the build's hashed assets, the API routes, the cap on upload
+    # bodies, then the security headers on every response.
+    api_transformer=[static_files, create_api(), upload_body_limit, security_headers],
     stylesheets=["/styles.css"],
     html_lang="sq",
     head_components=site_head(),

@@ -41,6 +41,9 @@ def _card(
             height=height,
             # The first five cards are on screen at once; the rest may wait.
             loading=rx.cond(index < EAGER_IMAGES, "eager", "lazy") if copy == 0 else "lazy",
+            # The first card is the strip's largest paint: fetched ahead of the others.
+            fetch_priority=rx.cond(index == 0, "high", "auto") if copy == 0 else None,
+            sizes=f"{width}px",
             class_name="w-full h-full object-cover",
         ),
         rx.el.div(

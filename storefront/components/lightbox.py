@@ -120,6 +120,7 @@ def enlargeable_slide(*, caption: bool = False, test_id: str | None = None):
                 width=800,
                 height=600,
                 loading="lazy",
+                sizes="(min-width: 768px) 768px, 100vw",
                 class_name="w-full aspect-[4/3] object-cover",
             ),
             rx.el.span(

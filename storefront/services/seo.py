@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from storefront import routes
 from storefront.services import business, catalog
+from storefront.services.catalog_cache import cached
 from storefront.services.money import to_amount
 from storefront.settings import get_settings
 
@@ -63,13 +64,10 @@ def site_url() -> str:
 
 
 def canonical_url(path: str, base: str | None = None) -> str:
-    """The one address of a page. Pages built ahead (every route without a parameter) are
-    served at their folder address: `/contact` answers with a redirect to `/contact/`."""
+    """The one address of a page: its route, without a trailing slash (`/contact`). A page
+    built ahead is answered there directly (api/media.static_files), with no redirect."""
     base = (base if base is not None else site_url()).rstrip("/")
-    path = "/" + path.strip("/")
-    if path != "/" and "[" not in path:
-        path += "/"
-    return base + path
+    return base + "/" + path.strip("/")
 
 
 def detail_path(slug: str) -> str:
@@ -253,6 +251,7 @@ def _category_page(path: str, *, session: Session) -> ProductPage:
     return ProductPage(name, (category.description if category else "") or "", canonical_url(path))
 
 
+@cached
 def structured_data(path: str, *, session: Session) -> list[dict]:
     """The JSON-LD objects of the page at `path`: the business on home and contact, a Product
     on a category page (named and described by its catalogue category) and on a service page

@@ -24,11 +24,11 @@ def _service(price, image="/media/a.webp", title="Enchanted Princess"):
     )
 
 
-def test_built_pages_are_canonical_at_their_folder_address():
+def test_a_pages_canonical_address_is_its_route_without_a_trailing_slash():
     assert seo.canonical_url("/", BASE) == BASE + "/"
-    assert seo.canonical_url("/contact", BASE) == BASE + "/contact/"
+    assert seo.canonical_url("/contact", BASE) == BASE + "/contact"
     assert seo.canonical_url("/services/magic-weddings/", BASE + "/") == (
-        BASE + "/services/magic-weddings/"
+        BASE + "/services/magic-weddings"
     )
     assert seo.detail_url("enchanted-princess", BASE) == BASE + "/services/enchanted-princess"
 

@@ -39,6 +39,7 @@ def _item_row(item: dict) -> rx.Component:
             "",
             width=96,
             height=96,
+            sizes="96px",
             class_name="w-20 h-20 sm:w-24 sm:h-24 rounded-xl object-cover shrink-0",
         ),
         rx.el.div(

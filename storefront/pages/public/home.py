@@ -44,9 +44,13 @@ def hero() -> rx.Component:
                 ),
                 class_name="mt-10 flex flex-wrap justify-center gap-4",
             ),
-            class_name="max-w-5xl mx-auto px-4 text-center",
+            class_name="w-full max-w-5xl mx-auto px-4 text-center",
         ),
-        class_name="py-16 md:py-24 bg-gradient-to-b from-fuchsia-50 to-white",
+        # On phones the hero fills the first screen (under the 4rem navigation), so what a
+        # visitor first sees is in the page itself and shows at the first paint, instead of
+        # waiting for the banner's photos, which arrive with the catalogue.
+        class_name="min-h-[calc(100svh-4rem)] md:min-h-0 flex items-center py-16 md:py-24 "
+        "bg-gradient-to-b from-fuchsia-50 to-white",
     )
 
 
@@ -90,6 +94,8 @@ def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Compon
                             p["title"],
                             width=400,
                             height=300,
+                            # Two columns on phones, four (of a 72rem column) from 768 px.
+                            sizes="(min-width: 1152px) 270px, (min-width: 768px) 23vw, 46vw",
                             class_name="aspect-[4/3] rounded-2xl",
                         ),
                     ),

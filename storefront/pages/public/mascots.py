@@ -66,19 +66,23 @@ def hero() -> rx.Component:
                 ),
             ),
             # SPEC's desktop-only picture beside the hero. A static asset, so it arrives with the
-            # page instead of after the first load event (it is the page's largest paint).
+            # page instead of after the first load event (it is the desktop's largest paint,
+            # hence fetched first). Lazy, so phones, which never show it, never download it.
             img(
                 src=HERO_IMAGE,
                 alt="Maskota në festë",
                 width=480,
                 height=360,
-                loading="eager",
+                loading="lazy",
+                fetch_priority="high",
                 class_name="hidden md:block w-full max-w-md aspect-[4/3] object-cover rounded-3xl "
                 "shadow-2xl rotate-2",
             ),
-            class_name="max-w-6xl mx-auto px-4 grid md:grid-cols-2 gap-10 items-center",
+            class_name="w-full max-w-6xl mx-auto px-4 grid md:grid-cols-2 gap-10 items-center",
         ),
-        class_name="py-16 md:py-20 bg-gradient-to-b from-fuchsia-50 to-white",
+        # On phones the hero fills the first screen (see home.hero).
+        class_name="min-h-[calc(100svh-4rem)] md:min-h-0 flex items-center py-16 md:py-20 "
+        "bg-gradient-to-b from-fuchsia-50 to-white",
     )
 
 
@@ -109,6 +113,7 @@ def mascot_image(mascot: rx.Var, *, loading: str = "lazy", class_name: str = "")
             width=800,
             height=600,
             loading=loading,
+            sizes="(min-width: 1024px) 512px, (min-width: 768px) 50vw, 100vw",
             class_name=f"w-full aspect-[4/3] object-cover {class_name}",
         ),
         rx.el.div(
