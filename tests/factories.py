@@ -96,6 +96,33 @@ def make_user(session: Session, *, role: str = "user", email: str | None = None)
     return user
 
 
+def signed_in_account(
+    database_url: str, *, role: str = "user", password: str, full_name: str
+) -> tuple[str, str, str]:
+    """A new account of `role` with a signed-in session, written straight to the database of a
+    running app: (user id, email, session token for the `sf_session` cookie)."""
+    from storefront.db import make_engine
+    from storefront.models import User
+    from storefront.services import auth
+
+    engine = make_engine(database_url)
+    try:
+        with Session(engine) as session:
+            user = User(
+                email=f"{role}-{uuid.uuid4().hex[:8]}@example.com",
+                full_name=full_name,
+                password_hash=auth.hash_password(password),
+                role=role,
+            )
+            session.add(user)
+            session.flush()
+            token = auth.create_session(session=session, user_id=user.id, remember=False)
+            session.commit()
+            return str(user.id), user.email, token
+    finally:
+        engine.dispose()
+
+
 def image_bytes(fmt: str = "PNG", size: tuple[int, int] = (64, 48), color=(200, 40, 160)) -> bytes:
     """A small real image."""
     import io

@@ -10,7 +10,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.navbar import navbar
-from storefront.components.ui import loading_spinner
+from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
 from storefront.state.auth import AuthState
 
 # (key, label, href, icon). Dashboard is marked only on /admin itself (SPEC: exact match).
@@ -43,6 +43,32 @@ INPUT = (
     "focus:outline-none focus:ring-2 focus:ring-fuchsia-500"
 )
 LABEL = "block text-sm font-medium text-slate-700 mb-1"
+CHECKBOX = "h-6 w-6 rounded border-slate-300 accent-fuchsia-600"
+
+
+def checkbox(label: str, *, id: str, name: str, checked=None) -> rx.Component:
+    """A labelled checkbox of an admin form; `checked` is its starting value (a state var)."""
+    start = {} if checked is None else {"default_checked": checked}
+    return rx.el.div(
+        rx.el.input(type="checkbox", id=id, name=name, class_name=CHECKBOX, **start),
+        rx.el.label(label, html_for=id, class_name="text-sm"),
+        class_name="flex items-center gap-2",
+    )
+
+
+def cancel_save(on_cancel, *, save_test_id: str, disabled=False) -> rx.Component:
+    """An admin form's closing row: Cancel (closes it) and Save (submits it)."""
+    return rx.el.div(
+        rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=SMALL_BUTTON),
+        rx.el.button(
+            "Save",
+            type="submit",
+            disabled=disabled,
+            class_name=PRIMARY_BUTTON + " py-2",
+            data_testid=save_test_id,
+        ),
+        class_name="flex justify-end gap-2",
+    )
 
 
 def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Component:

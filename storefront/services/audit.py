@@ -73,6 +73,30 @@ def record(
     return entry
 
 
+def saved(
+    session: Session,
+    row: Any,
+    *,
+    actor_id: str | uuid.UUID | None,
+    action: str,
+    entity_type: str,
+    before: Any = None,
+) -> AuditLog:
+    """Write `row` (new or changed) in the caller's transaction and record it: the entry's
+    `after` is the row as written."""
+    session.add(row)
+    session.flush()
+    return record(
+        session,
+        actor_id=actor_id,
+        action=action,
+        entity_type=entity_type,
+        entity_id=row.id,
+        before=before,
+        after=snapshot(row),
+    )
+
+
 # --- the viewer ----------------------------------------------------------------------------------
 
 PER_PAGE = 25

@@ -253,16 +253,12 @@ def create_availability(
         slot_duration_minutes=schedule.slot_duration_minutes,
         is_available=schedule.is_available,
     )
-    session.add(row)
-    session.flush()
-    audit.record(
+    audit.saved(
         session,
+        row,
         actor_id=actor_id,
         action="create_availability",
         entity_type="service_availability",
-        entity_id=row.id,
-        before=None,
-        after=audit.snapshot(row),
     )
     return _row(row)
 
@@ -290,16 +286,13 @@ def update_availability(
     row.slot_duration_minutes = schedule.slot_duration_minutes
     row.is_available = schedule.is_available
     row.updated_at = utcnow()
-    session.add(row)
-    session.flush()
-    audit.record(
+    audit.saved(
         session,
+        row,
         actor_id=actor_id,
         action="update_availability",
         entity_type="service_availability",
-        entity_id=row.id,
         before=before,
-        after=audit.snapshot(row),
     )
     return _row(row)
 
@@ -310,16 +303,13 @@ def toggle_availability(*, session: Session, actor_id: object, availability_id: 
     row = _availability(session, availability_id)
     before = audit.snapshot(row)
     row.is_available, row.updated_at = not row.is_available, utcnow()
-    session.add(row)
-    session.flush()
-    audit.record(
+    audit.saved(
         session,
+        row,
         actor_id=actor_id,
         action="toggle_availability",
         entity_type="service_availability",
-        entity_id=row.id,
         before=before,
-        after=audit.snapshot(row),
     )
     return row.is_available
 
@@ -412,16 +402,12 @@ def block_dates(
         is_recurring_yearly=recurring_yearly,
         reason=note or None,
     )
-    session.add(row)
-    session.flush()
-    audit.record(
+    audit.saved(
         session,
+        row,
         actor_id=actor_id,
         action="block_dates",
         entity_type="blocked_date",
-        entity_id=row.id,
-        before=None,
-        after=audit.snapshot(row),
     )
     return _blocked_row(row)
 

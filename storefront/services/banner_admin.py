@@ -257,16 +257,12 @@ def create_item(
         display_order=order,
         is_active=item.is_active,
     )
-    session.add(row)
-    session.flush()
-    audit.record(
+    audit.saved(
         session,
+        row,
         actor_id=actor_id,
         action="create_banner_item",
         entity_type="banner_item",
-        entity_id=row.id,
-        before=None,
-        after=audit.snapshot(row),
     )
     return _item_row(row)
 
@@ -280,16 +276,13 @@ def update_item(*, session: Session, actor_id: object, item_id: object, item: It
     if item.display_order is not None:
         row.display_order = item.display_order
     row.is_active = item.is_active
-    session.add(row)
-    session.flush()
-    audit.record(
+    audit.saved(
         session,
+        row,
         actor_id=actor_id,
         action="update_banner_item",
         entity_type="banner_item",
-        entity_id=row.id,
         before=before,
-        after=audit.snapshot(row),
     )
     return _item_row(row)
 

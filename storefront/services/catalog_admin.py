@@ -189,16 +189,8 @@ def _change(
     for name, value in changes.items():
         setattr(service, name, value)
     service.updated_at = utcnow()
-    session.add(service)
-    session.flush()
-    audit.record(
-        session,
-        actor_id=actor.id,
-        action=action,
-        entity_type="service",
-        entity_id=service.id,
-        before=before,
-        after=audit.snapshot(service),
+    audit.saved(
+        session, service, actor_id=actor.id, action=action, entity_type="service", before=before
     )
     return service
 

@@ -14,20 +14,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import _TMP, BACKENDS, create_database, migrate
-from tests.e2e.server import prod_server, venv_env
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, prod_server, tracked_changes, venv_env
 from tests.mail_server import MailServer
 from tests.webhook_server import WebhookServer
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PORT = int(os.environ.get("E2E_PORT", "3111"))
 ARTIFACTS = ROOT / "test-results"
 
@@ -37,6 +28,8 @@ class Server:
     url: str
     database_url: str
     backend: str
+    # `git diff HEAD` before and after this server's build (None outside a git checkout).
+    build_changes: tuple = (None, None)
 
 
 @pytest.fixture(scope="session")
@@ -63,6 +56,11 @@ def server(request, mail_server, webhook_server) -> Iterator[Server]:
         PORT,
         {
             "ENVIRONMENT": "test",
+            # The tests write the catalogue straight to the database from this process and
+            # look at a page at once: the server reads the catalogue's version at every page
+            # load (still one lookup, the shapes stay cached). The 1 s bound of the default is
+            # tested in tests/integration/test_catalog_cache.py and tests/scale.
+            "CATALOGUE_CACHE_SECONDS": "0",
             # As behind one TLS proxy: the visitor's address is the last X-Forwarded-For entry.
             "TRUSTED_PROXY_HOPS": "1",
             "DATABASE_URL": database_url,
@@ -74,9 +72,11 @@ def server(request, mail_server, webhook_server) -> Iterator[Server]:
         },
     )
     subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
+    before = tracked_changes(ROOT)
     try:
         with prod_server(ROOT, PORT, env, ARTIFACTS / f"server-{request.param}.log") as url:
-            yield Server(url=url, database_url=database_url, backend=request.param)
+            changes = (before, tracked_changes(ROOT))
+            yield Server(url, database_url, request.param, build_changes=changes)
     finally:
         drop()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +15,17 @@ from pathlib import Path
 import httpx
 
 START_TIMEOUT = 600
+# Debian's Chromium, as every browser test and benchmark launches it (Playwright cannot
+# download its own browsers here).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def venv_env(port: int, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -33,50 +45,73 @@ def venv_env(port: int, extra: dict[str, str] | None = None) -> dict[str, str]:
     )
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early; see {log}:\n{log.read_text()[-3000:]}")
-        try:
-            if httpx.get(url + "/ping", timeout=2).status_code == 200 and (
-                httpx.get(url + "/", timeout=5).status_code == 200
-            ):
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(1)
-    raise RuntimeError(f"server did not start in {START_TIMEOUT}s; see {log}")
+def tracked_changes(root: Path) -> dict[str, str] | None:
+    """Each tracked file of `root` that differs from the last commit, with its `git diff HEAD`;
+    None outside a git checkout. Taken before and after a build: building the app must not
+    change a tracked file (Reflex rewrites reflex.lock/ when its content is not exactly what
+    the build writes)."""
+    if shutil.which("git") is None:
+        return None
+    inside = subprocess.run(
+        ["git", "rev-parse", "--is-inside-work-tree"], cwd=root, capture_output=True, text=True
+    )
+    if inside.returncode != 0 or inside.stdout.strip() != "true":
+        return None
+    diff = subprocess.run(
+        ["git", "diff", "HEAD", "--no-ext-diff", "--binary"],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8", "replace")
+    files: dict[str, str] = {}
+    for block in diff.split("diff --git ")[1:]:
+        path = block.split("\n", 1)[0].split(" b/", 1)[-1]
+        files[path] = block
+    return files
+
+
+def changed_by_build(before: dict[str, str], after: dict[str, str]) -> str:
+    """What a build changed in tracked files, for an assertion message ('' when nothing)."""
+    changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    return "".join(
+        f"\n{path}:\n{(after.get(path) or '(restored to the commit)')[:1500]}" for path in changed
+    )
 
 
 @contextmanager
-def prod_server(project: Path, port: int, env: dict[str, str], log: Path) -> Iterator[str]:
-    """`reflex run --env prod --single-port` in `project`, bound to 127.0.0.1; yields its URL."""
+def served(
+    command: list[str],
+    cwd: Path,
+    port: int,
+    env: dict[str, str],
+    log: Path,
+    timeout: float = START_TIMEOUT,
+) -> Iterator[str]:
+    """Run `command` in `cwd` until the server it starts on 127.0.0.1:`port` answers `/ping`
+    and `/`; yields its URL and stops its whole process group afterwards."""
     url = f"http://127.0.0.1:{port}"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         process = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "reflex"),
-                "run",
-                "--env",
-                "prod",
-                "--single-port",
-                "--backend-host",
-                "127.0.0.1",
-                "--frontend-port",
-                str(port),
-                "--backend-port",
-                str(port),
-            ],
-            cwd=project,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
     try:
-        _wait_until_up(url, process, log)
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"{command[:4]} exited early; see {log}:\n{log.read_text()[-3000:]}"
+                )
+            try:
+                if httpx.get(url + "/ping", timeout=2).status_code == 200 and (
+                    httpx.get(url + "/", timeout=5).status_code == 200
+                ):
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{command[:4]} did not start in {timeout}s; see {log}")
+            time.sleep(0.5)
         yield url
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -84,3 +119,23 @@ def prod_server(project: Path, port: int, env: dict[str, str], log: Path) -> Ite
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+@contextmanager
+def prod_server(project: Path, port: int, env: dict[str, str], log: Path) -> Iterator[str]:
+    """`reflex run --env prod --single-port` in `project`, bound to 127.0.0.1; yields its URL."""
+    command = [
+        str(Path(sys.executable).parent / "reflex"),
+        "run",
+        "--env",
+        "prod",
+        "--single-port",
+        "--backend-host",
+        "127.0.0.1",
+        "--frontend-port",
+        str(port),
+        "--backend-port",
+        str(port),
+    ]
+    with served(command, project, port, env, log) as url:
+        yield url

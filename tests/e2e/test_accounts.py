@@ -95,7 +95,10 @@ def test_second_account_is_not_admin(page, server):
     expect(page.get_by_test_id("auth-success")).to_have_text("Registration successful!")
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.goto("/admin")
-    expect(page).to_have_url(re.compile(r"/$"))
+    # Signed in but not an admin: SPEC's 'Access Denied', and nothing of the back office.
+    expect(page.get_by_text("You must be an admin to view this page.")).to_be_visible()
+    expect(page.get_by_role("link", name="Back to Site")).to_be_visible()
+    expect(page.get_by_text("Total Users")).to_have_count(0)
 
 
 def test_wrong_password_and_unknown_email_show_the_same_red_box(page, server):

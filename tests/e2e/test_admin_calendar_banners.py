@@ -27,16 +27,15 @@ from storefront.models import (
     BannerItem,
     BlockedDate,
     ServiceAvailability,
-    User,
 )
-from storefront.services import auth, banners
+from storefront.services import banners
 from storefront.state.admin_availability import AdminAvailabilityState
 from storefront.state.admin_banners import AdminBannersState
 from tests.conftest import _TMP
 from tests.e2e.helpers import read
 from tests.e2e.socket_client import Tab, event_name
 from tests.e2e.socket_client import run as _run
-from tests.factories import make_service
+from tests.factories import make_service, signed_in_account
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "a long enough password"
@@ -46,21 +45,9 @@ B = AdminBannersState
 
 def _account(server, role: str) -> tuple[str, str, str]:
     """A fresh account of `role` with a signed-in session: (user id, email, session token)."""
-    engine = make_engine(server.database_url)
-    with Session(engine) as session:
-        user = User(
-            email=f"{role}-{uuid.uuid4().hex[:8]}@example.com",
-            full_name=f"Calendar {role}",
-            password_hash=auth.hash_password(PASSWORD),
-            role=role,
-        )
-        session.add(user)
-        session.flush()
-        token = auth.create_session(session=session, user_id=user.id, remember=False)
-        session.commit()
-        result = (str(user.id), user.email, token)
-    engine.dispose()
-    return result
+    return signed_in_account(
+        server.database_url, role=role, password=PASSWORD, full_name=f"Calendar {role}"
+    )
 
 
 def _new_service(server, title: str) -> str:

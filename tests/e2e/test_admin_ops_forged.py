@@ -21,7 +21,7 @@ from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_settings import AdminSettingsState
 from storefront.state.admin_users import AdminUsersState
-from tests.e2e.socket_client import NAMESPACE, Tab, event_name
+from tests.e2e.socket_client import NAMESPACE, Tab, event_message, event_name
 from tests.e2e.socket_client import run as _run
 from tests.factories import contact, line, make_service
 
@@ -153,14 +153,7 @@ async def _send(tab: Tab, name: str, path: str, payload: dict) -> None:
     """`Tab.send_name` with the payload as one dict (a handler may take an argument `name`)."""
     before = len(tab.received)
     await tab.client.emit(
-        "event",
-        {
-            "name": name,
-            "payload": payload,
-            "token": tab.token,
-            "router_data": {"pathname": path, "asPath": path, "query": {}},
-        },
-        namespace=NAMESPACE,
+        "event", event_message(name, tab.token, path, payload), namespace=NAMESPACE
     )
     for _ in range(30):
         if len(tab.received) > before:

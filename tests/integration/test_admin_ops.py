@@ -4,12 +4,14 @@ Status, User Management's search and pages, role debug, business settings and th
 import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from storefront.models import Booking, NotificationOutbox, User
 from storefront.services import admin_bookings, audit, business, dashboard, users
 from storefront.services.booking import place_booking
+from storefront.settings import get_settings
 from tests.factories import contact, line, make_service
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # a Monday, 08:00 in Prishtina
@@ -234,7 +236,10 @@ def test_the_audit_log_filters_by_actor_entity_and_day(session):
     assert by_actor.entries[0].actor == "second.admin@example.com"
     by_entity = audit.entries(session=session, actor_id=first, entity_type="booking")
     assert [e.entity_id for e in by_entity.entries] == [placed.id]
-    tomorrow = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
+    # The viewer's days are the business's days (Europe/Belgrade), not UTC's: between 23:00
+    # and midnight UTC, UTC's tomorrow is already today there.
+    zone = ZoneInfo(get_settings().timezone)
+    tomorrow = (datetime.now(zone) + timedelta(days=1)).date().isoformat()
     assert audit.entries(session=session, actor_id=first, date_from=tomorrow).total == 0
     assert audit.entries(session=session, actor_id=first, date_to=tomorrow).total == 2
     with pytest.raises(audit.AuditError):

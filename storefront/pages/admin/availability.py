@@ -14,7 +14,9 @@ from storefront.components.admin_layout import (
     SMALL_BUTTON,
     admin_frame,
     admin_table,
+    cancel_save,
     cell,
+    checkbox,
     notices,
 )
 from storefront.components.modal import modal
@@ -33,7 +35,6 @@ from storefront.state.admin_availability import (
 
 S = AdminAvailabilityState
 EMPTY = "No availabilities found. Add your first availability schedule!"
-CHECKBOX = "h-6 w-6 rounded border-slate-300 accent-fuchsia-600"
 
 
 def _status(row: dict) -> rx.Component:
@@ -205,30 +206,14 @@ def _availability_form() -> rx.Component:
                 ),
                 class_name="grid grid-cols-2 gap-3",
             ),
-            rx.el.div(
-                rx.el.input(
-                    type="checkbox",
-                    id="availability-available",
-                    name="is_available",
-                    default_checked=S.form_available,
-                    class_name=CHECKBOX,
-                ),
-                rx.el.label("Available", html_for="availability-available", class_name="text-sm"),
-                class_name="flex items-center gap-2",
+            checkbox(
+                "Available",
+                id="availability-available",
+                name="is_available",
+                checked=S.form_available,
             ),
             error_box(S.form_error, "availability-form-error"),
-            rx.el.div(
-                rx.el.button(
-                    "Cancel", type="button", on_click=S.close_form, class_name=SMALL_BUTTON
-                ),
-                rx.el.button(
-                    "Save",
-                    type="submit",
-                    class_name=PRIMARY_BUTTON + " py-2",
-                    data_testid="availability-save",
-                ),
-                class_name="flex justify-end gap-2",
-            ),
+            cancel_save(S.close_form, save_test_id="availability-save"),
             class_name="mt-4 flex flex-col gap-4",
         ),
         on_submit=S.save,
@@ -315,20 +300,8 @@ def _block_form() -> rx.Component:
             class_name="mt-3 grid gap-3 md:grid-cols-3",
         ),
         rx.el.div(
-            rx.el.div(
-                rx.el.input(
-                    type="checkbox", id="block-yearly", name="recurring_yearly", class_name=CHECKBOX
-                ),
-                rx.el.label("Every year", html_for="block-yearly", class_name="text-sm"),
-                class_name="flex items-center gap-2",
-            ),
-            rx.el.div(
-                rx.el.input(
-                    type="checkbox", id="block-all", name="all_services", class_name=CHECKBOX
-                ),
-                rx.el.label("For all services", html_for="block-all", class_name="text-sm"),
-                class_name="flex items-center gap-2",
-            ),
+            checkbox("Every year", id="block-yearly", name="recurring_yearly"),
+            checkbox("For all services", id="block-all", name="all_services"),
             rx.el.button(
                 "Block Dates",
                 type="submit",

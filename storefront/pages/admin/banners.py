@@ -14,7 +14,9 @@ from storefront.components.admin_layout import (
     SMALL_BUTTON,
     admin_frame,
     admin_table,
+    cancel_save,
     cell,
+    checkbox,
     notices,
 )
 from storefront.components.image_upload import image_upload
@@ -37,7 +39,6 @@ from storefront.state.admin_banners import (
 )
 
 S = AdminBannersState
-CHECKBOX = "h-6 w-6 rounded border-slate-300 accent-fuchsia-600"
 
 
 def _field(label: str, control: rx.Component, field_id: str) -> rx.Component:
@@ -267,31 +268,9 @@ def _item_form() -> rx.Component:
                 ),
                 class_name="grid grid-cols-1 sm:grid-cols-2 gap-3",
             ),
-            rx.el.div(
-                rx.el.input(
-                    type="checkbox",
-                    id="item-active",
-                    name="is_active",
-                    default_checked=S.item_active,
-                    class_name=CHECKBOX,
-                ),
-                rx.el.label("Active", html_for="item-active", class_name="text-sm"),
-                class_name="flex items-center gap-2",
-            ),
+            checkbox("Active", id="item-active", name="is_active", checked=S.item_active),
             error_box(S.item_error, "banner-item-error"),
-            rx.el.div(
-                rx.el.button(
-                    "Cancel", type="button", on_click=S.close_item, class_name=SMALL_BUTTON
-                ),
-                rx.el.button(
-                    "Save",
-                    type="submit",
-                    disabled=S.uploading,
-                    class_name=PRIMARY_BUTTON + " py-2",
-                    data_testid="banner-item-save",
-                ),
-                class_name="flex justify-end gap-2",
-            ),
+            cancel_save(S.close_item, save_test_id="banner-item-save", disabled=S.uploading),
             class_name="mt-4 flex flex-col gap-4",
         ),
         on_submit=S.save_item,
