@@ -1,4 +1,6 @@
 # `make run` serves the site on http://localhost:3000; `make test` runs every test.
+# `make run-prod` runs it on WORKERS workers over shared PostgreSQL, Redis and S3 (README:
+# 'Several workers and hosts').
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -12,11 +14,25 @@ export REFLEX_USE_NPM := 1
 export REFLEX_TELEMETRY_ENABLED := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run install install-dev migrate seed build test test-unit test-integration test-e2e \
-        browser lint format bench clean make-admin
+.PHONY: run run-prod install install-dev migrate seed build test test-unit test-integration \
+        test-e2e test-faults test-scale \
+        browser lint format bench bench-ws lighthouse radix-css clean make-admin
 
 run: install migrate seed
 	$(BIN)/reflex run --env prod --single-port
+
+# Several workers on this host, and as many hosts as wanted behind a load balancer: every host
+# runs this with the same settings. storefront/preflight.py refuses, saying what is missing,
+# unless PostgreSQL, Redis, S3, SECRET_KEY and PUBLIC_URL are set.
+WORKERS ?= 4
+HOST ?= 0.0.0.0
+run-prod: export ENVIRONMENT := prod
+run-prod: export STORAGE_BACKEND := s3
+run-prod: export GRANIAN_WORKERS := $(WORKERS)
+run-prod: install
+	@$(BIN)/python -m storefront.preflight
+	$(BIN)/alembic upgrade head
+	$(BIN)/reflex run --env prod --single-port --backend-host $(HOST)
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
@@ -45,8 +61,9 @@ make-admin: install
 	$(BIN)/python -m storefront.manage make-admin "$(EMAIL)"
 
 test: install-dev browser
-	$(BIN)/pytest tests/unit tests/integration
+	$(BIN)/pytest tests/unit tests/integration tests/faults
 	$(BIN)/pytest tests/e2e
+	$(BIN)/pytest tests/scale
 
 test-unit: install-dev
 	$(BIN)/pytest tests/unit
@@ -54,8 +71,16 @@ test-unit: install-dev
 test-integration: install-dev
 	$(BIN)/pytest tests/integration
 
+# A private PostgreSQL cluster restarted under load, the webhook and SMTP down, /_health.
+test-faults: install-dev
+	$(BIN)/pytest tests/faults -s
+
 test-e2e: install-dev browser
 	$(BIN)/pytest tests/e2e
+
+# Two app processes behind a load balancer, sharing PostgreSQL, Redis and S3; a Redis restart.
+test-scale: install-dev browser
+	$(BIN)/pytest tests/scale
 
 # Playwright cannot download browsers here: the end-to-end tests drive Debian's Chromium.
 browser:
@@ -83,6 +108,23 @@ bench: install-dev browser
 	$(BIN)/python bench/availability.py
 	$(BIN)/python bench/booking_race.py
 	$(BIN)/python bench/admin_bookings.py
+	$(BIN)/python bench/faults.py
+
+# Websocket load on the page-load, cart and slot events beside a blank Reflex app, once on one
+# worker with SQLite and once on 4 workers with Redis and PostgreSQL (about 25 minutes).
+bench-ws: install-dev
+	$(BIN)/python bench/ws_load.py --setup both
+
+# Lighthouse 12 (mobile) on the public pages and a blank Reflex app; installs lighthouse into
+# bench/.lighthouse/ on first use. Not part of `make test`: it takes several minutes.
+lighthouse: install-dev browser
+	$(BIN)/python bench/lighthouse.py
+
+# Rewrites assets/radix-themes.css (the Radix Themes rules the bundle uses) after a build;
+# run it when a page starts using another Radix component.
+radix-css: install
+	$(BIN)/reflex export --frontend-only --no-zip --env prod >/dev/null
+	$(BIN)/python bench/radix_css.py
 
 clean:
 	rm -rf .web .states data/test-*
