@@ -109,27 +109,29 @@ def _report(title: str, results: list[tuple[str, float]]) -> Counter:
     return outcomes
 
 
+# Every holding item whose service, at its start, has more units out than it owns, counting
+# overlaps and the buffer (tests/faults uses it too).
+OVERBOOKED = """
+SELECT s.title, SUM(o.quantity) AS out, COALESCE(c.total_units, 1) AS units
+FROM booking_items i
+JOIN services s ON s.id = i.service_id
+LEFT JOIN service_capacity c ON c.service_id = i.service_id
+JOIN booking_items o ON o.service_id = i.service_id
+  AND o.start_datetime <= i.start_datetime
+  AND o.end_datetime + make_interval(mins => COALESCE(c.buffer_time_minutes, 0))
+      > i.start_datetime
+  AND o.status IN ('pending', 'confirmed', 'on_the_way')
+WHERE i.status IN ('pending', 'confirmed', 'on_the_way')
+GROUP BY i.id, s.title, c.total_units
+HAVING SUM(o.quantity) > COALESCE(c.total_units, 1)
+"""
+
+
 def _overbooked(url: str) -> list[tuple[str, int, int]]:
     """Every holding item whose service, at its start, has more units out than it owns."""
     engine = make_engine(url)
-    query = text(
-        """
-        SELECT s.title, SUM(o.quantity) AS out, COALESCE(c.total_units, 1) AS units
-        FROM booking_items i
-        JOIN services s ON s.id = i.service_id
-        LEFT JOIN service_capacity c ON c.service_id = i.service_id
-        JOIN booking_items o ON o.service_id = i.service_id
-          AND o.start_datetime <= i.start_datetime
-          AND o.end_datetime + make_interval(mins => COALESCE(c.buffer_time_minutes, 0))
-              > i.start_datetime
-          AND o.status IN ('pending', 'confirmed', 'on_the_way')
-        WHERE i.status IN ('pending', 'confirmed', 'on_the_way')
-        GROUP BY i.id, s.title, c.total_units
-        HAVING SUM(o.quantity) > COALESCE(c.total_units, 1)
-        """
-    )
     with engine.connect() as conn:
-        rows = [tuple(r) for r in conn.execute(query).all()]
+        rows = [tuple(r) for r in conn.execute(text(OVERBOOKED)).all()]
     engine.dispose()
     return rows
 

@@ -72,19 +72,22 @@ def _split_top(text: str, sep: str) -> list[str]:
     return parts
 
 
+def _past_comment_or_string(css: str, i: int) -> int:
+    """Where a comment or a quoted string starting at `i` ends; 0 when none starts there."""
+    if css.startswith("/*", i):
+        return css.index("*/", i) + 2
+    if css[i] in "\"'":
+        return css.index(css[i], i + 1) + 1
+    return 0
+
+
 def _blocks(css: str) -> list[tuple[str, str]]:
     """Top-level (prelude, body) pairs; a statement without a body has body None."""
     out, i, n = [], 0, len(css)
     while i < n:
         j = i
         while j < n and css[j] not in "{;":
-            if css.startswith("/*", j):
-                j = css.index("*/", j) + 2
-                continue
-            if css[j] in "\"'":
-                j = css.index(css[j], j + 1) + 1
-                continue
-            j += 1
+            j = _past_comment_or_string(css, j) or j + 1
         if j >= n:
             break
         prelude = re.sub(r"/\*.*?\*/", "", css[i:j], flags=re.S).strip()
@@ -94,11 +97,8 @@ def _blocks(css: str) -> list[tuple[str, str]]:
             continue
         depth, k = 1, j + 1
         while depth:
-            if css.startswith("/*", k):
-                k = css.index("*/", k) + 2
-                continue
-            if css[k] in "\"'":
-                k = css.index(css[k], k + 1) + 1
+            if skipped := _past_comment_or_string(css, k):
+                k = skipped
                 continue
             depth += {"{": 1, "}": -1}.get(css[k], 0)
             k += 1

@@ -21,7 +21,7 @@ from storefront.models import (
     User,
     utcnow,
 )
-from storefront.services import dates, storage
+from storefront.services import dates, outbox, storage
 from storefront.services.errors import ServiceError
 from storefront.services.users import check_role
 from storefront.settings import get_settings
@@ -178,16 +178,8 @@ def _notifications(session: Session) -> list[Check]:
         if last
         else "nothing delivered yet"
     )
-    waiting = session.exec(
-        select(func.count())
-        .select_from(NotificationOutbox)
-        .where(NotificationOutbox.status == "pending")
-    ).one()
-    failed = session.exec(
-        select(func.count())
-        .select_from(NotificationOutbox)
-        .where(NotificationOutbox.status == "failed")
-    ).one()
+    waiting = outbox.count(session, "pending")
+    failed = outbox.count(session, "failed")
     return [
         Check(
             "WhatsApp API",

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from storefront.db import get_engine
 from storefront.models import NotificationOutbox, utcnow
+from storefront.services import outbox as outbox_service
 
 # A message waiting longer than this is worth a warning (several retries have failed).
 OUTBOX_LAG_WARNING_SECONDS = 15 * 60
@@ -117,11 +118,7 @@ def _outbox(session: Session, now: datetime) -> OutboxHealth:
             func.min(NotificationOutbox.created_at),
         ).where(pending)
     ).one()
-    failed = session.exec(
-        select(func.count())
-        .select_from(NotificationOutbox)
-        .where(NotificationOutbox.status == "failed")
-    ).one()
+    failed = outbox_service.count(session, "failed")
     if oldest is not None and oldest.tzinfo is None:
         oldest = oldest.replace(tzinfo=now.tzinfo)
     return OutboxHealth(

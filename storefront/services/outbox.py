@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -53,6 +53,17 @@ class SendReport:
     retried: int = 0
     failed: int = 0
     released: int = 0
+
+
+def count(session: Session, status: str) -> int:
+    """How many messages have `status` ('pending', 'sent' or 'failed')."""
+    return int(
+        session.exec(
+            select(func.count())
+            .select_from(NotificationOutbox)
+            .where(NotificationOutbox.status == status)
+        ).one()
+    )
 
 
 def enqueue(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import _TMP, BACKENDS, create_database, migrate
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, prod_server, tracked_changes, venv_env
+from tests.e2e.server import chromium, prod_server, tracked_changes, venv_env
 from tests.mail_server import MailServer
 from tests.webhook_server import WebhookServer
 
@@ -83,14 +83,8 @@ def server(request, mail_server, webhook_server) -> Iterator[Server]:
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"browser tests SKIPPED: {CHROMIUM} is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium("browser tests") as browser:
         yield browser
-        browser.close()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from sqlmodel import Session
 
 from storefront.db import make_engine
@@ -20,3 +22,43 @@ def read(server, fn, **kwargs):
 def still(page) -> None:
     """Visitors who ask for reduced motion get no auto-advance; so do tests that click."""
     page.emulate_media(reduced_motion="reduce")
+
+
+PASSWORD = "a long enough password"
+
+
+def calendar_day(page, day: date, *, exact: bool = False):
+    """The button of `day` on the slot picker shown: goes forward to its month first (the
+    picker opens on this month)."""
+    from playwright.sync_api import expect
+
+    picker = page.get_by_test_id("slot-picker")
+    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
+    today = date.today()
+    for _ in range((day.year - today.year) * 12 + day.month - today.month):
+        label = picker.get_by_test_id("picker-month-label")
+        shown = label.inner_text()
+        picker.get_by_role("button", name="Next month").click()
+        expect(label).not_to_have_text(shown)
+    return picker.get_by_role("button", name=day.isoformat(), exact=exact)
+
+
+def sign_up(page, email: str, *, redirect: str = "") -> None:
+    """Fill and send the sign-up form (SPEC's fields, terms accepted) with PASSWORD."""
+    page.goto("/sign-up" + (f"?redirectTo={redirect}" if redirect else ""))
+    form = page.get_by_test_id("sign-up-form")
+    form.get_by_label("Full Name").fill("Arta Krasniqi")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Password", exact=True).fill(PASSWORD)
+    form.get_by_label("Confirm Password").fill(PASSWORD)
+    form.locator("input[name=terms]").check()
+    form.get_by_role("button", name="Create Account").click()
+
+
+def sign_in(page, email: str, password: str = PASSWORD, redirect: str = "") -> None:
+    """Fill and send the sign-in form."""
+    page.goto("/sign-in" + (f"?redirectTo={redirect}" if redirect else ""))
+    form = page.get_by_test_id("sign-in-form")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Password").fill(password)
+    form.get_by_role("button", name="Sign In").click()

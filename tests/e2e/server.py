@@ -139,3 +139,18 @@ def prod_server(project: Path, port: int, env: dict[str, str], log: Path) -> Ite
     ]
     with served(command, project, port, env, log) as url:
         yield url
+
+
+@contextmanager
+def chromium(what: str) -> Iterator:
+    """Debian's Chromium under Playwright, for a session's tests; skips `what` (saying so) when
+    it is not installed, since Playwright cannot download a browser here."""
+    import pytest
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{what} SKIPPED: {CHROMIUM} is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

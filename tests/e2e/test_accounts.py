@@ -13,9 +13,10 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from storefront.db import make_engine
+from tests.e2e.helpers import sign_in as _sign_in
+from tests.e2e.helpers import sign_up as _sign_up
 
 pytestmark = pytest.mark.e2e
-PASSWORD = "a long enough password"
 
 
 def _sql(server, statement: str) -> None:
@@ -28,25 +29,6 @@ def _sql(server, statement: str) -> None:
 
 def _email() -> str:
     return f"guest-{uuid.uuid4().hex[:8]}@example.com"
-
-
-def _sign_up(page, email: str, *, redirect: str = "") -> None:
-    page.goto("/sign-up" + (f"?redirectTo={redirect}" if redirect else ""))
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("Full Name").fill("Arta Krasniqi")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_label("Confirm Password").fill(PASSWORD)
-    form.locator("input[name=terms]").check()
-    form.get_by_role("button", name="Create Account").click()
-
-
-def _sign_in(page, email: str, password: str = PASSWORD, redirect: str = "") -> None:
-    page.goto("/sign-in" + (f"?redirectTo={redirect}" if redirect else ""))
-    form = page.get_by_test_id("sign-in-form")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password").fill(password)
-    form.get_by_role("button", name="Sign In").click()
 
 
 def test_admin_as_a_guest_lands_on_sign_in(page):

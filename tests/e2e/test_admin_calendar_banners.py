@@ -32,13 +32,12 @@ from storefront.services import banners
 from storefront.state.admin_availability import AdminAvailabilityState
 from storefront.state.admin_banners import AdminBannersState
 from tests.conftest import _TMP
-from tests.e2e.helpers import read
+from tests.e2e.helpers import PASSWORD, calendar_day, read, sign_in
 from tests.e2e.socket_client import Tab, event_name
 from tests.e2e.socket_client import run as _run
 from tests.factories import make_service, signed_in_account
 
 pytestmark = pytest.mark.e2e
-PASSWORD = "a long enough password"
 A = AdminAvailabilityState
 B = AdminBannersState
 
@@ -238,11 +237,7 @@ def test_forged_admin_events_from_guests_and_plain_users_change_nothing(server):
 
 def _sign_in_as_admin(page, server) -> None:
     _, email, _ = _account(server, "admin")
-    page.goto("/sign-in?redirectTo=/admin/banners")
-    form = page.get_by_test_id("sign-in-form")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password").fill(PASSWORD)
-    form.get_by_role("button", name="Sign In").click()
+    sign_in(page, email, redirect="/admin/banners")
     expect(page).to_have_url(re.compile(r"^https?://[^/]+/admin/banners/?$"), timeout=15000)
     expect(page.get_by_test_id("banner-select")).to_be_visible()
 
@@ -256,15 +251,7 @@ def _weekday_ahead(weekday: int, weeks: int = 3) -> date:
 def _calendar_day(page, service_id: str, day: date):
     """The button of `day` on the service's booking calendar."""
     page.goto(f"/services/{service_id}/book")
-    picker = page.get_by_test_id("slot-picker")
-    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
-    today = date.today()
-    for _ in range((day.year - today.year) * 12 + day.month - today.month):
-        label = picker.get_by_test_id("picker-month-label")
-        shown = label.inner_text()
-        picker.get_by_role("button", name="Next month").click()
-        expect(label).not_to_have_text(shown)
-    return picker.get_by_role("button", name=day.isoformat(), exact=True)
+    return calendar_day(page, day, exact=True)
 
 
 def test_an_admin_closes_a_weekday_and_blocks_a_date_for_all(page, server):
@@ -426,11 +413,7 @@ def test_creating_a_banner_needs_a_name(page, server):
 
 def test_a_plain_user_sees_access_denied_on_banners(page, server):
     _, email, _ = _account(server, "user")
-    page.goto("/sign-in?redirectTo=/admin/banners")
-    form = page.get_by_test_id("sign-in-form")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password").fill(PASSWORD)
-    form.get_by_role("button", name="Sign In").click()
+    sign_in(page, email, redirect="/admin/banners")
     expect(page).to_have_url(re.compile(r"^https?://[^/]+/account/?$"), timeout=15000)
     page.goto("/admin/banners")
     expect(page.get_by_test_id("access-denied")).to_contain_text(

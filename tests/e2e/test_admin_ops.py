@@ -19,7 +19,10 @@ from storefront.db import make_engine
 from storefront.models import NotificationOutbox, User
 from storefront.services import auth
 from storefront.services.booking_links import sign_view_key
-from tests.e2e.test_accounts import PASSWORD, _email, _sign_in, _sign_up
+from tests.e2e.helpers import PASSWORD
+from tests.e2e.helpers import sign_in as _sign_in
+from tests.e2e.helpers import sign_up as _sign_up
+from tests.e2e.test_accounts import _email
 from tests.e2e.test_admin_ops_forged import _booking
 
 pytestmark = pytest.mark.e2e

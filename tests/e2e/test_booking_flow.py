@@ -13,7 +13,7 @@ import icalendar
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import read
+from tests.e2e.helpers import calendar_day, read
 
 pytestmark = pytest.mark.e2e
 
@@ -48,16 +48,7 @@ def _pick(page, day: date, start: str, *, duration: str = "2") -> None:
 
 
 def _open_day(page, day: date) -> None:
-    """Go forward to the month of `day` (the picker opens on this month) and choose it."""
-    picker = page.get_by_test_id("slot-picker")
-    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
-    today = date.today()
-    for _ in range((day.year - today.year) * 12 + day.month - today.month):
-        label = picker.get_by_test_id("picker-month-label")
-        shown = label.inner_text()
-        picker.get_by_role("button", name="Next month").click()
-        expect(label).not_to_have_text(shown)
-    picker.get_by_role("button", name=day.isoformat()).click()
+    calendar_day(page, day).click()
 
 
 def _checkout_form(page) -> None:
@@ -212,7 +203,8 @@ def test_a_guest_books_from_the_booking_screen(page, server):
 
 
 def test_a_signed_in_user_finds_the_booking_in_orders(page, server):
-    from tests.e2e.test_accounts import _email, _ensure_an_admin, _sign_up
+    from tests.e2e.helpers import sign_up as _sign_up
+    from tests.e2e.test_accounts import _email, _ensure_an_admin
 
     _ensure_an_admin(server)
     _sign_up(page, _email())

@@ -26,6 +26,7 @@ from sqlalchemy import func, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from bench.booking_race import OVERBOOKED
 from storefront.db import in_transaction, make_engine
 from storefront.models import Booking, BookingItem, NotificationOutbox, utcnow
 from storefront.services import booking, health, outbox
@@ -273,24 +274,6 @@ def print_load(result: LoadResult, out: Callable[[str], None] = print) -> None:
         f"health {health_.get('status')} ({(health_.get('database') or {}).get('latency_ms')} ms)"
     )
     out(f"total {result.seconds:.1f} s")
-
-
-# Every holding item whose service, at its start, has more units out than it owns (as in
-# bench/booking_race.py), counting overlaps and the buffer.
-OVERBOOKED = """
-SELECT s.title, SUM(o.quantity) AS out, COALESCE(c.total_units, 1) AS units
-FROM booking_items i
-JOIN services s ON s.id = i.service_id
-LEFT JOIN service_capacity c ON c.service_id = i.service_id
-JOIN booking_items o ON o.service_id = i.service_id
-  AND o.start_datetime <= i.start_datetime
-  AND o.end_datetime + make_interval(mins => COALESCE(c.buffer_time_minutes, 0))
-      > i.start_datetime
-  AND o.status IN ('pending', 'confirmed', 'on_the_way')
-WHERE i.status IN ('pending', 'confirmed', 'on_the_way')
-GROUP BY i.id, s.title, c.total_units
-HAVING SUM(o.quantity) > COALESCE(c.total_units, 1)
-"""
 
 
 # --- the webhook and the mail server down ------------------------------------------------------

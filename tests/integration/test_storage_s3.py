@@ -4,7 +4,6 @@ type and cache control, their public URL fetched over HTTP, deletion, folder ini
 from __future__ import annotations
 
 import io
-import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +13,7 @@ import pytest
 from PIL import Image
 
 from storefront.services import storage
+from tests.s3_server import create_public_bucket
 
 pytest.importorskip("moto.server")
 from moto.server import ThreadedMotoServer  # noqa: E402
@@ -37,23 +37,7 @@ def s3_endpoint() -> Iterator[str]:
 def s3(s3_endpoint: str) -> Iterator[storage.S3Storage]:
     """An empty bucket, readable by anyone (as the operator sets it up), as the storage."""
     client = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1", **CREDENTIALS)
-    client.create_bucket(Bucket=BUCKET)
-    client.put_bucket_policy(
-        Bucket=BUCKET,
-        Policy=json.dumps(
-            {
-                "Version": "2012-10-17",
-                "Statement": [
-                    {
-                        "Effect": "Allow",
-                        "Principal": "*",
-                        "Action": "s3:GetObject",
-                        "Resource": f"arn:aws:s3:::{BUCKET}/*",
-                    }
-                ],
-            }
-        ),
-    )
+    create_public_bucket(client, BUCKET)
     store = storage.S3Storage(
         bucket=BUCKET,
         public_base=f"{s3_endpoint}/{BUCKET}",

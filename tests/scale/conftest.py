@@ -12,7 +12,6 @@ Ports: A 3320, B 3321, the balancer 3322, Redis 56320, S3 56321 (the next free o
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -29,13 +28,13 @@ import pytest
 
 from tests.conftest import DEFAULT_PG_URL, create_database, migrate, postgres_admin_url
 from tests.e2e.server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    chromium,
     prod_server,
     served,
     tracked_changes,
     venv_env,
 )
+from tests.s3_server import create_public_bucket
 from tests.scale.proxy import Proxy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,19 +196,7 @@ def moto_s3(port: int) -> Iterator[str]:
             aws_access_key_id=S3_KEYS["S3_ACCESS_KEY_ID"],
             aws_secret_access_key=S3_KEYS["S3_SECRET_ACCESS_KEY"],
         )
-        client.create_bucket(Bucket=BUCKET)
-        public_read = {
-            "Version": "2012-10-17",
-            "Statement": [
-                {
-                    "Effect": "Allow",
-                    "Principal": "*",
-                    "Action": "s3:GetObject",
-                    "Resource": f"arn:aws:s3:::{BUCKET}/*",
-                }
-            ],
-        }
-        client.put_bucket_policy(Bucket=BUCKET, Policy=json.dumps(public_read))
+        create_public_bucket(client, BUCKET)
         yield endpoint
     finally:
         server.stop()
@@ -336,11 +323,5 @@ def cluster() -> Iterator[Cluster]:
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"browser parts SKIPPED: {CHROMIUM} is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium("browser parts") as browser:
         yield browser
-        browser.close()

@@ -25,13 +25,11 @@ import httpx
 import pytest
 from PIL import Image
 
+from tests.e2e.helpers import PASSWORD, calendar_day, sign_in, sign_up
 from tests.e2e.server import changed_by_build
 from tests.e2e.socket_client import HYDRATE, Tab, event_name
 from tests.e2e.socket_client import run as run_async
 from tests.factories import signed_in_account
-
-PASSWORD = "a long enough password"
-
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -189,32 +187,16 @@ def test_an_admin_change_reaches_every_process_within_the_cache_bound(cluster):
 
 
 def _pick(page, day: date, start: str) -> None:
-    from playwright.sync_api import expect
-
     picker = page.get_by_test_id("slot-picker")
     picker.locator("#picker-duration").select_option("2")
-    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
-    today = date.today()
-    for _ in range((day.year - today.year) * 12 + day.month - today.month):
-        label = picker.get_by_test_id("picker-month-label")
-        shown = label.inner_text()
-        picker.get_by_role("button", name="Next month").click()
-        expect(label).not_to_have_text(shown)
-    picker.get_by_role("button", name=day.isoformat()).click()
+    calendar_day(page, day).click()
     picker.get_by_test_id("picker-slot").filter(has_text=start).click()
 
 
 def _sign_up(page, email: str) -> None:
     from playwright.sync_api import expect
 
-    page.goto("/sign-up")
-    form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("Full Name").fill("Arta Krasniqi")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_label("Confirm Password").fill(PASSWORD)
-    form.locator("input[name=terms]").check()
-    form.get_by_role("button", name="Create Account").click()
+    sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=15000)
 
 
@@ -296,11 +278,7 @@ def test_an_image_uploaded_through_one_process_shows_on_a_page_of_the_other(clus
     try:
         cluster.proxy.pin(0)  # everything through process A
         cluster.proxy.reset_stats()
-        page.goto("/sign-in?redirectTo=/admin/banners")
-        form = page.get_by_test_id("sign-in-form")
-        form.get_by_label("Email").fill(email)
-        form.get_by_label("Password").fill(PASSWORD)
-        form.get_by_role("button", name="Sign In").click()
+        sign_in(page, email, redirect="/admin/banners")
         expect(page).to_have_url(re.compile(r"/admin/banners/?$"), timeout=15000)
         expect(page.get_by_test_id("banner-select")).to_be_visible()
         page.get_by_test_id("banner-item-add").click()
