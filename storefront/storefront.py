@@ -71,6 +71,7 @@ from storefront.state.business import BusinessState
 from storefront.state.cart import CartState
 from storefront.state.checkout import CheckoutState
 from storefront.state.contact import ContactState
+from storefront.state.errors import backend_exception_handler
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
@@ -90,6 +91,7 @@ app = rx.App(
     html_lang="sq",
     head_components=site_head(),
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
+    backend_exception_handler=backend_exception_handler,
 )
 app.add_middleware(AuthGuard())
 # Sends the notification outbox from every worker (DESIGN 6); off with OUTBOX_WORKER=false.

@@ -122,3 +122,34 @@ async def test_checkout_shows_spec_text_and_gives_the_button_back(monkeypatch, c
     ]
     report(f"logged: {refusals}")
     assert len(refusals) == 1 and "Connection refused" in refusals[0]
+
+
+def test_an_event_that_fails_while_the_database_is_down_says_spec_text(caplog):
+    """Whatever escapes a handler or the event guard during an outage (the session check of a
+    page load, an admin screen) reaches the app's exception handler: the visitor reads SPEC's
+    'Something went wrong. Please try again later.' and the log gets one line, no traceback.
+    Any other exception keeps Reflex's notice and traceback."""
+    pytest.importorskip("psycopg")
+    import storefront.storefront as site
+    from storefront.services import auth
+    from storefront.state.errors import TRY_LATER, backend_exception_handler
+
+    assert site.app.backend_exception_handler is backend_exception_handler
+    engine = make_engine(f"postgresql://postgres@127.0.0.1:{free_port()}/nowhere")
+    with pytest.raises(OperationalError) as down:
+        in_transaction(lambda session: auth.session_user(session=session, token="t" * 43), engine)
+    engine.dispose()
+
+    caplog.set_level(logging.INFO, logger="storefront")
+    told = str(backend_exception_handler(down.value))
+    assert TRY_LATER in told and "Contact the website administrator" not in told
+    assert TRY_LATER == "Something went wrong. Please try again later."
+    lines = [r for r in caplog.records if r.name == "storefront.state.errors"]
+    assert len(lines) == 1 and not lines[0].exc_info
+    assert "database is unavailable" in lines[0].getMessage()
+
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        other = str(backend_exception_handler(ValueError("a bug")))
+    assert TRY_LATER not in other and "An error occurred." in other
+    assert any("a bug" in r.getMessage() for r in caplog.records)  # Reflex logs the traceback

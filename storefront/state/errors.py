@@ -1,0 +1,39 @@
+"""What a visitor is told when an event fails unexpectedly.
+
+Each screen maps the failures it expects to SPEC's words itself (a booking during a database
+outage says 'Failed to place booking. Please try again.'). Anything that escapes a handler, or
+the event guard, reaches this one handler. While the database cannot be reached (restarting, a
+failover, the pool exhausted: storefront.db.is_outage) every screen would otherwise show
+Reflex's 'An error occurred. Contact the website administrator.' and log a traceback per event;
+instead the visitor reads SPEC's 'Something went wrong. Please try again later.' and the log gets
+one line. Every other exception keeps Reflex's handling: a traceback in the log and its notice."""
+
+import logging
+
+from reflex.app import default_backend_exception_handler
+from reflex.event import EventSpec
+from reflex_components_sonner.toast import toast
+
+from storefront.db import is_outage
+
+log = logging.getLogger(__name__)
+
+TRY_LATER = "Something went wrong. Please try again later."
+
+
+def backend_exception_handler(exception: Exception) -> EventSpec:
+    if is_outage(exception):
+        first_line = str(exception).strip().splitlines()[0][:300] if str(exception) else ""
+        log.warning(
+            "an event failed, the database is unavailable: %s: %s",
+            type(exception).__name__,
+            first_line,
+        )
+        return toast(
+            TRY_LATER,
+            level="error",
+            fallback_to_alert=True,
+            position="top-center",
+            id="backend_error",
+        )
+    return default_backend_exception_handler(exception)
