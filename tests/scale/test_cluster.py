@@ -26,7 +26,7 @@ import pytest
 from PIL import Image
 
 from tests.e2e.helpers import PASSWORD, calendar_day, sign_in, sign_up
-from tests.e2e.server import changed_by_build
+from tests.e2e.server import CHROMIUM, changed_by_build
 from tests.e2e.socket_client import HYDRATE, Tab, event_name
 from tests.e2e.socket_client import run as run_async
 from tests.factories import signed_in_account
@@ -331,9 +331,6 @@ def test_an_image_uploaded_through_one_process_shows_on_a_page_of_the_other(clus
 @pytest.fixture
 def optional_browser(request):
     """The browser, or None where Chromium is missing (the socket part still runs)."""
-
-    from tests.scale.conftest import CHROMIUM
-
     if not Path(CHROMIUM).exists():
         print(f"\nbrowser part SKIPPED: {CHROMIUM} is not installed")
         return None
