@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -78,6 +79,13 @@ def changed_by_build(before: dict[str, str], after: dict[str, str]) -> str:
     )
 
 
+def _answers(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:`port`."""
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
 @contextmanager
 def served(
     command: list[str],
@@ -90,6 +98,12 @@ def served(
     """Run `command` in `cwd` until the server it starts on 127.0.0.1:`port` answers `/ping`
     and `/`; yields its URL and stops its whole process group afterwards."""
     url = f"http://127.0.0.1:{port}"
+    if _answers(port):
+        # Another server (a second test run, a `make run`) would answer in this one's place.
+        raise RuntimeError(
+            f"port {port} is already taken: stop what listens there, or choose another port "
+            "(E2E_PORT for the browser tests)"
+        )
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         process = subprocess.Popen(
