@@ -7,6 +7,7 @@ from datetime import date
 from sqlmodel import Session
 
 from storefront.db import make_engine
+from storefront.state.slot_picker import MONTH_NAMES
 
 
 def read(server, fn, **kwargs):
@@ -33,8 +34,13 @@ def calendar_day(page, day: date, *, exact: bool = False):
     from playwright.sync_api import expect
 
     picker = page.get_by_test_id("slot-picker")
-    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
     today = date.today()
+    # A tab keeps its picker across page loads: until this page's opening has answered, the
+    # picker may still show the month an earlier calendar was left on.
+    expect(picker.get_by_test_id("picker-month-label")).to_have_text(
+        f"{MONTH_NAMES[today.month - 1]} {today.year}"
+    )
+    expect(picker.get_by_test_id("picker-day").first).to_be_visible()
     for _ in range((day.year - today.year) * 12 + day.month - today.month):
         label = picker.get_by_test_id("picker-month-label")
         shown = label.inner_text()
