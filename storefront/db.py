@@ -108,6 +108,13 @@ def is_outage(exc: BaseException) -> bool:
     return False
 
 
+def error_summary(exc: BaseException) -> str:
+    """'Type: first line of the driver's message', for one log line or a health report
+    instead of a traceback."""
+    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"[:300]
+
+
 def _lost_write_race(exc: OperationalError) -> bool:
     """SQLite's 'database is locked' (SQLITE_BUSY): in WAL mode a transaction that read first
     cannot take the write lock once another connection has committed since, and busy_timeout

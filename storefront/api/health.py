@@ -37,17 +37,9 @@ async def health(_request: Request) -> JSONResponse:
         )
         body = report.as_dict()
     except TimeoutError:
-        body = {
-            "status": False,
-            "database": {
-                "reachable": False,
-                "latency_ms": None,
-                "backend": get_engine().dialect.name,
-                "reason": f"no answer within {CHECK_TIMEOUT_SECONDS:g} s",
-            },
-            "outbox": None,
-            "warnings": ["database unreachable"],
-        }
+        body = health_service.unreachable(
+            get_engine().dialect.name, f"no answer within {CHECK_TIMEOUT_SECONDS:g} s"
+        ).as_dict()
     redis = await _redis()
     body["redis"] = "NA" if redis is None else redis
     if redis is False:

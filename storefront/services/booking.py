@@ -29,7 +29,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import Session, col, select
 
-from storefront.db import is_outage
+from storefront.db import error_summary, is_outage
 from storefront.models import (
     Booking,
     BookingItem,
@@ -356,7 +356,7 @@ def place_booking(
         _forget_transaction(session)
         # Nothing was committed, or the commit's answer was lost: either way the same key
         # again places the booking once or returns the one placed (DESIGN 5).
-        logger.warning("Booking refused, the database is unavailable: %s", _first_line(error))
+        logger.warning("Booking refused, the database is unavailable: %s", error_summary(error))
         raise BookingError(
             "unavailable", "The booking system is unavailable; please try again"
         ) from None
@@ -400,11 +400,6 @@ def _forget_transaction(session: Session) -> None:
         session.rollback()
     except Exception:  # the connection is dead; the pool has already discarded it
         logger.debug("rollback after a lost connection failed", exc_info=True)
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(getattr(error, "orig", None) or error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 @dataclass(frozen=True)

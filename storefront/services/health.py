@@ -15,7 +15,7 @@ from sqlalchemy import func, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from storefront.db import get_engine
+from storefront.db import error_summary, get_engine
 from storefront.models import NotificationOutbox, utcnow
 from storefront.services import outbox as outbox_service
 
@@ -57,6 +57,16 @@ class Health:
         }
 
 
+def unreachable(backend: str, reason: str) -> Health:
+    """The report of a database that did not answer."""
+    return Health(
+        ok=False,
+        database=DatabaseHealth(False, None, backend, reason),
+        outbox=None,
+        warnings=["database unreachable"],
+    )
+
+
 def check(*, engine: Engine | None = None, now: datetime | None = None) -> Health:
     """One round trip for the latency, then the outbox counts; never raises."""
     engine = engine or get_engine()
@@ -76,19 +86,14 @@ def check(*, engine: Engine | None = None, now: datetime | None = None) -> Healt
             except Exception as exc:  # reachable, but not the schema the app needs
                 return Health(
                     ok=False,
-                    database=DatabaseHealth(True, latency, backend, _describe(exc)),
+                    database=DatabaseHealth(True, latency, backend, error_summary(exc)),
                     outbox=None,
                     warnings=["the outbox cannot be read (is the database migrated?)"],
                 )
             finally:
                 session.rollback()
     except Exception as exc:  # the point is to report it, whatever it is
-        return Health(
-            ok=False,
-            database=DatabaseHealth(False, None, backend, _describe(exc)),
-            outbox=None,
-            warnings=["database unreachable"],
-        )
+        return unreachable(backend, error_summary(exc))
     warnings = []
     if outbox.failed:
         warnings.append(f"{outbox.failed} notification(s) failed for good")
@@ -101,11 +106,6 @@ def check(*, engine: Engine | None = None, now: datetime | None = None) -> Healt
         outbox=outbox,
         warnings=warnings,
     )
-
-
-def _describe(exc: Exception) -> str:
-    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    return f"{type(exc).__name__}: {reason[0] if reason else ''}"[:300]
 
 
 def _outbox(session: Session, now: datetime) -> OutboxHealth:

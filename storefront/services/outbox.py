@@ -22,7 +22,7 @@ from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from storefront.db import get_engine, is_outage, session_scope
+from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import NotificationOutbox, utcnow
 from storefront.services import notify
 from storefront.services.errors import ServiceError
@@ -281,8 +281,8 @@ async def outbox_worker(*, batch: int = 20, engine: Engine | None = None) -> Non
         except Exception as exc:
             if is_outage(exc):  # one line each poll while the database is down, no traceback
                 logger.warning(
-                    "The outbox run failed, database unavailable (%r); again in %s s",
-                    getattr(exc, "orig", exc),
+                    "The outbox run failed, database unavailable (%s); again in %s s",
+                    error_summary(exc),
                     poll,
                 )
             else:

@@ -10,7 +10,7 @@ import secrets
 import reflex as rx
 
 from storefront import routes
-from storefront.db import is_outage
+from storefront.db import error_summary, is_outage
 from storefront.services import booking, cart, checkout
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -121,7 +121,9 @@ class CheckoutState(rx.State):
             return
         except Exception as exc:
             if is_outage(exc):
-                log.warning("placing a booking failed, the database is unavailable: %r", exc)
+                log.warning(
+                    "placing a booking failed, the database is unavailable: %s", error_summary(exc)
+                )
                 self.placing, self.place_error = False, PLACE_FAILED
                 return
             log.exception("placing a booking failed")

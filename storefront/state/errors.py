@@ -14,7 +14,7 @@ from reflex.app import default_backend_exception_handler
 from reflex.event import EventSpec
 from reflex_components_sonner.toast import toast
 
-from storefront.db import is_outage
+from storefront.db import error_summary, is_outage
 
 log = logging.getLogger(__name__)
 
@@ -23,12 +23,7 @@ TRY_LATER = "Something went wrong. Please try again later."
 
 def backend_exception_handler(exception: Exception) -> EventSpec:
     if is_outage(exception):
-        first_line = str(exception).strip().splitlines()[0][:300] if str(exception) else ""
-        log.warning(
-            "an event failed, the database is unavailable: %s: %s",
-            type(exception).__name__,
-            first_line,
-        )
+        log.warning("an event failed, the database is unavailable: %s", error_summary(exception))
         return toast(
             TRY_LATER,
             level="error",
