@@ -28,7 +28,7 @@ from storefront.settings import get_settings
 
 CACHE_CONTROL = "public, max-age=31536000, immutable"
 # The widths a page may ask for (img srcset); anything else gets the stored file.
-WIDTHS = (240, 400, 640)
+WIDTHS = storage.RESIZED_WIDTHS
 RESIZABLE = {"JPEG", "PNG", "WEBP"}  # not GIF: a resized copy would lose its animation
 _VARIANT_CACHE = 512
 _variants: OrderedDict[tuple[str, float, int], bytes] = OrderedDict()

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.services.storage import RESIZED_WIDTHS as WIDTHS
 from storefront.settings import get_settings
-
-# The copies api/media.py makes (its WIDTHS); a stored file narrower than one comes as it is.
-WIDTHS = (240, 400, 640)
 
 
 def src_set(src) -> rx.Var | str:

@@ -44,6 +44,10 @@ from PIL import Image, ImageCms, ImageOps
 from storefront.services.errors import ServiceError
 from storefront.settings import Settings, get_settings
 
+# The narrower copies of a stored photo the media route makes (api/media.py, `?w=`) and pages
+# offer in their srcset (components/photo.py).
+RESIZED_WIDTHS = (240, 400, 640)
+
 log = logging.getLogger(__name__)
 
 # SPEC 3: the folders of the 'images' bucket.
