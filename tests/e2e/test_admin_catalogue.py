@@ -34,6 +34,9 @@ def _upload(page, name: str, color) -> None:
 
 def _fill(page, title: str, description: str, price: str) -> None:
     form = page.get_by_test_id("service-form")
+    # The form's load (its categories) starts from an empty form: what is typed before it
+    # has answered is wiped, so wait for the categories first.
+    expect(form.get_by_label("Category").locator("option")).not_to_have_count(1)
     form.get_by_label("Title").fill(title)
     form.get_by_label("Description").fill(description)
     form.get_by_label("Price (EUR)").fill(price)
