@@ -12,6 +12,8 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
+from pathlib import Path
 from urllib.parse import urlencode
 
 import jwt
@@ -28,6 +30,9 @@ from storefront.settings import get_settings
 
 PASSWORD_MIN_LENGTH = 8
 PASSWORD_MAX_LENGTH = 256
+# The 30,000 most common passwords, lowercased (provenance: data/README-common-passwords.txt).
+COMMON_PASSWORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "common-passwords.txt"
+COMMON_PASSWORD_MESSAGE = "This password is too common. Please choose another."
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 COOKIE_NAME = "sf_session"
 
@@ -63,7 +68,7 @@ _DUMMY_HASH = _hasher.hash("not-a-real-password-only-for-timing")
 
 
 class AuthError(ServiceError):
-    """Codes: missing_fields, invalid_email, weak_password, password_too_long,
+    """Codes: missing_fields, invalid_email, weak_password, common_password, password_too_long,
     passwords_mismatch, terms_required, email_taken, invalid_credentials, rate_limited
     (`details['retry_after']` seconds), invalid_ticket."""
 
@@ -96,11 +101,22 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
+@cache
+def common_passwords() -> frozenset[str]:
+    """The bundled list of common passwords, read once, at the first password set."""
+    lines = COMMON_PASSWORDS_FILE.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip())
+
+
 def check_password_rules(password: str, confirm: str | None = None) -> None:
+    """The rules of every password set (sign-up, reset): 8 to 256 characters, not one of the
+    most common passwords whatever its case (OWASP ASVS 2.1.7)."""
     if len(password) < PASSWORD_MIN_LENGTH:
         raise AuthError("weak_password", "Password must be at least 8 characters long")
     if len(password) > PASSWORD_MAX_LENGTH:
         raise AuthError("password_too_long", "Password is too long")
+    if password.strip().lower() in common_passwords():
+        raise AuthError("common_password", COMMON_PASSWORD_MESSAGE)
     if confirm is not None and password != confirm:
         raise AuthError("passwords_mismatch", "Passwords do not match")
 

@@ -44,7 +44,7 @@ INVALID_LINK_MESSAGE = (
 
 class PasswordResetError(ServiceError):
     """Codes: missing_email, rate_limited (`details['retry_after']`), invalid_or_expired, and
-    the password rules' weak_password, password_too_long, passwords_mismatch."""
+    the password rules' weak_password, common_password, password_too_long, passwords_mismatch."""
 
 
 def reset_link(token: str) -> str:

@@ -27,6 +27,7 @@ AUTH_MESSAGES = {
     "missing_fields": "Please fill in all fields",
     "invalid_email": "Email is invalid",
     "weak_password": "Password must be at least 8 characters long",
+    "common_password": auth.COMMON_PASSWORD_MESSAGE,
     "password_too_long": "Password is too long",
     "passwords_mismatch": "Passwords do not match",
     "terms_required": "Please accept the Terms of Service and Privacy Policy",
