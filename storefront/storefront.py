@@ -49,6 +49,7 @@ from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.services import business
+from storefront.services.first_admin import announce_setup_code
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
@@ -97,6 +98,9 @@ app.add_middleware(AuthGuard())
 # Sends the notification outbox from every worker (DESIGN 6); off with OUTBOX_WORKER=false.
 if get_settings().outbox_worker:
     app.register_lifespan_task(outbox_worker)
+# On a public address with no admin yet, every worker logs the one-time setup code that Initial
+# Admin Setup asks for (DESIGN 9.10); the task ends at once otherwise.
+app.register_lifespan_task(announce_setup_code)
 
 SITE = business.SITE_NAME
 

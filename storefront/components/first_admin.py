@@ -22,6 +22,37 @@ def first_admin_setup() -> rx.Component:
             placeholder="Email of an existing user",
             class_name="mt-3 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
         ),
+        rx.cond(
+            InitialAdminState.code_required,
+            rx.el.div(
+                rx.el.label(
+                    "Setup code",
+                    html_for="first-admin-code",
+                    class_name="block text-sm font-medium text-slate-700",
+                ),
+                rx.el.input(
+                    id="first-admin-code",
+                    type="text",
+                    value=InitialAdminState.code,
+                    on_change=InitialAdminState.type_code,
+                    placeholder="XXXX-XXXX-XXXX-XXXX",
+                    auto_complete="off",
+                    spell_check=False,
+                    aria_describedby="first-admin-code-hint",
+                    class_name=(
+                        "mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200 "
+                        "font-mono uppercase"
+                    ),
+                ),
+                rx.el.p(
+                    "The one-time setup code is in the server's log (the line 'First-admin "
+                    "setup code'), or run: python -m storefront.manage setup-code",
+                    id="first-admin-code-hint",
+                    class_name="mt-1 text-xs text-slate-600",
+                ),
+                class_name="mt-3",
+            ),
+        ),
         rx.el.div(
             rx.el.button(
                 "Make First Admin",

@@ -62,3 +62,18 @@ class LoginSession(SQLModel, table=True):
     ticket_id: str | None = Field(default=None, max_length=64)
     user_agent: str | None = Field(default=None, max_length=512)
     ip_address: str | None = Field(default=None, max_length=64)
+
+
+class FirstAdminSetup(SQLModel, table=True):
+    """The one-time code of Initial Admin Setup on a public address (DESIGN 9.10): one row at
+    most (id 1). Only a random nonce is stored; the code is an HMAC of it under SECRET_KEY, so
+    every worker derives (and logs) the same code and the database alone does not reveal it."""
+
+    __tablename__ = "first_admin_setup"
+    __table_args__ = (CheckConstraint("id = 1", name="ck_first_admin_setup_single"),)
+
+    id: int = Field(default=1, primary_key=True)
+    nonce: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    expires_at: datetime = Field(sa_type=UTCDateTime)
+    used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -10,14 +10,13 @@ from sqlmodel import Session, col, select
 
 from storefront.models import AuditLog, User, UserPublic, utcnow
 from storefront.services import audit, permissions
-from storefront.services.auth import lock_admin_decisions, normalize_email
+from storefront.services.auth import normalize_email
 from storefront.services.errors import ServiceError
 
 
 class RoleError(ServiceError):
     """Codes: no_user (no signed-in caller), not_allowed (the caller is not an admin),
-    unknown_user (no such account), admin_exists (Initial Admin Setup once an admin exists),
-    missing_email."""
+    unknown_user (no such account). Initial Admin Setup is services/first_admin.py."""
 
 
 def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
@@ -64,37 +63,21 @@ def _require_admin(session: Session, actor_id: str | None) -> None:
     permissions.require_admin(session, actor_id, RoleError)
 
 
+def promote(session: Session, *, actor_id: str | None, target: User, action: str) -> None:
+    """Give `target` the admin role, audited as `action` in the caller's transaction."""
+    if target.role != "admin":
+        target.role, target.updated_at = "admin", utcnow()
+        session.add(target)
+        _audit(session, actor_id, action, target)
+
+
 def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:
     """An admin promotes an account ('Make Admin')."""
     _require_admin(session, actor_id)
     target = _user(session, target_user_id)
     if target is None:
         raise RoleError("unknown_user", "No such account")
-    if target.role != "admin":
-        target.role, target.updated_at = "admin", utcnow()
-        session.add(target)
-        _audit(session, actor_id, "set_admin_role", target)
-
-
-def set_first_admin(*, session: Session, actor_id: str | None, email: str) -> None:
-    """'Initial Admin Setup': any signed-in account may name the first admin by the email of an
-    existing account, but only while no admin exists. The count is taken under the lock that
-    serialises admin decisions (PostgreSQL advisory lock, SQLite write lock), in the
-    transaction that promotes, so two requests at once cannot both succeed."""
-    email = normalize_email(email)
-    if not email:
-        raise RoleError("missing_email", "Please enter an email address")
-    lock_admin_decisions(session)
-    if _user(session, actor_id) is None:
-        raise RoleError("no_user", "No user logged in")
-    if admin_count(session=session) > 0:
-        raise RoleError("admin_exists", "An admin exists already")
-    target = session.exec(select(User).where(User.email == normalize_email(email))).first()
-    if target is None:
-        raise RoleError("unknown_user", "No such account")
-    target.role, target.updated_at = "admin", utcnow()
-    session.add(target)
-    _audit(session, actor_id, "set_first_admin", target)
+    promote(session, actor_id=actor_id, target=target, action="set_admin_role")
 
 
 def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:

@@ -1,24 +1,33 @@
 """'Initial Admin Setup' (SPEC 2, 4): when no admin exists at all, a signed-in account that opens
 the admin area may name the first admin by the email of an existing account. An AccountState:
-the guard lets only signed-in callers through; the role service allows the promotion only while
-no admin exists, checked in the transaction that promotes."""
+the guard lets only signed-in callers through; services/first_admin.py allows the promotion only
+while no admin exists, checked in the transaction that promotes, and on a public address only
+with the one-time setup code from the server's log (DESIGN 9.10)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import users
+from storefront.services import first_admin, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
+from storefront.state.sign_in import wait_message
 
-ROLE_MESSAGES = {"missing_email": "Please enter an email address"}
 FAILED = "Failed to set first admin"
+SETUP_MESSAGES = {
+    "missing_email": "Please enter an email address",
+    "code_invalid": f"{FAILED}: the setup code is not valid",
+}
+CODE_MAX = 64
+
 DONE = "First admin set successfully!"
 
 
 class InitialAdminState(AccountState):
     admin_missing: bool = False
+    code_required: bool = False
     email: str = ""
+    code: str = ""
     notice: str = ""
     error: str = ""
 
@@ -31,6 +40,7 @@ class InitialAdminState(AccountState):
         if not user_id:
             return
         self.admin_missing = await call_service(users.admin_count) == 0
+        self.code_required = first_admin.code_required()
         self.notice = self.error = ""
 
     @rx.event
@@ -38,16 +48,30 @@ class InitialAdminState(AccountState):
         self.email = str(value)[:255]
 
     @rx.event
+    def type_code(self, value: str):
+        self.code = str(value)[:CODE_MAX]
+
+    @rx.event
     async def submit(self):
         caller = await self._caller_id()
         if not caller:
             return
         try:
-            await call_service(users.set_first_admin, actor_id=caller, email=self.email)
-        except users.RoleError as exc:
-            self.notice, self.error = "", ROLE_MESSAGES.get(exc.code, FAILED)
+            await call_service(
+                first_admin.set_first_admin,
+                actor_id=caller,
+                email=self.email,
+                code=self.code,
+                ip=self.router.session.client_ip,
+            )
+        except first_admin.SetupError as exc:
+            self.notice = ""
+            if exc.code == "throttled":
+                self.error = wait_message(int(exc.details.get("wait", 60)), what="attempts")
+            else:
+                self.error = SETUP_MESSAGES.get(exc.code, FAILED)
             return
-        self.notice, self.error, self.admin_missing = DONE, "", False
+        self.notice, self.error, self.admin_missing, self.code = DONE, "", False, ""
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
         if auth_state.is_admin:  # the page's figures were refused while it was not an admin

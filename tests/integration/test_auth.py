@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import Session, select
 
 from storefront.models import AuditLog, LoginSession, User
-from storefront.services import auth, users
+from storefront.services import auth, first_admin, users
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 PASSWORD = "correct horse battery"
@@ -200,15 +200,17 @@ def test_first_admin_only_while_there_is_none(session):
     session.add(admin)
     session.commit()
     assert users.admin_count(session=session) == 0
-    users.set_first_admin(session=session, actor_id=str(other.id), email="OTHER@example.com")
+    first_admin.set_first_admin(session=session, actor_id=str(other.id), email="OTHER@example.com")
     session.commit()
     assert session.get(User, other.id).role == "admin"
-    with pytest.raises(users.RoleError) as again:
-        users.set_first_admin(session=session, actor_id=str(other.id), email="first@example.com")
+    with pytest.raises(first_admin.SetupError) as again:
+        first_admin.set_first_admin(
+            session=session, actor_id=str(other.id), email="first@example.com"
+        )
     assert again.value.code == "admin_exists"
     session.rollback()
-    with pytest.raises(users.RoleError) as blank:
-        users.set_first_admin(session=session, actor_id=str(other.id), email="  ")
+    with pytest.raises(first_admin.SetupError) as blank:
+        first_admin.set_first_admin(session=session, actor_id=str(other.id), email="  ")
     assert blank.value.code == "missing_email"
 
 
@@ -227,10 +229,12 @@ def test_two_first_admin_requests_at_once_make_one_admin(session, engine):
         with Session(engine) as own:
             start.wait()
             try:
-                users.set_first_admin(session=own, actor_id=str(account.id), email=account.email)
+                first_admin.set_first_admin(
+                    session=own, actor_id=str(account.id), email=account.email
+                )
                 own.commit()
                 return "promoted"
-            except users.RoleError as exc:
+            except first_admin.SetupError as exc:
                 own.rollback()
                 return exc.code
 
