@@ -44,8 +44,9 @@ REMEMBER_ABSOLUTE = timedelta(days=60)
 TOUCH_EVERY = timedelta(minutes=1)
 TICKET_LIFETIME = timedelta(seconds=60)
 
-# Sign-in attempts, counted before the password is checked (services/throttle.py). Per address
-# and per account at an address they back off up to 15 minutes. Per account (whatever the
+# Sign-in attempts, counted before the password is checked (services/throttle.py), so a parallel
+# burst cannot try more than allowed; a success takes its attempt back, so only failures add up.
+# Per address and per account at an address they back off up to 15 minutes. Per account (whatever the
 # address) they only slow down, by at most ACCOUNT_MAX_DELAY, and never in a browser the owner
 # has signed in from before: a stranger cannot lock an owner out (OWASP ASVS 6.3.1).
 THROTTLE_WINDOW = timedelta(minutes=15)
@@ -227,6 +228,13 @@ def _sign_in_attempts(
     ]
 
 
+def _sign_in_succeeded(session: Session, attempts: list[tuple[str, throttle.Rule]]) -> None:
+    """Only failures count: the address gets its attempt back, the account's counts (at that
+    address and overall) are forgotten."""
+    throttle.release(session, [(key, rule) for key, rule in attempts if key.startswith("ip:")])
+    throttle.forgive(session, [key for key, _rule in attempts if not key.startswith("ip:")])
+
+
 def sign_in(
     *,
     session: Session,
@@ -259,7 +267,7 @@ def sign_in(
     if new_hash:
         user.password_hash = new_hash
         session.add(user)
-    throttle.forgive(session, [key for key, _rule in attempts if not key.startswith("ip:")])
+    _sign_in_succeeded(session, attempts)
     return _account(user)
 
 

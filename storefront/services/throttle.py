@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import case, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlmodel import Session, col, select
 
@@ -92,6 +93,24 @@ def take(session: Session, attempts: Iterable[tuple[str, Rule]], *, now: datetim
             session.add(row)
     session.commit()
     return wait
+
+
+def release(session: Session, attempts: Iterable[tuple[str, Rule]]) -> None:
+    """An attempt `take` counted went well: take it back, so only failures add up (an office
+    behind one address signs in all day). One atomic decrement per key; a backoff that this
+    attempt alone started is lifted (the caller commits)."""
+    for key, rule in attempts:
+        session.exec(  # type: ignore[call-overload]
+            update(SignInThrottle)
+            .where(col(SignInThrottle.key) == key[:KEY_MAX], col(SignInThrottle.failures) > 0)
+            .values(
+                failures=SignInThrottle.failures - 1,
+                blocked_until=case(
+                    (col(SignInThrottle.failures) - 1 <= rule.allowed, None),
+                    else_=col(SignInThrottle.blocked_until),
+                ),
+            )
+        )
 
 
 def forgive(session: Session, keys: Iterable[str]) -> None:

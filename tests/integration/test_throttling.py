@@ -128,3 +128,26 @@ def test_the_contact_form_is_limited_per_address(session):
     with pytest.raises(contact.ContactError) as error:
         contact.submit(request, session=session, ip="198.51.100.7", now=NOW)
     assert error.value.code == "rate_limited"
+
+
+def test_correct_sign_ins_from_one_address_are_never_refused(session):
+    """An office or a mobile network behind one address: only failures count (issue 18)."""
+    owners = [_owner(session, f"staff{n}@example.com") for n in range(5)]
+    now = NOW
+    for n in range(25):
+        email = owners[n % 5].email
+        assert _attempt(session, email, PASSWORD, "198.51.100.7", now=now) == "ok", n
+        now += timedelta(seconds=1)
+
+
+def test_failures_still_back_off_after_successes(session):
+    _owner(session)
+    now = NOW
+    for _ in range(25):
+        assert _attempt(session, "owner@example.com", PASSWORD, "198.51.100.8", now=now) == "ok"
+    results = [
+        _attempt(session, "owner@example.com", "wrong", "198.51.100.8", now=now) for _ in range(8)
+    ]
+    allowed = dict(auth.THROTTLE_RULES)["account-ip"]
+    assert results[:allowed] == ["invalid"] * allowed
+    assert results[-1][0] == "limited"
