@@ -28,6 +28,14 @@ KIND_LABELS = {
 }
 UNIT_LABELS = {"per_hour": "Per hour", "per_event": "Per event"}
 DEBOUNCE_MS = 200
+OWNER_PENDING = (
+    "Your last changes wait for an admin's review; the site shows the published version until "
+    "then. Saving again replaces them."
+)
+ADMIN_PENDING = (
+    "Its owner's changes wait for review on Service Management; this form shows the published "
+    "version."
+)
 
 
 def _text_input(input_id: str, value, on_change, **props) -> rx.Component:
@@ -208,6 +216,16 @@ def service_form() -> rx.Component:
             rx.el.div(
                 success_box(F.notice, "service-form-notice"),
                 error_box(F.error, "service-form-error"),
+                rx.cond(
+                    F.pending_review & (F.notice == ""),
+                    rx.el.p(
+                        rx.cond(F.admin_form, ADMIN_PENDING, OWNER_PENDING),
+                        role="status",
+                        class_name="rounded-lg bg-amber-50 border border-amber-200 "
+                        "text-amber-900 px-4 py-3 text-sm",
+                        data_testid="service-form-pending",
+                    ),
+                ),
                 class_name="space-y-2 empty:hidden",
             ),
             _field(

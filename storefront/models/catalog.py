@@ -98,3 +98,22 @@ class ServiceCapacity(SQLModel, table=True):
     buffer_time_minutes: int = Field(default=120)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class ServiceRevision(SQLModel, table=True):
+    """An owner's change to their published service, waiting for an admin (issue 18, finding
+    5). The published row in `services` stays what the public pages show until an admin
+    approves the change; one revision per service at most (a later edit replaces it).
+
+    `values` holds the checked form: title, slug, description, price (text or null),
+    price_unit, kind, category_id (text or null), images, meta, total_units and
+    buffer_time_minutes. Not a catalogue table: writing it changes nothing public."""
+
+    __tablename__ = "service_revisions"
+
+    service_id: uuid.UUID = Field(primary_key=True, foreign_key="services.id", ondelete="CASCADE")
+    values: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    submitted_by: uuid.UUID | None = Field(
+        default=None, foreign_key="users.id", ondelete="SET NULL"
+    )
+    submitted_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -3,10 +3,13 @@ admins and signed-in users share (SPEC 2, 4, 5; DESIGN 9.7).
 
 Who may do what is decided here, from the database: an admin may change any service; a
 signed-in user may create services and edit only their own, which stay drafts until an admin
-publishes them. Every change writes the audit log in its own transaction."""
+publishes them. A user's change to their published service is a pending revision: the approved
+version stays public until an admin approves the change (issue 18, finding 5). Every change
+writes the audit log in its own transaction."""
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -30,6 +33,7 @@ from storefront.models import (
     User,
     utcnow,
 )
+from storefront.models.catalog import ServiceRevision
 from storefront.models.service_details import (
     BOUNCER_OPTION_TYPES,
     PACKAGE_TYPES,
@@ -62,7 +66,7 @@ _IMAGE_PATH = re.compile(r"^services/[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 
 class CatalogError(ServiceError):
     """Codes: no_user, not_allowed, not_found, invalid (`details['field']`, `details['reason']`),
-    slug_taken, too_many_images, category_not_found."""
+    slug_taken, too_many_images, category_not_found, no_revision (no change waits for review)."""
 
 
 # --- who is calling ------------------------------------------------------------------------
@@ -119,6 +123,8 @@ class ServiceRow:
     featured: bool
     status: str
     kind: str
+    # Its owner changed it after it was published; the change waits for an admin.
+    pending_review: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,13 @@ def list_services(
     rows = session.exec(
         query.order_by(order, col(Service.id)).offset((page - 1) * page_size).limit(page_size)
     ).all()
+    pending = set(
+        session.exec(
+            select(ServiceRevision.service_id).where(
+                col(ServiceRevision.service_id).in_([s.id for s, _ in rows])
+            )
+        ).all()
+    )
     return ServicePage(
         rows=[
             ServiceRow(
@@ -173,6 +186,7 @@ def list_services(
                 featured=s.featured,
                 status=s.status,
                 kind=s.kind,
+                pending_review=s.id in pending,
             )
             for s, category in rows
         ],
@@ -248,13 +262,17 @@ def delete_service(
             _change(session, actor, service, "deactivate_instead_of_delete", active=False)
         return "deactivated"
     before = audit.snapshot(service)
+    revision = session.get(ServiceRevision, service.id)
+    proposed = _paths(revision.values.get("images", [])) if revision else set()
+    if revision is not None:
+        session.delete(revision)
     session.exec(
         delete(ServiceAvailability).where(col(ServiceAvailability.service_id) == service.id)
     )
     session.exec(delete(ServiceCapacity).where(col(ServiceCapacity.service_id) == service.id))
     session.delete(service)
     session.flush()
-    _discard(_paths(service.images))
+    _discard(_paths(service.images) | proposed)
     audit.record(
         session,
         actor_id=actor.id,
@@ -410,6 +428,8 @@ class ServiceForm:
     images: list[dict[str, str]] = field(default_factory=list)
     total_units: str = str(DEFAULT_UNITS)
     buffer_time_minutes: str = str(DEFAULT_BUFFER_MINUTES)
+    # Filled by `load_form` only: a change of this published service waits for an admin.
+    pending_review: bool = False
 
 
 def _invalid(field_name: str, reason: str) -> CatalogError:
@@ -529,7 +549,9 @@ def save_service(
 
     An admin's new service is active, not featured, with the status chosen in the form (SPEC:
     saved with featured false and active true); an edit keeps featured and active as they are.
-    A user's service is theirs and a draft, whatever the form says (DESIGN 9.7)."""
+    A user's service is theirs and a draft, whatever the form says (DESIGN 9.7). A user's edit
+    of their published service changes nothing public: it becomes the service's pending
+    revision (replacing an earlier one) until an admin approves it (`approve_revision`)."""
     actor = _caller(session, actor_id)
     admin = actor.role == "admin"
     checked = check_form(session, form, admin=admin)
@@ -537,37 +559,71 @@ def save_service(
     if service_id:
         service = _editable(session, actor, service_id)
         _slug_free(session, checked.values["slug"], service.id)
-        if not admin:
-            status = service.status  # only an admin publishes or unpublishes
-        before = audit.snapshot(service)
-        removed = _paths(service.images) - _paths(checked.values["images"])
-        capacity = session.get(ServiceCapacity, service.id)
-        before_capacity = audit.snapshot(capacity)
-        for name, value in checked.values.items():
-            setattr(service, name, value)
-        service.status, service.updated_at = status, utcnow()
-        action = "update"
-    else:
-        _slug_free(session, checked.values["slug"], None)
-        service = Service(
-            **checked.values,
-            status=status,
-            featured=False,
-            active=True,
-            user_id=actor.id,
-        )
-        before, before_capacity, capacity = None, None, None
-        removed = set()
-        action = "create"
+        if not admin and service.status == "published":
+            _submit_revision(session, actor, service, checked)
+            return str(service.id)
+        revision = session.get(ServiceRevision, service.id)
+        if admin:
+            kept = _revision_paths(revision)  # the owner's proposal keeps its images
+        else:  # only an admin publishes or unpublishes; a draft's edit supersedes a proposal
+            status, kept = service.status, set()
+            _drop_revision(session, service, revision, keep=_paths(checked.values["images"]))
+        _write(session, actor, service, checked, status=status, action="update", keep=kept)
+        return str(service.id)
+    _slug_free(session, checked.values["slug"], None)
+    service = Service(
+        **checked.values,
+        status=status,
+        featured=False,
+        active=True,
+        user_id=actor.id,
+    )
     session.add(service)
     session.flush()
-    if capacity is None:
-        capacity = ServiceCapacity(service_id=service.id)
+    capacity = _set_capacity(session, service, checked)
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action="create",
+        entity_type="service",
+        entity_id=service.id,
+        before=None,
+        after={"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
+    )
+    return str(service.id)
+
+
+def _set_capacity(session: Session, service: Service, checked: CheckedForm) -> ServiceCapacity:
+    capacity = session.get(ServiceCapacity, service.id) or ServiceCapacity(service_id=service.id)
     capacity.total_units = checked.total_units
     capacity.buffer_time_minutes = checked.buffer_time_minutes
     capacity.updated_at = utcnow()
     session.add(capacity)
     session.flush()
+    return capacity
+
+
+def _write(
+    session: Session,
+    actor: User,
+    service: Service,
+    checked: CheckedForm,
+    *,
+    status: str,
+    action: str,
+    keep: set[str],
+) -> None:
+    """Put checked values on a service and its capacity, audited; images it no longer shows
+    (and `keep` does not name) are removed from storage."""
+    before = audit.snapshot(service)
+    before_capacity = audit.snapshot(session.get(ServiceCapacity, service.id))
+    removed = _paths(service.images) - _paths(checked.values["images"]) - keep
+    for name, value in checked.values.items():
+        setattr(service, name, value)
+    service.status, service.updated_at = status, utcnow()
+    session.add(service)
+    session.flush()
+    capacity = _set_capacity(session, service, checked)
     _discard(removed)
     audit.record(
         session,
@@ -575,16 +631,196 @@ def save_service(
         action=action,
         entity_type="service",
         entity_id=service.id,
-        before={"service": before, "capacity": before_capacity} if before else None,
+        before={"service": before, "capacity": before_capacity},
         after={"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
     )
+
+
+# --- review of owners' changes to published services (issue 18, finding 5) ----------------
+
+
+def _revision_values(checked: CheckedForm) -> dict[str, Any]:
+    """A checked form as JSON (the revision's `values`)."""
+    values = dict(checked.values)
+    price, category_id = values["price"], values["category_id"]
+    values["price"] = None if price is None else str(price)
+    values["category_id"] = None if category_id is None else str(category_id)
+    values["total_units"] = checked.total_units
+    values["buffer_time_minutes"] = checked.buffer_time_minutes
+    return values
+
+
+def _checked_revision(session: Session, revision: ServiceRevision) -> CheckedForm:
+    """A revision's values as a checked form again, its category still existing."""
+    values = dict(revision.values)
+    total_units = int(values.pop("total_units", DEFAULT_UNITS))
+    buffer = int(values.pop("buffer_time_minutes", 0))
+    price, category_id = values.get("price"), values.get("category_id")
+    values["price"] = None if price is None else Decimal(str(price))
+    values["category_id"] = None if not category_id else uuid.UUID(str(category_id))
+    if values["category_id"] and session.get(ServiceCategory, values["category_id"]) is None:
+        raise CatalogError("category_not_found", "No such category")
+    return CheckedForm(values=values, total_units=total_units, buffer_time_minutes=buffer)
+
+
+def _revision_paths(revision: ServiceRevision | None) -> set[str]:
+    return _paths(revision.values.get("images", [])) if revision is not None else set()
+
+
+def _drop_revision(
+    session: Session, service: Service, revision: ServiceRevision | None, *, keep: set[str]
+) -> None:
+    """Forget a proposal; images only it used (not the service's, not `keep`) are removed."""
+    if revision is None:
+        return
+    session.delete(revision)
+    session.flush()
+    _discard(_revision_paths(revision) - _paths(service.images) - keep)
+
+
+def _submit_revision(
+    session: Session, actor: User, service: Service, checked: CheckedForm
+) -> ServiceRevision:
+    """An owner's edit of their published service, kept for review: `services` (what the
+    public pages and the catalogue cache read) is not written at all."""
+    values = _revision_values(checked)
+    revision = session.get(ServiceRevision, service.id)
+    before = dict(revision.values) if revision is not None else None
+    if revision is None:
+        revision = ServiceRevision(service_id=service.id)
+    else:  # a later edit replaces the earlier proposal; images only that one used go
+        _discard(_revision_paths(revision) - _paths(service.images) - _paths(values["images"]))
+    revision.values, revision.submitted_by, revision.submitted_at = values, actor.id, utcnow()
+    session.add(revision)
+    session.flush()
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action="submit_for_review",
+        entity_type="service",
+        entity_id=service.id,
+        before={"service": audit.snapshot(service), "revision": before},
+        after={"revision": values},
+    )
+    return revision
+
+
+def review_pending(*, session: Session, actor_id: object, service_id: object) -> bool:
+    """Whether a change of this service waits for an admin (for its owner or an admin)."""
+    actor = _caller(session, actor_id)
+    service = _editable(session, actor, service_id)
+    return session.get(ServiceRevision, service.id) is not None
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of a pending revision, as the live service has it and as proposed."""
+
+    field: str
+    label: str
+    before: str
+    after: str
+
+
+REVIEW_FIELDS: tuple[tuple[str, str], ...] = (
+    ("title", "Title"),
+    ("slug", "Slug"),
+    ("description", "Description"),
+    ("price", "Price"),
+    ("price_unit", "Priced per"),
+    ("kind", "Kind"),
+    ("category_id", "Category"),
+    ("images", "Images"),
+    ("meta", "Details"),
+    ("total_units", "Units"),
+    ("buffer_time_minutes", "Buffer (minutes)"),
+)
+
+
+def _shown(session: Session, name: str, value: Any) -> str:
+    """A field's value as the review shows it."""
+    if value is None:
+        return ""
+    if name == "category_id":
+        category = session.get(ServiceCategory, uuid.UUID(str(value)))
+        return category.name if category is not None else "(deleted category)"
+    if name == "images":
+        return "\n".join(str(i.get("url") or i.get("path") or "") for i in value)
+    if name == "meta":
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return str(value)
+
+
+def pending_changes(*, session: Session, actor_id: object, service_id: object) -> list[FieldChange]:
+    """What a pending revision changes, field by field, before and after (admins only)."""
+    _admin(session, actor_id)
+    service = _service(session, service_id)
+    revision = session.get(ServiceRevision, service.id)
+    if revision is None:
+        raise CatalogError("no_revision", "No change waits for review")
+    capacity = session.get(ServiceCapacity, service.id)
+    live: dict[str, Any] = {n: getattr(service, n) for n, _ in REVIEW_FIELDS if hasattr(service, n)}
+    live["total_units"] = capacity.total_units if capacity else DEFAULT_UNITS
+    live["buffer_time_minutes"] = capacity.buffer_time_minutes if capacity else 0
+    changes = []
+    for name, label in REVIEW_FIELDS:
+        before = _shown(session, name, live[name])
+        after = _shown(session, name, revision.values.get(name))
+        if before != after:
+            changes.append(FieldChange(name, label, before, after))
+    return changes
+
+
+def approve_revision(*, session: Session, actor_id: object, service_id: object) -> str:
+    """Make an owner's pending change the public version (admins only); keeps the status."""
+    actor = _admin(session, actor_id)
+    service = _service(session, service_id, lock=True)
+    revision = session.get(ServiceRevision, service.id)
+    if revision is None:
+        raise CatalogError("no_revision", "No change waits for review")
+    checked = _checked_revision(session, revision)
+    _slug_free(session, checked.values["slug"], service.id)
+    session.delete(revision)
+    session.flush()
+    _write(
+        session,
+        actor,
+        service,
+        checked,
+        status=service.status,
+        action="approve_revision",
+        keep=set(),
+    )
     return str(service.id)
+
+
+def reject_revision(*, session: Session, actor_id: object, service_id: object) -> None:
+    """Drop an owner's pending change (admins only); the public version stays as it is."""
+    actor = _admin(session, actor_id)
+    service = _service(session, service_id, lock=True)
+    revision = session.get(ServiceRevision, service.id)
+    if revision is None:
+        raise CatalogError("no_revision", "No change waits for review")
+    values = dict(revision.values)
+    _drop_revision(session, service, revision, keep=set())
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action="reject_revision",
+        entity_type="service",
+        entity_id=service.id,
+        before={"revision": values},
+        after=None,
+    )
 
 
 def load_form(*, session: Session, actor_id: object, service_id: str) -> ServiceForm:
     """A service as the form shows it, for someone who may edit it."""
     actor = _caller(session, actor_id)
     service = _editable(session, actor, service_id)
+    revision = session.get(ServiceRevision, service.id)
+    if revision is not None and actor.role != "admin":
+        return _revision_form(service, revision)  # the owner goes on with their proposal
     capacity = session.get(ServiceCapacity, service.id)
     return ServiceForm(
         title=service.title,
@@ -599,6 +835,31 @@ def load_form(*, session: Session, actor_id: object, service_id: str) -> Service
         images=[{"path": i.get("path", ""), "url": i.get("url", "")} for i in service.images],
         total_units=str(capacity.total_units if capacity else DEFAULT_UNITS),
         buffer_time_minutes=str(capacity.buffer_time_minutes if capacity else 0),
+        pending_review=revision is not None,
+    )
+
+
+def _revision_form(service: Service, revision: ServiceRevision) -> ServiceForm:
+    values = revision.values
+    kind = str(values.get("kind") or service.kind)
+    price = values.get("price")
+    return ServiceForm(
+        title=str(values.get("title", "")),
+        slug=str(values.get("slug", "")),
+        description=str(values.get("description", "")),
+        price="" if price is None else str(price),
+        price_unit=str(values.get("price_unit", "")),
+        category_id=str(values.get("category_id") or ""),
+        kind=kind,
+        status=service.status,
+        details=details_to_form(kind, values.get("meta") or {}),
+        images=[
+            {"path": str(i.get("path", "")), "url": str(i.get("url", ""))}
+            for i in values.get("images", [])
+        ],
+        total_units=str(values.get("total_units", DEFAULT_UNITS)),
+        buffer_time_minutes=str(values.get("buffer_time_minutes", 0)),
+        pending_review=True,
     )
 
 

@@ -29,6 +29,14 @@ DELETED = "Service deleted successfully"
 DEACTIVATED = "This service has bookings, so it was deactivated instead of deleted."
 PUBLISHED = "Service published successfully"
 PUBLISH_FAILED = "Failed to publish service"
+REVIEW_FAILED = "Failed to load the changes"
+APPROVED = "Changes approved: the service shows them now"
+REJECTED = "Changes rejected: the service stays as it was"
+DECIDE_FAILED = {
+    "slug_taken": "The new slug is used by another service now; edit the service instead",
+    "category_not_found": "The new category no longer exists; edit the service instead",
+    "no_revision": "These changes are no longer waiting for review",
+}
 
 
 class AdminServicesState(AdminState):
@@ -45,6 +53,10 @@ class AdminServicesState(AdminState):
     # The service whose deletion waits for the admin's answer.
     delete_id: str = ""
     delete_title: str = ""
+    # The service whose owner's pending changes the admin is looking at, field by field.
+    review_id: str = ""
+    review_title: str = ""
+    changes: list[catalog_admin.FieldChange] = []
 
     async def _reload(self) -> None:
         actor = await self._admin_id()
@@ -138,6 +150,58 @@ class AdminServicesState(AdminState):
             return
         self.notice = PUBLISHED
         await self._reload()
+
+    @rx.event
+    async def review(self, service_id: str, title: str):
+        actor = await self._admin_id()
+        if not actor:
+            return
+        self.notice = self.error = ""
+        try:
+            changes = await call_service(
+                catalog_admin.pending_changes, actor_id=actor, service_id=str(service_id)[:64]
+            )
+        except Exception:
+            log.exception("loading a service's pending changes failed")
+            self.error = REVIEW_FAILED
+            return
+        self.review_id, self.review_title = str(service_id)[:64], str(title)[:200]
+        self.changes = list(changes)
+
+    @rx.event
+    def close_review(self, _open: bool = False):
+        self.review_id = self.review_title = ""
+        self.changes = []
+
+    async def _decide(self, approve: bool):
+        actor = await self._admin_id()
+        service_id = self.review_id
+        self.review_id = self.review_title = ""
+        self.changes = []
+        if not actor or not service_id:
+            return
+        self.notice = self.error = ""
+        fn = catalog_admin.approve_revision if approve else catalog_admin.reject_revision
+        try:
+            await call_service(fn, actor_id=actor, service_id=service_id)
+        except catalog_admin.CatalogError as exc:
+            self.error = DECIDE_FAILED.get(exc.code, PUBLISH_FAILED)
+            await self._reload()
+            return
+        except Exception:
+            log.exception("deciding on a service's pending changes failed")
+            self.error = PUBLISH_FAILED
+            return
+        self.notice = APPROVED if approve else REJECTED
+        await self._reload()
+
+    @rx.event
+    async def approve_changes(self):
+        await self._decide(True)
+
+    @rx.event
+    async def reject_changes(self):
+        await self._decide(False)
 
     @rx.event
     def ask_delete(self, service_id: str, title: str):

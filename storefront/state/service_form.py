@@ -52,6 +52,11 @@ FIELD_MESSAGES = {
     ("buffer_time_minutes", "range"): "Buffer must be between 0 and 1440 minutes",
 }
 SAVED = "Service saved successfully"
+# An owner's change of their published service (issue 18, finding 5).
+IN_REVIEW = (
+    "Your changes are saved and wait for an admin's review. Until they are approved, the site "
+    "shows the published version."
+)
 
 
 @dataclasses.dataclass
@@ -89,6 +94,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     saving: bool = False
     notice: str = ""
     error: str = ""
+    # A change of this published service waits for an admin (shown above the form).
+    pending_review: bool = False
 
     title: str = ""
     slug: str = ""
@@ -130,6 +137,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         self.images = list(form.images)
         self.total_units = form.total_units
         self.buffer_time_minutes = form.buffer_time_minutes
+        self.pending_review = form.pending_review
         self._auto_slug = catalog_admin.slugify(form.title)
         self._show_kind(form.kind, dict(form.details))
 
@@ -302,6 +310,16 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             return
         self.service_id, self.notice, self.saving = saved_id, SAVED, False
         auth_state = await self.get_state(AuthState)
+        if not auth_state.is_admin:
+            try:
+                self.pending_review = await call_service(
+                    catalog_admin.review_pending, actor_id=user_id, service_id=saved_id
+                )
+            except Exception:
+                log.exception("reading the review state of a service failed")
+            if self.pending_review:  # stay, so the owner reads what happened
+                self.notice = IN_REVIEW
+                return
         yield rx.redirect(
             routes.ADMIN_SERVICES if self.admin_form and auth_state.is_admin else routes.ACCOUNT
         )

@@ -119,3 +119,44 @@ def test_the_same_events_from_an_admin_work(server):
     _run(scenario())
     service = _read(server, target)
     assert service.featured and service.status == "published"
+
+
+def test_an_owner_cannot_approve_their_own_pending_change(server):
+    """Issue 18, finding 5: the change an owner made to their published service waits for an
+    admin; the owner's forged review/approve events change nothing, an admin's approve does."""
+    from storefront.models.catalog import ServiceRevision
+
+    owner_id, owner_token, _ = _account(server, "user")
+    _admin_id, admin_token, _ = _account(server, "admin")
+    target = _service(server, status="published", user_id=uuid.UUID(owner_id))
+    live = _read(server, target)
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        values = {
+            "title": "Owner's unapproved title",
+            "slug": live.slug,
+            "description": live.description,
+            "price": None,
+            "price_unit": live.price_unit,
+            "kind": live.kind,
+            "category_id": None,
+            "images": [],
+            "meta": {},
+            "total_units": 1,
+            "buffer_time_minutes": 0,
+        }
+        session.add(ServiceRevision(service_id=live.id, values=values))
+        session.commit()
+    engine.dispose()
+
+    async def forge(token: str):
+        async with Tab(server.url, token) as tab:
+            await tab.send(AdminServicesState.review, LIST, service_id=target, title="x")
+            await tab.send(AdminServicesState.approve_changes, LIST)
+            return tab.text()
+
+    seen = _run(forge(owner_token))
+    assert "Owner's unapproved title" not in seen  # the diff is not shown to the owner
+    assert _read(server, target).title == "Forged target"
+    _run(forge(admin_token))
+    assert _read(server, target).title == "Owner's unapproved title"

@@ -383,7 +383,8 @@ def test_a_users_service_is_their_draft_until_an_admin_publishes_it(session, adm
     session.refresh(service)
     assert service.title == "Renamed"
 
-    # An admin publishes it from the form; the owner's next edit keeps it published.
+    # An admin publishes it from the form; the owner's next edit keeps it published, and
+    # waits for an admin before it is public (tests/integration/test_service_review.py).
     catalog_admin.save_service(
         session=session,
         actor_id=admin.id,
@@ -400,14 +401,12 @@ def test_a_users_service_is_their_draft_until_an_admin_publishes_it(session, adm
     session.commit()
     session.refresh(service)
     assert service.status == "published"
-    assert (
-        catalog.get_public_service(session=session, service_id=service_id).title == "Renamed again"
-    )
+    assert catalog.get_public_service(session=session, service_id=service_id).title == "Renamed"
     assert [r.action for r in audit_rows(session, service_id)] == [
         "create",
         "update",
         "update",
-        "update",
+        "submit_for_review",
     ]
 
 

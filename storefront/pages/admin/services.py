@@ -16,11 +16,15 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
-from storefront.services.catalog_admin import ServiceRow
+from storefront.services.catalog_admin import FieldChange, ServiceRow
 from storefront.state.admin_services import AdminServicesState as S
 
 EMPTY = "No services found. Create your first service!"
 DELETE_QUESTION = "Are you sure you want to delete this service? This action cannot be undone."
+REVIEW_TEXT = (
+    "Its owner changed this published service. The site shows the approved version until you "
+    "approve the changes."
+)
 SORT_LABELS = [
     ("title", "Name"),
     ("category", "Category"),
@@ -78,6 +82,17 @@ def _row(service: ServiceRow) -> rx.Component:
                         on_click=S.publish(service.id),
                         class_name=SMALL_BUTTON,
                         data_testid="publish",
+                    ),
+                ),
+                rx.cond(
+                    service.pending_review,
+                    rx.el.button(
+                        "Changes to review",
+                        on_click=S.review(service.id, service.title),
+                        aria_label="Review the owner's changes of " + service.title,
+                        class_name="px-2 py-0.5 rounded-full text-xs font-semibold bg-amber-100 "
+                        "text-amber-900 underline",
+                        data_testid="review-changes",
                     ),
                 ),
                 class_name="flex flex-wrap items-center justify-end md:justify-start gap-2",
@@ -186,6 +201,53 @@ def _delete_dialog() -> rx.Component:
     )
 
 
+def _change(change: FieldChange) -> rx.Component:
+    value = "mt-1 whitespace-pre-wrap break-words text-sm"
+    return rx.el.div(
+        rx.el.dt(change.label, class_name="font-semibold"),
+        rx.el.dd(
+            rx.el.div(
+                rx.el.p("Before", class_name="text-xs text-slate-600"),
+                rx.el.p(change.before, class_name=value + " bg-red-50 p-2 rounded"),
+            ),
+            rx.el.div(
+                rx.el.p("After", class_name="text-xs text-slate-600"),
+                rx.el.p(change.after, class_name=value + " bg-green-50 p-2 rounded"),
+            ),
+            class_name="mt-1 grid gap-2 sm:grid-cols-2",
+        ),
+        class_name="py-2 border-b border-slate-200",
+        data_testid="review-change",
+    )
+
+
+def _review_dialog() -> rx.Component:
+    return modal(
+        rx.dialog.title("Changes to review", class_name="text-xl font-bold"),
+        rx.dialog.description(REVIEW_TEXT, class_name="mt-2 text-slate-700"),
+        rx.el.p(S.review_title, class_name="mt-2 font-medium"),
+        rx.el.dl(rx.foreach(S.changes, _change), class_name="mt-4 max-h-[60vh] overflow-y-auto"),
+        rx.el.div(
+            rx.el.button(
+                "Reject",
+                on_click=S.reject_changes,
+                class_name=DANGER_BUTTON,
+                data_testid="reject-changes",
+            ),
+            rx.el.button(
+                "Approve",
+                on_click=S.approve_changes,
+                class_name=SMALL_BUTTON,
+                data_testid="approve-changes",
+            ),
+            class_name="mt-6 flex justify-end gap-2",
+        ),
+        open=S.review_id != "",
+        on_close=S.close_review,
+        test_id="review-dialog",
+    )
+
+
 def admin_services() -> rx.Component:
     return admin_frame(
         "Service Management",
@@ -214,6 +276,7 @@ def admin_services() -> rx.Component:
             ),
         ),
         _delete_dialog(),
+        _review_dialog(),
         current="services",
         actions=rx.link(
             "Add New Service",

@@ -1,0 +1,226 @@
+"""Issue 18, finding 5, on SQLite and PostgreSQL: an owner's change to their published service
+is not public until an admin approves it. The approved version stays on the public pages (and
+in the catalogue cache) meanwhile; admins see the change field by field and approve or reject
+it; the owner cannot approve their own; every step is in the audit log."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from sqlmodel import select
+
+from storefront.models import AuditLog, Service, ServiceCapacity
+from storefront.models.catalog import ServiceRevision
+from storefront.services import catalog, catalog_admin
+from storefront.services.catalog_admin import CatalogError, ServiceForm
+from tests.factories import image_bytes, make_user
+
+
+@pytest.fixture
+def admin(session):
+    user = make_user(session, role="admin")
+    session.commit()
+    return user
+
+
+@pytest.fixture
+def owner(session):
+    user = make_user(session, role="user")
+    session.commit()
+    return user
+
+
+def form(**overrides) -> ServiceForm:
+    values = {
+        "title": "Bubble House",
+        "slug": "bubble-house",
+        "description": "A bubble house with balloons.",
+        "price": "150.00",
+        "kind": "service",
+    }
+    return ServiceForm(**(values | overrides))
+
+
+def published(session, admin, owner, **overrides) -> str:
+    """A service the owner made and an admin published."""
+    service_id = catalog_admin.save_service(
+        session=session, actor_id=owner.id, form=form(**overrides)
+    )
+    session.commit()
+    catalog_admin.set_status(
+        session=session, actor_id=admin.id, service_id=service_id, status="published"
+    )
+    session.commit()
+    return service_id
+
+
+def public_price(session, service_id) -> Decimal | None:
+    view = catalog.get_public_service(session=session, service_id=service_id)
+    return None if view is None else view.price
+
+
+def actions(session, service_id) -> list[str]:
+    rows = session.exec(
+        select(AuditLog)
+        .where(AuditLog.entity_type == "service", AuditLog.entity_id == str(service_id))
+        .order_by(AuditLog.created_at)
+    ).all()
+    return [r.action for r in rows]
+
+
+def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
+    service_id = published(session, admin, owner)
+    assert public_price(session, service_id) == Decimal("150.00")  # read, so now cached
+
+    catalog_admin.save_service(
+        session=session,
+        actor_id=owner.id,
+        form=form(price="999.00", title="Bubble House XL"),
+        service_id=service_id,
+    )
+    session.commit()
+
+    # The public reads (cached or not) still show the approved version.
+    assert public_price(session, service_id) == Decimal("150.00")
+    assert catalog.get_public_service.uncached(session=session, service_id=service_id).title == (
+        "Bubble House"
+    )
+    [listed] = [s for s in catalog.list_public_services(session=session) if s.id == service_id]
+    assert (listed.title, listed.price) == ("Bubble House", Decimal("150.00"))
+    live = session.get(Service, uuid.UUID(service_id))
+    session.refresh(live)
+    assert (live.status, live.price) == ("published", Decimal("150.00"))
+
+    # The owner sees their pending change in the form, and is told it waits for review.
+    pending_form = catalog_admin.load_form(
+        session=session, actor_id=owner.id, service_id=service_id
+    )
+    assert (pending_form.price, pending_form.title) == ("999.00", "Bubble House XL")
+    assert pending_form.pending_review
+
+    # The admin sees it on the list and field by field, before and after.
+    [row] = catalog_admin.list_services(session=session, actor_id=admin.id).rows
+    assert row.pending_review
+    changes = catalog_admin.pending_changes(
+        session=session, actor_id=admin.id, service_id=service_id
+    )
+    by_field = {c.field: (c.before, c.after) for c in changes}
+    assert by_field["price"] == ("150.00", "999.00")
+    assert by_field["title"] == ("Bubble House", "Bubble House XL")
+    assert "description" not in by_field  # only what changed
+
+    # The owner cannot approve their own change; another user cannot see it.
+    with pytest.raises(CatalogError) as refused:
+        catalog_admin.approve_revision(session=session, actor_id=owner.id, service_id=service_id)
+    assert refused.value.code == "not_allowed"
+    session.rollback()
+    with pytest.raises(CatalogError):
+        catalog_admin.pending_changes(session=session, actor_id=owner.id, service_id=service_id)
+    session.rollback()
+    assert public_price(session, service_id) == Decimal("150.00")
+
+    # The admin approves: the change is public at once, the cache follows.
+    catalog_admin.approve_revision(session=session, actor_id=admin.id, service_id=service_id)
+    session.commit()
+    assert public_price(session, service_id) == Decimal("999.00")
+    assert catalog.get_public_service(session=session, service_id=service_id).title == (
+        "Bubble House XL"
+    )
+    assert session.get(ServiceRevision, uuid.UUID(service_id)) is None
+    assert (
+        not catalog_admin.list_services(session=session, actor_id=admin.id).rows[0].pending_review
+    )
+    assert actions(session, service_id) == [
+        "create",
+        "set_status_published",
+        "submit_for_review",
+        "approve_revision",
+    ]
+
+
+def test_a_rejected_change_is_dropped_and_the_approved_version_stays(
+    session, admin, owner, media_dir
+):
+    old = catalog_admin.store_image(session=session, actor_id=owner.id, data=image_bytes(), count=0)
+    service_id = published(session, admin, owner, images=[old])
+    new = catalog_admin.store_image(session=session, actor_id=owner.id, data=image_bytes(), count=0)
+    catalog_admin.save_service(
+        session=session,
+        actor_id=owner.id,
+        form=form(images=[new], total_units="9"),
+        service_id=service_id,
+    )
+    session.commit()
+    # The approved image is still public, and on disk, while the change waits.
+    assert (media_dir / old["path"]).is_file() and (media_dir / new["path"]).is_file()
+    view = catalog.get_public_service(session=session, service_id=service_id)
+    assert view.image_urls == [old["url"]]
+    assert session.get(ServiceCapacity, uuid.UUID(service_id)).total_units == 1
+    changes = catalog_admin.pending_changes(
+        session=session, actor_id=admin.id, service_id=service_id
+    )
+    assert {c.field for c in changes} == {"images", "total_units"}
+
+    catalog_admin.reject_revision(session=session, actor_id=admin.id, service_id=service_id)
+    session.commit()
+    assert session.get(ServiceRevision, uuid.UUID(service_id)) is None
+    assert (media_dir / old["path"]).is_file()
+    assert not (media_dir / new["path"]).exists()  # only the rejected change used it
+    assert actions(session, service_id)[-2:] == ["submit_for_review", "reject_revision"]
+
+
+def test_drafts_and_admins_edits_apply_at_once(session, admin, owner):
+    # The owner's own draft: no review needed, nothing is public.
+    service_id = catalog_admin.save_service(session=session, actor_id=owner.id, form=form())
+    session.commit()
+    catalog_admin.save_service(
+        session=session, actor_id=owner.id, form=form(price="120.00"), service_id=service_id
+    )
+    session.commit()
+    live = session.get(Service, uuid.UUID(service_id))
+    assert (live.price, live.status) == (Decimal("120.00"), "draft")
+    assert session.get(ServiceRevision, uuid.UUID(service_id)) is None
+    # An admin's edit of a published service is public at once.
+    catalog_admin.set_status(
+        session=session, actor_id=admin.id, service_id=service_id, status="published"
+    )
+    catalog_admin.save_service(
+        session=session,
+        actor_id=admin.id,
+        form=form(price="130.00", status="published"),
+        service_id=service_id,
+    )
+    session.commit()
+    assert public_price(session, service_id) == Decimal("130.00")
+
+
+def test_a_second_owner_edit_replaces_the_pending_one(session, admin, owner):
+    service_id = published(session, admin, owner)
+    for price in ("200.00", "210.00"):
+        catalog_admin.save_service(
+            session=session, actor_id=owner.id, form=form(price=price), service_id=service_id
+        )
+        session.commit()
+    changes = catalog_admin.pending_changes(
+        session=session, actor_id=admin.id, service_id=service_id
+    )
+    assert [(c.field, c.before, c.after) for c in changes] == [("price", "150.00", "210.00")]
+    # A slug taken meanwhile by another service is refused at approval, nothing changes.
+    catalog_admin.save_service(
+        session=session,
+        actor_id=owner.id,
+        form=form(slug="castle-two"),
+        service_id=service_id,
+    )
+    session.commit()
+    catalog_admin.save_service(
+        session=session, actor_id=admin.id, form=form(slug="castle-two", title="Other")
+    )
+    session.commit()
+    with pytest.raises(CatalogError) as taken:
+        catalog_admin.approve_revision(session=session, actor_id=admin.id, service_id=service_id)
+    assert taken.value.code == "slug_taken"
+    session.rollback()
+    assert public_price(session, service_id) == Decimal("150.00")
