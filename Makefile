@@ -16,14 +16,15 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run run-prod install install-dev migrate seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
-        browser lint format bench bench-ws lighthouse radix-css clean make-admin
+        browser lint format bench bench-ws lighthouse radix-css clean make-admin secret
 
 run: install migrate seed
 	$(BIN)/reflex run --env prod --single-port
 
 # Several workers on this host, and as many hosts as wanted behind a load balancer: every host
 # runs this with the same settings. storefront/preflight.py refuses, saying what is missing,
-# unless PostgreSQL, Redis, S3, SECRET_KEY and PUBLIC_URL are set.
+# unless PostgreSQL, Redis, S3, a strong SECRET_KEY (`make secret`), PUBLIC_URL and SMTP_HOST
+# are set.
 WORKERS ?= 4
 HOST ?= 0.0.0.0
 run-prod: export ENVIRONMENT := prod
@@ -59,6 +60,10 @@ seed: install
 make-admin: install
 	@test -n "$(EMAIL)" || (echo "usage: make make-admin EMAIL=someone@example.com" && exit 2)
 	$(BIN)/python -m storefront.manage make-admin "$(EMAIL)"
+
+# A SECRET_KEY for .env or the environment (prod and public addresses refuse a weak one).
+secret:
+	@$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))'
 
 test: install-dev browser
 	$(BIN)/pytest tests/unit tests/integration tests/faults

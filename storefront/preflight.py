@@ -7,8 +7,10 @@ Several workers or hosts need, all of them the same everywhere:
 - DATABASE_URL on PostgreSQL (a SQLite file is one host's, and locks the others out);
 - REFLEX_REDIS_URL (every tab's state; without it each worker would keep its own);
 - STORAGE_BACKEND=s3 and its bucket (a local media folder is one host's);
-- SECRET_KEY (tickets and links signed by one host are checked by another);
-- PUBLIC_URL, the load balancer's address (built into the frontend: the websocket goes there).
+- SECRET_KEY (tickets and links signed by one host are checked by another), a strong one
+  (`make secret`): a weak or short key is refused;
+- PUBLIC_URL, the load balancer's address (built into the frontend: the websocket goes there);
+- SMTP_HOST: in prod mail is sent, never printed to the log (reset links would be in it).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from urllib.parse import urlsplit
 REQUIRED_HELP = {
     "DATABASE_URL": "postgresql://user:password@db-host:5432/storefront",
     "REFLEX_REDIS_URL": "redis://redis-host:6379/0 (in the environment: Reflex reads no .env)",
-    "SECRET_KEY": "a long random value, the same on every host",
+    "SECRET_KEY": "a long random value, the same on every host (make one with `make secret`)",
     "PUBLIC_URL": "the load balancer's address, e.g. https://events.example.com",
     "S3_BUCKET": "the bucket the images go to (created by the operator, publicly readable)",
+    "SMTP_HOST": "the mail server (without one, mails and password reset links would only be "
+    "printed to the log)",
 }
 
 
@@ -69,7 +73,8 @@ def problems(
 
 
 def settings_problems() -> list[str]:
-    """The app's own checks of its settings (a placeholder SECRET_KEY is refused in prod)."""
+    """The app's own checks of its settings (a weak SECRET_KEY, or no SMTP_HOST, is refused in
+    prod)."""
     from pydantic import ValidationError
 
     from storefront.settings import Settings

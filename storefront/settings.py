@@ -8,11 +8,70 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-secret-change-me-not-for-production-use"
+# SECRET_KEY signs sign-in tickets, booking links, OAuth state, device cookies and derives the
+# first-admin setup code: in prod or on a public address it must be at least this long and not
+# a known placeholder (`make secret` prints a good one).
+SECRET_MIN_BYTES = 32
+MAKE_SECRET = (
+    "make one with `make secret` (python -c 'import secrets; print(secrets.token_urlsafe(48))')"
+)
+WEAK_SECRETS = frozenset(
+    {
+        "secret",
+        "secretkey",
+        "mysecret",
+        "mysecretkey",
+        "yoursecretkey",
+        "supersecret",
+        "supersecretkey",
+        "topsecret",
+        "changeme",
+        "changethis",
+        "changeit",
+        "password",
+        "passw0rd",
+        "dev",
+        "development",
+        "test",
+        "testing",
+        "default",
+        "admin",
+        "letmein",
+        "insecure",
+        "notsecret",
+        "placeholder",
+        "example",
+        "key",
+        "qwerty",
+        "123456",
+        "1234567890",
+        "djangoinsecure",
+    }
+)
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why `key` is too weak to sign anything on a public site, or None: the development
+    placeholder, fewer than SECRET_MIN_BYTES bytes, a known placeholder word (in any case, with
+    any separators), a pattern repeated ('aaaa...', 'secretsecret...'), or very few different
+    characters."""
+    plain = "".join(ch for ch in key.lower() if ch.isalnum())
+    if key == DEV_SECRET:
+        return "SECRET_KEY is the development placeholder"
+    if len(key.encode()) < SECRET_MIN_BYTES:
+        return f"SECRET_KEY is shorter than {SECRET_MIN_BYTES} bytes"
+    if plain in WEAK_SECRETS:
+        return "SECRET_KEY is a known placeholder"
+    if any(plain == plain[:n] * (len(plain) // n) for n in range(1, len(plain) // 2 + 1)):
+        return "SECRET_KEY is a short pattern repeated"
+    if len(set(plain)) < 10:
+        return "SECRET_KEY has too few different characters"
+    return None
 
 
 class Settings(BaseSettings):
@@ -41,6 +100,15 @@ class Settings(BaseSettings):
     # The request body of Reflex's upload endpoint, counted before anything reads it: one image
     # (5 MB at most) plus multipart overhead.
     upload_max_bytes: int = Field(default=6 * 1024 * 1024, gt=0)
+    # What one account may keep in storage (its images, saved or not, in MB) and upload per
+    # hour (refused uploads count too: each costs a re-encode). The admin quota None: no quota.
+    upload_quota_mb: float = Field(default=50.0, gt=0)
+    upload_quota_admin_mb: float | None = Field(default=None, gt=0)
+    uploads_per_hour: int = Field(default=30, gt=0)
+    uploads_per_hour_admin: int = Field(default=200, gt=0)
+    # An upload no saved row points at (a form left unsaved) is removed by the orphan sweep
+    # (storage.sweep_orphans) once it is this old.
+    upload_orphan_grace_hours: float = Field(default=24.0, gt=0)
     # How long a worker serves the public catalogue from its cache before it looks whether
     # another worker changed it: the staleness bound across workers (services/catalog_cache.py).
     catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
@@ -68,6 +136,14 @@ class Settings(BaseSettings):
     outbox_max_attempts: int = 8
     outbox_retry_hours: float = Field(default=48.0, ge=0)
 
+    # Housekeeping (services/housekeeping.py): purges expired sessions, used sign-in tickets,
+    # old throttle counters, outbox rows sent more than HOUSEKEEPING_RETENTION_DAYS ago and
+    # orphaned uploads, once per HOUSEKEEPING_INTERVAL_MINUTES for the whole cluster (a lease
+    # row in the database). HOUSEKEEPING=false turns the task off in this process.
+    housekeeping: bool = True
+    housekeeping_interval_minutes: float = Field(default=60.0, gt=0)
+    housekeeping_retention_days: int = Field(default=30, ge=1)
+
     # OAuth providers: each shows only when both id and secret are set.
     google_client_id: str | None = None
     google_client_secret: str | None = None
@@ -91,12 +167,37 @@ class Settings(BaseSettings):
     # On a public address, only this account becomes admin by signing up (DESIGN 9.8).
     owner_email: str | None = None
 
+    @field_validator("owner_email")
+    @classmethod
+    def _one_owner_address(cls, value: str | None) -> str | None:
+        """OWNER_EMAIL is one address, checked and normalised as every email field is
+        (services/fields.py); a list or a malformed address is refused at start."""
+        if value is None or not value.strip():
+            return None
+        from storefront.services.fields import FieldError, email
+
+        try:
+            return email(value, "OWNER_EMAIL")
+        except FieldError:
+            raise ValueError(f"OWNER_EMAIL must be one email address, not {value!r}") from None
+
     @model_validator(mode="after")
-    def _refuse_placeholder_secret(self) -> Settings:
-        if self.secret_key == DEV_SECRET and (self.environment == "prod" or self.is_public):
+    def _refuse_weak_secret(self) -> Settings:
+        problem = secret_key_problem(self.secret_key)
+        if problem and (self.environment == "prod" or self.is_public):
             raise ValueError(
-                "SECRET_KEY must be set to a real secret when ENVIRONMENT=prod or PUBLIC_URL "
-                "is not a loopback address (anyone could forge sign-in tickets with the default)"
+                f"{problem}: SECRET_KEY must be a long random secret when ENVIRONMENT=prod or "
+                "PUBLIC_URL is not a loopback address (anyone could forge sign-in tickets and "
+                f"booking links with a guessable one); {MAKE_SECRET}"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_prod_without_mail(self) -> Settings:
+        if self.environment == "prod" and not (self.smtp_host or "").strip():
+            raise ValueError(
+                "SMTP_HOST must be set when ENVIRONMENT=prod: without a mail server, mails "
+                "(password reset links included) would only be printed to the log"
             )
         return self
 

@@ -34,6 +34,7 @@ from tests.e2e.server import (
     tracked_changes,
     venv_env,
 )
+from tests.mail_server import MailServer
 from tests.s3_server import create_public_bucket
 from tests.scale.proxy import Proxy
 
@@ -269,7 +270,8 @@ def cluster() -> Iterator[Cluster]:
     try:
         database_url, drop = create_database("postgresql")
         migrate(database_url)
-        with moto_s3(s3_port) as s3_endpoint:
+        # ENVIRONMENT=prod refuses to start without a mail server (issue 18, finding 9).
+        with moto_s3(s3_port) as s3_endpoint, MailServer() as mail:
             env = venv_env(
                 port_lb,
                 {
@@ -285,6 +287,9 @@ def cluster() -> Iterator[Cluster]:
                     # As behind one proxy: the visitor's address is the last X-Forwarded-For entry.
                     "TRUSTED_PROXY_HOPS": "1",
                     "OUTBOX_POLL_SECONDS": "1",
+                    "SMTP_HOST": mail.host,
+                    "SMTP_PORT": str(mail.port),
+                    "SMTP_STARTTLS": "false",
                 },
             )
             subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)

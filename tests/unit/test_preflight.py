@@ -6,9 +6,10 @@ from storefront import preflight
 GOOD = {
     "DATABASE_URL": "postgresql://storefront:secret@db:5432/storefront",
     "REFLEX_REDIS_URL": "redis://redis:6379/0",
-    "SECRET_KEY": "x" * 48,
+    "SECRET_KEY": "q3V9rX2mKp7TzL4wN8cB1fH6jD0sG5yA",
     "PUBLIC_URL": "https://events.example.com",
     "S3_BUCKET": "images",
+    "SMTP_HOST": "smtp.example.com",
     "STORAGE_BACKEND": "s3",
     "GRANIAN_WORKERS": "4",
 }
@@ -20,7 +21,15 @@ def test_a_complete_environment_passes():
 
 def test_every_missing_variable_is_named():
     found = preflight.problems({}, dotenv={})
-    for name in ("DATABASE_URL", "REFLEX_REDIS_URL", "SECRET_KEY", "PUBLIC_URL", "S3_BUCKET"):
+    names = (
+        "DATABASE_URL",
+        "REFLEX_REDIS_URL",
+        "SECRET_KEY",
+        "PUBLIC_URL",
+        "S3_BUCKET",
+        "SMTP_HOST",
+    )
+    for name in names:
         assert any(line.startswith(f"{name} is not set") for line in found), name
 
 
@@ -43,3 +52,24 @@ def test_dotenv_counts_for_the_app_but_not_for_redis():
     assert preflight.problems(environ, dotenv=dotenv) == []
     only_dotenv = preflight.problems({}, dotenv=GOOD)
     assert [line.split(" ")[0] for line in only_dotenv] == ["REFLEX_REDIS_URL"]
+
+
+def test_prod_without_a_mail_server_is_refused():
+    """Issue 18, finding 9: mails (reset links included) are never only printed in prod."""
+    found = preflight.problems({k: v for k, v in GOOD.items() if k != "SMTP_HOST"}, dotenv={})
+    assert len(found) == 1 and found[0].startswith("SMTP_HOST is not set")
+    assert "printed to the log" in found[0]
+
+
+def test_the_app_settings_refuse_a_weak_key_saying_how_to_make_one(monkeypatch):
+    """Issue 18, finding 7: what `make run-prod` prints after the variables are all there."""
+    for name, value in GOOD.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("ENVIRONMENT", "prod")
+    monkeypatch.setenv("SECRET_KEY", "secret")
+    found = preflight.settings_problems()
+    assert len(found) == 1 and "`make secret`" in found[0], found
+    monkeypatch.setenv("SECRET_KEY", GOOD["SECRET_KEY"])
+    assert preflight.settings_problems() == []
+    monkeypatch.delenv("SMTP_HOST")
+    assert any("SMTP_HOST must be set" in line for line in preflight.settings_problems())

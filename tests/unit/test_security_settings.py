@@ -3,7 +3,10 @@
 import pytest
 from pydantic import ValidationError
 
-from storefront.settings import DEV_SECRET, Settings
+from storefront.settings import DEV_SECRET, Settings, secret_key_problem
+
+# What `make secret` prints (secrets.token_urlsafe(48)), written out so the test is repeatable.
+STRONG = "vN3q8Zr1Lk0sXw6Jc9HfT2bYp5Ge7UoRm4DaQiWxSg8Ej1KtCz6Bn0Vh3Fl7Mu2P"
 
 
 @pytest.mark.parametrize("environment", ["dev", "test", "prod"])
@@ -25,7 +28,63 @@ def test_loopback_runs_keep_the_placeholder(url):
 
 
 def test_a_real_secret_on_a_public_address_is_accepted():
-    settings = Settings(
-        secret_key="x" * 48, public_url="https://events.example.com", _env_file=None
-    )
+    settings = Settings(secret_key=STRONG, public_url="https://events.example.com", _env_file=None)
     assert settings.is_public
+
+
+WEAK = [
+    "",
+    "secret",
+    "changeme",
+    "password",
+    "dev",
+    "short-but-random-k3Y",  # under 32 bytes
+    "x" * 48,
+    "CHANGEME" * 6,
+    "change-me-change-me-change-me-change-me",
+    "secret_secret_secret_secret_secret_secret",
+    "0123456789" * 4,
+    "ababababababababababababababababab1",
+    DEV_SECRET,
+]
+
+
+@pytest.mark.parametrize("key", WEAK)
+@pytest.mark.parametrize(
+    ("environment", "url"),
+    [("prod", "http://localhost:3000"), ("dev", "https://events.example.com")],
+)
+def test_a_weak_key_is_refused_in_prod_and_on_a_public_address(key, environment, url):
+    """Issue 18, finding 7: `SECRET_KEY=secret` (or empty) used to be accepted in prod."""
+    with pytest.raises(ValidationError) as refused:
+        Settings(
+            environment=environment,
+            secret_key=key,
+            public_url=url,
+            smtp_host="smtp.example.com",
+            _env_file=None,
+        )
+    assert "`make secret`" in str(refused.value)
+    assert secret_key_problem(key)
+
+
+def test_a_weak_key_stays_allowed_on_a_developers_loopback_run():
+    assert Settings(secret_key="secret", _env_file=None).secret_key == "secret"
+
+
+def test_what_make_secret_prints_is_accepted():
+    import secrets
+
+    for _ in range(20):
+        assert secret_key_problem(secrets.token_urlsafe(48)) is None
+        assert secret_key_problem(secrets.token_hex(32)) is None
+
+
+def test_prod_refuses_to_start_without_a_mail_server():
+    """Issue 18, finding 9: in prod without SMTP_HOST reset links went to the log."""
+    with pytest.raises(ValidationError) as refused:
+        Settings(environment="prod", secret_key=STRONG, _env_file=None)
+    assert "SMTP_HOST must be set" in str(refused.value)
+    assert Settings(
+        environment="prod", secret_key=STRONG, smtp_host="mail.example.com", _env_file=None
+    ).smtp_host
