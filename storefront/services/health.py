@@ -1,5 +1,6 @@
-"""What `/_health` reports: can the database be reached (and how fast), and is the notification
-outbox keeping up (messages waiting, how long the oldest has waited, messages given up).
+"""What `/_health` checks: can the database be reached (and how fast), and is the notification
+outbox keeping up (messages waiting, how long the oldest has waited, messages given up). The
+public answer is the status only; the reasons go to the log and the admin dashboard.
 
 Only an unreachable database makes the app unhealthy (HTTP 503 from the route): without it no
 page, booking or sign-in works. A slow or failing outbox is reported, not fatal: bookings still
@@ -47,6 +48,18 @@ class Health:
     database: DatabaseHealth
     outbox: OutboxHealth | None
     warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """The reasons in one line, for the log and the admin dashboard (never the public
+        answer: they name the backend, the host and the role)."""
+        database = self.database
+        if not database.reachable:
+            state = f"database ({database.backend}) unreachable"
+        else:
+            state = f"database ({database.backend}) answers in {database.latency_ms} ms"
+        parts = [state + (f": {database.reason}" if database.reason else "")]
+        parts += [w for w in self.warnings if w != "database unreachable"]
+        return "; ".join(parts)
 
     def as_dict(self) -> dict:
         return {
