@@ -10,6 +10,7 @@ a refusal for capacity only explicitly; the override is logged."""
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -23,8 +24,8 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import audit, availability, dates, outbox, permissions
-from storefront.services.auth import EMAIL_PATTERN, normalize_email
+from storefront.services import audit, availability, dates, fields, outbox, permissions
+from storefront.services.auth import normalize_email
 from storefront.services.booking import (
     EVENT_TYPES,
     MAX_GUESTS,
@@ -47,18 +48,21 @@ _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _REFERENCE = re.compile(r"^MG-[0-9A-F]{8}$")
 # The edit form's required fields (SPEC 5).
 REQUIRED_FIELDS = ("contact_email", "contact_phone", "venue_address")
-FIELD_LIMITS = {
-    "contact_email": 255,
-    "contact_phone": 64,
-    "venue_address": 500,
-    "special_requests": 5000,
+# The edit form's text fields: the label their messages use; the limit is the column's.
+FIELD_LABELS = {
+    "contact_email": "Email",
+    "contact_phone": "Phone",
+    "venue_address": "Venue address",
+    "special_requests": "Special requests",
 }
+FIELD_LIMITS = {name: fields.max_length(Booking, name) for name in FIELD_LABELS}
 
 
 class AdminBookingError(ServiceError):
     """Codes: no_user, not_allowed, not_found, invalid_status, invalid_filter,
-    invalid (details `fields`: {field: code}), over_capacity (details `conflicts`: the
-    items that would not fit), busy (the lock could not be had in time)."""
+    invalid (details `fields`: {field: code}, `messages`: {field: message}), over_capacity
+    (details `conflicts`: the items that would not fit), busy (the lock could not be had in
+    time)."""
 
 
 # --- who may ----------------------------------------------------------------------------------
@@ -270,14 +274,22 @@ CSV_HEADER = (
     "Status",
     "Created At",
 )
-# A spreadsheet runs a cell that starts with one of these as a formula.
+# A spreadsheet runs a cell that starts with one of these as a formula; their full-width and
+# small forms ('＝', '＋', '－', '＠', '﹦', ...) too, which `_formula_start` folds into these.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _formula_start(text: str) -> bool:
+    first = text[:1]
+    return first.startswith(FORMULA_START) or unicodedata.normalize("NFKC", first).startswith(
+        FORMULA_START
+    )
 
 
 def spreadsheet_safe(value: object) -> str:
     """A cell's text that no spreadsheet runs as a formula: a leading `'` when it would."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
+    return "'" + text if _formula_start(text) else text
 
 
 def csv_cells(row: AdminBookingRow) -> list[str]:
@@ -504,23 +516,22 @@ def _text(value: object) -> str | None:
     return value.strip() if isinstance(value, str) else None
 
 
-def _check_edit(edit: BookingEdit) -> tuple[dict[str, Any], dict[str, str]]:
-    """The clean values and {field: code} (required, invalid, too_long, out_of_range)."""
-    errors: dict[str, str] = {}
-    clean: dict[str, Any] = {}
-    for name, limit in FIELD_LIMITS.items():
-        raw = getattr(edit, name)
-        value = _text("" if raw is None else raw)
-        if value is None:
-            errors[name] = "invalid"
-        elif name in REQUIRED_FIELDS and not value:
-            errors[name] = "required"
-        elif len(value) > limit:
-            errors[name] = "too_long"
-        else:
-            clean[name] = value
-    if "contact_email" in clean and not EMAIL_PATTERN.match(clean["contact_email"]):
-        errors["contact_email"] = "invalid"
+def _field_rule(name: str, value: object):
+    label, limit, required = FIELD_LABELS[name], FIELD_LIMITS[name], name in REQUIRED_FIELDS
+    if name == "contact_email":
+        return lambda: fields.email(value, label, max_len=limit)
+    if name == "contact_phone":
+        return lambda: fields.phone(value, label, max_len=limit)
+    if name == "special_requests":
+        return lambda: fields.multi_line(value, label, limit, required=required)
+    return lambda: fields.single_line(value, label, limit, required=required)
+
+
+def _check_edit(edit: BookingEdit) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+    """The clean values, {field: code} (required, invalid, too_long, not_one_line,
+    unprintable, out_of_range) and {field: message}, under the field rules."""
+    checked = fields.check({name: _field_rule(name, getattr(edit, name)) for name in FIELD_LABELS})
+    clean, errors = checked.values, checked.codes
     event_type = _text(edit.event_type)
     if event_type is None or event_type.lower() not in EVENT_TYPES:
         errors["event_type"] = "invalid"
@@ -533,7 +544,7 @@ def _check_edit(edit: BookingEdit) -> tuple[dict[str, Any], dict[str, str]]:
         errors["guest_count"] = "out_of_range"
     else:
         clean["guest_count"] = guests
-    return clean, errors
+    return clean, errors, checked.messages
 
 
 def _integer(value: object) -> int | None:
@@ -599,7 +610,7 @@ def update_booking(
     """'Save Changes' (SPEC 5): the booking's fields and its services, and the total as the sum
     of price x quantity, in one transaction; the new times are re-checked for capacity while
     the booking holds units."""
-    clean, errors = _check_edit(edit)
+    clean, errors, messages = _check_edit(edit)
     target = _booking_id(booking_id)
     if not isinstance(edit.items, tuple | list):
         errors["items"] = "invalid"
@@ -612,7 +623,9 @@ def update_booking(
         if checked is not None:
             items_by_id[str(item.id)] = checked
     if errors:
-        raise AdminBookingError("invalid", "Please fill in all required fields", fields=errors)
+        raise AdminBookingError(
+            "invalid", "Please fill in all required fields", fields=errors, messages=messages
+        )
     now = now or utcnow()
 
     def work() -> None:

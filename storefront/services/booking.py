@@ -9,17 +9,19 @@ or a retry return the same booking.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import text
+from sqlalchemy import func, text
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -40,8 +42,8 @@ from storefront.models import (
     new_id,
     utcnow,
 )
-from storefront.services import availability, business, dates
-from storefront.services.auth import EMAIL_PATTERN, normalize_email
+from storefront.services import availability, business, dates, fields
+from storefront.services.auth import normalize_email
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price
 from storefront.settings import get_settings
@@ -51,20 +53,41 @@ MAX_KEY_LENGTH = 64
 # The checkout's types (SPEC 5) and the booking screen's, stored lowercase.
 EVENT_TYPES = ("wedding", "birthday", "corporate", "anniversary", "graduation", "other")
 MIN_GUESTS, MAX_GUESTS = 1, 500
-CONTACT_LIMITS = {
-    "full_name": 255,
-    "email": 255,
-    "phone": 64,
-    "address": 500,
-    "city": 120,
-    "state": 120,
-    "zip_code": 20,
-    "special_requests": 5000,
+# Each contact field, the booking column it is stored in (whose declared length is its limit),
+# and the label its messages use.
+CONTACT_COLUMNS = {
+    "full_name": ("contact_name", "Full name"),
+    "email": ("contact_email", "Email"),
+    "phone": ("contact_phone", "Phone number"),
+    "address": ("venue_address", "Address"),
+    "city": ("city", "City"),
+    "state": ("state", "State"),
+    "zip_code": ("zip_code", "ZIP code"),
+    "event_type": ("event_type", "Event type"),
+    "special_requests": ("special_requests", "Special requests"),
 }
+CONTACT_LIMITS = {
+    name: fields.max_length(Booking, column) for name, (column, _label) in CONTACT_COLUMNS.items()
+}
+GUESTS_MESSAGE = f"Guests must be between {MIN_GUESTS} and {MAX_GUESTS}"
 # What every booking needs; the cart's checkout also asks for the address and ZIP code
 # (services/checkout.checkout_errors), the booking screen does not (SPEC 5).
 REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
 LOCK_TIMEOUT = "10s"
+# The booking limits (issue 18): bookings, not lines, per visitor address in ADDRESS_WINDOW and
+# per email and per phone in CONTACT_WINDOW; how many is in the settings (BOOKING_LIMIT_*).
+ADDRESS_WINDOW = timedelta(hours=1)
+CONTACT_WINDOW = timedelta(hours=24)
+LIMIT_MESSAGE = (
+    "You have placed as many bookings as we take online in a short time. Your cart is kept: "
+    "please try again later, or call or write to us to book more."
+)
+KEY_REUSED_MESSAGE = (
+    "This checkout was already placed with other services or times; your cart was not booked again."
+)
+# PostgreSQL's two-key advisory locks are a key space of their own, apart from the services'
+# one-key locks: the first key says 'booking limits', the second is the limited value's hash.
+LIMIT_LOCK_CLASS = 3
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 logger = logging.getLogger(__name__)
 
@@ -72,8 +95,11 @@ logger = logging.getLogger(__name__)
 class BookingError(ServiceError):
     """Codes: empty_cart, too_many_lines, invalid_line (details: line, field), service_not_found
     (line), slot_taken (line, service_id, date, start_time), slot_unavailable (the same and
-    reason: blocked, closed, too_soon), invalid_contact (fields: {field: code}),
+    reason: blocked, closed, too_soon), invalid_contact (fields: {field: code}, messages:
+    {field: message}),
     invalid_idempotency_key, invalid_user, busy (the lock could not be had in time),
+    too_many_bookings (limit: address, email or phone), key_reused (the key placed other lines;
+    reference: the booking it placed),
     unavailable (the database could not be reached or dropped the connection: nothing was
     placed, or a retry with the same key returns what was)."""
 
@@ -262,27 +288,53 @@ def _check_line_time(index: int, line: BookingLine) -> None:
         ) from None
 
 
-def validate_contact(contact: Contact) -> dict[str, str]:
-    """Field -> error code (required, invalid, too_long, out_of_range); empty when good."""
-    errors: dict[str, str] = {}
-    for name, limit in CONTACT_LIMITS.items():
-        value = getattr(contact, name)
-        if not isinstance(value, str):
-            errors[name] = "invalid"
-        elif name in REQUIRED_CONTACT_FIELDS and not value.strip():
-            errors[name] = "required"
-        elif len(value.strip()) > limit:
-            errors[name] = "too_long"
-    if "email" not in errors and not EMAIL_PATTERN.match(contact.email.strip()):
-        errors["email"] = "invalid"
-    if str(contact.event_type).strip().lower() not in EVENT_TYPES:
-        errors["event_type"] = "invalid"
+def check_contact(contact: Contact) -> fields.Checked:
+    """The contact's fields under the field rules (services/fields.py): clean values (trimmed,
+    the email normalised, the phone in E.164, the event type lowercase), and for each refused
+    field its code (required, invalid, too_long, not_one_line, unprintable, out_of_range) and
+    its message."""
+
+    def rule(name: str) -> Callable[[], str]:
+        label, limit = CONTACT_COLUMNS[name][1], CONTACT_LIMITS[name]
+        value, required = getattr(contact, name), name in REQUIRED_CONTACT_FIELDS
+        if name == "email":
+            return lambda: fields.email(value, label, max_len=limit)
+        if name == "phone":
+            return lambda: fields.phone(value, label, max_len=limit)
+        if name == "special_requests":
+            return lambda: fields.multi_line(value, label, limit, required=required)
+        return lambda: fields.single_line(value, label, limit, required=required)
+
+    checked = fields.check({name: rule(name) for name in CONTACT_COLUMNS})
+    event_type = str(checked.values.get("event_type", "")).lower()
+    if "event_type" not in checked.codes and event_type not in EVENT_TYPES:
+        checked.refuse("event_type", "invalid", "Event type is invalid")
+    checked.values["event_type"] = event_type
     guests = contact.guest_count
     if not isinstance(guests, int) or isinstance(guests, bool):
-        errors["guest_count"] = "invalid"
+        checked.refuse("guest_count", "invalid", GUESTS_MESSAGE)
     elif not MIN_GUESTS <= guests <= MAX_GUESTS:
-        errors["guest_count"] = "out_of_range"
-    return errors
+        checked.refuse("guest_count", "out_of_range", GUESTS_MESSAGE)
+    return checked
+
+
+def validate_contact(contact: Contact) -> dict[str, str]:
+    """Field -> error code (see `check_contact`); empty when good."""
+    return check_contact(contact).codes
+
+
+def clean_contact(contact: Contact) -> Contact:
+    """The contact as it is stored, or BookingError `invalid_contact` (details `fields`:
+    {field: code}, `messages`: {field: message})."""
+    checked = check_contact(contact)
+    if checked.codes:
+        raise BookingError(
+            "invalid_contact",
+            "Please check the form",
+            fields=checked.codes,
+            messages=checked.messages,
+        )
+    return replace(contact, **checked.values)
 
 
 def _check_key(idempotency_key: object) -> str:
@@ -333,10 +385,13 @@ def place_booking(
     contact: Contact,
     idempotency_key: str,
     user_id: str | uuid.UUID | None = None,
+    client_address: str | None = None,
     now: datetime | None = None,
 ) -> PlacedBooking:
     """Book every line or nothing. Commits its own transaction, so `session` must have none
-    open; the same `idempotency_key` again returns the booking already placed."""
+    open; the same `idempotency_key` with the same lines again returns the booking already
+    placed (with other lines: `key_reused`). `client_address` is the visitor's, for the limits
+    and the back office's bulk cancel."""
     if session.in_transaction():
         raise RuntimeError("place_booking needs a session with no open transaction")
     key = _check_key(idempotency_key)
@@ -344,12 +399,17 @@ def place_booking(
     for index, line in enumerate(lines):
         _check_line_shape(index, line)
         _check_line_time(index, line)
-    errors = validate_contact(contact)
-    if errors:
-        raise BookingError("invalid_contact", "Please check the form", fields=errors)
+    order = _Order(
+        lines=tuple(lines),
+        contact=clean_contact(contact),
+        key=key,
+        digest=lines_digest(lines),
+        client_address=str(client_address or "").strip()[:64] or None,
+        user_id=user_id,
+    )
     now = now or utcnow()
     try:
-        return _place(session, lines, contact, key, user_id, now)
+        return _place(session, order, now)
     except (DBAPIError, DisconnectionError, PoolTimeoutError) as error:
         if not is_outage(error):
             raise
@@ -362,25 +422,59 @@ def place_booking(
         ) from None
 
 
-def _place(
-    session: Session,
-    lines: Sequence[BookingLine],
-    contact: Contact,
-    key: str,
-    user_id: object,
-    now: datetime,
-) -> PlacedBooking:
-    plan = _plan(session, lines, key, user_id, now)
+def lines_digest(lines: Sequence[BookingLine]) -> str:
+    """The SHA-256 of what the lines book (service, quantity, date, time, hours; in any order):
+    what an idempotency key is bound to."""
+    canonical = sorted(
+        [
+            str(availability.service_id_of(line.service_id)),
+            int(line.quantity),
+            str(line.date),
+            str(line.start_time),
+            int(line.duration_hours),
+        ]
+        for line in lines
+    )
+    return hashlib.sha256(json.dumps(canonical).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Order:
+    """What the guest asked for, checked: the lines, the clean contact, the key and what it is
+    bound to, and who asks."""
+
+    lines: tuple[BookingLine, ...]
+    contact: Contact
+    key: str
+    digest: str
+    client_address: str | None
+    user_id: object
+
+    @property
+    def email(self) -> str:
+        return normalize_email(self.contact.email)
+
+    @property
+    def phone(self) -> str:
+        return self.contact.phone.strip()
+
+    @property
+    def service_ids(self) -> list[uuid.UUID]:
+        return sorted({availability.service_id_of(line.service_id) for line in self.lines})
+
+
+def _place(session: Session, order: _Order, now: datetime) -> PlacedBooking:
+    plan = _plan(session, order, now)
     if isinstance(plan, PlacedBooking):
         return plan
     for _attempt in range(3):
         try:
-            return _place_locked(session, lines, contact, key, plan, now)
+            return _place_locked(session, order, plan, now)
         except IntegrityError:
             session.rollback()
             # The same key won in another request, or two new bookings drew the same
             # 8-character reference: then plan again with a new id.
-            plan = _plan(session, lines, key, user_id, now)
+            plan = _plan(session, order, now)
             if isinstance(plan, PlacedBooking):
                 return plan
         except OperationalError as error:
@@ -404,7 +498,7 @@ def _forget_transaction(session: Session) -> None:
 
 @dataclass(frozen=True)
 class _Offer:
-    """What a line's service costs and is called, read once before the lock."""
+    """What a line's service costs and is called, read under the lock."""
 
     id: uuid.UUID
     title: str
@@ -416,58 +510,57 @@ class _Offer:
 class _Plan:
     booking_id: uuid.UUID  # its MG- reference unused when planned
     owner: uuid.UUID | None
-    offers: dict[int, _Offer]  # by line
-    rules: dict[uuid.UUID, availability.ServiceCalendar]  # by service, without holds
 
 
-def _plan(
-    session: Session, lines: Sequence[BookingLine], key: str, user_id: object, now: datetime
-) -> _Plan | PlacedBooking:
-    """Everything that needs no lock, read before queueing for it: a retry's booking, the user,
-    the services and their rules, and a first check of every line, so that once a slot is full
-    the guests still trying for it are told at once instead of waiting their turn. Only the
-    bookings are read again under the lock."""
+def _terms(
+    session: Session, lines: Sequence[BookingLine]
+) -> tuple[dict[int, _Offer], dict[uuid.UUID, availability.ServiceCalendar]]:
+    """Each line's service (active, published, priced: else `service_not_found`) with its price
+    and title, and each service's rules (hours, capacity, blocked days) without holds."""
+    offers = {
+        index: _Offer(s.id, s.title, Decimal(s.price), s.price_unit)
+        for index, s in _bookable_services(session, lines).items()
+    }
+    rules = {
+        offer.id: availability.load_rules(session=session, service_id=offer.id)
+        for offer in offers.values()
+    }
+    return offers, rules
+
+
+def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooking:
+    """A first look without the lock: a retry's booking, the user, the limits, and a first check
+    of every line, so that once a slot is full (or a guest has booked enough) those still trying
+    are told at once instead of waiting their turn. Nothing read here is used to book: under
+    the lock everything is read again (`_place_locked`)."""
     try:
-        existing = _booking_with_key(session, key)
+        existing = _booking_with_key(session, order)
         if existing is not None:
             return existing
-        owner = _check_user(session, user_id)
-        offers = {
-            index: _Offer(s.id, s.title, Decimal(s.price), s.price_unit)
-            for index, s in _bookable_services(session, lines).items()
-        }
-        rules = {
-            offer.id: availability.load_rules(session=session, service_id=offer.id)
-            for offer in offers.values()
-        }
-        _check_lines_free(session, lines, rules, now)
-        return _Plan(_unused_reference_id(session), owner, offers, rules)
+        owner = _check_user(session, order.user_id)
+        _check_limits(session, order, now)
+        _offers, rules = _terms(session, order.lines)
+        _check_lines_free(session, order.lines, rules, now)
+        return _Plan(_unused_reference_id(session), owner)
     finally:
         session.rollback()
 
 
-def _place_locked(
-    session: Session,
-    lines: Sequence[BookingLine],
-    contact: Contact,
-    key: str,
-    plan: _Plan,
-    now: datetime,
-) -> PlacedBooking:
-    lock_services(session, sorted(plan.rules))
-    try:
-        spans = _check_lines_free(session, lines, plan.rules, now)
-    except BookingError:
-        # A double click: the first request may have just taken the slot for this same key.
-        existing = _booking_with_key(session, key)
-        if existing is None:
-            raise
+def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -> PlacedBooking:
+    lock_services(session, order.service_ids, limit_keys=_limit_lock_keys(order))
+    # Everything the booking depends on is read from here on, under the lock: a service
+    # deactivated or repriced while this guest queued is sold on its new terms, or not at all.
+    existing = _booking_with_key(session, order)
+    if existing is not None:  # a double click: the first request has just placed it
         session.commit()
         return existing
-    booking = _new_booking(contact, key, plan, now)
+    _check_limits(session, order, now)
+    offers, rules = _terms(session, order.lines)
+    spans = _check_lines_free(session, order.lines, rules, now)
+    booking = _new_booking(order, plan, now)
     total = Decimal("0.00")
-    for index, line in enumerate(lines):
-        offer = plan.offers[index]
+    for index, line in enumerate(order.lines):
+        offer = offers[index]
         start, end = spans[index]
         unit_price = price_line(
             price=offer.price,
@@ -498,14 +591,81 @@ def _place_locked(
     return placed
 
 
-def lock_services(session: Session, service_ids: Sequence[uuid.UUID]) -> None:
-    """Take the lock that serialises bookings of these services, in sorted order."""
+def _limits(order: _Order) -> list[tuple[str, object, str, int, timedelta]]:
+    """(name, column, value, allowed, window) of each limit that applies to this order."""
+    settings = get_settings()
+    limits = [
+        (
+            "address",
+            Booking.client_address,
+            order.client_address or "",
+            settings.booking_limit_per_address,
+            ADDRESS_WINDOW,
+        ),
+        (
+            "email",
+            Booking.contact_email,
+            order.email,
+            settings.booking_limit_per_email,
+            CONTACT_WINDOW,
+        ),
+        (
+            "phone",
+            Booking.contact_phone,
+            order.phone,
+            settings.booking_limit_per_phone,
+            CONTACT_WINDOW,
+        ),
+    ]
+    return [limit for limit in limits if limit[2] and limit[3] > 0]
+
+
+def _check_limits(session: Session, order: _Order, now: datetime) -> None:
+    """`too_many_bookings` when the address, the email or the phone has placed its allowance of
+    bookings (of any status) in its window."""
+    for name, column, value, allowed, window in _limits(order):
+        placed = session.exec(
+            select(func.count())
+            .select_from(Booking)
+            .where(column == value, col(Booking.created_at) > now - window)
+        ).one()
+        if placed >= allowed:
+            logger.warning(
+                "Booking refused: the %s limit (%s in %s) was reached", name, allowed, window
+            )
+            raise BookingError("too_many_bookings", LIMIT_MESSAGE, limit=name)
+
+
+def _limit_lock_keys(order: _Order) -> list[int]:
+    """The advisory-lock keys of the order's limited values: two bookings of one address,
+    email or phone are counted one after the other, whatever services they book."""
+    return sorted(
+        {
+            int.from_bytes(
+                hashlib.sha256(f"{name}:{value}".encode()).digest()[:4], "big", signed=True
+            )
+            for name, _column, value, _allowed, _window in _limits(order)
+        }
+    )
+
+
+def lock_services(
+    session: Session, service_ids: Sequence[uuid.UUID], *, limit_keys: Sequence[int] = ()
+) -> None:
+    """Take the lock that serialises bookings of these services, in sorted order; a guest's
+    booking first takes its limits' locks (`limit_keys`, sorted), so lock order is the same
+    in every transaction."""
     if session.get_bind().dialect.name == "sqlite":
         # The begin listener in storefront.db issues BEGIN IMMEDIATE: the database's write lock.
         session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
         return
     connection = session.connection()
     connection.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
+    for key in sorted(limit_keys):
+        connection.execute(
+            text("SELECT pg_advisory_xact_lock(:kind, :key)"),
+            {"kind": LIMIT_LOCK_CLASS, "key": key},
+        )
     for service_id in service_ids:
         connection.execute(
             text("SELECT pg_advisory_xact_lock(:key)"), {"key": service_lock_key(service_id)}
@@ -522,13 +682,18 @@ def is_lock_timeout(error: OperationalError) -> bool:
     return code == "55P03" or "database is locked" in str(error.orig)
 
 
-def _booking_with_key(session: Session, key: str) -> PlacedBooking | None:
+def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
+    """The booking this key placed, if any; `key_reused` when it placed other lines."""
     row = session.exec(
-        select(Booking.id, Booking.reference, Booking.total_amount).where(
-            Booking.idempotency_key == key
+        select(Booking.id, Booking.reference, Booking.total_amount, Booking.lines_digest).where(
+            Booking.idempotency_key == order.key
         )
     ).first()
-    return PlacedBooking(str(row[0]), row[1], Decimal(row[2])) if row else None
+    if row is None:
+        return None
+    if row[3] is not None and row[3] != order.digest:
+        raise BookingError("key_reused", KEY_REUSED_MESSAGE, reference=row[1])
+    return PlacedBooking(str(row[0]), row[1], Decimal(row[2]))
 
 
 def _check_lines_free(
@@ -585,16 +750,18 @@ def _refused(index: int, line: BookingLine, reason: str) -> BookingError:
     return BookingError("slot_unavailable", "This time cannot be booked", reason=reason, **details)
 
 
-def _new_booking(contact: Contact, key: str, plan: _Plan, now: datetime) -> Booking:
-    booking_id = plan.booking_id
+def _new_booking(order: _Order, plan: _Plan, now: datetime) -> Booking:
+    booking_id, contact = plan.booking_id, order.contact
     return Booking(
         id=booking_id,
         reference=booking_reference(booking_id),
-        idempotency_key=key,
+        idempotency_key=order.key,
+        lines_digest=order.digest,
+        client_address=order.client_address,
         status="pending",
         contact_name=contact.full_name.strip(),
-        contact_email=normalize_email(contact.email),
-        contact_phone=contact.phone.strip(),
+        contact_email=order.email,
+        contact_phone=order.phone,
         venue_address=contact.address.strip(),
         city=contact.city.strip() or None,
         state=contact.state.strip() or None,

@@ -4,7 +4,6 @@ exists."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from urllib.parse import quote
 
@@ -105,24 +104,22 @@ def settings_row(session: Session) -> BusinessSettings:
 # --- editing (admin Settings) ---------------------------------------------------------------
 
 SETTINGS_FIELDS = {
-    # field: (max length, required)
-    "business_name": (120, True),
-    "phone": (64, True),
-    "whatsapp_number": (32, True),
-    "instagram": (120, False),
-    "facebook": (120, False),
-    "address": (255, True),
-    "email": (255, True),
-    "opening_hours": (120, True),
+    # field: (label, required); the limit is the column's (models.BusinessSettings)
+    "business_name": ("Business name", True),
+    "phone": ("Phone", True),
+    "whatsapp_number": ("WhatsApp number", True),
+    "instagram": ("Instagram", False),
+    "facebook": ("Facebook", False),
+    "address": ("Address", True),
+    "email": ("Email", True),
+    "opening_hours": ("Opening hours", True),
 }
 MAX_NOTICE_HOURS = 24 * 30
-_PHONE = re.compile(r"^\+?[0-9 ()./-]{6,}$")
-_WHATSAPP = re.compile(r"^\+?[0-9]{8,15}$")
 
 
 class SettingsError(ServiceError):
     """Codes: not_allowed, invalid (details `fields`: {field: code}: required, too_long,
-    invalid, out_of_range)."""
+    invalid, not_one_line, unprintable, out_of_range; `messages`: {field: message})."""
 
 
 def editable_settings(*, session: Session) -> dict[str, str]:
@@ -134,35 +131,27 @@ def editable_settings(*, session: Session) -> dict[str, str]:
     return values
 
 
-def check_settings(values: dict[str, object]) -> tuple[dict[str, object], dict[str, str]]:
-    """Clean values and {field: code} from what a browser sent."""
-    from storefront.services.auth import EMAIL_PATTERN
+def check_settings(
+    values: dict[str, object],
+) -> tuple[dict[str, object], dict[str, str], dict[str, str]]:
+    """Clean values, {field: code} and {field: message} from what a browser sent."""
+    from storefront.services import fields
     from storefront.services.money import SYMBOLS
 
-    clean: dict[str, object] = {}
-    errors: dict[str, str] = {}
-    for name, (limit, required) in SETTINGS_FIELDS.items():
-        value = values.get(name, "")
-        if not isinstance(value, str):
-            errors[name] = "invalid"
-            continue
-        value = value.strip()
-        if required and not value:
-            errors[name] = "required"
-        elif len(value) > limit:
-            errors[name] = "too_long"
-        else:
-            clean[name] = value
-    if clean.get("phone") and not _PHONE.match(str(clean["phone"])):
-        errors["phone"] = "invalid"
-    if clean.get("whatsapp_number") and not _WHATSAPP.match(
-        str(clean["whatsapp_number"]).replace(" ", "")
-    ):
-        errors["whatsapp_number"] = "invalid"
-    elif clean.get("whatsapp_number"):
-        clean["whatsapp_number"] = str(clean["whatsapp_number"]).replace(" ", "")
-    if clean.get("email") and not EMAIL_PATTERN.match(str(clean["email"])):
-        errors["email"] = "invalid"
+    def rule(name: str):
+        label, required = SETTINGS_FIELDS[name]
+        limit, value = fields.max_length(BusinessSettings, name), values.get(name, "")
+        if name == "email":
+            return lambda: fields.email(value, label, max_len=limit)
+        if name == "whatsapp_number":  # where staff messages go: E.164
+            return lambda: fields.phone(value, label, max_len=limit)
+        if name == "phone":
+            return lambda: _shown_phone(value, label, limit)
+        return lambda: fields.single_line(value, label, limit, required=required)
+
+    checked = fields.check({name: rule(name) for name in SETTINGS_FIELDS})
+    clean: dict[str, object] = dict(checked.values)
+    errors: dict[str, str] = dict(checked.codes)
     notice = str(values.get("min_notice_hours", "")).strip()
     if not notice.isdigit():
         errors["min_notice_hours"] = "invalid"
@@ -175,7 +164,16 @@ def check_settings(values: dict[str, object]) -> tuple[dict[str, object], dict[s
         errors["currency"] = "invalid"
     else:
         clean["currency"] = currency
-    return clean, errors
+    return clean, errors, checked.messages
+
+
+def _shown_phone(value: object, label: str, limit: int) -> str:
+    """The business phone as typed ('+383 44 000 000', as the pages show it), once the field
+    rules read it as a valid number."""
+    from storefront.services import fields
+
+    fields.phone(value, label, max_len=limit)
+    return fields.single_line(value, label, limit, required=True)
 
 
 def update_settings(*, session: Session, actor_id: object, values: dict[str, object]) -> None:
@@ -186,9 +184,9 @@ def update_settings(*, session: Session, actor_id: object, values: dict[str, obj
 
     if not check_role(session=session, user_id=str(actor_id)):
         raise SettingsError("not_allowed", "Only admins may do this")
-    clean, errors = check_settings(values if isinstance(values, dict) else {})
+    clean, errors, messages = check_settings(values if isinstance(values, dict) else {})
     if errors:
-        raise SettingsError("invalid", "Please check the form", fields=errors)
+        raise SettingsError("invalid", "Please check the form", fields=errors, messages=messages)
     row = session.get(BusinessSettings, 1)
     before = audit.snapshot(row)
     row = row or BusinessSettings(id=1)

@@ -24,6 +24,7 @@ from storefront.services import (
     cart,
     catalog,
     dates,
+    fields,
 )
 from storefront.services.booking import BookingError, BookingLine, Contact
 from storefront.services.booking_calendar import ics_for_booking
@@ -177,16 +178,22 @@ def contact_from_form(form: dict[str, Any]) -> Contact:
     )
 
 
+def checkout_check(contact: Contact) -> fields.Checked:
+    """The information step's fields: the booking's own rules (`booking.check_contact`), plus
+    the address and ZIP code, which the checkout asks for (the booking screen does not)."""
+    checked = booking.check_contact(contact)
+    for name in ("address", "zip_code"):
+        if not str(getattr(contact, name)).strip() and name not in checked.codes:
+            label = booking.CONTACT_COLUMNS[name][1]
+            checked.refuse(name, "required", fields.MESSAGES["required"].format(label=label))
+    if contact.event_type not in CHECKOUT_EVENT_TYPES and "event_type" not in checked.codes:
+        checked.refuse("event_type", "invalid", "Event type is invalid")
+    return checked
+
+
 def checkout_errors(contact: Contact) -> dict[str, str]:
-    """Field -> code for the information step: the booking's own rules, plus the address and
-    ZIP code, which the checkout asks for (the booking screen does not)."""
-    errors = dict(booking.validate_contact(contact))
-    for field in ("address", "zip_code"):
-        if not getattr(contact, field) and field not in errors:
-            errors[field] = "required"
-    if contact.event_type not in CHECKOUT_EVENT_TYPES:
-        errors["event_type"] = "invalid"
-    return errors
+    """Field -> code for the information step (see `checkout_check`)."""
+    return checkout_check(contact).codes
 
 
 # --- after the booking ------------------------------------------------------------------------

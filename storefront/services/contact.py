@@ -3,7 +3,6 @@ notification outbox in the same transaction."""
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -12,18 +11,25 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
-from storefront.services import business, outbox, throttle
+from storefront.services import business, fields, outbox, throttle
 from storefront.services.errors import ServiceError
 
-EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-LIMITS = {"name": 255, "email": 255, "phone": 64, "message": 5000}
+# Each field's label; its limit is the column's (models.ContactMessage).
+LABELS = {
+    "name": "Name",
+    "email": "Email",
+    "phone": "Phone number",
+    "message": "Message",
+}
+LIMITS = {name: fields.max_length(ContactMessage, name) for name in LABELS}
 # (messages allowed, window) per address and per email address given.
 CONTACT_LIMIT_PER_ADDRESS = (5, timedelta(minutes=10))
 CONTACT_LIMIT_PER_EMAIL = (5, timedelta(hours=1))
 
 
 class ContactError(ServiceError):
-    """`details['fields']` maps each bad field to its error code."""
+    """`details['fields']` maps each bad field to its error code, `details['messages']` to its
+    message."""
 
 
 @dataclass(frozen=True)
@@ -46,28 +52,39 @@ def new_submission_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+def check(request: ContactRequest, *, today: date) -> fields.Checked:
+    """The request under the field rules: clean values (the email normalised, the phone in
+    E.164 or blank) and each refused field's code and message."""
+    checked = fields.check(
+        {
+            "name": lambda: fields.single_line(
+                request.name, LABELS["name"], LIMITS["name"], required=True
+            ),
+            "email": lambda: fields.email(request.email, max_len=LIMITS["email"]),
+            "phone": lambda: fields.phone(
+                request.phone, LABELS["phone"], required=False, max_len=LIMITS["phone"]
+            ),
+            "message": lambda: fields.multi_line(
+                request.message, LABELS["message"], LIMITS["message"], required=True
+            ),
+        }
+    )
+    if request.event_type not in CONTACT_EVENT_TYPES:
+        checked.refuse("event_type", "required", "Please choose an event type")
+    day = str(request.event_date or "").strip()
+    if day:
+        try:
+            checked.values["event_date"] = date.fromisoformat(day)
+            if checked.values["event_date"] < today:
+                checked.refuse("event_date", "past", "The event date cannot be in the past")
+        except ValueError:
+            checked.refuse("event_date", "invalid", "The event date is invalid")
+    return checked
+
+
 def validate(request: ContactRequest, *, today: date) -> dict[str, str]:
     """Field -> error code; empty when the request is good."""
-    errors: dict[str, str] = {}
-    for field in ("name", "email", "message"):
-        value = getattr(request, field).strip()
-        if not value:
-            errors[field] = "required"
-        elif len(value) > LIMITS[field]:
-            errors[field] = "too_long"
-    if "email" not in errors and not EMAIL_PATTERN.match(request.email.strip()):
-        errors["email"] = "invalid"
-    if request.event_type not in CONTACT_EVENT_TYPES:
-        errors["event_type"] = "required"
-    if len(request.phone.strip()) > LIMITS["phone"]:
-        errors["phone"] = "too_long"
-    if request.event_date.strip():
-        try:
-            if date.fromisoformat(request.event_date.strip()) < today:
-                errors["event_date"] = "past"
-        except ValueError:
-            errors["event_date"] = "invalid"
-    return errors
+    return check(request, today=today).codes
 
 
 def _sent_before(session: Session, key: str | None) -> ContactMessage | None:
@@ -87,15 +104,17 @@ def submit(
     key = request.submission_key.strip()[:SUBMISSION_KEY_LENGTH] or None
     if (earlier := _sent_before(session, key)) is not None:
         return earlier
-    errors = validate(request, today=now.date())
-    if errors:
-        raise ContactError("invalid", "Please check the form", fields=errors)
+    checked = check(request, today=now.date())
+    if checked.codes:
+        raise ContactError(
+            "invalid", "Please check the form", fields=checked.codes, messages=checked.messages
+        )
     wait = throttle.take(
         session,
         [
             (f"contact-ip:{ip or 'unknown'}", throttle.Rule(*CONTACT_LIMIT_PER_ADDRESS)),
             (
-                f"contact-email:{request.email.strip().lower()}",
+                f"contact-email:{checked.values['email']}",
                 throttle.Rule(*CONTACT_LIMIT_PER_EMAIL),
             ),
         ],
@@ -105,7 +124,7 @@ def submit(
         raise ContactError("rate_limited", "Too many messages", retry_after=wait)
     try:
         with session.begin_nested():
-            message = _store(request, key, session=session, now=now)
+            message = _store(request, checked.values, key, session=session, now=now)
     except IntegrityError:
         # The same form arrived twice at once and the other copy was stored first.
         if (earlier := _sent_before(session, key)) is not None:
@@ -115,17 +134,20 @@ def submit(
 
 
 def _store(
-    request: ContactRequest, key: str | None, *, session: Session, now: datetime
+    request: ContactRequest,
+    clean: dict,
+    key: str | None,
+    *,
+    session: Session,
+    now: datetime,
 ) -> ContactMessage:
     message = ContactMessage(
-        name=request.name.strip(),
-        email=request.email.strip().lower(),
-        phone=request.phone.strip() or None,
+        name=clean["name"],
+        email=clean["email"],
+        phone=clean["phone"] or None,
         event_type=request.event_type,
-        event_date=date.fromisoformat(request.event_date.strip())
-        if request.event_date.strip()
-        else None,
-        message=request.message.strip(),
+        event_date=clean.get("event_date"),
+        message=clean["message"],
         submission_key=key,
         created_at=now,
     )

@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 
 from storefront import routes
 from storefront.models import OAuthAccount, User, utcnow
-from storefront.services import auth
+from storefront.services import auth, fields
 from storefront.services.errors import ServiceError
 from storefront.settings import Settings, get_settings
 
@@ -283,8 +283,11 @@ def account_for(
 ) -> uuid.UUID:
     """The account this identity signs into: the linked one, else the one with the same
     verified email (now linked), else a new account without a password."""
-    email = auth.normalize_email(profile.email)
-    if not profile.email_verified or not auth.EMAIL_PATTERN.match(email):
+    try:
+        email = fields.email(profile.email)
+    except fields.FieldError:
+        email = ""
+    if not profile.email_verified or not email:
         raise _error("unverified_email", provider)
     subject = profile.subject[:255]
     linked = session.exec(

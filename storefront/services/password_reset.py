@@ -17,7 +17,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from storefront.models import PasswordResetToken, User, utcnow
-from storefront.services import outbox, throttle
+from storefront.services import fields, outbox, throttle
 from storefront.services.auth import (
     AuthError,
     check_password_rules,
@@ -43,7 +43,7 @@ INVALID_LINK_MESSAGE = (
 
 
 class PasswordResetError(ServiceError):
-    """Codes: missing_email, rate_limited (`details['retry_after']`), invalid_or_expired, and
+    """Codes: missing_email, invalid_email (not one address), rate_limited (`details['retry_after']`), invalid_or_expired, and
     the password rules' weak_password, common_password, password_too_long, passwords_mismatch."""
 
 
@@ -63,9 +63,12 @@ def request_reset(
 
     Limited per address (raises `rate_limited`) and per account (silently: the answer must not
     tell whether the address has an account, nor let anyone flood a mailbox)."""
-    email = normalize_email(email)
-    if not email:
+    if not normalize_email(email):
         raise PasswordResetError("missing_email", "Please enter your email address")
+    try:
+        email = fields.email(email)
+    except fields.FieldError:
+        raise PasswordResetError("invalid_email", "Email is invalid") from None
     now = now or utcnow()
     wait = throttle.take(
         session, [(f"reset-ip:{ip or 'unknown'}", throttle.Rule(*RESET_LIMIT_PER_ADDRESS))], now=now

@@ -404,7 +404,8 @@ class AdminBookingEditState(AdminState):
                 self.field_errors = dict(exc.details.get("fields", {}))
                 required = {"contact_email", "contact_phone", "venue_address"}
                 missing = any(self.field_errors.get(f) == "required" for f in required)
-                self.error = REQUIRED if missing else SAVE_FAILED
+                messages = exc.details.get("messages", {})
+                self.error = REQUIRED if missing else next(iter(messages.values()), SAVE_FAILED)
             elif exc.code == "over_capacity":
                 self.conflicts = [str(c) for c in exc.details.get("conflicts", [])]
                 self.error = OVERBOOK.format(conflicts="; ".join(self.conflicts))

@@ -59,7 +59,10 @@ class AdminSettingsState(AdminState):
             )
         except business.SettingsError as exc:
             fields = exc.details.get("fields", {}) if exc.code == "invalid" else {}
-            self.field_errors = {k: FIELD_MESSAGES.get(v, v) for k, v in fields.items()}
+            messages = exc.details.get("messages", {})
+            self.field_errors = {
+                k: messages.get(k) or FIELD_MESSAGES.get(v, v) for k, v in fields.items()
+            }
             self.error = FAILED
             return
         except Exception:

@@ -140,8 +140,11 @@ class BookServiceState(rx.State):
             if exc.code in ("slot_taken", "slot_unavailable"):
                 self.error = SLOT_GONE
             elif exc.code == "invalid_contact":
-                field = next(iter(exc.details.get("fields", {})), "")
-                self.error = FIELD_MESSAGES.get(field, "Please check your details")
+                codes = exc.details.get("fields", {})
+                field = next(iter(codes), "")
+                self.error = (
+                    FIELD_MESSAGES.get(field) if codes.get(field) == "required" else None
+                ) or exc.details.get("messages", {}).get(field, "Please check your details")
             else:
                 self.error = FAILED
             return

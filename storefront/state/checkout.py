@@ -28,13 +28,20 @@ FIELD_MESSAGES = {
     ("guest_count", "out_of_range"): "Guests must be between 1 and 500",
     ("guest_count", "invalid"): "Guests must be between 1 and 500",
 }
-TOO_LONG = "This is too long"
 INVALID = "This field is invalid"
 PLACE_FAILED = "Failed to place booking. Please try again."
 DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
     "event_type": "wedding",
     "guest_count": str(checkout.GUESTS_DEFAULT),
 }
+
+
+def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
+    """SPEC's text where SPEC names one, else the field rule's own message."""
+    return {
+        field: FIELD_MESSAGES.get((field, code)) or messages.get(field, INVALID)
+        for field, code in codes.items()
+    }
 
 
 class CheckoutState(rx.State):
@@ -78,12 +85,8 @@ class CheckoutState(rx.State):
 
     @rx.event
     def continue_to_review(self):
-        contact = checkout.contact_from_form(self.form)
-        codes = checkout.checkout_errors(contact)
-        self.errors = {
-            field: FIELD_MESSAGES.get((field, code), TOO_LONG if code == "too_long" else INVALID)
-            for field, code in codes.items()
-        }
+        checked = checkout.checkout_check(checkout.contact_from_form(self.form))
+        self.errors = field_messages(checked.codes, checked.messages)
         if not self.errors:
             self.step, self.place_error = "review", ""
 
@@ -115,6 +118,12 @@ class CheckoutState(rx.State):
             # 'unavailable' (the database is down or restarting) and 'busy' get SPEC's generic
             # text too: true, and the same key makes the guest's retry place it once.
             self.placing = False
+            if exc.code == "invalid_contact":  # the form changed after the review: say where
+                self.step = "information"
+                self.errors = field_messages(
+                    exc.details.get("fields", {}), exc.details.get("messages", {})
+                )
+                return
             self.place_error = (
                 SLOT_GONE if exc.code in ("slot_taken", "slot_unavailable") else PLACE_FAILED
             )

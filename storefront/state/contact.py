@@ -14,15 +14,6 @@ log = logging.getLogger(__name__)
 SUCCESS = "Your message was sent successfully. We will be in touch soon."
 FAILURE = "Something went wrong. Please try again later."
 TOO_MANY = "Too many messages from here. Please try again in {minutes} min."
-FIELD_MESSAGES = {
-    ("name", "required"): "Name is required",
-    ("email", "required"): "Email is required",
-    ("email", "invalid"): "Email is invalid",
-    ("event_type", "required"): "Please choose an event type",
-    ("message", "required"): "Message is required",
-    ("event_date", "past"): "The event date cannot be in the past",
-    ("event_date", "invalid"): "The event date is invalid",
-}
 FIELDS = ("name", "email", "phone", "event_type", "event_date", "message", "submission_key")
 
 
@@ -55,10 +46,11 @@ class ContactState(rx.State):
                 self.errors = {"form": TOO_MANY.format(minutes=minutes)}
                 self.status = "idle"
                 return
-            fields = exc.details.get("fields", {})
+            # The service's messages: SPEC's where SPEC names one ('Email is invalid').
+            messages = exc.details.get("messages", {})
             self.errors = {
-                field: FIELD_MESSAGES.get((field, code), "This field is invalid")
-                for field, code in fields.items()
+                field: messages.get(field, "This field is invalid")
+                for field in exc.details.get("fields", {})
             }
             self.status = "idle"
         except Exception:

@@ -189,7 +189,7 @@ def test_an_edit_saves_the_booking_and_its_services_in_one_transaction(session):
     view = detail.view
     assert (view.contact_email, view.contact_phone, view.venue_address) == (
         "new.owner@example.com",
-        "+383 44 999 888",
+        "+38344999888",  # as typed '+383 44 999 888', stored in E.164
         "Hotel Emerald",
     )
     assert (view.event_type, view.guest_count, view.special_requests) == (

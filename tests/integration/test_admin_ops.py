@@ -254,7 +254,7 @@ def test_the_staff_whatsapp_messages_go_to_the_number_in_settings(session):
 
     admin = _user(session, "admin")
     business.update_settings(
-        session=session, actor_id=admin, values=_settings(whatsapp_number="+383 49 123 4567")
+        session=session, actor_id=admin, values=_settings(whatsapp_number="+383 49 123 456")
     )
     bouncer = make_service(session, units=2)
     _book(session, bouncer, "2026-06-10", "10:00", created=NOW, key="staff-0001")
@@ -262,4 +262,4 @@ def test_the_staff_whatsapp_messages_go_to_the_number_in_settings(session):
     staff = session.exec(
         select(NotificationOutbox).where(NotificationOutbox.topic == "booking_placed")
     ).one()
-    assert staff.recipient == "+383491234567"
+    assert staff.recipient == "+38349123456"

@@ -1,0 +1,191 @@
+"""What a person may type into a field, in one place: one-line text, multi-line text, an email
+address and a phone number. Every path that writes such a field (checkout, the booking screen,
+the back office's booking edit, the contact form, the profile, sign-up, the business settings)
+checks it here, with the length its model declares (`max_length`), so a name cannot carry a
+second paragraph into a mail and an email field cannot name two recipients.
+
+Nothing is silently removed: text is trimmed of surrounding spaces, and whatever else is wrong
+is refused with a code and a message that names the field.
+
+Codes (FieldError.code): required, too_long (details `max`), not_one_line, unprintable,
+invalid (an email or phone number that is not one)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import phonenumbers
+from email_validator import EmailNotValidError, validate_email
+
+from storefront.services.errors import ServiceError
+
+# Numbers typed without a country code are Kosovo's (+383).
+PHONE_REGION = "XK"
+PHONE_EXAMPLE = "+383 44 123 456"
+# Line breaks of every kind: a one-line field refuses them with their own message.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+# Format characters some names need: the zero-width non-joiner and joiner (Persian, Indic
+# scripts, emoji sequences). Every other format character (bidi overrides, zero-width spaces,
+# the byte-order mark) is refused.
+NAME_FORMAT_CHARACTERS = frozenset("\u200c\u200d")
+# Categories refused everywhere: controls, format characters, line and paragraph separators,
+# lone surrogates.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+# What a multi-line field keeps of the control characters.
+MULTI_LINE_KEEPS = frozenset("\n\t")
+
+MESSAGES = {
+    "required": "{label} is required",
+    "too_long": "{label} can be at most {max} characters long",
+    "not_one_line": "{label} must be on one line",
+    "unprintable": "{label} contains a control or invisible character; please retype it",
+    "invalid": "{label} is invalid",
+}
+PHONE_INVALID = "{label} is invalid: enter a number such as " + PHONE_EXAMPLE
+# What a typed phone number may hold besides digits.
+PHONE_PUNCTUATION = frozenset("+()-./ ")
+
+
+class FieldError(ServiceError):
+    """One field's value refused; see the module's codes. `message` names the field."""
+
+
+def max_length(model: type, column: str) -> int:
+    """The length the model declares for `column` (`Field(max_length=...)`): the one source of
+    every field's limit."""
+    length = model.__table__.c[column].type.length  # type: ignore[attr-defined]
+    if not length:
+        raise ValueError(f"{model.__name__}.{column} declares no max_length")
+    return int(length)
+
+
+def _fail(code: str, label: str, **details: Any) -> FieldError:
+    return FieldError(code, MESSAGES[code].format(label=label, **details), **details)
+
+
+def _text(value: object, label: str, max_len: int, *, required: bool) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise _fail("invalid", label)
+    text = value.strip()
+    if required and not text:
+        raise _fail("required", label)
+    if len(text) > max_len:
+        raise _fail("too_long", label, max=max_len)
+    return text
+
+
+def _refused(char: str, *, keep: frozenset[str] = frozenset()) -> bool:
+    if char in keep:
+        return False
+    return unicodedata.category(char) in REFUSED_CATEGORIES and char not in NAME_FORMAT_CHARACTERS
+
+
+def single_line(value: object, label: str, max_len: int, *, required: bool = False) -> str:
+    """One line of printable text, trimmed, at most `max_len` characters; '' when blank and
+    not required."""
+    text = _text(value, label, max_len, required=required)
+    if any(char in LINE_BREAKS for char in text):
+        raise _fail("not_one_line", label)
+    if any(_refused(char) for char in text):
+        raise _fail("unprintable", label)
+    return text
+
+
+def multi_line(value: object, label: str, max_len: int, *, required: bool = False) -> str:
+    """Text that may have several lines (Windows line ends become '\\n') and tabs, but no other
+    control or invisible character; trimmed, at most `max_len` characters."""
+    raw = value.replace("\r\n", "\n") if isinstance(value, str) else value
+    text = _text(raw, label, max_len, required=required)
+    if any(_refused(char, keep=MULTI_LINE_KEEPS) for char in text):
+        raise _fail("unprintable", label)
+    return text
+
+
+def email(value: object, label: str = "Email", *, required: bool = True, max_len: int = 255) -> str:
+    """Exactly one address, checked by email-validator (syntax only: no DNS), lowercased as the
+    accounts store them; '' when blank and not required. `a,b@x.com`, `Ana <a@x.com>` and a
+    second line are refused."""
+    text = _text(value, label, max_len, required=required)
+    if not text:
+        return ""
+    try:
+        checked = validate_email(text, check_deliverability=False)
+    except EmailNotValidError:
+        # 'Email is invalid': SPEC 5's text.
+        raise _fail("invalid", label) from None
+    return checked.normalized.lower()
+
+
+def phone(
+    value: object, label: str = "Phone number", *, required: bool = True, max_len: int = 64
+) -> str:
+    """A phone number in E.164 ('+38344123456'); one without a country code is read as a
+    Kosovo number (+383). '' when blank and not required; anything that is not a valid number
+    is refused."""
+    text = _text(value, label, max_len, required=required)
+    if not text:
+        return ""
+    number = _parse_phone(single_line(text, label, max_len))
+    if number is None:
+        raise FieldError("invalid", PHONE_INVALID.format(label=label))
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def _parse_phone(text: str) -> phonenumbers.PhoneNumber | None:
+    if not all(c in PHONE_PUNCTUATION or "0" <= c <= "9" for c in text):
+        return None  # no words, extensions or letters for digits: the number as dialled
+    digits = "".join(c for c in text if c.isdigit())
+    candidates = [text]
+    if digits.startswith("383") and not text.lstrip().startswith(("+", "0")):
+        # '383 44 123 456' is Kosovo's code without its '+', not a local number.
+        candidates.insert(0, "+" + digits)
+    for candidate in candidates:
+        try:
+            number = phonenumbers.parse(candidate, PHONE_REGION)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            return number
+    return None
+
+
+def e164_or_none(value: object) -> str | None:
+    """The number in E.164 if it is one, else None (for rows written before numbers were
+    checked)."""
+    try:
+        return phone(value) or None
+    except FieldError:
+        return None
+
+
+# --- a whole form -------------------------------------------------------------------------------
+
+
+@dataclass
+class Checked:
+    """A form's fields after their rules: the clean values, and for each refused field its
+    code and its message."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    codes: dict[str, str] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
+
+    def refuse(self, name: str, code: str, message: str) -> None:
+        self.codes[name] = code
+        self.messages[name] = message
+
+
+def check(rules: Mapping[str, Callable[[], Any]]) -> Checked:
+    """Run each field's rule (a call that returns the clean value or raises FieldError)."""
+    result = Checked()
+    for name, rule in rules.items():
+        try:
+            result.values[name] = rule()
+        except FieldError as error:
+            result.refuse(name, error.code, error.message)
+    return result
