@@ -94,6 +94,7 @@ def _information() -> rx.Component:
                     on_change=lambda value: CheckoutState.set_field("special_requests", value),
                     class_name=INPUT,
                 ),
+                _error("special_requests"),
                 class_name="sm:col-span-2",
             ),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
