@@ -135,6 +135,16 @@ class Settings(BaseSettings):
     outbox_poll_seconds: float = 2.0
     outbox_max_attempts: int = 8
     outbox_retry_hours: float = Field(default=48.0, ge=0)
+    # At most this many mails to one address in 24 hours, whatever they are (confirmations,
+    # status changes, reset links): the rest are held back (status 'suppressed'), logged and
+    # never sent. Staff WhatsApp messages are not capped. 0 turns the cap off.
+    mail_cap_per_recipient: int = Field(default=5, ge=0)
+    # Bookings placed (not lines: a cart of five services is one booking) per visitor address
+    # in an hour, and per email and per phone number in 24 hours; one more is refused with a
+    # message and the cart is kept. 0 turns a limit off.
+    booking_limit_per_address: int = Field(default=5, ge=0)
+    booking_limit_per_email: int = Field(default=3, ge=0)
+    booking_limit_per_phone: int = Field(default=3, ge=0)
 
     # Housekeeping (services/housekeeping.py): purges expired sessions, used sign-in tickets,
     # old throttle counters, outbox rows sent more than HOUSEKEEPING_RETENTION_DAYS ago and
