@@ -19,7 +19,11 @@ START_TIMEOUT = 600
 # Debian's Chromium, as every browser test and benchmark launches it (Playwright cannot
 # download its own browsers here).
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# A name that is not loopback, for a build served as if at a public address
+# (tests/e2e/test_first_admin_public.py); the test browser resolves it to 127.0.0.1.
+PUBLIC_HOST = "storefront.public.test"
 CHROMIUM_ARGS = [
+    f"--host-resolver-rules=MAP {PUBLIC_HOST} 127.0.0.1",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",

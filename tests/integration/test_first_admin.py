@@ -219,7 +219,9 @@ def test_the_start_up_task_logs_the_code_and_ends_once_an_admin_exists(
     assert caplog.text.count("First-admin setup code") == 1
 
 
-def test_the_operators_command_prints_a_valid_code(session, engine, public, monkeypatch, capsys):
+@pytest.fixture
+def manage(engine, monkeypatch):
+    """`python -m storefront.manage` working on the test's database."""
     from contextlib import contextmanager
 
     from storefront import manage
@@ -231,6 +233,10 @@ def test_the_operators_command_prints_a_valid_code(session, engine, public, monk
             yield s
 
     monkeypatch.setattr(manage, "session_scope", scope)
+    return manage
+
+
+def test_the_operators_command_prints_a_valid_code(session, public, manage, capsys):
     user = make_user(session, email="ops@example.com")
     session.commit()
     assert manage.main(["setup-code"]) == 0
@@ -245,18 +251,7 @@ def test_the_operators_command_prints_a_valid_code(session, engine, public, monk
     assert manage.main(["setup-code"]) == 1  # an admin exists
 
 
-def test_make_admin_spends_the_code(session, engine, public, monkeypatch):
-    from contextlib import contextmanager
-
-    from storefront import manage
-    from storefront.db import session_scope
-
-    @contextmanager
-    def scope():
-        with session_scope(engine) as s:
-            yield s
-
-    monkeypatch.setattr(manage, "session_scope", scope)
+def test_make_admin_spends_the_code(session, engine, public, manage):
     boss = make_user(session, email="boss@example.com")
     other = make_user(session, email="other@example.com")
     session.commit()
