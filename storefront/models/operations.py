@@ -13,7 +13,9 @@ from storefront.models.base import UTCDateTime, new_id, utcnow
 
 CONTACT_EVENT_TYPES = ("birthday", "wedding", "corporate", "baby-shower", "anniversary", "other")
 OUTBOX_CHANNELS = ("whatsapp", "email")
-OUTBOX_STATUSES = ("pending", "sent", "failed")
+# 'printed': printed or logged because no mail server or webhook is set (development), which
+# is not a delivery.
+OUTBOX_STATUSES = ("pending", "sent", "printed", "failed", "suppressed")
 
 
 class ContactMessage(SQLModel, table=True):
@@ -41,9 +43,14 @@ class NotificationOutbox(SQLModel, table=True):
     __tablename__ = "notification_outbox"
     __table_args__ = (
         CheckConstraint("channel IN ('whatsapp', 'email')", name="ck_outbox_channel"),
-        CheckConstraint("status IN ('pending', 'sent', 'failed')", name="ck_outbox_status"),
+        CheckConstraint(
+            "status IN ('pending', 'sent', 'printed', 'failed', 'suppressed')",
+            name="ck_outbox_status",
+        ),
         CheckConstraint("attempts >= 0", name="ck_outbox_attempts"),
         Index("ix_notification_outbox_due", "status", "next_attempt_at"),
+        # The mail cap counts what went to one recipient lately (services/outbox.py).
+        Index("ix_notification_outbox_recipient", "recipient", "created_at"),
     )
 
     id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
@@ -100,6 +107,8 @@ class BusinessSettings(SQLModel, table=True):
     opening_hours: str = Field(default="Monday to Friday 9AM-6PM", max_length=120)
     currency: str = Field(default="EUR", max_length=3)
     min_notice_hours: int = Field(default=24)
+    # Every admin must sign in with two-factor (services/two_factor.py); admins toggle it.
+    admin_two_factor_required: bool = Field(default=False)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
@@ -111,3 +120,16 @@ class CacheVersion(SQLModel, table=True):
 
     name: str = Field(primary_key=True, max_length=32)
     version: int = Field(default=0)
+
+
+class HousekeepingLease(SQLModel, table=True):
+    """Who runs a periodic job of the cluster and until when (services/housekeeping.py): a
+    runner takes the lease only once it has expired, in one conditional UPDATE, so several
+    workers and hosts sharing the database run the job once per period."""
+
+    __tablename__ = "housekeeping_leases"
+
+    name: str = Field(primary_key=True, max_length=64)
+    holder: str = Field(default="", max_length=200)
+    expires_at: datetime = Field(sa_type=UTCDateTime)
+    last_run_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

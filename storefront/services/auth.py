@@ -7,7 +7,6 @@ token in an HttpOnly cookie set by a plain HTTP route (api/auth.py), never in pa
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from storefront import routes
 from storefront.models import LoginSession, UsedSignInTicket, User, utcnow
-from storefront.services import throttle
+from storefront.services import fields, permissions, throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -33,7 +32,6 @@ PASSWORD_MAX_LENGTH = 256
 # The 30,000 most common passwords, lowercased (provenance: data/README-common-passwords.txt).
 COMMON_PASSWORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "common-passwords.txt"
 COMMON_PASSWORD_MESSAGE = "This password is too common. Please choose another."
-EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 COOKIE_NAME = "sf_session"
 
 # Lifetimes: a session ends when unused for IDLE or, in any case, after ABSOLUTE.
@@ -69,9 +67,10 @@ _DUMMY_HASH = _hasher.hash("not-a-real-password-only-for-timing")
 
 
 class AuthError(ServiceError):
-    """Codes: missing_fields, invalid_email, weak_password, common_password, password_too_long,
-    passwords_mismatch, terms_required, email_taken, invalid_credentials, rate_limited
-    (`details['retry_after']` seconds), invalid_ticket."""
+    """Codes: missing_fields, invalid_name (the message says why), invalid_email,
+    weak_password, common_password, password_too_long, passwords_mismatch, terms_required,
+    email_taken, invalid_credentials, rate_limited (`details['retry_after']` seconds),
+    invalid_ticket."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,8 @@ class SignedInUser:
     role: str
     avatar_url: str
     session_id: str
+    # An admin who must set up two-factor sign-in before the admin screens serve them.
+    two_factor_setup_needed: bool = False
 
     @property
     def is_admin(self) -> bool:
@@ -152,7 +153,7 @@ def role_for_new_account(session: Session, email: str) -> str:
     return "admin" if first else "user"
 
 
-def _account(user: User, session_id: str = "") -> SignedInUser:
+def _account(user: User, session_id: str = "", *, setup_needed: bool = False) -> SignedInUser:
     return SignedInUser(
         user_id=str(user.id),
         email=user.email,
@@ -160,7 +161,20 @@ def _account(user: User, session_id: str = "") -> SignedInUser:
         role=user.role,
         avatar_url=user.avatar_url or "",
         session_id=session_id,
+        two_factor_setup_needed=setup_needed,
     )
+
+
+def account_of(session: Session, user: User, session_id: str = "") -> SignedInUser:
+    """Who `user` is as a caller, with what the admin check asks of them now."""
+    return _account(
+        user, session_id, setup_needed=permissions.two_factor_setup_needed(session, user)
+    )
+
+
+def password_matches(password: str, password_hash: str) -> bool:
+    """Whether `password` is the one `password_hash` was made from (argon2; constant time)."""
+    return _hasher.verify(str(password)[:PASSWORD_MAX_LENGTH], password_hash)
 
 
 def register(
@@ -176,11 +190,23 @@ def register(
 ) -> SignedInUser:
     """A new account (`is_admin` tells whether it became the first admin; DESIGN 9.1).
     Limited per address and per email; the check runs before the slow password hash."""
-    full_name, email = str(full_name).strip()[:255], normalize_email(email)
-    if not full_name or not email or not password or not confirm:
+    if (
+        not str(full_name or "").strip()
+        or not normalize_email(email)
+        or not password
+        or not confirm
+    ):
         raise AuthError("missing_fields", "Please fill in all fields")
-    if not EMAIL_PATTERN.match(email):
-        raise AuthError("invalid_email", "Email is invalid")
+    try:
+        full_name = fields.single_line(
+            full_name, "Full name", fields.max_length(User, "full_name"), required=True
+        )
+    except fields.FieldError as error:
+        raise AuthError("invalid_name", error.message) from None
+    try:
+        email = fields.email(email)
+    except fields.FieldError:
+        raise AuthError("invalid_email", "Email is invalid") from None
     if password != confirm:
         raise AuthError("passwords_mismatch", "Passwords do not match")
     check_password_rules(password)
@@ -215,6 +241,11 @@ def register(
 
 
 # --- signing in -----------------------------------------------------------------------------
+
+
+def address_attempt(ip: str) -> tuple[str, throttle.Rule]:
+    """The per-address count every sign-in step shares (password, two-factor code)."""
+    return f"ip:{str(ip)[:64] or 'unknown'}", _SIGN_IN_RULES["ip"]
 
 
 def _sign_in_attempts(
@@ -268,7 +299,7 @@ def sign_in(
         user.password_hash = new_hash
         session.add(user)
     _sign_in_succeeded(session, attempts)
-    return _account(user)
+    return account_of(session, user)
 
 
 def device_key(user_id: uuid.UUID | str, *, now: datetime | None = None) -> str:
@@ -428,7 +459,7 @@ def session_user(
         login.last_seen_at = now
         login.idle_expires_at = min(now + idle, login.expires_at)
         session.add(login)
-    return _account(user, str(login.id))
+    return account_of(session, user, str(login.id))
 
 
 def sign_out(*, session: Session, token: str | None) -> None:

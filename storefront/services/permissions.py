@@ -7,13 +7,14 @@ import uuid
 
 from sqlmodel import Session
 
-from storefront.models import User
+from storefront.models import BusinessSettings, TwoFactor, User
 from storefront.services.errors import ServiceError
 
 
 def require_admin(session: Session, actor_id: object, error: type[ServiceError]) -> User:
-    """The calling admin, or `error` with code `no_user` (no such account) or `not_allowed`
-    (an account that is not an admin). Each service passes its own error type."""
+    """The calling admin, or `error` with code `no_user` (no such account), `not_allowed`
+    (an account that is not an admin) or `two_factor_required` (an admin who must set up
+    two-factor sign-in first). Each service passes its own error type."""
     try:
         actor = session.get(User, uuid.UUID(str(actor_id)))
     except (TypeError, ValueError):
@@ -22,4 +23,21 @@ def require_admin(session: Session, actor_id: object, error: type[ServiceError])
         raise error("no_user", "No user logged in")
     if actor.role != "admin":
         raise error("not_allowed", "Only admins may do this")
+    if two_factor_setup_needed(session, actor):
+        raise error("two_factor_required", TWO_FACTOR_REQUIRED)
     return actor
+
+
+TWO_FACTOR_REQUIRED = "Set up two-factor sign-in (Account, Security) to use the admin screens"
+
+
+def two_factor_setup_needed(session: Session, user: User) -> bool:
+    """An admin without two-factor sign-in while the business setting requires it for every
+    admin (services/two_factor.py): the admin screens refuse them until they set it up."""
+    if user.role != "admin":
+        return False
+    settings = session.get(BusinessSettings, 1)
+    if settings is None or not settings.admin_two_factor_required:
+        return False
+    row = session.get(TwoFactor, user.id)
+    return row is None or row.enabled_at is None

@@ -9,7 +9,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services import audit, permissions
+from storefront.services import audit, fields, permissions
 from storefront.services.auth import normalize_email
 from storefront.services.errors import ServiceError
 
@@ -27,9 +27,12 @@ def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
 
 
 def check_role(*, session: Session, user_id: str | None, required_role: str = "admin") -> bool:
-    """The database's answer; never what the browser says."""
+    """The database's answer; never what the browser says. An admin who must set up two-factor
+    sign-in first does not pass as an admin (services/permissions.py)."""
     user = _user(session, user_id)
-    return user is not None and user.role == required_role
+    if user is None or user.role != required_role:
+        return False
+    return required_role != "admin" or not permissions.two_factor_setup_needed(session, user)
 
 
 def get_role(*, session: Session, user_id: str | None) -> str | None:
@@ -106,30 +109,35 @@ def make_admin_by_email(*, session: Session, email: str) -> None:
 # --- the account area -------------------------------------------------------------------------
 
 AVATAR_MAX_BYTES = 2 * 1024 * 1024
-FULL_NAME_MAX = 255
+FULL_NAME_MAX = fields.max_length(User, "full_name")
 
 
 class ProfileError(ServiceError):
-    """Codes: no_user, name_missing, name_too_long (`details['max']`), too_large, not_image,
-    upload_failed."""
+    """Codes: no_user, name_missing, name_too_long (`details['max']`), invalid_name (on two
+    lines, or with a control or invisible character: the message says which), too_large,
+    not_image, upload_failed, rate_limited and quota_exceeded (the account's upload limits:
+    the message says which, with its numbers)."""
 
 
 def update_full_name(*, session: Session, user_id: str, full_name: str) -> None:
     user = _user(session, user_id)
     if user is None:
         raise ProfileError("no_user", "No such account")
-    name = str(full_name).strip()
-    if not name:
-        raise ProfileError("name_missing", "A name is required")
-    if len(name) > FULL_NAME_MAX:
-        raise ProfileError("name_too_long", "The name is too long", max=FULL_NAME_MAX)
+    try:
+        name = fields.single_line(full_name, "Full name", FULL_NAME_MAX, required=True)
+    except fields.FieldError as error:
+        code = {"required": "name_missing", "too_long": "name_too_long"}.get(
+            error.code, "invalid_name"
+        )
+        raise ProfileError(code, error.message, max=FULL_NAME_MAX) from None
     user.full_name, user.updated_at = name, utcnow()
     session.add(user)
 
 
 def set_avatar(*, session: Session, user_id: str, data: bytes, now=None) -> str:
     """Check and store a new profile picture; returns its URL. The checks are the server's:
-    the browser's limits are only a convenience."""
+    the browser's limits are only a convenience. The account's upload limits apply
+    (rate_limited, quota_exceeded); the picture it replaces is deleted after the commit."""
     from storefront.services import storage
 
     user = _user(session, user_id)
@@ -139,20 +147,30 @@ def set_avatar(*, session: Session, user_id: str, data: bytes, now=None) -> str:
         raise ProfileError("too_large", "The image is over 2 MB")
     now = now or utcnow()
     try:
-        stored = storage.save_image(
+        stored = storage.save_upload(
+            session,
             "avatars",
             data,
+            owner=user,
+            kind="avatar",
             max_bytes=AVATAR_MAX_BYTES,
             name=f"avatar-{user.id}-{int(now.timestamp() * 1000)}",
+            referenced=True,
+            now=now,
         )
     except storage.StorageError as exc:
         if exc.code in ("not_image", "bad_type", "no_file"):
             raise ProfileError("not_image", "Not an image") from exc
         if exc.code == "too_large":
             raise ProfileError("too_large", "The image is over 2 MB") from exc
+        if exc.code in storage.LIMIT_CODES:  # the account's limits, in their own words
+            raise ProfileError(exc.code, exc.message, **exc.details) from exc
         raise ProfileError("upload_failed", "The image could not be stored") from exc
+    previous = storage.path_from_url(user.avatar_url or "")
     user.avatar_url, user.updated_at = stored.url, now
     session.add(user)
+    if previous:  # the old picture leaves the storage once this change has committed
+        storage.release(session, [previous])
     return stored.url
 
 

@@ -1,0 +1,394 @@
+"""Two-factor sign-in with an authenticator app (TOTP, RFC 6238), for admins (issue 18, 11).
+
+Setup: `begin_setup` keeps a new secret on the server (row not yet enabled) and returns what
+the app needs (an otpauth:// address as a QR code, and the secret as text); `confirm_setup` turns
+it on once a code from the app matches, and returns ten one-time recovery codes, shown once and
+stored as argon2 hashes. `disable` needs a current code, a recovery code or the password.
+
+Signing in: when the password of an account with two-factor on is right, the sign-in does not
+complete; `pending_ticket` is a signed 5-minute ticket for the second step (kept in the sign-in
+form's server-side state, or for OAuth in an HttpOnly cookie), and `complete_sign_in` takes it
+with a code. Codes are throttled like passwords (failures count, per account and per address)
+and a code is accepted once: the 30-second step of the last code accepted is remembered.
+
+An admin setting (`BusinessSettings.admin_two_factor_required`) makes it required for every
+admin; the admin check (services/permissions.py) refuses an admin without it."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import jwt
+import pyotp
+import segno
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
+
+from storefront.models import BusinessSettings, RecoveryCode, TwoFactor, User, utcnow
+from storefront.services import audit, auth, permissions, throttle
+from storefront.services.business import SITE_NAME
+from storefront.services.errors import ServiceError
+from storefront.settings import get_settings
+
+DIGITS = 6
+INTERVAL = 30  # seconds per code
+DRIFT_STEPS = 1  # a code of the step before or after is accepted too (clock drift)
+RECOVERY_CODE_COUNT = 10
+RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i
+RECOVERY_CODE_LENGTH = 10  # about 49 bits each, shown as xxxxx-xxxxx
+PENDING_LIFETIME = timedelta(minutes=5)
+PENDING_PURPOSE = "two-factor"
+# OAuth's second step: the callback leaves the ticket in this HttpOnly cookie (path /, so the
+# sign-in page's websocket carries it) and sends the browser to /sign-in?step=two-factor.
+PENDING_COOKIE = "sf_2fa"
+SIGN_IN_STEP = "two-factor"
+# Wrong codes per account (any address) back off like sign-in failures; per address they count
+# with the sign-in failures of that address.
+CODE_RULE = throttle.Rule(5, auth.THROTTLE_WINDOW, backoff=True)
+
+
+class TwoFactorError(ServiceError):
+    """Codes: not_allowed (not an admin), no_user, already_enabled, no_setup, not_enabled,
+    invalid_code, expired (the sign-in's 5 minutes are over), rate_limited
+    (`details['retry_after']` seconds), enable_first (require it for all before using it)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the authenticator app needs: the secret as text and as a QR code."""
+
+    secret: str
+    uri: str
+    qr_data_uri: str
+
+    @property
+    def secret_text(self) -> str:
+        """The secret in groups of four, for typing into the app."""
+        return " ".join(self.secret[i : i + 4] for i in range(0, len(self.secret), 4))
+
+
+@dataclass(frozen=True)
+class Status:
+    enabled: bool
+    recovery_codes_left: int
+    required: bool
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """A second step that went well: who signs in, and whether the session is remembered."""
+
+    account: auth.SignedInUser
+    remember: bool
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def _user(session: Session, user_id: object) -> User:
+    try:
+        user = session.get(User, uuid.UUID(str(user_id)))
+    except (TypeError, ValueError):
+        user = None
+    if user is None:
+        raise TwoFactorError("no_user", "No user logged in")
+    return user
+
+
+def _enabled_row(session: Session, user_id: uuid.UUID) -> TwoFactor | None:
+    row = session.get(TwoFactor, user_id)
+    return row if row is not None and row.enabled_at is not None else None
+
+
+def is_enabled(*, session: Session, user_id: object) -> bool:
+    try:
+        return _enabled_row(session, uuid.UUID(str(user_id))) is not None
+    except (TypeError, ValueError):
+        return False
+
+
+def required_for_admins(*, session: Session) -> bool:
+    row = session.get(BusinessSettings, 1)
+    return bool(row and row.admin_two_factor_required)
+
+
+def status(*, session: Session, user_id: object) -> Status:
+    user = _user(session, user_id)
+    left = 0
+    enabled = _enabled_row(session, user.id) is not None
+    if enabled:
+        left = len(_unused_codes(session, user.id))
+    return Status(
+        enabled=enabled, recovery_codes_left=left, required=required_for_admins(session=session)
+    )
+
+
+# --- codes ------------------------------------------------------------------------------------
+
+
+def _totp(secret: str) -> pyotp.TOTP:
+    return pyotp.TOTP(secret, digits=DIGITS, interval=INTERVAL)
+
+
+def _clean(code: object) -> str:
+    return "".join(str(code or "")[:64].split()).replace("-", "").lower()
+
+
+def _matching_step(secret: str, code: str, now: datetime) -> int | None:
+    """The time step whose code `code` is, within the drift allowed; None if none."""
+    if len(code) != DIGITS or not code.isdigit():
+        return None
+    totp = _totp(secret)
+    current = int(now.timestamp()) // INTERVAL
+    found = None
+    for step in range(current - DRIFT_STEPS, current + DRIFT_STEPS + 1):
+        if secrets.compare_digest(totp.at(step * INTERVAL), code):  # all compared, same time
+            found = step
+    return found
+
+
+def _use_totp(session: Session, row: TwoFactor, code: str, now: datetime) -> bool:
+    """Accept a code once: its step must be later than the last accepted one. One conditional
+    UPDATE, so two requests with the same code cannot both pass."""
+    step = _matching_step(row.secret, code, now)
+    if step is None:
+        return False
+    result = session.exec(  # type: ignore[call-overload]
+        update(TwoFactor)
+        .where(
+            col(TwoFactor.user_id) == row.user_id,
+            (col(TwoFactor.last_used_step).is_(None)) | (col(TwoFactor.last_used_step) < step),
+        )
+        .values(last_used_step=step)
+    )
+    session.expire(row)
+    return result.rowcount == 1
+
+
+def _unused_codes(session: Session, user_id: uuid.UUID) -> list[RecoveryCode]:
+    return list(
+        session.exec(
+            select(RecoveryCode).where(
+                RecoveryCode.user_id == user_id, col(RecoveryCode.used_at).is_(None)
+            )
+        ).all()
+    )
+
+
+def _use_recovery_code(session: Session, user_id: uuid.UUID, code: str, now: datetime) -> bool:
+    if len(code) != RECOVERY_CODE_LENGTH:
+        return False
+    for stored in _unused_codes(session, user_id):
+        if auth.password_matches(code, stored.code_hash):
+            result = session.exec(  # type: ignore[call-overload]
+                update(RecoveryCode)
+                .where(col(RecoveryCode.id) == stored.id, col(RecoveryCode.used_at).is_(None))
+                .values(used_at=now)
+            )
+            return result.rowcount == 1
+    return False
+
+
+def _new_recovery_codes(session: Session, user_id: uuid.UUID) -> list[str]:
+    session.exec(delete(RecoveryCode).where(col(RecoveryCode.user_id) == user_id))
+    codes = [
+        "".join(secrets.choice(RECOVERY_ALPHABET) for _ in range(RECOVERY_CODE_LENGTH))
+        for _ in range(RECOVERY_CODE_COUNT)
+    ]
+    for code in codes:
+        session.add(RecoveryCode(user_id=user_id, code_hash=auth.hash_password(code)))
+    return [f"{code[:5]}-{code[5:]}" for code in codes]
+
+
+def _count_attempt(session: Session, keys: list[tuple[str, throttle.Rule]], now: datetime) -> None:
+    wait = throttle.take(session, keys, now=now)
+    if wait:
+        raise TwoFactorError("rate_limited", "Too many attempts", retry_after=wait)
+
+
+def _invalid_code() -> TwoFactorError:
+    return TwoFactorError("invalid_code", "The code is not valid")
+
+
+# --- setup (account area) ---------------------------------------------------------------------
+
+
+def _admin(session: Session, user_id: object) -> User:
+    user = _user(session, user_id)
+    if user.role != "admin":
+        raise TwoFactorError("not_allowed", "Only admins may do this")
+    return user
+
+
+def begin_setup(*, session: Session, user_id: object, now: datetime | None = None) -> Setup:
+    """A new secret, kept on the server until a code confirms it (an earlier unconfirmed one is
+    replaced)."""
+    user = _admin(session, user_id)
+    if _enabled_row(session, user.id) is not None:
+        raise TwoFactorError("already_enabled", "Two-factor sign-in is already on")
+    secret = pyotp.random_base32()
+    row = session.get(TwoFactor, user.id) or TwoFactor(user_id=user.id, secret=secret)
+    row.secret, row.enabled_at, row.last_used_step = secret, None, None
+    row.created_at = now or utcnow()
+    session.add(row)
+    session.flush()
+    uri = _totp(secret).provisioning_uri(name=user.email, issuer_name=SITE_NAME)
+    qr = segno.make(uri, error="m").svg_data_uri(scale=5, border=2, dark="#0f172a")
+    return Setup(secret=secret, uri=uri, qr_data_uri=qr)
+
+
+def confirm_setup(
+    *, session: Session, user_id: object, code: str, now: datetime | None = None
+) -> list[str]:
+    """Turn two-factor on with a first code from the app; returns the ten recovery codes (the
+    only time they are shown). The caller commits."""
+    now = now or utcnow()
+    user = _admin(session, user_id)
+    _count_attempt(session, [(f"2fa:{user.id}", CODE_RULE)], now)
+    row = session.get(TwoFactor, user.id)
+    if row is None:
+        raise TwoFactorError("no_setup", "Start the setup again")
+    if row.enabled_at is not None:
+        raise TwoFactorError("already_enabled", "Two-factor sign-in is already on")
+    if not _use_totp(session, row, _clean(code), now):
+        raise _invalid_code()
+    row = session.get(TwoFactor, user.id)
+    assert row is not None
+    row.enabled_at = now
+    session.add(row)
+    codes = _new_recovery_codes(session, user.id)
+    throttle.forgive(session, [f"2fa:{user.id}"])
+    audit.record(
+        session,
+        actor_id=user.id,
+        action="two_factor_on",
+        entity_type="user",
+        entity_id=str(user.id),
+    )
+    session.flush()
+    return codes
+
+
+def _proves_owner(session: Session, user: User, proof: str, now: datetime) -> bool:
+    """A current code, an unused recovery code, or the account's password."""
+    row = _enabled_row(session, user.id)
+    code = _clean(proof)
+    if row is not None and (
+        _use_totp(session, row, code, now) or _use_recovery_code(session, user.id, code, now)
+    ):
+        return True
+    return bool(user.password_hash) and auth.password_matches(str(proof)[:256], user.password_hash)
+
+
+def disable(*, session: Session, user_id: object, proof: str, now: datetime | None = None) -> None:
+    """Turn two-factor off: needs a current code, a recovery code or the password."""
+    now = now or utcnow()
+    user = _user(session, user_id)
+    if _enabled_row(session, user.id) is None:
+        raise TwoFactorError("not_enabled", "Two-factor sign-in is off")
+    _count_attempt(session, [(f"2fa:{user.id}", CODE_RULE)], now)
+    if not _proves_owner(session, user, str(proof or ""), now):
+        raise _invalid_code()
+    session.exec(delete(RecoveryCode).where(col(RecoveryCode.user_id) == user.id))
+    session.exec(delete(TwoFactor).where(col(TwoFactor.user_id) == user.id))
+    throttle.forgive(session, [f"2fa:{user.id}"])
+    audit.record(
+        session,
+        actor_id=user.id,
+        action="two_factor_off",
+        entity_type="user",
+        entity_id=str(user.id),
+    )
+
+
+def set_required(*, session: Session, actor_id: object, required: bool) -> None:
+    """The admin setting that makes two-factor required for every admin. An admin turns it on
+    only with two-factor on themselves (so the setting cannot shut its author out)."""
+    actor = permissions.require_admin(session, actor_id, TwoFactorError)
+    if required and _enabled_row(session, actor.id) is None:
+        raise TwoFactorError("enable_first", "Turn on two-factor sign-in for your account first")
+    row = session.get(BusinessSettings, 1)
+    before = audit.snapshot(row)
+    row = row or BusinessSettings(id=1)
+    row.admin_two_factor_required = bool(required)
+    row.updated_at = utcnow()
+    audit.saved(
+        session,
+        row,
+        actor_id=actor.id,
+        action="settings_update",
+        entity_type="settings",
+        before=before,
+    )
+
+
+# --- signing in -------------------------------------------------------------------------------
+
+
+def pending_ticket(user_id: object, *, remember: bool, now: datetime | None = None) -> str:
+    """The signed 5-minute ticket that says the password step of this sign-in went well."""
+    now = now or utcnow()
+    claims = {
+        "sub": str(user_id),
+        "remember": bool(remember),
+        "purpose": PENDING_PURPOSE,
+        "jti": secrets.token_hex(8),
+        "iat": now,
+        "exp": now + PENDING_LIFETIME,
+    }
+    return jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
+
+
+def _expired() -> TwoFactorError:
+    return TwoFactorError("expired", "Your sign-in took too long. Please sign in again.")
+
+
+def _read_pending(ticket: str, now: datetime) -> tuple[uuid.UUID, bool]:
+    try:
+        claims = jwt.decode(
+            str(ticket or "")[:2048],
+            get_settings().secret_key,
+            algorithms=["HS256"],
+            options={"require": ["exp", "sub"], "verify_exp": False, "verify_iat": False},
+        )
+        user_id = uuid.UUID(str(claims["sub"]))
+        expired = float(claims["exp"]) <= now.timestamp()
+    except (jwt.PyJWTError, ValueError, KeyError, TypeError) as exc:
+        raise _expired() from exc
+    if expired or claims.get("purpose") != PENDING_PURPOSE:
+        raise _expired()
+    return user_id, bool(claims.get("remember"))
+
+
+def pending_is_valid(ticket: str | None, *, now: datetime | None = None) -> bool:
+    try:
+        _read_pending(str(ticket or ""), now or utcnow())
+    except TwoFactorError:
+        return False
+    return True
+
+
+def complete_sign_in(
+    *, session: Session, ticket: str, code: str, ip: str, now: datetime | None = None
+) -> SignIn:
+    """The second step: a code from the app (or a recovery code) for the account the pending
+    ticket names. The attempt is counted first (committed); a success takes it back."""
+    now = now or utcnow()
+    user_id, remember = _read_pending(ticket, now)
+    attempts = [(f"2fa:{user_id}", CODE_RULE), auth.address_attempt(ip)]
+    _count_attempt(session, attempts, now)
+    user = session.get(User, user_id)
+    row = _enabled_row(session, user_id)
+    cleaned = _clean(code)
+    if user is None or row is None:
+        raise _expired()
+    if not (
+        _use_totp(session, row, cleaned, now) or _use_recovery_code(session, user_id, cleaned, now)
+    ):
+        raise _invalid_code()
+    throttle.forgive(session, [attempts[0][0]])
+    throttle.release(session, attempts[1:])
+    return SignIn(account=auth.account_of(session, user), remember=remember)
