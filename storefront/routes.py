@@ -26,6 +26,7 @@ RESET_PASSWORD = "/reset-password"
 ACCOUNT = "/account"
 ACCOUNT_PROFILE = "/account/profile"
 ACCOUNT_ORDERS = "/account/orders"
+ACCOUNT_SECURITY = "/account/security"
 SERVICE_CREATE = "/services/create"
 SERVICE_EDIT = "/services/edit/[service_id]"
 

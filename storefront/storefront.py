@@ -9,6 +9,7 @@ from storefront.api.media import static_files
 from storefront.api.security import security_headers
 from storefront.components.head import site_head
 from storefront.pages.account.account import dashboard, orders, profile
+from storefront.pages.account.security import security
 from storefront.pages.admin.audit import admin_audit_page
 from storefront.pages.admin.availability import admin_availability
 from storefront.pages.admin.banners import admin_banners
@@ -50,6 +51,7 @@ from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.services import business
 from storefront.services.first_admin import announce_setup_code
+from storefront.services.housekeeping import housekeeping_worker
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, ProfileState
@@ -61,7 +63,7 @@ from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_services import AdminServicesState
-from storefront.state.admin_settings import AdminSettingsState
+from storefront.state.admin_settings import AdminSettingsState, AdminTwoFactorState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
@@ -76,6 +78,7 @@ from storefront.state.errors import backend_exception_handler
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
 from storefront.state.mascots import MascotsState
+from storefront.state.security import SecurityState
 from storefront.state.seo import SeoState
 from storefront.state.service_form import ServiceFormState
 from storefront.state.services_index import ServicesIndexState
@@ -98,6 +101,11 @@ app.add_middleware(AuthGuard())
 # Sends the notification outbox from every worker (DESIGN 6); off with OUTBOX_WORKER=false.
 if get_settings().outbox_worker:
     app.register_lifespan_task(outbox_worker)
+# Purges expired sessions, used tickets, old throttle rows, sent outbox rows and orphaned
+# uploads once per HOUSEKEEPING_INTERVAL_MINUTES for the whole cluster (a lease in the
+# database); off with HOUSEKEEPING=false.
+if get_settings().housekeeping:
+    app.register_lifespan_task(housekeeping_worker)
 # On a public address with no admin yet, every worker logs the one-time setup code that Initial
 # Admin Setup asks for (DESIGN 9.10); the task ends at once otherwise.
 app.register_lifespan_task(announce_setup_code)
@@ -135,7 +143,12 @@ PUBLIC_PAGES = [
     ],
 ]
 AUTH_PAGES = [
-    (sign_in_page, routes.SIGN_IN, "Sign In", SignInState.open_page),
+    (
+        sign_in_page,
+        routes.SIGN_IN,
+        "Sign In",
+        [SignInState.open_page, SignInState.open_second_step],
+    ),
     (sign_up_page, routes.SIGN_UP, "Sign Up", SignUpState.open_page),
     (reset_password_page, routes.RESET_PASSWORD, "Reset Password", ResetPasswordState.open_page),
 ]
@@ -143,6 +156,7 @@ ACCOUNT_PAGES = [
     (dashboard, routes.ACCOUNT, "Dashboard", [AccountAreaState.load]),
     (profile, routes.ACCOUNT_PROFILE, "Profile", [ProfileState.load]),
     (orders, routes.ACCOUNT_ORDERS, "Orders", [AccountAreaState.load]),
+    (security, routes.ACCOUNT_SECURITY, "Security", [SecurityState.load]),
     (account_service_create, routes.SERVICE_CREATE, "Create New Service", [ServiceFormState.load]),
     (account_service_edit, routes.SERVICE_EDIT, "Edit Service", [ServiceFormState.load]),
 ]
@@ -184,7 +198,12 @@ ADMIN_PAGES = [
         [AdminBookingEditState.load],
     ),
     (admin_calendar_page, routes.ADMIN_CALENDAR, "Week Calendar", [AdminCalendarState.load]),
-    (admin_settings_page, routes.ADMIN_SETTINGS, "Settings", [AdminSettingsState.load]),
+    (
+        admin_settings_page,
+        routes.ADMIN_SETTINGS,
+        "Settings",
+        [AdminSettingsState.load, AdminTwoFactorState.load],
+    ),
     (role_debug_page, routes.ADMIN_ROLE_DEBUG, "Role Debug", [RoleDebugState.load]),
     (admin_audit_page, routes.ADMIN_AUDIT, "Audit Log", [AdminAuditState.load]),
     (

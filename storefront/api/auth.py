@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from storefront import routes as site_routes
 from storefront.db import in_transaction
-from storefront.services import auth
+from storefront.services import auth, two_factor
 from storefront.settings import get_settings
 
 BIND_COOKIE_PATH = "/api/auth"
@@ -84,6 +84,7 @@ async def complete(request: Request) -> Response:
         **common,
     )
     response.delete_cookie(auth.BIND_COOKIE, path=BIND_COOKIE_PATH)
+    response.delete_cookie(two_factor.PENDING_COOKIE, path="/")  # an OAuth second step's
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -18,7 +18,7 @@ from starlette.routing import Route
 from storefront import routes as site_routes
 from storefront.api.auth import set_binding_cookie
 from storefront.db import session_scope
-from storefront.services import auth, oauth
+from storefront.services import auth, oauth, two_factor
 from storefront.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -60,13 +60,32 @@ async def start(request: Request) -> RedirectResponse:
     return response
 
 
-def _finish(provider: str, code: str, state: str, nonce: str | None) -> tuple[uuid.UUID, str]:
+def _finish(provider: str, code: str, state: str, nonce: str | None) -> tuple[uuid.UUID, str, bool]:
     redirect_to = oauth.verify_state(state, provider=provider, nonce=nonce).redirect_to
     with session_scope() as session:
         user_id = oauth.complete(
             session=session, provider=provider, code=code, state=state, nonce=nonce
         )
-    return user_id, redirect_to
+        needs_code = two_factor.is_enabled(session=session, user_id=user_id)
+    return user_id, redirect_to, needs_code
+
+
+def _second_step(user_id: uuid.UUID, redirect_to: str) -> RedirectResponse:
+    """An account with two-factor on: the provider's word is the first step only. The sign-in
+    page asks for the code, with this browser's ticket in an HttpOnly cookie."""
+    query = urlencode({"step": two_factor.SIGN_IN_STEP, "redirectTo": redirect_to})
+    response = RedirectResponse(f"{site_routes.SIGN_IN}?{query}", status_code=302)
+    response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    response.set_cookie(
+        two_factor.PENDING_COOKIE,
+        two_factor.pending_ticket(user_id, remember=True),
+        max_age=int(two_factor.PENDING_LIFETIME.total_seconds()),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=get_settings().public_url.startswith("https://"),
+    )
+    return response
 
 
 async def callback(request: Request) -> RedirectResponse:
@@ -76,13 +95,15 @@ async def callback(request: Request) -> RedirectResponse:
         log.info("OAuth %r answered error %r", provider[:32], params.get("error", "")[:64])
         return _failure(provider)
     try:
-        user_id, redirect_to = await asyncio.to_thread(
+        user_id, redirect_to, needs_code = await asyncio.to_thread(
             _finish,
             provider,
             params.get("code", ""),
             params.get("state", ""),
             request.cookies.get(NONCE_COOKIE),
         )
+        if needs_code:
+            return _second_step(user_id, redirect_to)
         binding = auth.new_binding()
         ticket = auth.issue_ticket(user_id, remember=True, binding=binding)
     except oauth.OAuthError as error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import business
+from storefront.services import business, two_factor
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.business import BusinessState
@@ -72,3 +72,39 @@ class AdminSettingsState(AdminState):
         # This tab's footer and contact card show the new details at once.
         public = await self.get_state(BusinessState)
         public.details = (await call_service(business.business_details)).as_dict()
+
+
+REQUIRED_ON = "Two-factor sign-in is now required for every admin"
+REQUIRED_OFF = "Two-factor sign-in is no longer required"
+ENABLE_FIRST = "Turn on two-factor sign-in for your own account first (Account, Security)"
+
+
+class AdminTwoFactorState(AdminState):
+    """The setting that makes two-factor sign-in required for every admin."""
+
+    required: bool = False
+    notice: str = ""
+    error: str = ""
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        if await self._admin_id():
+            self.required = await call_service(two_factor.required_for_admins)
+
+    @rx.event
+    async def set_required(self, required: bool):
+        caller = await self._admin_id()
+        if not caller:
+            return
+        self.notice = self.error = ""
+        try:
+            await call_service(two_factor.set_required, actor_id=caller, required=bool(required))
+        except two_factor.TwoFactorError as exc:
+            self.error = ENABLE_FIRST if exc.code == "enable_first" else FAILED
+            return
+        except Exception:
+            self.error = FAILED
+            return
+        self.required = bool(required)
+        self.notice = REQUIRED_ON if required else REQUIRED_OFF

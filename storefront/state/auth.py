@@ -47,6 +47,8 @@ class AuthState(rx.State):
     user_name: str = ""
     user_email: str = ""
     avatar_url: str = ""
+    # An admin who must set up two-factor sign-in before the admin screens serve them.
+    two_factor_setup_needed: bool = False
 
     def _cookie(self, name: str) -> str | None:
         for part in cookie_header(self).split(";"):
@@ -63,7 +65,11 @@ class AuthState(rx.State):
         if user_id != self._user_id:
             await self._forget_private_states()
         self._user_id = user_id
-        self._role = user.role if user else ""
+        # The role the admin check grants now: an admin who must set up two-factor sign-in
+        # first is not served as one (services/permissions.py says the same to the services).
+        setup_needed = bool(user and user.two_factor_setup_needed)
+        self._role = ("user" if setup_needed else user.role) if user else ""
+        self.two_factor_setup_needed = setup_needed
         self.signed_in = user is not None
         self.is_admin = bool(user and user.is_admin)
         self.user_name = (user.full_name or user.email.split("@")[0]) if user else ""
@@ -117,8 +123,12 @@ class AuthState(rx.State):
 
     @rx.event
     async def require_admin(self):
-        """Guests go to sign in; a signed-in non-admin stays and sees 'Access Denied'."""
-        return await self._send_guests_to_sign_in()
+        """Guests go to sign in; a signed-in non-admin stays and sees 'Access Denied'; an admin
+        who must set up two-factor sign-in first goes to do so."""
+        leave = await self._send_guests_to_sign_in()
+        if leave is None and self.two_factor_setup_needed:
+            return rx.redirect(routes.ACCOUNT_SECURITY)
+        return leave
 
     @rx.event
     async def sign_out(self):

@@ -9,7 +9,8 @@ from urllib.parse import quote
 
 import reflex as rx
 
-from storefront.services import auth, oauth, password_reset
+from storefront import routes
+from storefront.services import auth, oauth, password_reset, two_factor
 from storefront.state.auth import AuthState, sign_in_redirect
 from storefront.state.base import call_service
 
@@ -36,6 +37,11 @@ AUTH_MESSAGES = {
     "invalid_or_expired": password_reset.INVALID_LINK_MESSAGE,
 }
 SIGN_IN_MISSING = "Please enter your email and password"
+CODE_MESSAGES = {
+    "invalid_code": "That code is not valid. Please try again.",
+    "expired": "Your sign-in took too long. Please sign in again.",
+    "missing": "Please enter the 6-digit code from your authenticator app",
+}
 QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
 
 
@@ -48,7 +54,16 @@ def wait_message(seconds: int, *, what: str = "sign-in attempts") -> str:
 def message_for(error: auth.AuthError | password_reset.PasswordResetError, fallback: str) -> str:
     if error.code == "rate_limited":
         return wait_message(int(error.details.get("retry_after", 1)), what="attempts")
+    if error.code == "invalid_name":
+        return error.message  # the field rule's words: on two lines, or an invisible character
     return AUTH_MESSAGES.get(error.code, fallback)
+
+
+def landing(redirect_to: str, account: auth.SignedInUser) -> str:
+    """Where a signed-in account goes: an admin who must set up two-factor goes to do so."""
+    if account.two_factor_setup_needed:
+        return routes.ACCOUNT_SECURITY
+    return auth.landing_after_sign_in(redirect_to, is_admin=account.is_admin)
 
 
 def _carry_ticket(user_id: str, remember: bool, target: str) -> rx.event.EventSpec:
@@ -102,6 +117,64 @@ class AuthFormState(rx.State):
 
 
 class SignInState(AuthFormState):
+    # The second step of an account with two-factor on: the signed ticket of its password step
+    # stays on the server (services/two_factor.py); the page only knows a code is asked for.
+    _pending: str = ""
+    needs_code: bool = False
+
+    @rx.event
+    async def open_second_step(self):
+        """on_load, after open_page: a new visit starts at the password, except when the OAuth
+        callback sent this browser here with its ticket (an HttpOnly cookie) for the code."""
+        self._pending, self.needs_code = "", False
+        auth_state = await self.get_state(AuthState)
+        ticket = auth_state._cookie(two_factor.PENDING_COOKIE)
+        step = self.router.url.query_parameters.get("step")
+        if step == two_factor.SIGN_IN_STEP and two_factor.pending_is_valid(ticket):
+            self._pending, self.needs_code = str(ticket), True
+
+    @rx.event
+    def cancel_code(self):
+        self._pending, self.needs_code, self.error, self.busy = "", False, "", False
+
+    @rx.event
+    async def submit_code(self, form: dict):
+        if self.busy or not isinstance(form, dict):
+            return
+        code = str(form.get("code") or "").strip()[:64]
+        if not self._pending:
+            self.needs_code, self.error = False, CODE_MESSAGES["expired"]
+            return
+        if not code:
+            self.error = CODE_MESSAGES["missing"]
+            return
+        self.busy, self.error = True, ""
+        yield
+        try:
+            done = await call_service(
+                two_factor.complete_sign_in,
+                ticket=self._pending,
+                code=code,
+                ip=self.router.session.client_ip,
+            )
+        except two_factor.TwoFactorError as exc:
+            self.busy = False
+            if exc.code == "rate_limited":
+                self.error = wait_message(int(exc.details.get("retry_after", 1)))
+            else:
+                self.error = CODE_MESSAGES.get(exc.code, SIGN_IN_FALLBACK)
+            if exc.code == "expired":
+                self._pending, self.needs_code = "", False
+            return
+        except Exception:
+            log.exception("two-factor sign-in failed")
+            self.busy, self.error = False, SIGN_IN_FALLBACK
+            return
+        self._pending = ""
+        yield _carry_ticket(
+            done.account.user_id, done.remember, landing(self.redirect_to, done.account)
+        )
+
     @rx.event
     async def submit(self, form: dict):
         if self.busy or not isinstance(form, dict):
@@ -133,8 +206,12 @@ class SignInState(AuthFormState):
             log.exception("sign-in failed")
             self.busy, self.error = False, SIGN_IN_FALLBACK
             return
-        target = auth.landing_after_sign_in(self.redirect_to, is_admin=account.is_admin)
-        yield _carry_ticket(account.user_id, remember, target)
+        if await call_service(two_factor.is_enabled, user_id=account.user_id):
+            # The password was right; the sign-in completes only with a code (submit_code).
+            self._pending = two_factor.pending_ticket(account.user_id, remember=remember)
+            self.busy, self.needs_code = False, True
+            return
+        yield _carry_ticket(account.user_id, remember, landing(self.redirect_to, account))
 
 
 class SignUpState(AuthFormState):
@@ -168,8 +245,7 @@ class SignUpState(AuthFormState):
         )
         yield
         await asyncio.sleep(SIGN_UP_REDIRECT_SECONDS)
-        target = auth.landing_after_sign_in(self.redirect_to, is_admin=account.is_admin)
-        yield _carry_ticket(account.user_id, False, target)
+        yield _carry_ticket(account.user_id, False, landing(self.redirect_to, account))
 
 
 class ResetPasswordState(AuthFormState):

@@ -25,6 +25,7 @@ TABS = [
     ("Dashboard", routes.ACCOUNT),
     ("Profile", routes.ACCOUNT_PROFILE),
     ("Orders", routes.ACCOUNT_ORDERS),
+    ("Security", routes.ACCOUNT_SECURITY),  # two-factor sign-in: admins only
 ]
 STATUS_STYLES = {
     "pending": "bg-amber-100 text-amber-800",
@@ -56,7 +57,12 @@ def account_frame(title: str, *children: rx.Component) -> rx.Component:
             loading_spinner(),
             rx.el.div(
                 rx.el.nav(
-                    *[_tab(label, href, current=label == title) for label, href in TABS],
+                    *[
+                        _tab(label, href, current=label == title)
+                        if href != routes.ACCOUNT_SECURITY
+                        else rx.cond(AuthState.is_admin, _tab(label, href, current=label == title))
+                        for label, href in TABS
+                    ],
                     aria_label="Account",
                     class_name="flex flex-wrap gap-2",
                     data_testid="account-tabs",
@@ -203,8 +209,17 @@ def profile() -> rx.Component:
             rx.el.p("Email cannot be changed.", class_name="mt-1 text-xs text-slate-500"),
             rx.el.div(
                 rx.el.span("Two-factor authentication", class_name="font-medium"),
-                rx.el.button(
-                    "Enable", on_click=ProfileState.show_two_factor, class_name=SECONDARY_BUTTON
+                rx.cond(
+                    AuthState.is_admin,
+                    rx.link(
+                        "Manage",
+                        href=routes.ACCOUNT_SECURITY,
+                        underline="none",
+                        class_name=SECONDARY_BUTTON,
+                    ),
+                    rx.el.button(
+                        "Enable", on_click=ProfileState.show_two_factor, class_name=SECONDARY_BUTTON
+                    ),
                 ),
                 class_name="mt-6 flex items-center justify-between max-w-md",
             ),

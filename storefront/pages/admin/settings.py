@@ -14,6 +14,7 @@ from storefront.components.admin_layout import (
 from storefront.components.ui import PRIMARY_BUTTON
 from storefront.services.money import SYMBOLS
 from storefront.state.admin_settings import AdminSettingsState as S
+from storefront.state.admin_settings import AdminTwoFactorState
 
 # (field, label, input type, hint)
 FIELDS = [
@@ -58,6 +59,30 @@ def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
     )
 
 
+def _two_factor_setting() -> rx.Component:
+    T = AdminTwoFactorState
+    return rx.el.section(
+        rx.el.h2("Admin sign-in", class_name="text-lg font-bold"),
+        notices(T.notice, T.error, "two-factor-setting"),
+        rx.el.label(
+            rx.el.input(
+                type="checkbox",
+                checked=T.required,
+                on_change=T.set_required,
+                class_name="mr-2 mt-1",
+                data_testid="require-two-factor",
+            ),
+            rx.el.span(
+                "Require two-factor sign-in for every admin. An admin without it is sent to set "
+                "it up and cannot use the admin screens until then."
+            ),
+            class_name="mt-4 flex items-start text-sm",
+        ),
+        class_name=CARD + " mt-6 p-4 md:p-6",
+        data_testid="two-factor-setting",
+    )
+
+
 def admin_settings_page() -> rx.Component:
     return admin_frame(
         "Settings",
@@ -98,6 +123,7 @@ def admin_settings_page() -> rx.Component:
             class_name=CARD + " mt-6 p-4 md:p-6",
             data_testid="settings-form",
         ),
+        _two_factor_setting(),
         current="settings",
         actions=rx.link(
             rx.icon("scroll-text", size=16),

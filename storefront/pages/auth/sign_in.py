@@ -43,10 +43,47 @@ def _oauth_buttons() -> rx.Component:
     )
 
 
+def _code_form() -> rx.Component:
+    """The second step of an account with two-factor sign-in on."""
+    return rx.el.form(
+        error_box(SignInState.error),
+        rx.el.p(
+            "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
+            class_name="text-sm text-slate-600",
+        ),
+        field(
+            "Authentication code",
+            "code",
+            required=True,
+            auto_complete="one-time-code",
+            input_mode="text",
+            auto_focus=True,
+            max_length=20,
+        ),
+        submit_button("Verify", SignInState.busy, "Verifying..."),
+        rx.el.button(
+            "Back",
+            type="button",
+            on_click=SignInState.cancel_code,
+            class_name="w-full py-2.5 rounded-full border-2 border-slate-200 font-semibold",
+        ),
+        on_submit=SignInState.submit_code,
+        reset_on_submit=True,
+        class_name="space-y-4",
+        data_testid="two-factor-form",
+    )
+
+
 def sign_in_page() -> rx.Component:
     return auth_layout(
         "Admin Login",
         SIGN_IN_SUBTITLE,
+        rx.cond(SignInState.needs_code, _code_form(), _password_step()),
+    )
+
+
+def _password_step() -> rx.Component:
+    return rx.fragment(
         rx.el.form(
             error_box(SignInState.error),
             field("Email", "email", "email", required=True, auto_complete="email"),

@@ -1,0 +1,168 @@
+"""Account, Security: two-factor sign-in for admins (set up, recovery codes, turn off)."""
+
+import reflex as rx
+
+from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, success_box
+from storefront.pages.account.account import CARD, account_frame
+from storefront.state.auth import AuthState
+from storefront.state.security import SecurityState as S
+
+INPUT = "mt-1 w-full max-w-xs px-4 py-2 rounded-lg border-2 border-slate-200 font-mono"
+
+
+def _code_input(name: str, label: str, **props) -> rx.Component:
+    return rx.el.div(
+        rx.el.label(label, html_for=f"security-{name}", class_name="block text-sm font-semibold"),
+        rx.el.input(id=f"security-{name}", name=name, required=True, class_name=INPUT, **props),
+    )
+
+
+def _setup() -> rx.Component:
+    return rx.el.div(
+        rx.el.p(
+            "1. Scan this QR code with your authenticator app (Google Authenticator, "
+            "Microsoft Authenticator, 1Password, ...).",
+            class_name="text-sm",
+        ),
+        rx.el.img(
+            src=S.qr_code,
+            alt="QR code for your authenticator app",
+            width=220,
+            height=220,
+            class_name="mt-3 w-[220px] h-[220px] bg-white",
+            data_testid="two-factor-qr",
+        ),
+        rx.el.p("Or enter this key by hand:", class_name="mt-3 text-sm"),
+        rx.el.code(
+            S.secret_text,
+            class_name="mt-1 inline-block break-all rounded bg-slate-100 px-3 py-2 font-mono",
+            data_testid="two-factor-secret",
+        ),
+        rx.el.form(
+            rx.el.p("2. Enter the 6-digit code the app shows.", class_name="text-sm"),
+            _code_input(
+                "code",
+                "Code",
+                auto_complete="one-time-code",
+                input_mode="numeric",
+                max_length=6,
+            ),
+            rx.el.div(
+                rx.el.button(
+                    rx.cond(S.busy, "Checking...", "Turn on"),
+                    type="submit",
+                    disabled=S.busy,
+                    class_name=PRIMARY_BUTTON,
+                ),
+                rx.el.button(
+                    "Cancel", type="button", on_click=S.cancel_setup, class_name=SECONDARY_BUTTON
+                ),
+                class_name="flex flex-wrap gap-3",
+            ),
+            on_submit=S.confirm,
+            reset_on_submit=True,
+            class_name="mt-6 space-y-3",
+            data_testid="two-factor-confirm",
+        ),
+    )
+
+
+def _recovery_codes() -> rx.Component:
+    return rx.el.div(
+        rx.el.h3("Recovery codes", class_name="font-bold"),
+        rx.el.p(
+            "Each code signs you in once if you lose your phone. They are shown only now: "
+            "print them or keep them in a password manager.",
+            class_name="mt-1 text-sm text-slate-600",
+        ),
+        rx.el.ul(
+            rx.foreach(S.recovery_codes, lambda code: rx.el.li(code, class_name="font-mono")),
+            class_name="mt-3 grid grid-cols-2 gap-2 max-w-sm",
+            data_testid="recovery-codes",
+        ),
+        rx.el.button(
+            "I have saved them",
+            on_click=S.hide_recovery_codes,
+            class_name=SECONDARY_BUTTON + " mt-4",
+        ),
+        class_name="mt-6 rounded-2xl border-2 border-amber-200 bg-amber-50 p-4",
+    )
+
+
+def _enabled() -> rx.Component:
+    return rx.el.div(
+        rx.el.p(
+            "On. Recovery codes left: ",
+            rx.el.span(S.recovery_codes_left, data_testid="recovery-codes-left"),
+            class_name="text-sm",
+        ),
+        rx.el.form(
+            _code_input(
+                "proof",
+                "To turn it off, enter a current code, a recovery code or your password",
+                type="password",
+                auto_complete="off",
+            ),
+            rx.el.button(
+                rx.cond(S.busy, "Turning off...", "Turn off"),
+                type="submit",
+                disabled=S.busy,
+                class_name=SECONDARY_BUTTON,
+            ),
+            on_submit=S.disable,
+            reset_on_submit=True,
+            class_name="mt-4 space-y-3",
+            data_testid="two-factor-disable",
+        ),
+    )
+
+
+def _two_factor() -> rx.Component:
+    return rx.el.section(
+        rx.el.h2("Two-factor sign-in", class_name="text-lg font-bold"),
+        rx.el.p(
+            "After your password, sign-in asks for a code from an authenticator app.",
+            class_name="mt-1 text-sm text-slate-600",
+        ),
+        rx.cond(
+            S.required & ~S.enabled,
+            rx.el.p(
+                "Two-factor sign-in is required for every admin: set it up to use the admin "
+                "screens.",
+                class_name="mt-3 text-sm font-semibold text-amber-800",
+                data_testid="two-factor-required",
+            ),
+        ),
+        rx.el.div(
+            success_box(S.notice, "security-notice"),
+            error_box(S.error, "security-error"),
+            class_name="mt-4 space-y-2",
+        ),
+        rx.cond(S.recovery_codes.length() > 0, _recovery_codes()),
+        rx.cond(
+            S.enabled,
+            _enabled(),
+            rx.cond(
+                S.setting_up,
+                _setup(),
+                rx.el.button(
+                    "Set up two-factor sign-in",
+                    on_click=S.start_setup,
+                    class_name=PRIMARY_BUTTON + " mt-4",
+                ),
+            ),
+        ),
+        class_name=CARD + " mt-6",
+        data_testid="two-factor",
+    )
+
+
+def security() -> rx.Component:
+    return account_frame(
+        "Security",
+        rx.cond(
+            AuthState.is_admin,
+            _two_factor(),
+            rx.el.p("Two-factor sign-in is for admin accounts.", class_name="mt-6 text-slate-600"),
+        ),
+    )

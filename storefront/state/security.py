@@ -1,0 +1,133 @@
+"""Account, Security: two-factor sign-in with an authenticator app (services/two_factor.py).
+An AccountState: the guard refuses guests; the service refuses non-admins. The secret is shown
+only while being set up, and the recovery codes only once, right after; neither is kept in page
+state after that."""
+
+from __future__ import annotations
+
+import logging
+
+import reflex as rx
+
+from storefront.services import two_factor
+from storefront.state.auth import AccountState, AuthState
+from storefront.state.base import call_service
+from storefront.state.sign_in import wait_message
+
+log = logging.getLogger(__name__)
+
+MESSAGES = {
+    "invalid_code": "That code is not valid. Please try again.",
+    "no_setup": "Please start the setup again.",
+    "already_enabled": "Two-factor sign-in is already on.",
+    "not_enabled": "Two-factor sign-in is off.",
+    "not_allowed": "Two-factor sign-in is for admin accounts.",
+}
+FALLBACK = "Something went wrong. Please try again."
+TURNED_ON = "Two-factor sign-in is on. Keep your recovery codes somewhere safe."
+TURNED_OFF = "Two-factor sign-in is off."
+
+
+def message_for(error: two_factor.TwoFactorError) -> str:
+    if error.code == "rate_limited":
+        return wait_message(int(error.details.get("retry_after", 1)), what="attempts")
+    return MESSAGES.get(error.code, FALLBACK)
+
+
+class SecurityState(AccountState):
+    enabled: bool = False
+    required: bool = False
+    recovery_codes_left: int = 0
+    # Only during setup: the QR code and the secret as text.
+    setting_up: bool = False
+    qr_code: str = ""
+    secret_text: str = ""
+    # Only right after setup, once.
+    recovery_codes: list[str] = []
+    error: str = ""
+    notice: str = ""
+    busy: bool = False
+
+    def _forget_setup(self) -> None:
+        self.setting_up, self.qr_code, self.secret_text = False, "", ""
+
+    async def _refresh(self, user_id: str) -> None:
+        status = await call_service(two_factor.status, user_id=user_id)
+        self.enabled, self.required = status.enabled, status.required
+        self.recovery_codes_left = status.recovery_codes_left
+
+    @rx.event
+    async def load(self):
+        self._forget_setup()
+        self.recovery_codes, self.error, self.notice, self.busy = [], "", "", False
+        user_id = await self._caller_id()
+        if user_id:
+            await self._refresh(user_id)
+
+    @rx.event
+    async def start_setup(self):
+        user_id = await self._caller_id()
+        if not user_id:
+            return
+        self.error, self.notice = "", ""
+        try:
+            setup = await call_service(two_factor.begin_setup, user_id=user_id)
+        except two_factor.TwoFactorError as exc:
+            self.error = message_for(exc)
+            return
+        self.setting_up, self.qr_code, self.secret_text = True, setup.qr_data_uri, setup.secret_text
+
+    @rx.event
+    def cancel_setup(self):
+        self._forget_setup()
+        self.error = ""
+
+    @rx.event
+    async def confirm(self, form: dict):
+        user_id = await self._caller_id()
+        if not user_id or self.busy or not isinstance(form, dict):
+            return
+        self.busy, self.error = True, ""
+        yield
+        try:
+            codes = await call_service(
+                two_factor.confirm_setup, user_id=user_id, code=str(form.get("code") or "")[:64]
+            )
+        except two_factor.TwoFactorError as exc:
+            self.busy, self.error = False, message_for(exc)
+            return
+        except Exception:
+            log.exception("two-factor setup failed")
+            self.busy, self.error = False, FALLBACK
+            return
+        self._forget_setup()
+        self.recovery_codes, self.notice, self.busy = codes, TURNED_ON, False
+        await self._refresh(user_id)
+        # An admin the setting held back is served again from now on.
+        await (await self.get_state(AuthState))._identify()
+
+    @rx.event
+    def hide_recovery_codes(self):
+        self.recovery_codes = []
+
+    @rx.event
+    async def disable(self, form: dict):
+        user_id = await self._caller_id()
+        if not user_id or self.busy or not isinstance(form, dict):
+            return
+        self.busy, self.error, self.notice = True, "", ""
+        yield
+        try:
+            await call_service(
+                two_factor.disable, user_id=user_id, proof=str(form.get("proof") or "")[:256]
+            )
+        except two_factor.TwoFactorError as exc:
+            self.busy, self.error = False, message_for(exc)
+            return
+        except Exception:
+            log.exception("turning two-factor off failed")
+            self.busy, self.error = False, FALLBACK
+            return
+        self.busy, self.notice, self.recovery_codes = False, TURNED_OFF, []
+        await self._refresh(user_id)
+        await (await self.get_state(AuthState))._identify()
