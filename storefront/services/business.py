@@ -141,13 +141,11 @@ def check_settings(
     def rule(name: str):
         label, required = SETTINGS_FIELDS[name]
         limit, value = fields.max_length(BusinessSettings, name), values.get(name, "")
-        if name == "email":
-            return lambda: fields.email(value, label, max_len=limit)
-        if name == "whatsapp_number":  # where staff messages go: E.164
-            return lambda: fields.phone(value, label, max_len=limit)
         if name == "phone":
             return lambda: _shown_phone(value, label, limit)
-        return lambda: fields.single_line(value, label, limit, required=required)
+        # The WhatsApp number is where staff messages go: E.164.
+        kind = {"email": "email", "whatsapp_number": "phone"}.get(name, "line")
+        return fields.rule(kind, value, label, limit, required=required)
 
     checked = fields.check({name: rule(name) for name in SETTINGS_FIELDS})
     clean: dict[str, object] = dict(checked.values)

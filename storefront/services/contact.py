@@ -14,14 +14,15 @@ from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
 from storefront.services import business, fields, outbox, throttle
 from storefront.services.errors import ServiceError
 
-# Each field's label; its limit is the column's (models.ContactMessage).
-LABELS = {
-    "name": "Name",
-    "email": "Email",
-    "phone": "Phone number",
-    "message": "Message",
+# Each text field: its label, its kind of text (services/fields.rule) and whether it is
+# required; its limit is the column's (models.ContactMessage).
+TEXT_FIELDS = {
+    "name": ("Name", "line", True),
+    "email": ("Email", "email", True),
+    "phone": ("Phone number", "phone", False),
+    "message": ("Message", "text", True),
 }
-LIMITS = {name: fields.max_length(ContactMessage, name) for name in LABELS}
+LIMITS = {name: fields.max_length(ContactMessage, name) for name in TEXT_FIELDS}
 # (messages allowed, window) per address and per email address given.
 CONTACT_LIMIT_PER_ADDRESS = (5, timedelta(minutes=10))
 CONTACT_LIMIT_PER_EMAIL = (5, timedelta(hours=1))
@@ -57,16 +58,8 @@ def check(request: ContactRequest, *, today: date) -> fields.Checked:
     E.164 or blank) and each refused field's code and message."""
     checked = fields.check(
         {
-            "name": lambda: fields.single_line(
-                request.name, LABELS["name"], LIMITS["name"], required=True
-            ),
-            "email": lambda: fields.email(request.email, max_len=LIMITS["email"]),
-            "phone": lambda: fields.phone(
-                request.phone, LABELS["phone"], required=False, max_len=LIMITS["phone"]
-            ),
-            "message": lambda: fields.multi_line(
-                request.message, LABELS["message"], LIMITS["message"], required=True
-            ),
+            name: fields.rule(kind, getattr(request, name), label, LIMITS[name], required=required)
+            for name, (label, kind, required) in TEXT_FIELDS.items()
         }
     )
     if request.event_type not in CONTACT_EVENT_TYPES:

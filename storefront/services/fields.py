@@ -166,6 +166,22 @@ def e164_or_none(value: object) -> str | None:
 # --- a whole form -------------------------------------------------------------------------------
 
 
+def rule(
+    kind: str, value: object, label: str, max_len: int, *, required: bool = False
+) -> Callable[[], str]:
+    """The check of one field, to run in `check`: kind 'line' (one line), 'text' (several
+    lines), 'email' or 'phone'."""
+    if kind == "email":
+        return lambda: email(value, label, required=required, max_len=max_len)
+    if kind == "phone":
+        return lambda: phone(value, label, required=required, max_len=max_len)
+    if kind == "text":
+        return lambda: multi_line(value, label, max_len, required=required)
+    if kind == "line":
+        return lambda: single_line(value, label, max_len, required=required)
+    raise ValueError(f"No field kind {kind!r}")
+
+
 @dataclass
 class Checked:
     """A form's fields after their rules: the clean values, and for each refused field its
