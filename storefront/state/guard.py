@@ -3,7 +3,10 @@
   own hydrate/on-load machinery): anyone;
 - its state derives from AdminState: an admin, as the database says at this event;
 - any other state: a signed-in caller, as the database says at this event.
-An event name that does not resolve to a registered handler is refused.
+An event name that does not resolve to a registered handler is refused, and logged in one line
+(Reflex's event processor refuses it before any middleware runs, with a traceback and the whole
+event per event: `UnknownEventLog` turns that into one line, at most `UNKNOWN_EVENT_LINES` a
+minute per worker, so a flood of forged events cannot fill the log).
 
 A tab whose server-side state was lost (Redis restarted without a copy, or the state expired
 while the tab sat idle) is reloaded instead of served: its state would start blank, and the
@@ -17,6 +20,8 @@ before the state tree is sent (state/auth.py)."""
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Iterator
 from typing import Literal
 
@@ -94,6 +99,74 @@ HYDRATE_EVENTS = frozenset(
 )
 
 
+# Unknown event names logged per worker and minute; the rest are counted in the next line.
+UNKNOWN_EVENT_LINES = 20
+UNKNOWN_EVENT_WINDOW_SECONDS = 60.0
+NAME_SHOWN = 120
+_NO_HANDLER = "No registered handler found for event: "
+# The logger of Reflex's event processor, which refuses an unknown name before the middleware.
+EVENT_PROCESSOR_LOGGER = "reflex_base.event.processor.event_processor"
+
+
+def _shown_name(name: object) -> str:
+    """An event name as one log line shows it: quoted and escaped (no line breaks), cut short."""
+    return repr(str(name)[:NAME_SHOWN])
+
+
+class UnknownEventLog(logging.Filter):
+    """Rewrites the event processor's record of an event whose name names no handler (its
+    KeyError, traceback and whole event) into one warning line with the name, and keeps at most
+    `UNKNOWN_EVENT_LINES` such lines per window; the next line says how many were left out."""
+
+    def __init__(
+        self, lines: int = UNKNOWN_EVENT_LINES, window: float = UNKNOWN_EVENT_WINDOW_SECONDS
+    ):
+        super().__init__()
+        self.lines, self.window = lines, window
+        self._lock = threading.Lock()
+        self._started, self._logged, self._skipped = 0.0, 0, 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, KeyError) or not str(
+            error.args[0] if error.args else ""
+        ).startswith(_NO_HANDLER):
+            return True
+        name = str(error.args[0])[len(_NO_HANDLER) :]
+        with self._lock:
+            now = time.monotonic()
+            if now - self._started >= self.window:
+                self._started, self._logged = now, 0
+                skipped, self._skipped = self._skipped, 0
+            else:
+                skipped = 0
+            if self._logged >= self.lines:
+                self._skipped += 1
+                return False
+            self._logged += 1
+        record.msg = "refused unknown event %s" + (
+            f" ({skipped} more left out of the log before it)" if skipped else ""
+        )
+        record.args = (_shown_name(name),)
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def install_unknown_event_log() -> UnknownEventLog:
+    """Put the filter on the event processor's logger once per process."""
+    logger = logging.getLogger(EVENT_PROCESSOR_LOGGER)
+    for existing in logger.filters:
+        if isinstance(existing, UnknownEventLog):
+            return existing
+    installed = UnknownEventLog()
+    logger.addFilter(installed)
+    return installed
+
+
+install_unknown_event_log()
+
+
 def access_of(state_class: type[BaseState]) -> Access:
     if state_class in PUBLIC_STATES:
         return "public"
@@ -138,7 +211,7 @@ class AuthGuard(Middleware):
     async def preprocess(self, app, state: BaseState, event) -> StateUpdate | None:
         target = target_of(event.name)
         if target is None:
-            log.warning("refused unknown event %s", str(event.name)[:200])
+            log.warning("refused unknown event %s", _shown_name(event.name))
             return StateUpdate(delta={}, events=[])
         if target not in REFLEX_STATES:
             auth_state = await state.get_state(AuthState)

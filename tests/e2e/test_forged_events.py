@@ -146,3 +146,45 @@ def test_a_tab_whose_state_was_lost_is_reloaded_before_anything_runs(server):
     assert "window.location.reload" in lost
     assert service_id not in lost  # nothing was added, nothing sent
     assert service_id in reloaded and "window.location.reload" not in reloaded
+
+
+def test_a_flood_of_unknown_event_names_is_logged_in_one_line_each_at_most(server):
+    """Issue 18, finding 12: an event name that names no handler was logged by Reflex with a
+    traceback and the whole event (payload included), per event. Now each is one line naming
+    the event, at most UNKNOWN_EVENT_LINES a minute per worker, and no payload reaches the log."""
+    import asyncio
+
+    from storefront.state.guard import UNKNOWN_EVENT_LINES
+    from tests.e2e.conftest import ARTIFACTS
+    from tests.e2e.socket_client import NAMESPACE, event_message
+
+    log_file = ARTIFACTS / f"server-{server.backend}.log"
+    offset = log_file.stat().st_size
+    marker = f"no_such_handler_{uuid.uuid4().hex[:8]}"
+    payload_marker = "PAYLOAD-" + uuid.uuid4().hex
+    flood = 60  # more than two workers' caps
+
+    async def scenario():
+        async with Browser(server.url, None) as tab:
+            for i in range(flood):
+                name = f"reflex___state____state.{marker}_{i}" + ("\nforged line" if i == 0 else "")
+                await tab.client.emit(
+                    "event",
+                    event_message(name, tab.token, "/", {"x": payload_marker * 20}),
+                    namespace=NAMESPACE,
+                )
+            await asyncio.sleep(3)
+
+    _run(scenario())
+    with log_file.open("rb") as log:
+        log.seek(offset)
+        added = log.read().decode("utf-8", "replace")
+    # The console handler may wrap a long record onto a second line; count records, not lines.
+    records = added.count("refused unknown event")
+    # Reflex's record: 'Error processing event queue entry ...', a traceback ending in this KeyError.
+    assert "No registered handler found" not in added
+    assert "Error processing event queue entry" not in added
+    assert payload_marker not in added
+    assert "\nforged line" not in added  # the name's line break is escaped, never a new line
+    assert records == added.count(marker)  # each logged name once, in its own record
+    assert 0 < records <= UNKNOWN_EVENT_LINES * 2 < flood  # the cap of each worker (one or two)
