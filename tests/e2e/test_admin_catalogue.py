@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from decimal import Decimal
 
 import pytest
 from playwright.sync_api import expect
@@ -185,3 +186,69 @@ def test_a_plain_user_meets_access_denied_in_the_back_office(phone, server):
         "You must be an admin to view this page."
     )
     expect(phone.get_by_test_id("services-table")).to_have_count(0)
+
+
+def test_an_owners_change_to_a_published_service_waits_for_an_admin(browser, server):
+    """Issue 18, finding 5: the owner's edit of their published service is kept for review;
+    the public page shows the approved title until an admin approves the change."""
+    from sqlmodel import Session
+
+    from storefront.db import make_engine
+    from storefront.models import Service, ServiceCapacity
+
+    user_context = browser.new_context(base_url=server.url)
+    admin_context = browser.new_context(base_url=server.url)
+    try:
+        user_page, admin_page = user_context.new_page(), admin_context.new_page()
+        owner_id = _signed_in(user_page, server, "user")
+        _signed_in(admin_page, server, "admin")
+        title, slug = f"Candy Floss {uuid.uuid4().hex[:5]}", f"review-{uuid.uuid4().hex[:8]}"
+        engine = make_engine(server.database_url)
+        with Session(engine) as session:
+            service = Service(
+                title=title,
+                slug=slug,
+                description="Candy floss for every guest.",
+                price=Decimal("60.00"),
+                status="published",
+                user_id=uuid.UUID(owner_id),
+            )
+            session.add(service)
+            session.flush()
+            session.add(ServiceCapacity(service_id=service.id, total_units=1))
+            session.commit()
+            service_id = str(service.id)
+        engine.dispose()
+
+        user_page.goto(f"/services/edit/{service_id}")
+        form = user_page.get_by_test_id("service-form")
+        expect(form.get_by_label("Title")).to_have_value(title)
+        form.get_by_label("Title").fill(title + " Deluxe")
+        form.get_by_label("Title").press("Tab")
+        user_page.get_by_test_id("save-service").click()
+        expect(user_page.get_by_test_id("service-form-notice")).to_contain_text(
+            "wait for an admin's review"
+        )
+        user_page.goto(f"/services/{slug}")
+        expect(user_page.get_by_role("heading", level=1, name=title, exact=True)).to_be_visible()
+
+        admin_page.goto("/admin/services")
+        admin_page.get_by_label("Search").fill(title)
+        row = admin_page.get_by_test_id("service-row").filter(has_text=title)
+        row.get_by_test_id("review-changes").click()
+        dialog = admin_page.get_by_test_id("review-dialog")
+        change = dialog.get_by_test_id("review-change")
+        expect(change).to_have_count(1)
+        expect(change).to_contain_text("Title")
+        expect(change).to_contain_text(title + " Deluxe")
+        dialog.get_by_test_id("approve-changes").click()
+        expect(admin_page.get_by_test_id("admin-notice")).to_have_text(
+            "Changes approved: the service shows them now"
+        )
+        expect(row.get_by_test_id("review-changes")).to_have_count(0)
+
+        user_page.goto(f"/services/{slug}")
+        expect(user_page.get_by_role("heading", level=1, name=title + " Deluxe")).to_be_visible()
+    finally:
+        user_context.close()
+        admin_context.close()
