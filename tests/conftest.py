@@ -17,6 +17,13 @@ _TMP = Path(tempfile.mkdtemp(prefix="storefront-tests-"))
 os.environ["ENVIRONMENT"] = "test"
 os.environ["MEDIA_DIR"] = str(_TMP / "media")
 os.environ["DATABASE_URL"] = f"sqlite:///{_TMP / 'default.db'}"
+# The tests book as one customer (tests/factories.contact) and the browser tests share one
+# database: the per-email and per-phone booking limits and the per-recipient mail cap would
+# refuse them. Set high, not off, so their counting still runs; tests of the limits set the
+# defaults themselves (tests/integration/test_booking_limits.py). The per-address limit keeps
+# its default: each browser test is its own visitor (tests/e2e/conftest.visitor_address).
+for _name in ("BOOKING_LIMIT_PER_EMAIL", "BOOKING_LIMIT_PER_PHONE", "MAIL_CAP_PER_RECIPIENT"):
+    os.environ.setdefault(_name, "1000")
 
 from sqlalchemy import text  # noqa: E402
 from sqlalchemy.engine import Engine, make_url  # noqa: E402

@@ -9,6 +9,8 @@ a refusal for capacity only explicitly; the override is logged."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 import uuid
@@ -48,21 +50,23 @@ _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _REFERENCE = re.compile(r"^MG-[0-9A-F]{8}$")
 # The edit form's required fields (SPEC 5).
 REQUIRED_FIELDS = ("contact_email", "contact_phone", "venue_address")
-# The edit form's text fields: the label their messages use; the limit is the column's.
-FIELD_LABELS = {
-    "contact_email": "Email",
-    "contact_phone": "Phone",
-    "venue_address": "Venue address",
-    "special_requests": "Special requests",
+# The edit form's text fields: the label their messages use and their kind of text
+# (services/fields.rule); the limit is the column's.
+FIELD_KINDS = {
+    "contact_email": ("Email", "email"),
+    "contact_phone": ("Phone", "phone"),
+    "venue_address": ("Venue address", "line"),
+    "special_requests": ("Special requests", "text"),
 }
-FIELD_LIMITS = {name: fields.max_length(Booking, name) for name in FIELD_LABELS}
+FIELD_LIMITS = {name: fields.max_length(Booking, name) for name in FIELD_KINDS}
 
 
 class AdminBookingError(ServiceError):
     """Codes: no_user, not_allowed, not_found, invalid_status, invalid_filter,
     invalid (details `fields`: {field: code}, `messages`: {field: message}), over_capacity
-    (details `conflicts`: the items that would not fit), busy (the lock could not be had in
-    time)."""
+    (details `conflicts`: the items that would not fit; `fingerprint`: what an override must
+    send back to confirm exactly these; `changed`: an override was sent for conflicts that are
+    no longer the ones there are), busy (the lock could not be had in time)."""
 
 
 # --- who may ----------------------------------------------------------------------------------
@@ -318,6 +322,7 @@ def csv_cells(row: AdminBookingRow) -> list[str]:
 class BookingDetail:
     view: BookingView
     customer: str  # derived from the email
+    client_address: str  # the visitor's address when it was placed; '' when not recorded
 
 
 def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
@@ -325,7 +330,12 @@ def booking_detail(*, session: Session, actor_id: object, booking_id: object) ->
     view = booking_for_view(session=session, booking_id=_booking_id(booking_id))
     if view is None:
         raise AdminBookingError("not_found", "Booking not found")
-    return BookingDetail(view=view, customer=name_from_email(view.contact_email))
+    row = session.get(Booking, uuid.UUID(view.id))
+    return BookingDetail(
+        view=view,
+        customer=name_from_email(view.contact_email),
+        client_address=(row.client_address if row else None) or "",
+    )
 
 
 # --- capacity ------------------------------------------------------------------------------------
@@ -340,14 +350,23 @@ class _Span:
     quantity: int
 
 
-def _conflicts(session: Session, booking_id: uuid.UUID, spans: Sequence[_Span]) -> list[str]:
+@dataclass(frozen=True)
+class _Conflicts:
+    labels: list[str]  # 'Service, DD.MM.YYYY HH:MM' of each span that would not fit
+    # A digest of those spans and of every other holding item they meet (booking, times,
+    # quantity): what the admin was shown, which an override must send back.
+    fingerprint: str
+
+
+def _conflicts(session: Session, booking_id: uuid.UUID, spans: Sequence[_Span]) -> _Conflicts:
     """The spans that would not fit beside every other holding booking (this one's stored items
-    left out, its other spans counted), as 'Service, DD.MM.YYYY HH:MM'."""
+    left out, its other spans counted), and the fingerprint of what they conflict with."""
     by_service: dict[uuid.UUID, list[_Span]] = defaultdict(list)
     for span in spans:
         if span.service_id is not None:
             by_service[span.service_id].append(span)
-    refused = []
+    refused: list[str] = []
+    met: list[list[str]] = []
     zone = dates.business_zone()
     for service_id, own in sorted(by_service.items()):
         rules = availability.load_rules(session=session, service_id=service_id)
@@ -365,8 +384,52 @@ def _conflicts(session: Session, booking_id: uuid.UUID, spans: Sequence[_Span]) 
                 calendar, span.start, span.end - span.start, span.quantity
             ):
                 refused.append(f"{span.service_name}, {_moment(span.start, zone)}")
+                met.extend(_items_met(session, booking_id, service_id, span, rules))
             calendar = calendar.with_holds([availability.Hold(span.start, span.end, span.quantity)])
-    return refused
+    if not refused:
+        return _Conflicts([], "")
+    shown = json.dumps([refused, sorted(met)])
+    return _Conflicts(refused, hashlib.sha256(shown.encode()).hexdigest())
+
+
+def _items_met(
+    session: Session,
+    booking_id: uuid.UUID,
+    service_id: uuid.UUID,
+    span: _Span,
+    rules: availability.ServiceCalendar,
+) -> list[list[str]]:
+    """The other bookings' holding items of the service that `span` meets (with the buffer)."""
+    buffer = timedelta(minutes=rules.capacity.buffer_minutes)
+    rows = session.exec(
+        select(
+            BookingItem.booking_id,
+            BookingItem.start_datetime,
+            BookingItem.end_datetime,
+            BookingItem.quantity,
+        ).where(
+            BookingItem.service_id == service_id,
+            BookingItem.booking_id != booking_id,
+            col(BookingItem.status).in_(HOLD_STATUSES),
+            col(BookingItem.start_datetime) < span.end + buffer,
+            col(BookingItem.end_datetime) > span.start - buffer,
+        )
+    ).all()
+    return [[str(b), s.isoformat(), e.isoformat(), str(q)] for b, s, e, q in rows]
+
+
+def _confirm_override(found: _Conflicts, override: object) -> None:
+    """Go ahead only when there is nothing to override, or the override names exactly the
+    conflicts there are now (the fingerprint the admin was shown); else `over_capacity` with
+    the conflicts of this moment."""
+    if found.labels and override != found.fingerprint:
+        raise AdminBookingError(
+            "over_capacity",
+            "This would overbook",
+            conflicts=found.labels,
+            fingerprint=found.fingerprint,
+            changed=isinstance(override, str) and bool(override),
+        )
 
 
 def _locked(session: Session, booking_id: uuid.UUID) -> None:
@@ -426,11 +489,12 @@ def set_status(
     actor_id: object,
     booking_id: object,
     status: object,
-    override: bool = False,
+    override: str = "",
     now: datetime | None = None,
 ) -> StatusChange:
     """Set the booking and all its items to `status` (SPEC 4), re-checking capacity when the
-    new status holds units, and mail the customer through the outbox."""
+    new status holds units, and mail the customer through the outbox. `override` is the
+    fingerprint of the conflicts the admin was shown and confirms (see `_confirm_override`)."""
     status = str(status)
     if status not in BOOKING_STATUSES:
         raise AdminBookingError("invalid_status", "Unknown status")
@@ -449,9 +513,9 @@ def set_status(
                 _Span(i.service_id, i.service_name, i.start_datetime, i.end_datetime, i.quantity)
                 for i in items
             ]
-            conflicts = _conflicts(session, booking.id, spans)
-            if conflicts and override is not True:
-                raise AdminBookingError("over_capacity", "This would overbook", conflicts=conflicts)
+            found = _conflicts(session, booking.id, spans)
+            _confirm_override(found, override)
+            conflicts = found.labels
         before = booking.status
         booking.status, booking.updated_at = status, now
         session.add(booking)
@@ -486,6 +550,110 @@ def set_status(
     return _in_transaction(session, work)
 
 
+# --- cancelling a flood ----------------------------------------------------------------------
+
+CANCEL_BY = ("email", "address")
+
+
+@dataclass(frozen=True)
+class PendingFrom:
+    by: str  # 'email' or 'address'
+    value: str  # the email, or the visitor's address
+    references: tuple[str, ...]  # the pending bookings' MG- references
+
+
+def _source(session: Session, booking_id: object, by: object) -> tuple[Any, str]:
+    """The column and value of `booking_id`'s email or visitor address."""
+    if by not in CANCEL_BY:
+        raise AdminBookingError("invalid_filter", "Cancel by email or by address", field="by")
+    found = session.get(Booking, _booking_id(booking_id))
+    if found is None:
+        raise AdminBookingError("not_found", "Booking not found")
+    if by == "email":
+        return Booking.contact_email, found.contact_email
+    if not found.client_address:
+        raise AdminBookingError("not_found", "No address was recorded for this booking")
+    return Booking.client_address, found.client_address
+
+
+def _pending(session: Session, column: Any, value: str) -> list[Booking]:
+    return list(
+        session.exec(
+            select(Booking)
+            .where(column == value, Booking.status == "pending")
+            .order_by(col(Booking.created_at), col(Booking.id))
+        ).all()
+    )
+
+
+def pending_from(
+    *, session: Session, actor_id: object, booking_id: object, by: object
+) -> PendingFrom:
+    """The pending bookings placed with this booking's email or from its visitor address: what
+    'Cancel pending from this email / address' would cancel."""
+    _require_admin(session, actor_id)
+    column, value = _source(session, booking_id, by)
+    return PendingFrom(str(by), value, tuple(b.reference for b in _pending(session, column, value)))
+
+
+def cancel_pending_from(
+    *,
+    session: Session,
+    actor_id: object,
+    booking_id: object,
+    by: object,
+    now: datetime | None = None,
+) -> PendingFrom:
+    """Cancel, in one transaction under the booking engine's locks, every pending booking (and
+    its items) placed with this booking's email or from its visitor address, with one audit
+    entry naming the email or address and the bookings. No mail goes out: these are a flood's
+    bookings, and their addresses may not be the bookers'."""
+    now = now or utcnow()
+    session.rollback()
+    _require_admin(session, actor_id)
+    column, value = _source(session, booking_id, by)
+    chosen = {b.id for b in _pending(session, column, value)}
+    service_ids = sorted(
+        {
+            sid
+            for sid in session.exec(
+                select(BookingItem.service_id).where(col(BookingItem.booking_id).in_(chosen))
+            ).all()
+            if sid is not None
+        }
+    )
+    session.rollback()
+    lock_services(session, service_ids)
+
+    def work() -> PendingFrom:
+        actor = _require_admin(session, actor_id)
+        # Still pending under the lock, and among those whose services were locked.
+        bookings = [b for b in _pending(session, column, value) if b.id in chosen]
+        for booking in bookings:
+            booking.status, booking.updated_at = "cancelled", now
+            session.add(booking)
+            for item in _items(session, booking.id):
+                item.status, item.updated_at = "cancelled", now
+                session.add(item)
+        references = tuple(b.reference for b in bookings)
+        if bookings:
+            audit.record(
+                session,
+                actor_id=actor,
+                action="booking_bulk_cancel",
+                entity_type="booking",
+                entity_id=_booking_id(booking_id),
+                before={"status": "pending"},
+                after={"status": "cancelled"},
+                references=list(references),
+                booking_ids=[str(b.id) for b in bookings],
+                **{str(by): value},
+            )
+        return PendingFrom(str(by), value, references)
+
+    return _in_transaction(session, work)
+
+
 # --- editing -------------------------------------------------------------------------------------
 
 
@@ -516,21 +684,21 @@ def _text(value: object) -> str | None:
     return value.strip() if isinstance(value, str) else None
 
 
-def _field_rule(name: str, value: object):
-    label, limit, required = FIELD_LABELS[name], FIELD_LIMITS[name], name in REQUIRED_FIELDS
-    if name == "contact_email":
-        return lambda: fields.email(value, label, max_len=limit)
-    if name == "contact_phone":
-        return lambda: fields.phone(value, label, max_len=limit)
-    if name == "special_requests":
-        return lambda: fields.multi_line(value, label, limit, required=required)
-    return lambda: fields.single_line(value, label, limit, required=required)
-
-
 def _check_edit(edit: BookingEdit) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
     """The clean values, {field: code} (required, invalid, too_long, not_one_line,
     unprintable, out_of_range) and {field: message}, under the field rules."""
-    checked = fields.check({name: _field_rule(name, getattr(edit, name)) for name in FIELD_LABELS})
+    checked = fields.check(
+        {
+            name: fields.rule(
+                kind,
+                getattr(edit, name),
+                label,
+                FIELD_LIMITS[name],
+                required=name in REQUIRED_FIELDS,
+            )
+            for name, (label, kind) in FIELD_KINDS.items()
+        }
+    )
     clean, errors = checked.values, checked.codes
     event_type = _text(edit.event_type)
     if event_type is None or event_type.lower() not in EVENT_TYPES:
@@ -604,7 +772,7 @@ def update_booking(
     actor_id: object,
     booking_id: object,
     edit: BookingEdit,
-    override: bool = False,
+    override: str = "",
     now: datetime | None = None,
 ) -> None:
     """'Save Changes' (SPEC 5): the booking's fields and its services, and the total as the sum
@@ -647,7 +815,7 @@ def update_booking(
             item.updated_at = now
         conflicts: list[str] = []
         if booking.status in HOLD_STATUSES:
-            conflicts = _conflicts(
+            found = _conflicts(
                 session,
                 booking.id,
                 [
@@ -657,8 +825,8 @@ def update_booking(
                     for i in items
                 ],
             )
-            if conflicts and override is not True:
-                raise AdminBookingError("over_capacity", "This would overbook", conflicts=conflicts)
+            _confirm_override(found, override)
+            conflicts = found.labels
         booking.contact_email = normalize_email(clean["contact_email"])
         booking.contact_phone = clean["contact_phone"]
         booking.venue_address = clean["venue_address"]

@@ -15,7 +15,7 @@ import logging
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -53,21 +53,21 @@ MAX_KEY_LENGTH = 64
 # The checkout's types (SPEC 5) and the booking screen's, stored lowercase.
 EVENT_TYPES = ("wedding", "birthday", "corporate", "anniversary", "graduation", "other")
 MIN_GUESTS, MAX_GUESTS = 1, 500
-# Each contact field, the booking column it is stored in (whose declared length is its limit),
-# and the label its messages use.
+# Each contact field: the booking column it is stored in (whose declared length is its limit),
+# the label its messages use, and its kind of text (services/fields.rule).
 CONTACT_COLUMNS = {
-    "full_name": ("contact_name", "Full name"),
-    "email": ("contact_email", "Email"),
-    "phone": ("contact_phone", "Phone number"),
-    "address": ("venue_address", "Address"),
-    "city": ("city", "City"),
-    "state": ("state", "State"),
-    "zip_code": ("zip_code", "ZIP code"),
-    "event_type": ("event_type", "Event type"),
-    "special_requests": ("special_requests", "Special requests"),
+    "full_name": ("contact_name", "Full name", "line"),
+    "email": ("contact_email", "Email", "email"),
+    "phone": ("contact_phone", "Phone number", "phone"),
+    "address": ("venue_address", "Address", "line"),
+    "city": ("city", "City", "line"),
+    "state": ("state", "State", "line"),
+    "zip_code": ("zip_code", "ZIP code", "line"),
+    "event_type": ("event_type", "Event type", "line"),
+    "special_requests": ("special_requests", "Special requests", "text"),
 }
 CONTACT_LIMITS = {
-    name: fields.max_length(Booking, column) for name, (column, _label) in CONTACT_COLUMNS.items()
+    name: fields.max_length(Booking, column) for name, (column, *_) in CONTACT_COLUMNS.items()
 }
 GUESTS_MESSAGE = f"Guests must be between {MIN_GUESTS} and {MAX_GUESTS}"
 # What every booking needs; the cart's checkout also asks for the address and ZIP code
@@ -83,8 +83,11 @@ LIMIT_MESSAGE = (
     "please try again later, or call or write to us to book more."
 )
 KEY_REUSED_MESSAGE = (
-    "This checkout was already placed with other services or times; your cart was not booked again."
+    "This checkout was already placed as {reference}, with other services or times, so your "
+    "cart was not booked again. Please check it and place it again."
 )
+# Refusals whose message is written for the guest, shown as it is (checkout, booking screen).
+GUEST_MESSAGE_CODES = ("too_many_bookings", "key_reused")
 # PostgreSQL's two-key advisory locks are a key space of their own, apart from the services'
 # one-key locks: the first key says 'booking limits', the second is the limited value's hash.
 LIMIT_LOCK_CLASS = 3
@@ -294,18 +297,18 @@ def check_contact(contact: Contact) -> fields.Checked:
     field its code (required, invalid, too_long, not_one_line, unprintable, out_of_range) and
     its message."""
 
-    def rule(name: str) -> Callable[[], str]:
-        label, limit = CONTACT_COLUMNS[name][1], CONTACT_LIMITS[name]
-        value, required = getattr(contact, name), name in REQUIRED_CONTACT_FIELDS
-        if name == "email":
-            return lambda: fields.email(value, label, max_len=limit)
-        if name == "phone":
-            return lambda: fields.phone(value, label, max_len=limit)
-        if name == "special_requests":
-            return lambda: fields.multi_line(value, label, limit, required=required)
-        return lambda: fields.single_line(value, label, limit, required=required)
-
-    checked = fields.check({name: rule(name) for name in CONTACT_COLUMNS})
+    checked = fields.check(
+        {
+            name: fields.rule(
+                kind,
+                getattr(contact, name),
+                label,
+                CONTACT_LIMITS[name],
+                required=name in REQUIRED_CONTACT_FIELDS,
+            )
+            for name, (_column, label, kind) in CONTACT_COLUMNS.items()
+        }
+    )
     event_type = str(checked.values.get("event_type", "")).lower()
     if "event_type" not in checked.codes and event_type not in EVENT_TYPES:
         checked.refuse("event_type", "invalid", "Event type is invalid")
@@ -692,7 +695,9 @@ def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
     if row is None:
         return None
     if row[3] is not None and row[3] != order.digest:
-        raise BookingError("key_reused", KEY_REUSED_MESSAGE, reference=row[1])
+        raise BookingError(
+            "key_reused", KEY_REUSED_MESSAGE.format(reference=row[1]), reference=row[1]
+        )
     return PlacedBooking(str(row[0]), row[1], Decimal(row[2]))
 
 

@@ -188,6 +188,7 @@ def _notifications(session: Session) -> list[Check]:
     waiting = outbox.count(session, "pending")
     failed = outbox.count(session, "failed")
     printed = outbox.count(session, "printed")
+    held = outbox.count(session, "suppressed")  # over MAIL_CAP_PER_RECIPIENT: never sent
     return [
         Check(
             "WhatsApp API",
@@ -204,7 +205,8 @@ def _notifications(session: Session) -> list[Check]:
             "Notification Outbox",
             failed == 0,
             f"{waiting} waiting, {failed} failed"
-            + (f", {printed} printed, not delivered" if printed else ""),
+            + (f", {printed} printed, not delivered" if printed else "")
+            + (f", {held} held back by the mail cap" if held else ""),
         ),
     ]
 

@@ -25,6 +25,14 @@ DELETE_FAILED = "An error occurred while deleting the booking"
 REQUIRED = "Please fill in all required fields"
 SAVED = "Booking updated successfully"
 OVERBOOK = "This would overbook: {conflicts}."
+OVERBOOK_CHANGED = (
+    "What is in the way changed since you were shown it: {conflicts}. Nothing was changed; "
+    "override again only if this is still what you want."
+)
+CANCEL_FROM_FAILED = "Failed to cancel the pending bookings. Please try again."
+CANCEL_FROM_NONE = "No pending bookings from {value}."
+CANCEL_FROM_ASK = "Cancel {count} pending booking(s) from {value}: {references}?"
+CANCEL_FROM_DONE = "Cancelled {count} pending booking(s) from {value}."
 BAD_FILTER = "Please check the filter: a status from the list and dates as YYYY-MM-DD."
 SAVE_REDIRECT_SECONDS = 1.5
 STATUSES = list(admin_bookings.STATUSES)
@@ -32,6 +40,12 @@ STATUSES = list(admin_bookings.STATUSES)
 
 def status_label(status: str) -> str:
     return status.replace("_", " ")
+
+
+def overbook_message(exc: AdminBookingError) -> str:
+    """The refusal of an overbooking, or of an override whose conflicts changed meanwhile."""
+    text = OVERBOOK_CHANGED if exc.details.get("changed") else OVERBOOK
+    return text.format(conflicts="; ".join(str(c) for c in exc.details.get("conflicts", [])))
 
 
 def _row(row: admin_bookings.AdminBookingRow) -> dict[str, str]:
@@ -70,6 +84,11 @@ class AdminBookingsState(AdminState):
     detail_error: str = ""
     conflicts: list[str] = []
     asked_status: str = ""
+    # The fingerprint of the conflicts shown: an override confirms exactly those (server-side).
+    _fingerprint: str = ""
+    # 'Cancel pending from this email / address': 'email' or 'address' while it asks.
+    cancel_by: str = ""
+    cancel_question: str = ""
 
     @rx.var
     def csv_url(self) -> str:
@@ -170,6 +189,7 @@ class AdminBookingsState(AdminState):
         if not caller:
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
+        self.cancel_by, self.cancel_question = "", ""
         try:
             found = await call_service(
                 admin_bookings.booking_detail, actor_id=caller, booking_id=str(booking_id)[:64]
@@ -188,6 +208,7 @@ class AdminBookingsState(AdminState):
             "customer": found.customer,
             "email": view.contact_email,
             "phone": view.contact_phone,
+            "client_address": found.client_address,
             "venue": ", ".join(p for p in (view.venue_address, view.city) if p),
             "event_type": view.event_type.capitalize(),
             "guests": "" if view.guest_count is None else str(view.guest_count),
@@ -213,9 +234,10 @@ class AdminBookingsState(AdminState):
     @rx.event
     def close_detail(self, _open: bool = False):
         self.detail_open = False
-        self.conflicts, self.asked_status = [], ""
+        self.conflicts, self.asked_status, self._fingerprint = [], "", ""
+        self.cancel_by, self.cancel_question = "", ""
 
-    async def _set_status(self, status: str, override: bool):
+    async def _set_status(self, status: str, override: str):
         caller = await self._admin_id()
         if not caller or not self.detail.get("id"):
             return
@@ -234,8 +256,9 @@ class AdminBookingsState(AdminState):
         except AdminBookingError as exc:
             if exc.code == "over_capacity":
                 self.conflicts = [str(c) for c in exc.details.get("conflicts", [])]
+                self._fingerprint = str(exc.details.get("fingerprint", ""))
                 self.asked_status = status
-                self.detail_error = OVERBOOK.format(conflicts="; ".join(self.conflicts))
+                self.detail_error = overbook_message(exc)
             else:
                 self.detail_error = NOT_FOUND if exc.code == "not_found" else STATUS_FAILED
             return
@@ -243,6 +266,7 @@ class AdminBookingsState(AdminState):
             self.detail_error = STATUS_FAILED
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
+        self._fingerprint = ""
         self.detail["status"] = status
         self.detail["status_label"] = status_label(status)
         self.detail_lines = [line | {"status": status_label(status)} for line in self.detail_lines]
@@ -251,17 +275,73 @@ class AdminBookingsState(AdminState):
 
     @rx.event
     async def change_status(self, status: str):
-        await self._set_status(status, override=False)
+        await self._set_status(status, override="")
 
     @rx.event
     async def override_status(self):
-        """The admin read the overbooking warning and confirms anyway (logged)."""
+        """The admin read the overbooking warning and confirms anyway (logged): the conflicts
+        shown, which the server compares with those of this moment."""
         if self.asked_status:
-            await self._set_status(self.asked_status, override=True)
+            await self._set_status(self.asked_status, override=self._fingerprint)
 
     @rx.event
     def keep_status(self):
         self.conflicts, self.asked_status, self.detail_error = [], "", ""
+        self._fingerprint = ""
+
+    # --- cancelling a flood -------------------------------------------------------------------
+
+    @rx.event
+    async def ask_cancel_from(self, by: str):
+        """'Cancel pending from this email / address': say how many and which, and ask."""
+        caller = await self._admin_id()
+        if not caller or not self.detail.get("id") or by not in admin_bookings.CANCEL_BY:
+            return
+        self.cancel_by, self.cancel_question, self.detail_error = "", "", ""
+        try:
+            found = await call_service(
+                admin_bookings.pending_from,
+                actor_id=caller,
+                booking_id=self.detail["id"],
+                by=by,
+            )
+        except AdminBookingError as exc:
+            self.detail_error = exc.message if exc.code == "not_found" else CANCEL_FROM_FAILED
+            return
+        except Exception:
+            self.detail_error = CANCEL_FROM_FAILED
+            return
+        if not found.references:
+            self.detail_error = CANCEL_FROM_NONE.format(value=found.value)
+            return
+        self.cancel_by = by
+        self.cancel_question = CANCEL_FROM_ASK.format(
+            count=len(found.references), value=found.value, references=", ".join(found.references)
+        )
+
+    @rx.event
+    async def confirm_cancel_from(self):
+        caller = await self._admin_id()
+        if not caller or not self.detail.get("id") or not self.cancel_by:
+            return
+        by, self.cancel_by, self.cancel_question = self.cancel_by, "", ""
+        try:
+            done = await call_service(
+                admin_bookings.cancel_pending_from,
+                actor_id=caller,
+                booking_id=self.detail["id"],
+                by=by,
+            )
+        except Exception:
+            self.detail_error = CANCEL_FROM_FAILED
+            return
+        self.detail_open = False
+        self.notice = CANCEL_FROM_DONE.format(count=len(done.references), value=done.value)
+        await self._reload(caller)
+
+    @rx.event
+    def keep_pending(self):
+        self.cancel_by, self.cancel_question = "", ""
 
 
 class AdminBookingEditState(AdminState):
@@ -281,6 +361,7 @@ class AdminBookingEditState(AdminState):
     error: str = ""
     field_errors: dict[str, str] = {}
     conflicts: list[str] = []
+    _fingerprint: str = ""  # of the conflicts shown; the override confirms exactly those
     confirm_delete: bool = False
     busy: bool = False
 
@@ -383,7 +464,7 @@ class AdminBookingEditState(AdminState):
             ),
         )
 
-    async def _save(self, override: bool):
+    async def _save(self, override: str):
         caller = await self._admin_id()
         if not caller or not self.found or self.busy:
             return
@@ -408,7 +489,8 @@ class AdminBookingEditState(AdminState):
                 self.error = REQUIRED if missing else next(iter(messages.values()), SAVE_FAILED)
             elif exc.code == "over_capacity":
                 self.conflicts = [str(c) for c in exc.details.get("conflicts", [])]
-                self.error = OVERBOOK.format(conflicts="; ".join(self.conflicts))
+                self._fingerprint = str(exc.details.get("fingerprint", ""))
+                self.error = overbook_message(exc)
             else:
                 self.error = NOT_FOUND if exc.code == "not_found" else SAVE_FAILED
             return
@@ -423,12 +505,12 @@ class AdminBookingEditState(AdminState):
 
     @rx.event
     async def save(self, _form: dict | None = None):
-        async for update in self._save(override=False):
+        async for update in self._save(override=""):
             yield update
 
     @rx.event
     async def save_with_override(self):
-        async for update in self._save(override=True):
+        async for update in self._save(override=self._fingerprint):
             yield update
 
     @rx.event

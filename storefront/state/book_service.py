@@ -134,10 +134,15 @@ class BookServiceState(rx.State):
                 contact=contact,
                 idempotency_key=self._key,
                 user_id=user_id or None,
+                client_address=self.router.session.client_ip,
             )
         except booking.BookingError as exc:
             self.placing = False
-            if exc.code in ("slot_taken", "slot_unavailable"):
+            if exc.code in booking.GUEST_MESSAGE_CODES:
+                self.error = exc.message  # the booking limit, or a key used for another time
+                if exc.code == "key_reused":
+                    self._key = secrets.token_urlsafe(24)
+            elif exc.code in ("slot_taken", "slot_unavailable"):
                 self.error = SLOT_GONE
             elif exc.code == "invalid_contact":
                 codes = exc.details.get("fields", {})

@@ -113,6 +113,7 @@ class CheckoutState(rx.State):
                 contact=checkout.contact_from_form(self.form),
                 idempotency_key=self._key,
                 user_id=user_id or None,
+                client_address=self.router.session.client_ip,
             )
         except booking.BookingError as exc:
             # 'unavailable' (the database is down or restarting) and 'busy' get SPEC's generic
@@ -123,6 +124,13 @@ class CheckoutState(rx.State):
                 self.errors = field_messages(
                     exc.details.get("fields", {}), exc.details.get("messages", {})
                 )
+                return
+            if exc.code in booking.GUEST_MESSAGE_CODES:
+                # The booking limit, or a key already used for another cart: said as it is, the
+                # cart kept; a new key lets the changed cart be placed as a booking of its own.
+                self.place_error = exc.message
+                if exc.code == "key_reused":
+                    self._key = secrets.token_urlsafe(24)
                 return
             self.place_error = (
                 SLOT_GONE if exc.code in ("slot_taken", "slot_unavailable") else PLACE_FAILED

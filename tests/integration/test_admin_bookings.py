@@ -92,7 +92,7 @@ def test_a_confirm_that_would_overbook_is_refused_unless_overridden_and_logged(s
         actor_id=admin,
         booking_id=first.id,
         status="confirmed",
-        override=True,
+        override=refused.value.details["fingerprint"],
     )
     assert change.overridden == ("Bouncy castle, 10.06.2026 10:00",)
     assert _statuses(session, first.id) == ("confirmed", {"confirmed"})
@@ -226,7 +226,11 @@ def test_an_edit_onto_a_taken_time_changes_nothing_unless_overridden(session):
     assert session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).all() == []
 
     ab.update_booking(
-        session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids), override=True
+        session=session,
+        actor_id=admin,
+        booking_id=placed.id,
+        edit=_edit(ids),
+        override=refused.value.details["fingerprint"],
     )
     view = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
     assert view.lines[0].start_time == "14:00"

@@ -219,6 +219,63 @@ def _status_button(status: str) -> rx.Component:
     )
 
 
+def _cancel_from() -> rx.Component:
+    """A flood of bookings: cancel, in one action, every pending booking with this booking's
+    email or from its visitor address, after a confirmation (the server checks the admin)."""
+    return rx.el.div(
+        rx.el.h3("Cancel a flood", class_name="font-semibold"),
+        rx.el.div(
+            rx.el.button(
+                "Cancel pending from this email",
+                on_click=AdminBookingsState.ask_cancel_from("email"),
+                class_name=SMALL_BUTTON,
+                type="button",
+                data_testid="cancel-from-email",
+            ),
+            rx.cond(
+                AdminBookingsState.detail["client_address"] != "",
+                rx.el.button(
+                    "Cancel pending from this address",
+                    on_click=AdminBookingsState.ask_cancel_from("address"),
+                    class_name=SMALL_BUTTON,
+                    type="button",
+                    data_testid="cancel-from-address",
+                ),
+            ),
+            class_name="mt-2 flex flex-wrap gap-2",
+        ),
+        rx.cond(
+            AdminBookingsState.cancel_by != "",
+            rx.el.div(
+                rx.el.p(
+                    AdminBookingsState.cancel_question,
+                    class_name="text-sm",
+                    data_testid="cancel-from-question",
+                ),
+                rx.el.div(
+                    rx.el.button(
+                        "Cancel them",
+                        on_click=AdminBookingsState.confirm_cancel_from,
+                        class_name=DANGER_BUTTON,
+                        type="button",
+                        data_testid="cancel-from-confirm",
+                    ),
+                    rx.el.button(
+                        "Keep them",
+                        on_click=AdminBookingsState.keep_pending,
+                        class_name=SMALL_BUTTON,
+                        type="button",
+                    ),
+                    class_name="mt-2 flex flex-wrap gap-2",
+                ),
+                role="alert",
+                class_name="mt-2 rounded-xl border border-red-200 bg-red-50 p-3",
+            ),
+        ),
+        class_name="mt-4",
+    )
+
+
 def _detail() -> rx.Component:
     d = AdminBookingsState.detail
     return modal(
@@ -236,6 +293,7 @@ def _detail() -> rx.Component:
             _fact("Email", d["email"]),
             _fact("Phone", d["phone"]),
             _fact("Venue", d["venue"]),
+            _fact("Placed from", rx.cond(d["client_address"] != "", d["client_address"], "—")),
             class_name="mt-2 grid grid-cols-2 gap-3",
         ),
         rx.el.h3("Booking", class_name="mt-4 font-semibold"),
@@ -276,6 +334,7 @@ def _detail() -> rx.Component:
             ),
             class_name="mt-3",
         ),
+        _cancel_from(),
         rx.el.div(
             rx.link("Edit booking", href=d["edit_url"], class_name="text-fuchsia-700 underline"),
             class_name="mt-4",
