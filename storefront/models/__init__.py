@@ -25,6 +25,7 @@ from storefront.models.catalog import (
     Service,
     ServiceCapacity,
     ServiceCategory,
+    ServiceRevision,
 )
 from storefront.models.operations import (
     CONTACT_EVENT_TYPES,
@@ -32,9 +33,12 @@ from storefront.models.operations import (
     BusinessSettings,
     CacheVersion,
     ContactMessage,
+    HousekeepingLease,
     NotificationOutbox,
 )
-from storefront.models.users import ROLES, LoginSession, User, UserPublic
+from storefront.models.two_factor import RecoveryCode, TwoFactor
+from storefront.models.uploads import UPLOAD_KINDS, StoredUpload
+from storefront.models.users import ROLES, FirstAdminSetup, LoginSession, User, UserPublic
 
 __all__ = [
     "BOOKING_STATUSES",
@@ -55,6 +59,7 @@ __all__ = [
     "BookingItem",
     "BusinessSettings",
     "CacheVersion",
+    "FirstAdminSetup",
     "ContactMessage",
     "LoginSession",
     "UsedSignInTicket",
@@ -66,8 +71,14 @@ __all__ = [
     "ServiceAvailability",
     "ServiceCapacity",
     "ServiceCategory",
+    "ServiceRevision",
+    "HousekeepingLease",
+    "RecoveryCode",
+    "TwoFactor",
     "User",
     "UserPublic",
+    "StoredUpload",
+    "UPLOAD_KINDS",
     "UTCDateTime",
     "booking_reference",
     "new_id",
