@@ -1,5 +1,7 @@
 """Outgoing mail, one way only: `send_mail`. SMTP when SMTP_HOST is set; otherwise the message is
-printed to the console (and logged), so a developer running `make run` can follow its links."""
+printed to the console (and logged), so a developer running `make run` can follow its links. A
+printed mail is not a delivered one (the outbox marks it 'printed', not 'sent'), and prod does not
+start without SMTP_HOST (settings.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from urllib.parse import urlsplit
 
+from storefront.services import fields
 from storefront.services.errors import ServiceError
 from storefront.settings import Settings, get_settings
 
@@ -31,16 +34,18 @@ def send_mail(
     text: str,
     html: str | None = None,
     attachments: Sequence[Attachment] = (),
-) -> None:
-    """Send one message to one recipient; raises MailError when it cannot be sent."""
+) -> bool:
+    """Send one message to one recipient; raises MailError when it cannot be sent. True when an
+    SMTP server took it, False when it was only printed (no SMTP_HOST)."""
     settings = get_settings()
     message = build_message(
         to=to, subject=subject, text=text, html=html, attachments=attachments, settings=settings
     )
     if settings.smtp_host:
         _send_smtp(message, settings)
-    else:
-        _print_to_console(message, text=text, attachments=attachments, settings=settings)
+        return True
+    _print_to_console(message, text=text, attachments=attachments, settings=settings)
+    return False
 
 
 def build_message(
@@ -53,6 +58,10 @@ def build_message(
     settings: Settings | None = None,
 ) -> EmailMessage:
     settings = settings or get_settings()
+    try:
+        fields.email(to)  # one recipient, whatever row the address came from
+    except fields.FieldError:
+        raise MailError("invalid_message", f"Not one email address: {to!r}") from None
     message = EmailMessage()
     try:
         # The email package refuses line breaks in headers, which stops header injection.

@@ -24,7 +24,7 @@ import httpx
 from sqlmodel import Session, col, select
 
 from storefront.models import Booking, BookingItem, BusinessSettings
-from storefront.services import dates, mail
+from storefront.services import dates, fields, mail
 from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.booking_links import view_url
 from storefront.services.business import settings_row as business_settings_row
@@ -92,13 +92,14 @@ Message = WebhookMessage | MailMessage
 # Sending
 
 
-def send(message: Message) -> None:
-    """Raises NotifyError when the message did not go out."""
+def send(message: Message) -> bool:
+    """Raises NotifyError when the message did not go out. True when it was delivered (the
+    webhook or an SMTP server took it), False when it was only logged or printed because no
+    webhook or mail server is configured (development)."""
     if isinstance(message, WebhookMessage):
-        post_webhook(message)
-        return
+        return post_webhook(message)
     try:
-        mail.send_mail(
+        return mail.send_mail(
             to=message.to,
             subject=message.subject,
             text=message.text,
@@ -109,13 +110,14 @@ def send(message: Message) -> None:
         raise NotifyError(exc.code, exc.message, **exc.details) from exc
 
 
-def post_webhook(message: WebhookMessage) -> None:
+def post_webhook(message: WebhookMessage) -> bool:
+    """True when the webhook took the message, False when it was only logged (no webhook)."""
     settings = get_settings()
     if not settings.notify_webhook_url:
         if settings.environment == "prod":
             logger.warning("NOTIFY_WEBHOOK_URL is not set: staff messages are logged, not sent")
         logger.info("NOTIFY_WEBHOOK_URL is not set; staff message: %s", message.body())
-        return
+        return False
     try:
         response = httpx.post(
             settings.notify_webhook_url, json=message.body(), timeout=settings.notify_timeout
@@ -125,6 +127,7 @@ def post_webhook(message: WebhookMessage) -> None:
     problem = _webhook_problem(response.status_code, response.text)
     if problem:
         raise NotifyError("webhook_failed", problem)
+    return True
 
 
 def _webhook_problem(status: int, text: str) -> str | None:
@@ -252,8 +255,11 @@ RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
 
 
 def customer_name(booking: Booking) -> str:
-    """The stored contact name, else one derived from the email (SPEC 3)."""
-    return (booking.contact_name or "").strip() or name_from_email(booking.contact_email)
+    """The stored contact name, else one derived from the email (SPEC 3). On one line even for
+    a row stored before names were checked (services/fields.py): a name never starts a
+    paragraph of its own in a mail."""
+    name = " ".join((booking.contact_name or "").split())
+    return name or name_from_email(booking.contact_email)
 
 
 def name_from_email(email: str) -> str:
@@ -263,11 +269,15 @@ def name_from_email(email: str) -> str:
 
 
 def with_plus(phone: str) -> str:
-    """SPEC 7's customerPhone: the number with a leading '+' added if missing."""
+    """SPEC 7's customerPhone: the number in E.164, as bookings store it; a number stored
+    before numbers were checked that cannot be read gets a leading '+' if missing."""
     phone = (phone or "").strip()
-    if not phone or phone.startswith("+"):
+    if not phone:
         return phone
-    return f"+{phone}"
+    e164 = fields.e164_or_none(phone)
+    if e164 is not None:
+        return e164
+    return phone if phone.startswith("+") else f"+{phone}"
 
 
 def _webhook(params: Sequence[str], *, phone: str) -> WebhookMessage:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import and_, func, or_, text, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -40,6 +40,12 @@ LONGEST_RETRY = timedelta(minutes=5)
 # Topics whose payload holds secrets (reset links): emptied once the row is done with.
 REDACTED_TOPICS = {"mail"}
 REDACTED = {"redacted": True}
+# The mail cap (MAIL_CAP_PER_RECIPIENT): mails to one address within this window, counting
+# those sent or printed and those on their way (claimed, or waiting for a retry).
+MAIL_CAP_WINDOW = timedelta(hours=24)
+# PostgreSQL two-key advisory lock that makes claims take turns while the cap is on, so two
+# workers cannot each send one more mail to the same address (services/booking.py uses 3).
+CLAIM_LOCK = (4, 0)
 
 
 class OutboxError(ServiceError):
@@ -50,13 +56,16 @@ class OutboxError(ServiceError):
 class SendReport:
     claimed: int = 0
     sent: int = 0
+    printed: int = 0  # only printed or logged (no mail server or webhook): not delivered
     retried: int = 0
     failed: int = 0
     released: int = 0
+    suppressed: int = 0  # held back by the mail cap: never sent
 
 
 def count(session: Session, status: str) -> int:
-    """How many messages have `status` ('pending', 'sent' or 'failed')."""
+    """How many messages have `status` ('pending', 'sent', 'printed', 'failed' or
+    'suppressed')."""
     return int(
         session.exec(
             select(func.count())
@@ -102,8 +111,9 @@ def run_once(
     """Claim up to `limit` due rows and send them; returns what happened."""
     engine = engine or get_engine()
     now = now or utcnow()
-    claimed = claim(engine=engine, now=now, limit=limit)
-    report = SendReport(claimed=len(claimed))
+    report = SendReport()
+    claimed = claim(engine=engine, now=now, limit=limit, report=report)
+    report.claimed = len(claimed)
     started = time.monotonic()
     for position, (notification, attempts) in enumerate(claimed):
         if time.monotonic() - started > SEND_BUDGET_SECONDS:
@@ -114,11 +124,20 @@ def run_once(
     return report
 
 
-def claim(*, engine: Engine, now: datetime, limit: int) -> list[tuple[notify.Notification, int]]:
-    """Lease the due rows in one committed transaction; each with its attempt number."""
+def claim(
+    *, engine: Engine, now: datetime, limit: int, report: SendReport | None = None
+) -> list[tuple[notify.Notification, int]]:
+    """Lease the due rows in one committed transaction; each with its attempt number. A mail
+    over the recipient's cap is held back instead (status 'suppressed', counted in `report`)."""
     # On SQLite the write lock is taken at BEGIN, so two claims run one after the other.
     locking = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
+    cap = get_settings().mail_cap_per_recipient
     with session_scope(locking) as session:
+        if cap and session.get_bind().dialect.name == "postgresql":
+            session.connection().execute(
+                text("SELECT pg_advisory_xact_lock(:kind, :key)"),
+                {"kind": CLAIM_LOCK[0], "key": CLAIM_LOCK[1]},
+            )
         rows = session.exec(
             select(NotificationOutbox)
             .where(
@@ -129,11 +148,60 @@ def claim(*, engine: Engine, now: datetime, limit: int) -> list[tuple[notify.Not
             .limit(limit)
             .with_for_update(skip_locked=True)
         ).all()
+        leased = []
         for row in rows:
-            row.attempts += 1
-            row.next_attempt_at = now + LEASE
+            if cap and _over_mail_cap(session, row, cap, now=now):
+                _hold_back(row, cap)
+                if report is not None:
+                    report.suppressed += 1
+            else:
+                row.attempts += 1
+                row.next_attempt_at = now + LEASE
+                leased.append(row)
             session.add(row)
-        return [(_detached(row), row.attempts) for row in rows]
+            session.flush()  # the next row's cap counts this one as on its way
+        return [(_detached(row), row.attempts) for row in leased]
+
+
+def _over_mail_cap(session: Session, row: NotificationOutbox, cap: int, *, now: datetime) -> bool:
+    """Whether `cap` mails to this row's recipient (any case) were sent or printed within
+    MAIL_CAP_WINDOW or are on their way (claimed, or waiting for a retry). WhatsApp messages go
+    to the business's own staff and are never capped."""
+    if row.channel != "email":
+        return False
+    outbox = NotificationOutbox
+    used = session.exec(
+        select(func.count())
+        .select_from(outbox)
+        .where(
+            outbox.channel == "email",
+            func.lower(outbox.recipient) == row.recipient.strip().lower(),
+            col(outbox.id) != row.id,
+            or_(
+                and_(
+                    col(outbox.status).in_(("sent", "printed")),
+                    col(outbox.sent_at) > now - MAIL_CAP_WINDOW,
+                ),
+                and_(outbox.status == "pending", col(outbox.attempts) > 0),
+            ),
+        )
+    ).one()
+    return used >= cap
+
+
+def _hold_back(row: NotificationOutbox, cap: int) -> None:
+    """Over the cap: never sent, kept as 'suppressed' (a reset link's text erased) and logged."""
+    row.status = "suppressed"
+    row.last_error = f"held back: {cap} mails to this address in 24 hours (MAIL_CAP_PER_RECIPIENT)"
+    if row.topic in REDACTED_TOPICS:
+        row.payload = REDACTED
+    logger.warning(
+        "Mail %s (%s to %s) held back: the recipient had %s mails in 24 hours",
+        row.id,
+        row.topic,
+        row.recipient,
+        cap,
+    )
 
 
 def release(
@@ -154,7 +222,7 @@ def _send_one(
     try:
         with session_scope(engine) as session:
             message = notify.render(notification, session=session)
-        notify.send(message)
+        delivered = notify.send(message)
     except Exception as exc:
         permanent = isinstance(exc, notify.NotifyError) and exc.permanent
         return _record_failure(
@@ -165,14 +233,22 @@ def _send_one(
             engine=engine,
             now=now,
         )
-    _mark_sent(notification, attempts, engine=engine, now=now)
-    return "sent"
+    outcome = "sent" if delivered else "printed"
+    _mark_sent(notification, attempts, engine=engine, now=now, status=outcome)
+    return outcome
 
 
 def _mark_sent(
-    notification: notify.Notification, attempts: int, *, engine: Engine, now: datetime
+    notification: notify.Notification,
+    attempts: int,
+    *,
+    engine: Engine,
+    now: datetime,
+    status: str = "sent",
 ) -> None:
-    values: dict[str, Any] = {"status": "sent", "sent_at": now, "last_error": None}
+    """Done with: 'sent' (delivered) or 'printed' (only printed or logged, never counted as
+    delivered); either way it is not sent again."""
+    values: dict[str, Any] = {"status": status, "sent_at": now, "last_error": None}
     if notification.topic in REDACTED_TOPICS:
         values["payload"] = REDACTED
     _finish(notification, attempts, values, engine=engine)

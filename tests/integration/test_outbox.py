@@ -316,12 +316,12 @@ def test_a_contact_request_goes_out_through_the_same_sender(session, engine, web
         {
             "templateParams": [
                 "Kontakt",
-                "Arta Krasniqi, +383 44 123 456, arta@example.com",
+                "Arta Krasniqi, +38344123456, arta@example.com",
                 "Baby shower, 12.06.2027",
                 "-",
                 "A quote for 150 guests, please.",
             ],
-            "customerPhone": "+383 44 123 456",
+            "customerPhone": "+38344123456",  # stored and sent in E.164
         }
     ]
 
@@ -394,8 +394,41 @@ def test_without_a_webhook_address_the_staff_message_is_logged(session, engine, 
     enqueue_contact(session, "Arta")
     session.commit()
     with caplog.at_level(logging.INFO, logger="storefront.services.notify"):
-        assert outbox.run_once(now=NOW, engine=engine).sent == 1
+        report = outbox.run_once(now=NOW, engine=engine)
+    assert (report.sent, report.printed) == (0, 1)  # logged is not delivered
     assert "Kontakt" in caplog.text
+    [row] = rows(session)
+    assert row.status == "printed"
+
+
+def test_a_printed_mail_is_never_counted_as_delivered(session, engine, capsys):
+    """Issue 18, finding 9: without SMTP_HOST a mail (a reset link) is printed to the console;
+    it used to be marked 'sent', as if the customer had it."""
+    from storefront.services import dashboard, health
+
+    assert get_settings().smtp_host is None
+    link = "http://localhost:3000/reset-password?type=recovery&token=printed-token"
+    outbox.enqueue(
+        session=session,
+        channel="email",
+        topic="mail",
+        recipient="arta@example.com",
+        payload={"subject": "Reset your password", "text": f"Open {link}\n"},
+        now=NOW,
+    )
+    session.commit()
+
+    report = outbox.run_once(now=NOW, engine=engine)
+    assert (report.sent, report.printed) == (0, 1)
+    assert link in capsys.readouterr().out  # a developer can still follow it
+    [row] = rows(session)
+    assert (row.status, row.payload) == ("printed", {"redacted": True})
+    assert outbox.count(session, "sent") == 0 and outbox.count(session, "pending") == 0
+    assert outbox.run_once(now=NOW + timedelta(hours=1), engine=engine).claimed == 0
+    checks = {c.name: c for c in dashboard._notifications(session)}
+    assert "nothing delivered yet" in checks["WhatsApp API"].detail
+    assert "1 printed, not delivered" in checks["Notification Outbox"].detail
+    assert health.check(engine=engine, now=NOW).ok
 
 
 def test_enqueue_refuses_a_topic_it_cannot_send(session):
