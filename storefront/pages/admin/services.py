@@ -180,21 +180,33 @@ def _toolbar() -> rx.Component:
     )
 
 
-def _delete_dialog() -> rx.Component:
+def _dialog(title: str, text: str, subject, *body, actions, open, on_close, test_id: str):
+    """A question about one service: its title, what is asked, and the answers."""
     return modal(
-        rx.dialog.title("Delete service", class_name="text-xl font-bold"),
-        rx.dialog.description(DELETE_QUESTION, class_name="mt-2 text-slate-700"),
-        rx.el.p(S.delete_title, class_name="mt-2 font-medium"),
-        rx.el.div(
+        rx.dialog.title(title, class_name="text-xl font-bold"),
+        rx.dialog.description(text, class_name="mt-2 text-slate-700"),
+        rx.el.p(subject, class_name="mt-2 font-medium"),
+        *body,
+        rx.el.div(*actions, class_name="mt-6 flex justify-end gap-2"),
+        open=open,
+        on_close=on_close,
+        test_id=test_id,
+    )
+
+
+def _button(label: str, on_click, style: str, test_id: str) -> rx.Component:
+    return rx.el.button(label, on_click=on_click, class_name=style, data_testid=test_id)
+
+
+def _delete_dialog() -> rx.Component:
+    return _dialog(
+        "Delete service",
+        DELETE_QUESTION,
+        S.delete_title,
+        actions=[
             rx.dialog.close(rx.el.button("Cancel", class_name=SMALL_BUTTON, type="button")),
-            rx.el.button(
-                "Delete",
-                on_click=S.confirm_delete,
-                class_name=DANGER_BUTTON,
-                data_testid="confirm-delete",
-            ),
-            class_name="mt-6 flex justify-end gap-2",
-        ),
+            _button("Delete", S.confirm_delete, DANGER_BUTTON, "confirm-delete"),
+        ],
         open=S.delete_id != "",
         on_close=S.cancel_delete,
         test_id="delete-dialog",
@@ -202,18 +214,20 @@ def _delete_dialog() -> rx.Component:
 
 
 def _change(change: FieldChange) -> rx.Component:
-    value = "mt-1 whitespace-pre-wrap break-words text-sm"
+    def side(label: str, value, colour: str) -> rx.Component:
+        return rx.el.div(
+            rx.el.p(label, class_name="text-xs text-slate-600"),
+            rx.el.p(
+                value,
+                class_name=f"mt-1 whitespace-pre-wrap break-words text-sm {colour} p-2 rounded",
+            ),
+        )
+
     return rx.el.div(
         rx.el.dt(change.label, class_name="font-semibold"),
         rx.el.dd(
-            rx.el.div(
-                rx.el.p("Before", class_name="text-xs text-slate-600"),
-                rx.el.p(change.before, class_name=value + " bg-red-50 p-2 rounded"),
-            ),
-            rx.el.div(
-                rx.el.p("After", class_name="text-xs text-slate-600"),
-                rx.el.p(change.after, class_name=value + " bg-green-50 p-2 rounded"),
-            ),
+            side("Before", change.before, "bg-red-50"),
+            side("After", change.after, "bg-green-50"),
             class_name="mt-1 grid gap-2 sm:grid-cols-2",
         ),
         class_name="py-2 border-b border-slate-200",
@@ -222,26 +236,15 @@ def _change(change: FieldChange) -> rx.Component:
 
 
 def _review_dialog() -> rx.Component:
-    return modal(
-        rx.dialog.title("Changes to review", class_name="text-xl font-bold"),
-        rx.dialog.description(REVIEW_TEXT, class_name="mt-2 text-slate-700"),
-        rx.el.p(S.review_title, class_name="mt-2 font-medium"),
+    return _dialog(
+        "Changes to review",
+        REVIEW_TEXT,
+        S.review_title,
         rx.el.dl(rx.foreach(S.changes, _change), class_name="mt-4 max-h-[60vh] overflow-y-auto"),
-        rx.el.div(
-            rx.el.button(
-                "Reject",
-                on_click=S.reject_changes,
-                class_name=DANGER_BUTTON,
-                data_testid="reject-changes",
-            ),
-            rx.el.button(
-                "Approve",
-                on_click=S.approve_changes,
-                class_name=SMALL_BUTTON,
-                data_testid="approve-changes",
-            ),
-            class_name="mt-6 flex justify-end gap-2",
-        ),
+        actions=[
+            _button("Reject", S.reject_changes, DANGER_BUTTON, "reject-changes"),
+            _button("Approve", S.approve_changes, SMALL_BUTTON, "approve-changes"),
+        ],
         open=S.review_id != "",
         on_close=S.close_review,
         test_id="review-dialog",
