@@ -255,3 +255,27 @@ def test_the_confirmation_mail_carries_no_paragraph_of_the_visitors_making(
     text = message.get_body(("plain",)).get_content()
     assert "IMPORTANT" not in text and "pay.example.net" not in text
     assert text.splitlines()[0] == "Hello Ana,"
+
+
+def test_an_address_stored_before_the_rules_is_never_mailed_to_two_recipients(
+    session, engine, mailbox
+):
+    from storefront.models import NotificationOutbox
+
+    outbox.enqueue(
+        session=session,
+        channel="email",
+        topic="mail",
+        recipient=TWO_RECIPIENTS,
+        payload={"subject": "Hello", "text": "Hello"},
+        now=NOW,
+    )
+    session.commit()
+
+    report = outbox.run_once(now=NOW, engine=engine)
+
+    assert (report.sent, report.failed) == (0, 1)  # refused for good, not retried
+    assert mailbox.messages == []
+    session.rollback()
+    row = session.exec(select(NotificationOutbox)).one()
+    assert row.status == "failed" and "Not one email address" in (row.last_error or "")
