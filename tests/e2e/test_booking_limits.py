@@ -1,0 +1,82 @@
+"""The booking limit as a guest meets it, in Chromium (issue 18, finding 3): a visitor whose
+address has placed its allowance of bookings this hour is refused at checkout and on the booking
+screen with the limit's message, and keeps the cart."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from storefront.models import Booking, utcnow
+from storefront.services import booking
+from tests.e2e.conftest import visitor_address
+from tests.e2e.helpers import read
+from tests.e2e.test_booking_flow import _a_bookable_day, _checkout_form, _pick
+
+pytestmark = pytest.mark.e2e
+
+
+def _booked_from(session, *, address: str, count: int) -> None:
+    """`count` bookings placed from `address` a minute ago (cancelled: they hold nothing)."""
+    for _ in range(count):
+        key = uuid.uuid4().hex
+        session.add(
+            Booking(
+                idempotency_key=key,
+                status="cancelled",
+                contact_email=f"{key[:8]}@example.com",
+                contact_phone="+38344000000",
+                client_address=address,
+                created_at=utcnow() - timedelta(minutes=1),
+            )
+        )
+    session.commit()
+
+
+def test_a_visitor_over_the_booking_limit_is_told_and_keeps_the_cart(browser, server):
+    address = visitor_address()
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        base_url=server.url,
+        extra_http_headers={"X-Forwarded-For": address},
+    )
+    page = context.new_page()
+    try:
+        read(server, _booked_from, address=address, count=5)
+        day = _a_bookable_day() + timedelta(days=14)
+
+        page.goto("/services/bouncers")
+        page.get_by_test_id("bouncer-option").first.click()
+        page.get_by_test_id("product-add").click()
+        expect(page.get_by_test_id("cart-count")).to_have_text("1")
+        page.goto("/cart")
+        page.get_by_test_id("cart-select-time").click()
+        _pick(page, day, "10:00")
+        page.get_by_test_id("cart-time-set").click()
+        page.get_by_test_id("cart-checkout").click()
+        expect(page).to_have_url(re.compile(r"/checkout/?$"))
+        _checkout_form(page)
+        page.get_by_test_id("checkout-continue").click()
+        page.get_by_test_id("checkout-complete").click()
+
+        expect(page.get_by_test_id("checkout-error")).to_have_text(booking.LIMIT_MESSAGE)
+        expect(page.get_by_test_id("cart-count")).to_have_text("1")  # the cart is kept
+        page.goto("/cart")
+        expect(page.get_by_test_id("cart-item")).to_have_count(1)
+
+        # The booking screen says the same.
+        page.goto("/services/enchanted-princess")
+        page.get_by_role("link", name="Book Now").first.click()
+        expect(page.get_by_test_id("book-screen")).to_be_visible()
+        _pick(page, day, "11:00", duration="3")
+        page.locator("#book-full_name").fill("Drita Gashi")
+        page.locator("#book-email").fill("drita.limit@example.com")
+        page.locator("#book-phone").fill("+383 45 000 222")
+        page.get_by_test_id("book-submit").click()
+        expect(page.get_by_test_id("book-error")).to_have_text(booking.LIMIT_MESSAGE)
+    finally:
+        context.close()

@@ -1,0 +1,442 @@
+"""Issue 18, findings 3, 10 and part of 13, on SQLite and PostgreSQL: bookings limited per client
+address, email and phone; at most a few mails a day to one recipient; the back office cancelling
+the pending bookings of one address or email at once; every term of a booking read after the
+lock; an idempotency key bound to the lines it placed; an overbooking override bound to the
+conflicts the admin was shown."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import event, update
+from sqlmodel import select
+
+from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, Service, User
+from storefront.services import admin_bookings as ab
+from storefront.services import booking, dashboard, outbox
+from storefront.services.admin_bookings import AdminBookingError
+from storefront.services.booking import BookingError
+from storefront.settings import get_settings
+from tests.factories import contact, line, make_service
+
+NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
+DAYS = [f"2026-06-{d:02d}" for d in range(8, 29)]
+
+
+@pytest.fixture
+def limits(monkeypatch):
+    """The documented defaults, whatever the suite runs with."""
+    settings = get_settings()
+    monkeypatch.setattr(settings, "booking_limit_per_address", 5)
+    monkeypatch.setattr(settings, "booking_limit_per_email", 3)
+    monkeypatch.setattr(settings, "booking_limit_per_phone", 3)
+    monkeypatch.setattr(settings, "mail_cap_per_recipient", 5)
+    return settings
+
+
+def _place(session, lines, *, key=None, now=NOW, address=None, **contact_fields):
+    session.commit()
+    return booking.place_booking(
+        session=session,
+        lines=lines,
+        contact=contact(**contact_fields),
+        idempotency_key=key or f"key-{uuid.uuid4().hex}",
+        now=now,
+        **({"client_address": address} if address else {}),
+    )
+
+
+def _guest(n: int) -> dict[str, str]:
+    """A different customer each time: email and phone."""
+    return {"email": f"guest{n}@example.com", "phone": f"+383 44 {100000 + n}"}
+
+
+def _bookings(session) -> int:
+    session.expire_all()
+    found = len(session.exec(select(Booking.id)).all())
+    session.commit()
+    return found
+
+
+# --- finding 3: bookings per address, email and phone -------------------------------------------
+
+
+def test_one_address_places_five_bookings_an_hour_then_is_refused(session, limits):
+    castle = make_service(session, units=50)
+    for n in range(5):
+        _place(session, [line(castle, DAYS[n], "10:00")], address="203.0.113.7", **_guest(n))
+    with pytest.raises(BookingError) as refused:
+        _place(session, [line(castle, DAYS[6], "10:00")], address="203.0.113.7", **_guest(6))
+    assert refused.value.code == "too_many_bookings"
+    assert refused.value.details["limit"] == "address"
+    assert refused.value.message == booking.LIMIT_MESSAGE
+    assert _bookings(session) == 5
+    # Another address is not affected, and an hour later the first may book again.
+    _place(session, [line(castle, DAYS[7], "10:00")], address="203.0.113.8", **_guest(7))
+    later = NOW + timedelta(hours=1, minutes=1)
+    _place(session, [line(castle, DAYS[8], "10:00")], address="203.0.113.7", now=later, **_guest(8))
+    stored = session.exec(select(Booking.client_address)).all()
+    session.commit()
+    assert sorted(stored).count("203.0.113.7") == 6
+
+
+def test_one_email_or_one_phone_places_three_bookings_a_day(session, limits):
+    castle = make_service(session, units=50)
+    for n in range(3):
+        _place(session, [line(castle, DAYS[n], "10:00")], address=f"198.51.100.{n}")
+    with pytest.raises(BookingError) as by_email:
+        # The same address in another case is the same email.
+        _place(
+            session,
+            [line(castle, DAYS[4], "10:00")],
+            address="198.51.100.9",
+            email="ARTA.krasniqi@example.com",
+            phone="+383 49 999 999",
+        )
+    assert (by_email.value.code, by_email.value.details["limit"]) == ("too_many_bookings", "email")
+    with pytest.raises(BookingError) as by_phone:
+        # The same number written another way is the same phone.
+        _place(
+            session,
+            [line(castle, DAYS[5], "10:00")],
+            address="198.51.100.10",
+            email="someone.else@example.com",
+            phone="044 123 456",
+        )
+    assert (by_phone.value.code, by_phone.value.details["limit"]) == ("too_many_bookings", "phone")
+    assert _bookings(session) == 3
+    _place(session, [line(castle, DAYS[6], "10:00")], now=NOW + timedelta(hours=24, minutes=1))
+
+
+def test_a_wedding_of_five_services_in_one_cart_is_one_booking(session, limits):
+    services = [make_service(session, title=f"Wedding part {n}", units=2) for n in range(5)]
+    placed = _place(
+        session,
+        [line(s, DAYS[0], f"{10 + n}:00") for n, s in enumerate(services)],
+        address="192.0.2.1",
+    )
+    assert placed.total == Decimal("500.00")
+    # Two more of the same customer's weddings that day are still taken.
+    for n in (1, 2):
+        _place(session, [line(s, DAYS[n], "10:00") for s in services], address="192.0.2.1")
+    assert _bookings(session) == 3
+
+
+def test_a_retry_of_a_placed_booking_is_not_counted_again(session, limits):
+    castle = make_service(session, units=50)
+    for n in range(3):
+        _place(session, [line(castle, DAYS[n], "10:00")], key=f"retry-key-{n:04d}")
+    again = _place(session, [line(castle, DAYS[0], "10:00")], key="retry-key-0000")
+    assert again.reference.startswith("MG-") and _bookings(session) == 3
+
+
+# --- finding 3: at most a few mails a day to one recipient --------------------------------------
+
+
+def _mail(session, recipient: str, n: int, created: datetime) -> None:
+    outbox.enqueue(
+        session=session,
+        channel="email",
+        topic="mail",
+        recipient=recipient,
+        payload={"subject": f"Note {n}", "text": f"Note {n}"},
+        now=created,
+    )
+
+
+def test_a_recipient_gets_at_most_five_mails_a_day_the_rest_are_held_back(
+    session, engine, mailbox, limits, caplog
+):
+    for n in range(7):
+        _mail(session, "victim@example.com", n, NOW)
+    _mail(session, "other@example.com", 99, NOW)
+    session.commit()
+
+    report = outbox.run_once(now=NOW, engine=engine)
+
+    assert (report.sent, report.suppressed) == (6, 2)
+    got = sorted(m["To"] for m in mailbox.messages)
+    assert got.count("victim@example.com") == 5 and got.count("other@example.com") == 1
+    assert outbox.count(session, "suppressed") == 2 and outbox.count(session, "sent") == 6
+    held = session.exec(
+        select(NotificationOutbox).where(NotificationOutbox.status == "suppressed")
+    ).all()
+    session.commit()
+    assert {row.recipient for row in held} == {"victim@example.com"}
+    assert all(row.sent_at is None and "held back" in row.last_error for row in held)
+    assert "held back" in caplog.text
+    checks = {c.name: c for c in dashboard.system_status(session=session, actor_id=_admin(session))}
+    assert "2 held back by the mail cap" in checks["Notification Outbox"].detail
+
+    # The next day's mail goes out again; mails queued later that day are held back too.
+    _mail(session, "victim@example.com", 8, NOW + timedelta(hours=1))
+    session.commit()
+    assert outbox.run_once(now=NOW + timedelta(hours=1), engine=engine).suppressed == 1
+    _mail(session, "Victim@Example.com", 9, NOW + timedelta(hours=25))
+    session.commit()
+    assert outbox.run_once(now=NOW + timedelta(hours=25), engine=engine).sent == 1
+
+
+def test_booking_confirmations_to_one_address_are_capped_too(
+    session, engine, limits, mailbox, webhook
+):
+    limits.booking_limit_per_email = 0  # only the mail cap at work here
+    limits.booking_limit_per_phone = 0
+    castle = make_service(session, units=50)
+    for n in range(7):
+        _place(session, [line(castle, DAYS[n], "10:00")], email="target@example.com")
+    report = outbox.run_once(now=NOW, engine=engine, limit=50)
+    assert report.suppressed == 2
+    assert [m["To"] for m in mailbox.messages].count("target@example.com") == 5
+    # Staff messages are the business's own: never capped.
+    staff = session.exec(
+        select(NotificationOutbox).where(NotificationOutbox.channel == "whatsapp")
+    ).all()
+    session.commit()
+    assert len(staff) == 7 and {row.status for row in staff} == {"sent"}
+
+
+# --- finding 3: cancelling the pending bookings of one address or email at once -----------------
+
+
+def _admin(session) -> str:
+    user = User(email=f"admin-{uuid.uuid4().hex[:6]}@example.com", role="admin")
+    session.add(user)
+    session.commit()
+    return str(user.id)
+
+
+def _status(session, booking_id) -> tuple[str, set[str]]:
+    session.expire_all()
+    stored = session.get(Booking, uuid.UUID(booking_id))
+    items = set(session.exec(select(BookingItem.status).where(BookingItem.booking_id == stored.id)))
+    session.commit()
+    return stored.status, items
+
+
+def test_an_admin_cancels_the_pending_bookings_of_one_address_in_one_action(session):
+    admin = _admin(session)
+    castle = make_service(session, units=50)
+    flood = [
+        _place(session, [line(castle, DAYS[n], "10:00")], address="203.0.113.66", **_guest(n))
+        for n in range(4)
+    ]
+    other = _place(session, [line(castle, DAYS[9], "10:00")], address="203.0.113.1")
+    ab.set_status(session=session, actor_id=admin, booking_id=flood[3].id, status="confirmed")
+
+    preview = ab.pending_from(session=session, actor_id=admin, booking_id=flood[0].id, by="address")
+    assert (preview.by, preview.value, len(preview.references)) == ("address", "203.0.113.66", 3)
+
+    done = ab.cancel_pending_from(
+        session=session, actor_id=admin, booking_id=flood[0].id, by="address"
+    )
+
+    assert sorted(done.references) == sorted(p.reference for p in flood[:3])
+    for placed in flood[:3]:
+        assert _status(session, placed.id) == ("cancelled", {"cancelled"})
+    assert _status(session, flood[3].id)[0] == "confirmed"  # only pending ones
+    assert _status(session, other.id)[0] == "pending"
+    [entry] = session.exec(select(AuditLog).where(AuditLog.action == "booking_bulk_cancel")).all()
+    session.commit()
+    assert entry.details["address"] == "203.0.113.66"
+    assert sorted(entry.details["references"]) == sorted(done.references)
+    assert str(entry.actor_user_id) == admin
+    # The units are free again: the first day can be booked by someone else.
+    _place(session, [line(castle, DAYS[0], "10:00")], address="192.0.2.9")
+
+
+def test_an_admin_cancels_the_pending_bookings_of_one_email(session):
+    admin = _admin(session)
+    castle = make_service(session, units=50)
+    mine = [
+        _place(session, [line(castle, DAYS[n], "10:00")], email="Spam@Example.com")
+        for n in range(2)
+    ]
+    theirs = _place(session, [line(castle, DAYS[5], "10:00")], email="real@example.com")
+    done = ab.cancel_pending_from(
+        session=session, actor_id=admin, booking_id=mine[0].id, by="email"
+    )
+    assert sorted(done.references) == sorted(p.reference for p in mine)
+    assert _status(session, theirs.id)[0] == "pending"
+    [entry] = session.exec(select(AuditLog).where(AuditLog.action == "booking_bulk_cancel")).all()
+    session.commit()
+    assert entry.details["email"] == "spam@example.com"
+
+
+def test_only_an_admin_may_cancel_in_bulk(session):
+    castle = make_service(session, units=5)
+    placed = _place(session, [line(castle, DAYS[0], "10:00")], address="203.0.113.5")
+    user = User(email="plain@example.com", role="user")
+    session.add(user)
+    session.commit()
+    for actor in (str(user.id), None, "not-a-uuid"):
+        with pytest.raises(AdminBookingError):
+            ab.cancel_pending_from(
+                session=session, actor_id=actor, booking_id=placed.id, by="address"
+            )
+    with pytest.raises(AdminBookingError) as unknown:
+        ab.cancel_pending_from(
+            session=session, actor_id=_admin(session), booking_id=placed.id, by="phone"
+        )
+    assert unknown.value.code == "invalid_filter"
+    assert _status(session, placed.id)[0] == "pending"
+
+
+# --- finding 10: what a booking depends on is read after the lock -------------------------------
+
+
+def _change_at_the_lock(engine, service_id, **values):
+    """Change the service on another connection just before the booking's lock statement."""
+    done = []
+
+    def before(_conn, _cursor, statement, *_args):
+        if done or not ("BEGIN IMMEDIATE" in statement or "pg_advisory_xact_lock" in statement):
+            return
+        done.append(statement)
+        with engine.begin() as other:  # committed before the lock statement runs
+            other.execute(update(Service).where(Service.id == service_id).values(**values))
+
+    event.listen(engine, "before_cursor_execute", before)
+    return lambda: event.remove(engine, "before_cursor_execute", before)
+
+
+def test_a_price_changed_before_the_lock_is_the_price_charged(session, engine):
+    castle = make_service(session, price="100.00", units=5)
+    session.commit()
+    stop = _change_at_the_lock(engine, castle.id, price=Decimal("250.00"), title="Castle XL")
+    try:
+        placed = _place(session, [line(castle, DAYS[0], "10:00", hours=2)])
+    finally:
+        stop()
+    assert placed.total == Decimal("500.00")
+    item = session.exec(
+        select(BookingItem).where(BookingItem.booking_id == uuid.UUID(placed.id))
+    ).one()
+    session.commit()
+    assert (item.service_price, item.service_name) == (Decimal("500.00"), "Castle XL")
+
+
+def test_a_service_deactivated_before_the_lock_is_not_sold(session, engine):
+    castle = make_service(session, units=5)
+    session.commit()
+    stop = _change_at_the_lock(engine, castle.id, active=False)
+    try:
+        with pytest.raises(BookingError) as refused:
+            _place(session, [line(castle, DAYS[0], "10:00")])
+    finally:
+        stop()
+    assert refused.value.code == "service_not_found"
+    assert _bookings(session) == 0
+
+
+# --- finding 13: the idempotency key is bound to the lines it placed ----------------------------
+
+
+def test_a_key_used_again_with_other_lines_is_refused_and_says_so(session):
+    castle = make_service(session, units=5)
+    mascot = make_service(session, title="Mascot", units=5)
+    first = _place(session, [line(castle, DAYS[0], "10:00")], key="lost-answer-key")
+    # The same lines again (a retry after a lost answer): the same booking.
+    assert _place(session, [line(castle, DAYS[0], "10:00")], key="lost-answer-key") == first
+    # The cart changed before the retry: not the old booking, and nothing new placed.
+    for lines in (
+        [line(castle, DAYS[0], "10:00"), line(mascot, DAYS[0], "12:00")],
+        [line(castle, DAYS[0], "11:00")],
+        [line(castle, DAYS[0], "10:00", quantity=2)],
+    ):
+        with pytest.raises(BookingError) as refused:
+            _place(session, lines, key="lost-answer-key")
+        assert refused.value.code == "key_reused"
+        assert refused.value.details["reference"] == first.reference
+    assert _bookings(session) == 1
+
+
+# --- finding 13: an override confirms the conflicts the admin was shown -------------------------
+
+
+def test_an_override_is_refused_when_the_conflicts_changed_since_they_were_shown(session):
+    admin = _admin(session)
+    bouncer = make_service(session, units=1)
+    first = _place(session, [line(bouncer, DAYS[0], "10:00", hours=2)], **_guest(1))
+    ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="cancelled")
+    _place(session, [line(bouncer, DAYS[0], "10:00")], **_guest(2))
+
+    with pytest.raises(AdminBookingError) as shown:
+        ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="confirmed")
+    assert shown.value.code == "over_capacity"
+    fingerprint = shown.value.details["fingerprint"]
+    assert shown.value.details["conflicts"] == ["Bouncy castle, 08.06.2026 10:00"]
+
+    # Meanwhile another guest takes 11:00, inside the same span: the line the admin was shown
+    # reads the same, but confirming now overbooks two bookings instead of one.
+    _place(session, [line(bouncer, DAYS[0], "11:00")], **_guest(3))
+
+    with pytest.raises(AdminBookingError) as changed:
+        ab.set_status(
+            session=session,
+            actor_id=admin,
+            booking_id=first.id,
+            status="confirmed",
+            override=fingerprint,
+        )
+    assert changed.value.code == "over_capacity"
+    assert changed.value.details["changed"] is True
+    assert changed.value.details["fingerprint"] != fingerprint
+    assert _status(session, first.id)[0] == "cancelled"
+    for stale in (True, "", "not-the-fingerprint"):
+        with pytest.raises(AdminBookingError):
+            ab.set_status(
+                session=session,
+                actor_id=admin,
+                booking_id=first.id,
+                status="confirmed",
+                override=stale,
+            )
+
+    change = ab.set_status(
+        session=session,
+        actor_id=admin,
+        booking_id=first.id,
+        status="confirmed",
+        override=changed.value.details["fingerprint"],
+    )
+    assert change.status == "confirmed" and change.overridden
+    entries = session.exec(select(AuditLog).where(AuditLog.action == "booking_status")).all()
+    session.commit()
+    assert [e.details.get("override") for e in entries].count(True) == 1
+
+
+def test_an_edit_override_is_bound_to_the_conflicts_shown_too(session):
+    admin = _admin(session)
+    bouncer = make_service(session, units=1)
+    placed = _place(session, [line(bouncer, DAYS[0], "10:00")], **_guest(1))
+    _place(session, [line(bouncer, DAYS[0], "14:00")], **_guest(2))
+    [item] = session.exec(
+        select(BookingItem.id).where(BookingItem.booking_id == uuid.UUID(placed.id))
+    ).all()
+    session.commit()
+    edit = ab.BookingEdit(
+        contact_email="guest1@example.com",
+        contact_phone="+383 44 100001",
+        venue_address="Rruga 1",
+        event_type="birthday",
+        guest_count=10,
+        special_requests="",
+        items=(ab.ItemEdit(str(item), "100.00", 1, DAYS[0], "14:00", 1),),
+    )
+    with pytest.raises(AdminBookingError) as shown:
+        ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=edit)
+    with pytest.raises(AdminBookingError):
+        ab.update_booking(
+            session=session, actor_id=admin, booking_id=placed.id, edit=edit, override="stale"
+        )
+    ab.update_booking(
+        session=session,
+        actor_id=admin,
+        booking_id=placed.id,
+        edit=edit,
+        override=shown.value.details["fingerprint"],
+    )
