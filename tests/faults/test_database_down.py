@@ -104,7 +104,11 @@ async def test_checkout_shows_spec_text_and_gives_the_button_back(monkeypatch, c
         ]
     )
     tab.step, tab._key = "review", "checkout-key-while-down"
-    tab.form = tab.form | {"full_name": "Arta", "email": "arta@example.com", "phone": "+38344"}
+    tab.form = tab.form | {
+        "full_name": "Arta",
+        "email": "arta@example.com",
+        "phone": "+38344123456",
+    }
 
     caplog.set_level(logging.INFO, logger="storefront")
     spinner = []
