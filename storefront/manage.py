@@ -1,6 +1,8 @@
 """Operator commands: `python -m storefront.manage make-admin someone@example.com`, and
 `python -m storefront.manage setup-code` (the one-time code of Initial Admin Setup while no
-admin exists; `--new` voids it and prints another)."""
+admin exists; `--new` voids it and prints another), and
+`python -m storefront.manage reset-2fa someone@example.com` (turns off the two-factor sign-in of
+an account whose authenticator and recovery codes are both lost)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import argparse
 import sys
 
 from storefront.db import session_scope
-from storefront.services import first_admin, users
+from storefront.services import first_admin, two_factor, users
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +22,10 @@ def main(argv: list[str] | None = None) -> int:
         "setup-code", help="print the one-time code of Initial Admin Setup (while no admin exists)"
     )
     setup_code.add_argument("--new", action="store_true", help="void the current code first")
+    reset_2fa = commands.add_parser(
+        "reset-2fa", help="turn off an account's two-factor sign-in (lost authenticator)"
+    )
+    reset_2fa.add_argument("email")
     args = parser.parse_args(argv)
     if args.command == "make-admin":
         try:
@@ -42,6 +48,14 @@ def main(argv: list[str] | None = None) -> int:
             "Admin Setup on a public address only",
             file=sys.stderr,
         )
+    if args.command == "reset-2fa":
+        try:
+            with session_scope() as session:
+                two_factor.reset_by_operator(session=session, email=args.email)
+        except two_factor.TwoFactorError as exc:
+            print(exc.message, file=sys.stderr)
+            return 1
+        print(f"Two-factor sign-in is off for {args.email}; they can set it up again.")
     return 0
 
 

@@ -292,16 +292,32 @@ def disable(*, session: Session, user_id: object, proof: str, now: datetime | No
     _count_attempt(session, [(f"2fa:{user.id}", CODE_RULE)], now)
     if not _proves_owner(session, user, str(proof or ""), now):
         raise _invalid_code()
+    _turn_off(session, user, actor_id=user.id)
+
+
+def _turn_off(session: Session, user: User, *, actor_id: object) -> None:
     session.exec(delete(RecoveryCode).where(col(RecoveryCode.user_id) == user.id))
     session.exec(delete(TwoFactor).where(col(TwoFactor.user_id) == user.id))
     throttle.forgive(session, [f"2fa:{user.id}"])
     audit.record(
         session,
-        actor_id=user.id,
+        actor_id=actor_id,
         action="two_factor_off",
         entity_type="user",
         entity_id=str(user.id),
     )
+
+
+def reset_by_operator(*, session: Session, email: str) -> None:
+    """`python -m storefront.manage reset-2fa EMAIL`: an admin who lost both the authenticator
+    and the recovery codes. Whoever runs the server may do it; the audit log records it with no
+    actor."""
+    user = session.exec(select(User).where(User.email == auth.normalize_email(email))).first()
+    if user is None:
+        raise TwoFactorError("no_user", f"No account with the email {email!r}")
+    if _enabled_row(session, user.id) is None and session.get(TwoFactor, user.id) is None:
+        raise TwoFactorError("not_enabled", "Two-factor sign-in is off for that account")
+    _turn_off(session, user, actor_id=None)
 
 
 def set_required(*, session: Session, actor_id: object, required: bool) -> None:

@@ -218,3 +218,22 @@ async def test_oauth_of_an_account_with_two_factor_asks_for_the_code(session, id
         ip="192.0.2.30",
     )
     assert done.account.user_id == str(user.id) and done.remember
+
+
+def test_an_operator_turns_off_a_lost_authenticator(session, engine, monkeypatch, capsys):
+    """`python -m storefront.manage reset-2fa EMAIL`, the way back for an admin who lost both
+    the app and the recovery codes; the audit log records it."""
+    from storefront import db, manage
+    from storefront.models import AuditLog
+
+    user = _admin(session)
+    _enable(session, user, NOW - timedelta(minutes=2))
+    monkeypatch.setattr(db, "get_engine", lambda: engine)
+    assert manage.main(["reset-2fa", "ADMIN@example.com"]) == 0
+    assert manage.main(["reset-2fa", "admin@example.com"]) == 1  # off already
+    assert manage.main(["reset-2fa", "nobody@example.com"]) == 1
+    session.rollback()  # a new transaction sees what the command committed
+    assert session.get(TwoFactor, user.id) is None
+    assert not session.exec(select(RecoveryCode).where(RecoveryCode.user_id == user.id)).all()
+    entry = session.exec(select(AuditLog).where(AuditLog.action == "two_factor_off")).one()
+    assert entry.entity_id == str(user.id) and entry.actor_user_id is None
