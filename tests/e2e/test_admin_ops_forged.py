@@ -141,6 +141,8 @@ def _forged_events(booking_id: str, user_id: str) -> list[tuple[str, str, dict]]
         (event_name(AdminBookingsState.open_detail), "/admin/bookings", {"booking_id": booking_id}),
         (event_name(AdminBookingsState.change_status), "/admin/bookings", {"status": "cancelled"}),
         (event_name(AdminBookingsState.override_status), "/admin/bookings", {}),
+        (event_name(AdminBookingsState.ask_cancel_from), "/admin/bookings", {"by": "email"}),
+        (event_name(AdminBookingsState.confirm_cancel_from), "/admin/bookings", {}),
         (event_name(AdminBookingEditState.load), edit_path, {}),
         (event_name(AdminBookingEditState.save), edit_path, {"_form": {}}),
         (event_name(AdminBookingEditState.delete), edit_path, {}),
