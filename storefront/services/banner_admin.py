@@ -264,6 +264,7 @@ def create_item(
         action="create_banner_item",
         entity_type="banner_item",
     )
+    storage.claim(session, _image_path(row.image_url))
     return _item_row(row)
 
 
@@ -271,6 +272,7 @@ def update_item(*, session: Session, actor_id: object, item_id: object, item: It
     _admin(session, actor_id)
     row = _item(session, item_id)
     before = audit.snapshot(row)
+    replaced = _image_path(row.image_url) if row.image_url != item.image_url else []
     row.title, row.description = item.title, item.description
     row.image_url, row.link_url = item.image_url, item.link_url
     if item.display_order is not None:
@@ -284,6 +286,8 @@ def update_item(*, session: Session, actor_id: object, item_id: object, item: It
         entity_type="banner_item",
         before=before,
     )
+    storage.claim(session, _image_path(row.image_url))
+    storage.release(session, replaced)  # removed after the commit unless another item shows it
     return _item_row(row)
 
 
@@ -293,6 +297,7 @@ def delete_item(*, session: Session, actor_id: object, item_id: object) -> None:
     before = audit.snapshot(row)
     session.delete(row)
     session.flush()
+    storage.release(session, _image_path(row.image_url))
     audit.record(
         session,
         actor_id=actor_id,
@@ -309,25 +314,37 @@ def store_banner_image(
 ) -> str:
     """Check and store a banner image (SPEC 5: an image, at most 5 MB); returns its URL, which
     the item takes when it is saved. The checks are the server's, whatever the picker let
-    through."""
-    _admin(session, actor_id)
+    through, and the account's upload limits apply (rate_limited, quota_exceeded). Not saved
+    on an item, it is removed by the orphan sweep."""
+    actor = permissions.require_admin(session, actor_id, BannerAdminError)
     if len(data) > IMAGE_MAX_BYTES:
         raise BannerAdminError("too_large", "Image size should be less than 5MB")
     moment = now or utcnow()
     try:
-        stored = storage.save_image(
+        stored = storage.save_upload(
+            session,
             "banners",
             data,
+            owner=actor,
             kind="banner",
             name=f"banner-{int(moment.timestamp() * 1000)}",
+            now=moment,
         )
     except storage.StorageError as exc:
         if exc.code in ("not_image", "bad_type", "no_file"):
             raise BannerAdminError("not_image", "File must be an image") from exc
         if exc.code == "too_large":
             raise BannerAdminError("too_large", "Image size should be less than 5MB") from exc
+        if exc.code in storage.LIMIT_CODES:  # the account's limits, in their own words
+            raise BannerAdminError(exc.code, exc.message, **exc.details) from exc
         raise BannerAdminError("upload_failed", "The image could not be stored") from exc
     return stored.url
+
+
+def _image_path(url: str | None) -> list[str]:
+    """The stored file behind an item's image address, if it is one of ours."""
+    path = storage.path_from_url(url or "")
+    return [path] if path else []
 
 
 def create_banner_folders(*, session: Session, actor_id: object) -> storage.FolderReport:

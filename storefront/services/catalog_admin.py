@@ -30,6 +30,7 @@ from storefront.models import (
     ServiceAvailability,
     ServiceCapacity,
     ServiceCategory,
+    StoredUpload,
     User,
     utcnow,
 )
@@ -233,14 +234,19 @@ def set_status(*, session: Session, actor_id: object, service_id: object, status
     return _change(session, actor, service, f"set_status_{status}", status=status).status
 
 
-def _discard(paths: set[str]) -> None:
-    """Remove image files no service refers to any more. Called once the database change has
-    been flushed without error; a file that cannot be removed is only logged."""
-    for path in sorted(paths):
-        try:
-            storage.delete(path)
-        except Exception:
-            log.warning("could not remove the image %s", path, exc_info=True)
+def _audited(
+    session: Session, actor: User, service: Service, action: str, before: Any, after: Any
+) -> None:
+    """The audit entry of a change of `service`, in the caller's transaction."""
+    audit.record(
+        session,
+        actor_id=actor.id,
+        action=action,
+        entity_type="service",
+        entity_id=service.id,
+        before=before,
+        after=after,
+    )
 
 
 def _paths(images: list[dict[str, Any]]) -> set[str]:
@@ -272,16 +278,8 @@ def delete_service(
     session.exec(delete(ServiceCapacity).where(col(ServiceCapacity.service_id) == service.id))
     session.delete(service)
     session.flush()
-    _discard(_paths(service.images) | proposed)
-    audit.record(
-        session,
-        actor_id=actor.id,
-        action="delete",
-        entity_type="service",
-        entity_id=service.id,
-        before=before,
-        after=None,
-    )
+    storage.release(session, _paths(service.images) | proposed)
+    _audited(session, actor, service, "delete", before, None)
     return "deleted"
 
 
@@ -555,6 +553,7 @@ def save_service(
     actor = _caller(session, actor_id)
     admin = actor.role == "admin"
     checked = check_form(session, form, admin=admin)
+    storage.claim(session, _image_sources(session, actor, checked.values["images"], service_id))
     status = form.status if admin and form.status in ("published", "draft") else "draft"
     if service_id:
         service = _editable(session, actor, service_id)
@@ -581,14 +580,13 @@ def save_service(
     session.add(service)
     session.flush()
     capacity = _set_capacity(session, service, checked)
-    audit.record(
+    _audited(
         session,
-        actor_id=actor.id,
-        action="create",
-        entity_type="service",
-        entity_id=service.id,
-        before=None,
-        after={"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
+        actor,
+        service,
+        "create",
+        None,
+        {"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
     )
     return str(service.id)
 
@@ -624,15 +622,14 @@ def _write(
     session.add(service)
     session.flush()
     capacity = _set_capacity(session, service, checked)
-    _discard(removed)
-    audit.record(
+    storage.release(session, removed)
+    _audited(
         session,
-        actor_id=actor.id,
-        action=action,
-        entity_type="service",
-        entity_id=service.id,
-        before={"service": before, "capacity": before_capacity},
-        after={"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
+        actor,
+        service,
+        action,
+        {"service": before, "capacity": before_capacity},
+        {"service": audit.snapshot(service), "capacity": audit.snapshot(capacity)},
     )
 
 
@@ -675,7 +672,7 @@ def _drop_revision(
         return
     session.delete(revision)
     session.flush()
-    _discard(_revision_paths(revision) - _paths(service.images) - keep)
+    storage.release(session, _revision_paths(revision) - _paths(service.images) - keep)
 
 
 def _submit_revision(
@@ -689,18 +686,19 @@ def _submit_revision(
     if revision is None:
         revision = ServiceRevision(service_id=service.id)
     else:  # a later edit replaces the earlier proposal; images only that one used go
-        _discard(_revision_paths(revision) - _paths(service.images) - _paths(values["images"]))
+        storage.release(
+            session, _revision_paths(revision) - _paths(service.images) - _paths(values["images"])
+        )
     revision.values, revision.submitted_by, revision.submitted_at = values, actor.id, utcnow()
     session.add(revision)
     session.flush()
-    audit.record(
+    _audited(
         session,
-        actor_id=actor.id,
-        action="submit_for_review",
-        entity_type="service",
-        entity_id=service.id,
-        before={"service": audit.snapshot(service), "revision": before},
-        after={"revision": values},
+        actor,
+        service,
+        "submit_for_review",
+        {"service": audit.snapshot(service), "revision": before},
+        {"revision": values},
     )
     return revision
 
@@ -751,13 +749,21 @@ def _shown(session: Session, name: str, value: Any) -> str:
     return str(value)
 
 
-def pending_changes(*, session: Session, actor_id: object, service_id: object) -> list[FieldChange]:
-    """What a pending revision changes, field by field, before and after (admins only)."""
-    _admin(session, actor_id)
-    service = _service(session, service_id)
+def _awaiting(
+    session: Session, service_id: object, *, lock: bool
+) -> tuple[Service, ServiceRevision]:
+    """A service and the revision that waits for review (CatalogError no_revision if none)."""
+    service = _service(session, service_id, lock=lock)
     revision = session.get(ServiceRevision, service.id)
     if revision is None:
         raise CatalogError("no_revision", "No change waits for review")
+    return service, revision
+
+
+def pending_changes(*, session: Session, actor_id: object, service_id: object) -> list[FieldChange]:
+    """What a pending revision changes, field by field, before and after (admins only)."""
+    _admin(session, actor_id)
+    service, revision = _awaiting(session, service_id, lock=False)
     capacity = session.get(ServiceCapacity, service.id)
     live: dict[str, Any] = {n: getattr(service, n) for n, _ in REVIEW_FIELDS if hasattr(service, n)}
     live["total_units"] = capacity.total_units if capacity else DEFAULT_UNITS
@@ -774,10 +780,7 @@ def pending_changes(*, session: Session, actor_id: object, service_id: object) -
 def approve_revision(*, session: Session, actor_id: object, service_id: object) -> str:
     """Make an owner's pending change the public version (admins only); keeps the status."""
     actor = _admin(session, actor_id)
-    service = _service(session, service_id, lock=True)
-    revision = session.get(ServiceRevision, service.id)
-    if revision is None:
-        raise CatalogError("no_revision", "No change waits for review")
+    service, revision = _awaiting(session, service_id, lock=True)
     checked = _checked_revision(session, revision)
     _slug_free(session, checked.values["slug"], service.id)
     session.delete(revision)
@@ -797,21 +800,10 @@ def approve_revision(*, session: Session, actor_id: object, service_id: object) 
 def reject_revision(*, session: Session, actor_id: object, service_id: object) -> None:
     """Drop an owner's pending change (admins only); the public version stays as it is."""
     actor = _admin(session, actor_id)
-    service = _service(session, service_id, lock=True)
-    revision = session.get(ServiceRevision, service.id)
-    if revision is None:
-        raise CatalogError("no_revision", "No change waits for review")
+    service, revision = _awaiting(session, service_id, lock=True)
     values = dict(revision.values)
     _drop_revision(session, service, revision, keep=set())
-    audit.record(
-        session,
-        actor_id=actor.id,
-        action="reject_revision",
-        entity_type="service",
-        entity_id=service.id,
-        before={"revision": values},
-        after=None,
-    )
+    _audited(session, actor, service, "reject_revision", {"revision": values}, None)
 
 
 def load_form(*, session: Session, actor_id: object, service_id: str) -> ServiceForm:
@@ -863,13 +855,89 @@ def _revision_form(service: Service, revision: ServiceRevision) -> ServiceForm:
     )
 
 
-def store_image(*, session: Session, actor_id: object, data: bytes, count: int) -> dict[str, str]:
-    """Check and store one image for a service form that holds `count` already."""
-    _caller(session, actor_id)
-    if count >= MAX_IMAGES:
-        raise CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
-    stored = storage.save_image("services", data, kind="service")
+def _draft_key(draft: object) -> str:
+    key = str(draft or "")
+    if not key or len(key) > 64:
+        raise _invalid("images", "draft")
+    return key
+
+
+def _too_many_images() -> CatalogError:
+    return CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
+
+
+def store_image(
+    *,
+    session: Session,
+    actor_id: object,
+    data: bytes,
+    draft: str,
+    service_id: str | None = None,
+    kept: list[str] | tuple[str, ...] = (),
+) -> dict[str, str]:
+    """Check and store one image for the service form `draft` (a key the form's state made
+    when it opened). The cap of MAX_IMAGES counts what the server holds: the saved service's
+    images (and its pending revision's) that the form still shows (`kept`), plus the uploads
+    of this form not saved yet. The account's upload limits apply (storage.save_upload)."""
+    actor = _caller(session, actor_id)
+    key = _draft_key(draft)
+    held: set[str] = set()
+    if service_id:
+        service = _editable(session, actor, service_id)
+        saved = _paths(service.images) | _revision_paths(session.get(ServiceRevision, service.id))
+        held = saved & {str(p) for p in kept}
+    unsaved = session.exec(
+        select(func.count())
+        .select_from(StoredUpload)
+        .where(
+            StoredUpload.owner_id == actor.id,
+            StoredUpload.draft == key,
+            col(StoredUpload.referenced).is_(False),
+        )
+    ).one()
+    if len(held) + unsaved >= MAX_IMAGES:
+        raise _too_many_images()
+    stored = storage.save_upload(session, "services", data, owner=actor, kind="service", draft=key)
     return {"path": stored.path, "url": stored.url}
+
+
+def discard_image(*, session: Session, actor_id: object, draft: str, path: str) -> None:
+    """The form `draft` let go of an image it uploaded and never saved: removed from storage
+    (after the commit). Images of a saved service go only when the service is saved without
+    them."""
+    actor = _caller(session, actor_id)
+    row = session.get(StoredUpload, str(path)[:255])
+    if (
+        row is not None
+        and row.owner_id == actor.id
+        and row.draft == _draft_key(draft)
+        and not row.referenced
+    ):
+        storage.release(session, [row.path])
+
+
+def _image_sources(
+    session: Session, actor: User, images: list[dict[str, str]], service_id: str | None
+) -> set[str]:
+    """The images a form may show: its service's (and its pending revision's) and the caller's
+    own uploads, never another account's file. Returns every path it shows."""
+    paths = _paths(images)
+    known: set[str] = set()
+    if service_id:
+        service = _editable(session, actor, service_id)
+        known = _paths(service.images) | _revision_paths(session.get(ServiceRevision, service.id))
+    new = paths - known
+    if new:
+        owned = session.exec(
+            select(StoredUpload.path).where(
+                col(StoredUpload.path).in_(new),
+                StoredUpload.owner_id == actor.id,
+                StoredUpload.kind == "service",
+            )
+        ).all()
+        if new - set(owned):
+            raise _invalid("images", "path")
+    return paths
 
 
 def category_choices(*, session: Session) -> list[tuple[str, str]]:

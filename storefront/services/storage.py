@@ -21,6 +21,14 @@ no_file 'No file provided', too_large 'File too large. Maximum size is {n}MB', n
 must be an image', bad_type 'File type not accepted. Please upload image/jpeg, image/png,
 image/webp, image/gif', too_many_pixels. Storage failures are `unavailable` (or `exists`).
 
+A user's upload goes through `save_upload`, which also keeps the account's bounds (issue 18,
+finding 6): uploads per hour (`rate_limited`, counted before the re-encode, refusals
+included), the account's quota of stored bytes (`quota_exceeded`), and a `stored_files` row
+naming the owner and size. Such a file is removed again if its transaction does not commit.
+A file a change stops pointing at is handed to `release`: its row goes with the transaction,
+and the file only once that transaction has committed, unless a saved row still points at it.
+`sweep_orphans` removes uploads no saved row points at once they are older than the grace.
+
 The bucket of the S3 backend is created by the operator, with public read of its objects (a
 bucket policy or a CDN in front, `S3_PUBLIC_URL`): the app never creates buckets, so its keys
 need only put, get, head and delete object.
@@ -34,13 +42,19 @@ import mimetypes
 import re
 import threading
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal, Protocol
 from urllib.parse import quote, unquote, urlsplit
 
 from PIL import Image, ImageCms, ImageOps
+from sqlalchemy import String, cast, event, func, or_
+from sqlmodel import Session, col, select
 
+from storefront.models import BannerItem, Service, ServiceRevision, StoredUpload, User, utcnow
+from storefront.services import throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import Settings, get_settings
 
@@ -103,6 +117,7 @@ class StorageError(ServiceError):
 class StoredFile:
     path: str  # the key inside the storage, e.g. "services/<uuid>.webp"
     url: str  # what a browser fetches: "/media/services/..." or the bucket's public URL
+    size: int = 0  # bytes stored
 
 
 @dataclass
@@ -554,7 +569,7 @@ def save_image(
     _check_name(f"{stem}.{ext}")
     store = backend()
     store.put(path, clean, content_type=f"image/{ext}", overwrite=False)
-    return StoredFile(path=path, url=store.url(path))
+    return StoredFile(path=path, url=store.url(path), size=len(clean))
 
 
 def save_bytes(
@@ -632,3 +647,244 @@ def create_folders(folders: tuple[str, ...] = SPEC_FOLDERS) -> FolderReport:
         else:
             report.created.append(folder)
     return report
+
+
+# ---------------------------------------------------------------------------------------------
+# Users' uploads: who stored what, the account's bounds, deletion after commit, the sweep
+
+MB_QUOTA_STEP = MB  # quotas are set in MB (settings.upload_quota_mb)
+UPLOAD_WINDOW = timedelta(hours=1)
+LIMIT_CODES = ("rate_limited", "quota_exceeded")  # the account's bounds: their words are ours
+_PENDING = "storage_pending"
+
+
+def upload_quota(role: str, settings: Settings | None = None) -> int | None:
+    """The bytes an account of `role` may keep in storage; None: no quota."""
+    settings = settings or get_settings()
+    megabytes = settings.upload_quota_admin_mb if role == "admin" else settings.upload_quota_mb
+    return None if megabytes is None else int(megabytes * MB_QUOTA_STEP)
+
+
+def used_bytes(session: Session, owner_id: uuid.UUID) -> int:
+    """What an account keeps in storage: its uploads, saved or not yet swept."""
+    total = session.exec(
+        select(func.coalesce(func.sum(StoredUpload.bytes), 0)).where(
+            StoredUpload.owner_id == owner_id
+        )
+    ).one()
+    return int(total or 0)
+
+
+def _quota_refusal(quota: int) -> StorageError:
+    return StorageError(
+        "quota_exceeded",
+        f"Storage limit reached. Your account can keep at most {quota / MB:g}MB of images; "
+        "please remove some images first",
+        max=quota,
+    )
+
+
+def _take_upload_turn(session: Session, owner: User, now: datetime) -> None:
+    """Count one upload of the account (this commits the session's transaction so far)."""
+    settings = get_settings()
+    allowed = (
+        settings.uploads_per_hour_admin if owner.role == "admin" else settings.uploads_per_hour
+    )
+    wait = throttle.take(
+        session, [(f"upload:{owner.id}", throttle.Rule(allowed, UPLOAD_WINDOW))], now=now
+    )
+    if wait:
+        minutes = max(1, round(wait / 60))
+        raise StorageError(
+            "rate_limited",
+            f"Too many uploads. Please try again in {minutes} min.",
+            retry_after=wait,
+        )
+
+
+def save_upload(
+    session: Session,
+    folder: str,
+    data: bytes,
+    *,
+    owner: User,
+    kind: Kind,
+    name: str | None = None,
+    max_bytes: int | None = None,
+    draft: str | None = None,
+    referenced: bool = False,
+    now: datetime | None = None,
+) -> StoredFile:
+    """`save_image` for a user's upload, within the account's bounds: counted by the upload
+    throttle first (so a refused or costly file counts too), then held to the account's quota,
+    then stored and recorded in `stored_files` (owner, bytes, kind; `draft` names the unsaved
+    form it belongs to, `referenced` that the caller's change points at it at once). If the
+    transaction does not commit, the file is removed again. Commits what the session did
+    before (the throttle's short transaction)."""
+    now = now or utcnow()
+    _take_upload_turn(session, owner, now)
+    quota = upload_quota(owner.role)
+    used = used_bytes(session, owner.id) if quota is not None else 0
+    if quota is not None and used >= quota:
+        raise _quota_refusal(quota)  # refused before any decoding
+    stored = save_image(folder, data, kind=kind, name=name, max_bytes=max_bytes)
+    if quota is not None and used + stored.size > quota:
+        _remove_files([stored.path])
+        raise _quota_refusal(quota)
+    session.add(
+        StoredUpload(
+            path=stored.path,
+            owner_id=owner.id,
+            kind=kind,
+            bytes=stored.size,
+            referenced=referenced,
+            draft=draft,
+            created_at=now,
+        )
+    )
+    _pending(session)["rollback"].add(stored.path)
+    session.flush()
+    return stored
+
+
+def _pending(session: Session) -> dict[str, set[str]]:
+    """What to do with stored files when the session's transaction ends: "release" is checked
+    just before a commit, "commit" removed after it (what the change stopped pointing at),
+    "rollback" removed after a rollback (what it stored)."""
+    pending = session.info.get(_PENDING)
+    if pending is None:
+        pending = session.info[_PENDING] = {"release": set(), "commit": set(), "rollback": set()}
+        event.listen(session, "before_commit", _before_commit)
+        event.listen(session, "after_commit", _after_commit)
+        event.listen(session, "after_soft_rollback", _after_rollback)
+    return pending
+
+
+def _before_commit(session: Session) -> None:
+    """The released files no saved row points at once the change is complete lose their row
+    in this transaction; their files are removed after it commits."""
+    pending = session.info.get(_PENDING)
+    if not pending or not pending["release"]:
+        return
+    candidates, pending["release"] = pending["release"], set()
+    session.flush()
+    gone = candidates - pointed_at(session, candidates)
+    for path in gone:
+        row = session.get(StoredUpload, path)
+        if row is not None:
+            session.delete(row)
+    pending["commit"].update(gone)
+
+
+def _after_commit(session: Session) -> None:
+    pending = session.info.get(_PENDING)
+    if pending:
+        paths, pending["commit"] = pending["commit"], set()
+        pending["rollback"] = set()
+        _remove_files(paths)
+
+
+def _after_rollback(session: Session, previous_transaction) -> None:
+    pending = session.info.get(_PENDING)
+    if pending and previous_transaction.parent is None:  # the outermost one, not a savepoint
+        paths, pending["rollback"] = pending["rollback"], set()
+        pending["commit"], pending["release"] = set(), set()
+        _remove_files(paths)
+
+
+def _remove_files(paths: Iterable[str]) -> None:
+    """Remove stored files; one that cannot be removed is only logged (the sweep retries
+    what still has a row)."""
+    for path in sorted(paths):
+        try:
+            delete(path)
+        except Exception:
+            log.warning("could not remove the stored file %s", path, exc_info=True)
+
+
+def _image_paths(images: object) -> set[str]:
+    if not isinstance(images, list):
+        return set()
+    return {str(i["path"]) for i in images if isinstance(i, dict) and i.get("path")}
+
+
+def pointed_at(session: Session, paths: Iterable[str] | None = None) -> set[str]:
+    """The stored paths saved rows point at: a service's or a pending revision's images, a
+    banner item's image, an avatar. Only those among `paths` when given (else all)."""
+    wanted = None if paths is None else set(paths)
+    if wanted is not None and not wanted:
+        return set()
+    found: set[str] = set()
+
+    def _json_rows(column):
+        query = select(column)
+        if wanted is not None:
+            text = cast(column, String)
+            query = query.where(or_(*(text.contains(path) for path in wanted)))
+        return session.exec(query).all()
+
+    for images in _json_rows(Service.images):
+        found |= _image_paths(images)
+    for values in _json_rows(ServiceRevision.values):
+        found |= _image_paths((values or {}).get("images") if isinstance(values, dict) else None)
+    store = backend()
+    urls = None if wanted is None else [store.url(path) for path in wanted]
+    for column in (BannerItem.image_url, User.avatar_url):
+        query = select(column).where(col(column).is_not(None))
+        if urls is not None:
+            query = query.where(col(column).in_(urls))
+        for url in session.exec(query).all():
+            path = path_from_url(url)
+            if path:
+                found.add(path)
+    return found if wanted is None else found & wanted
+
+
+def claim(session: Session, paths: Iterable[str]) -> None:
+    """A saved row now points at these uploads: they are no longer a form's pending files."""
+    for path in set(paths):
+        row = session.get(StoredUpload, path)
+        if row is not None and (not row.referenced or row.draft is not None):
+            row.referenced, row.draft = True, None
+            session.add(row)
+
+
+def release(session: Session, paths: Iterable[str]) -> None:
+    """The change in `session` stops pointing at these stored files. When it commits, those no
+    saved row points at any more (checked just before the commit, so the order of the
+    change's steps does not matter) lose their `stored_files` row in the same transaction and
+    are removed from storage once it has committed. A rollback removes nothing."""
+    candidates = {str(p) for p in paths if p}
+    if candidates:
+        _pending(session)["release"].update(candidates)
+
+
+def orphan_grace(settings: Settings | None = None) -> timedelta:
+    return timedelta(hours=(settings or get_settings()).upload_orphan_grace_hours)
+
+
+def sweep_orphans(*, session: Session, now: datetime) -> int:
+    """Remove the uploads no saved row points at that are older than the grace period
+    (`UPLOAD_ORPHAN_GRACE_HOURS`: an upload on a form not saved yet is kept meanwhile). Their
+    rows go in the caller's transaction, the files once it has committed. Rows a saved row
+    points at are marked referenced. Returns how many were removed."""
+    rows = session.exec(
+        select(StoredUpload).where(col(StoredUpload.created_at) < now - orphan_grace())
+    ).all()
+    if not rows:
+        return 0
+    alive = pointed_at(session)
+    gone = set()
+    for row in rows:
+        if row.path in alive:
+            if not row.referenced:
+                row.referenced, row.draft = True, None
+                session.add(row)
+            continue
+        session.delete(row)
+        gone.add(row.path)
+    session.flush()
+    if gone:
+        _pending(session)["commit"].update(gone)
+        log.info("orphan sweep: %d stored files no row points at", len(gone))
+    return len(gone)

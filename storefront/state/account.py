@@ -12,7 +12,7 @@ import reflex as rx
 from storefront.services import booking, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
-from storefront.state.uploads import ImageUploadMixin
+from storefront.state.uploads import ImageUploadMixin, refusal_message
 
 log = logging.getLogger(__name__)
 UPLOAD_ID = "avatar"
@@ -82,7 +82,9 @@ class ProfileState(ImageUploadMixin, AccountState):
         try:
             await call_service(users.update_full_name, user_id=user_id, full_name=self.full_name)
         except users.ProfileError as exc:
-            self.error = PROFILE_MESSAGES.get(exc.code, PROFILE_FALLBACK)
+            self.error = PROFILE_MESSAGES.get(exc.code) or (
+                exc.message if exc.code == "invalid_name" else PROFILE_FALLBACK
+            )
         except Exception:
             log.exception("profile update failed")
             self.error = PROFILE_FALLBACK
@@ -113,7 +115,7 @@ class ProfileState(ImageUploadMixin, AccountState):
         try:
             await call_service(users.set_avatar, user_id=user_id, data=data)
         except users.ProfileError as exc:
-            self._finish_upload(error=PROFILE_MESSAGES.get(exc.code, AVATAR_FALLBACK))
+            self._finish_upload(error=refusal_message(exc, PROFILE_MESSAGES, AVATAR_FALLBACK))
         except Exception:
             log.exception("avatar upload failed")
             self._finish_upload(error=AVATAR_FALLBACK)

@@ -15,7 +15,7 @@ from storefront.services import banner_admin, banners, storage
 from storefront.services.banner_admin import BannerAdminError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
-from storefront.state.uploads import ImageUploadMixin
+from storefront.state.uploads import ImageUploadMixin, refusal_message
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +287,7 @@ class AdminBannersState(ImageUploadMixin, AdminState):
         try:
             url = await call_service(banner_admin.store_banner_image, actor_id=caller, data=data)
         except BannerAdminError as exc:
-            self._finish_upload(error=UPLOAD_MESSAGES.get(exc.code, UPLOAD_ERROR))
+            self._finish_upload(error=refusal_message(exc, UPLOAD_MESSAGES, UPLOAD_ERROR))
         except Exception:
             log.exception("banners: image upload")
             self._finish_upload(error=UPLOAD_ERROR)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import uuid
 from typing import ClassVar
 
 import reflex as rx
@@ -15,7 +16,7 @@ from storefront import routes
 from storefront.services import catalog_admin, storage
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
-from storefront.state.uploads import ImageUploadMixin
+from storefront.state.uploads import ImageUploadMixin, refusal_message
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,9 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     # The slug made from the title last time: typing a title renews the slug only while the
     # slug is empty or still this one (SPEC 5).
     _auto_slug: str = ""
+    # This opening of the form: the uploads made on it and not saved yet are counted and
+    # removed by it (catalog_admin.store_image, discard_image).
+    _draft: str = ""
 
     upload_messages: ClassVar[dict[str, str]] = {
         "wrong_type": UPLOAD_MESSAGES["bad_type"],
@@ -145,6 +149,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     async def load(self):
         """Runs on every page of the form: empty on create, the service on edit."""
         self.reset()
+        self._draft = uuid.uuid4().hex
         path = (self.router.url.path or "").rstrip("/")
         self.admin_form = path.startswith(routes.ADMIN)
         edit_id = path.rsplit("/", 1)[-1] if "/edit/" in path else ""
@@ -233,13 +238,27 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             self.images = images
 
     @rx.event
-    def remove_image(self, index: int):
+    async def remove_image(self, index: int):
+        """Off the form; an image uploaded on it and never saved also leaves the storage."""
         try:
             i = int(index)
         except (TypeError, ValueError):
             return
-        if 0 <= i < len(self.images):
-            self.images = self.images[:i] + self.images[i + 1 :]
+        if not 0 <= i < len(self.images):
+            return
+        removed = self.images[i]
+        self.images = self.images[:i] + self.images[i + 1 :]
+        user_id = await self._caller_id()
+        if user_id and self._draft:
+            try:
+                await call_service(
+                    catalog_admin.discard_image,
+                    actor_id=user_id,
+                    draft=self._draft,
+                    path=str(removed.get("path", "")),
+                )
+            except Exception:
+                log.exception("removing an unsaved service image failed")
 
     @rx.event
     async def upload_image(self, files: list[rx.UploadFile]):
@@ -254,10 +273,15 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         data = await files[0].read(catalog_admin.SERVICE_IMAGE_MAX_BYTES + 1)
         try:
             image = await call_service(
-                catalog_admin.store_image, actor_id=user_id, data=data, count=len(self.images)
+                catalog_admin.store_image,
+                actor_id=user_id,
+                data=data,
+                draft=self._draft,
+                service_id=self.service_id or None,
+                kept=[str(i.get("path", "")) for i in self.images],
             )
         except (catalog_admin.CatalogError, storage.StorageError) as exc:
-            self._finish_upload(error=UPLOAD_MESSAGES.get(exc.code, UPLOAD_FAILED))
+            self._finish_upload(error=refusal_message(exc, UPLOAD_MESSAGES, UPLOAD_FAILED))
         except Exception:
             log.exception("service image upload failed")
             self._finish_upload(error=UPLOAD_FAILED)

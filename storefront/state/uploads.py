@@ -1,18 +1,30 @@
 """What every image upload shows while it runs (SPEC 4, 5), for any state that uploads: progress
 that rises while the file is sent, a busy flag that disables the button, and SPEC's message
-when the picker or a drop refuses a file. The page draws it with components/image_upload.py."""
+when the picker or a drop refuses a file. The page draws it with components/image_upload.py.
+
+No handler here starts work of its own (issue 18, finding 2): the bar moves only when the
+browser reports the bytes it has sent (`upload_progressed`, several times a second while a file
+is on its way), to SPEC's steps of 10% per 300 ms since the click or the share actually sent,
+whichever is ahead, held at 90% until the upload handler has the file. So nothing runs once the
+upload has ended or the tab has gone, and a report after PROGRESS_MAX_SECONDS moves nothing."""
 
 from __future__ import annotations
 
-import asyncio
+import time
 from typing import ClassVar
 
 import reflex as rx
+
+from storefront.services import storage
+from storefront.services.errors import ServiceError
 
 # SPEC 4: 10% every 300 ms, held at 90% until the server has the file.
 PROGRESS_STEP = 10
 PROGRESS_EVERY_SECONDS = 0.3
 PROGRESS_HOLD = 90
+# An upload still reporting after this long moves the bar no more (the body cap of one image
+# takes far less even on a slow line); a new click starts a new upload.
+PROGRESS_MAX_SECONDS = 300
 # The codes react-dropzone gives a refused file.
 REFUSAL_CODES = {
     "file-invalid-type": "wrong_type",
@@ -21,11 +33,19 @@ REFUSAL_CODES = {
 }
 
 
+def refusal_message(exc: ServiceError, messages: dict[str, str], fallback: str) -> str:
+    """The words for a refused upload: the account's limits (storage.LIMIT_CODES: uploads per
+    hour, storage quota) say their own, with their numbers; the rest are the state's, by code."""
+    if exc.code in storage.LIMIT_CODES:
+        return exc.message
+    return messages.get(exc.code, fallback)
+
+
 class ImageUploadMixin(rx.State, mixin=True):
     upload_progress: int = 0
     uploading: bool = False
     upload_error: str = ""
-    _upload_run: int = 0
+    _upload_started: float = 0.0  # time.time() of the click that began the running upload
 
     # SPEC's words for a refused file; a state uploading other images sets its own.
     upload_messages: ClassVar[dict[str, str]] = {
@@ -36,32 +56,29 @@ class ImageUploadMixin(rx.State, mixin=True):
 
     @rx.event
     def begin_upload(self):
-        """Runs in the click that starts the upload, before the file is sent."""
+        """Runs in the click that starts the upload, before the file is sent. Starts nothing:
+        a click while an upload runs (or a forged call) only leaves that upload as it is."""
+        if self.uploading and time.time() - self._upload_started < PROGRESS_MAX_SECONDS:
+            return
         self.uploading, self.upload_progress, self.upload_error = True, 0, ""
-        self._upload_run += 1
-        return type(self).advance_upload_progress
-
-    @rx.event(background=True)
-    async def advance_upload_progress(self):
-        async with self:
-            run = self._upload_run
-        while True:
-            await asyncio.sleep(PROGRESS_EVERY_SECONDS)
-            async with self:
-                if not self.uploading or self._upload_run != run:
-                    return
-                self.upload_progress = min(PROGRESS_HOLD, self.upload_progress + PROGRESS_STEP)
+        self._upload_started = time.time()
 
     @rx.event
     def upload_progressed(self, progress: dict):
-        """The browser's own count of bytes sent: it may run ahead of the steps, never past 90%."""
+        """The browser's count of bytes sent: the bar shows SPEC's steps since the click or
+        the share sent, whichever is ahead, never past 90% and never backwards."""
+        if not self.uploading:
+            return
         try:
             fraction = float(progress.get("progress", 0))
         except (AttributeError, TypeError, ValueError):
             return
-        if self.uploading:
-            share = min(PROGRESS_HOLD, int(fraction * 100))
-            self.upload_progress = max(self.upload_progress, share)
+        elapsed = time.time() - self._upload_started
+        if not 0 <= elapsed <= PROGRESS_MAX_SECONDS or fraction != fraction:  # NaN
+            return
+        steps = int(elapsed / PROGRESS_EVERY_SECONDS) * PROGRESS_STEP
+        share = int(min(max(fraction, 0.0), 1.0) * 100)
+        self.upload_progress = max(self.upload_progress, min(PROGRESS_HOLD, max(steps, share)))
 
     @rx.event
     def upload_refused(self, refused: list):

@@ -219,7 +219,7 @@ def test_an_admin_creates_a_service_with_kind_details_images_and_capacity(
     session.add(category)
     session.commit()
     images = [
-        catalog_admin.store_image(session=session, actor_id=admin.id, data=image_bytes(), count=i)
+        catalog_admin.store_image(session=session, actor_id=admin.id, data=image_bytes(), draft="f")
         for i in range(2)
     ]
     service_id = catalog_admin.save_service(
@@ -325,13 +325,15 @@ def test_at_most_five_images(session, admin):
         actor_id=admin.id,
         form=form(images=images),
     )
+    for _ in range(catalog_admin.MAX_IMAGES):
+        catalog_admin.store_image(session=session, actor_id=admin.id, data=image_bytes(), draft="f")
     refused(
         "too_many_images",
         catalog_admin.store_image,
         session,
         actor_id=admin.id,
         data=image_bytes(),
-        count=5,
+        draft="f",
     )
 
 
@@ -452,7 +454,7 @@ def test_the_seed_details_come_back_through_the_form(session, admin):
 
 def test_an_image_taken_off_a_service_is_removed_from_storage(session, admin, media_dir):
     images = [
-        catalog_admin.store_image(session=session, actor_id=admin.id, data=image_bytes(), count=i)
+        catalog_admin.store_image(session=session, actor_id=admin.id, data=image_bytes(), draft="f")
         for i in range(2)
     ]
     service_id = catalog_admin.save_service(

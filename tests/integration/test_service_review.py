@@ -9,38 +9,23 @@ import uuid
 from decimal import Decimal
 
 import pytest
-from sqlmodel import select
 
-from storefront.models import AuditLog, Service, ServiceCapacity
+from storefront.models import Service, ServiceCapacity
 from storefront.models.catalog import ServiceRevision
 from storefront.services import catalog, catalog_admin
-from storefront.services.catalog_admin import CatalogError, ServiceForm
-from tests.factories import image_bytes, make_user
+from storefront.services.catalog_admin import CatalogError
+from tests.factories import image_bytes
+from tests.integration import test_catalog_admin as catalog_tests
+from tests.integration.test_catalog_admin import audit_rows, form
+
+# The fixtures of tests/integration/test_catalog_admin.py: an admin and a plain user.
+admin, user = catalog_tests.admin, catalog_tests.user
 
 
 @pytest.fixture
-def admin(session):
-    user = make_user(session, role="admin")
-    session.commit()
+def owner(user):
+    """The plain user, who owns the service."""
     return user
-
-
-@pytest.fixture
-def owner(session):
-    user = make_user(session, role="user")
-    session.commit()
-    return user
-
-
-def form(**overrides) -> ServiceForm:
-    values = {
-        "title": "Bubble House",
-        "slug": "bubble-house",
-        "description": "A bubble house with balloons.",
-        "price": "150.00",
-        "kind": "service",
-    }
-    return ServiceForm(**(values | overrides))
 
 
 def published(session, admin, owner, **overrides) -> str:
@@ -62,12 +47,7 @@ def public_price(session, service_id) -> Decimal | None:
 
 
 def actions(session, service_id) -> list[str]:
-    rows = session.exec(
-        select(AuditLog)
-        .where(AuditLog.entity_type == "service", AuditLog.entity_id == str(service_id))
-        .order_by(AuditLog.created_at)
-    ).all()
-    return [r.action for r in rows]
+    return [r.action for r in audit_rows(session, service_id)]
 
 
 def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
@@ -85,10 +65,10 @@ def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
     # The public reads (cached or not) still show the approved version.
     assert public_price(session, service_id) == Decimal("150.00")
     assert catalog.get_public_service.uncached(session=session, service_id=service_id).title == (
-        "Bubble House"
+        "Bubble House Deluxe"
     )
     [listed] = [s for s in catalog.list_public_services(session=session) if s.id == service_id]
-    assert (listed.title, listed.price) == ("Bubble House", Decimal("150.00"))
+    assert (listed.title, listed.price) == ("Bubble House Deluxe", Decimal("150.00"))
     live = session.get(Service, uuid.UUID(service_id))
     session.refresh(live)
     assert (live.status, live.price) == ("published", Decimal("150.00"))
@@ -108,7 +88,7 @@ def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
     )
     by_field = {c.field: (c.before, c.after) for c in changes}
     assert by_field["price"] == ("150.00", "999.00")
-    assert by_field["title"] == ("Bubble House", "Bubble House XL")
+    assert by_field["title"] == ("Bubble House Deluxe", "Bubble House XL")
     assert "description" not in by_field  # only what changed
 
     # The owner cannot approve their own change; another user cannot see it.
@@ -143,9 +123,13 @@ def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
 def test_a_rejected_change_is_dropped_and_the_approved_version_stays(
     session, admin, owner, media_dir
 ):
-    old = catalog_admin.store_image(session=session, actor_id=owner.id, data=image_bytes(), count=0)
+    old = catalog_admin.store_image(
+        session=session, actor_id=owner.id, data=image_bytes(), draft="f"
+    )
     service_id = published(session, admin, owner, images=[old])
-    new = catalog_admin.store_image(session=session, actor_id=owner.id, data=image_bytes(), count=0)
+    new = catalog_admin.store_image(
+        session=session, actor_id=owner.id, data=image_bytes(), draft="f"
+    )
     catalog_admin.save_service(
         session=session,
         actor_id=owner.id,
