@@ -165,3 +165,37 @@ def test_a_missing_bucket_fails_every_folder_and_every_save(s3_endpoint):
         assert error.value.code == "unavailable"
     finally:
         storage.use_backend(previous)
+
+
+def test_a_replaced_avatar_and_a_swept_orphan_leave_the_bucket_after_the_commit(s3, session):
+    """Issue 18, finding 6, on the S3 backend: deletion after the commit, and the sweep."""
+    from datetime import timedelta
+
+    from storefront.models import utcnow
+    from storefront.services import catalog_admin, users
+    from tests.factories import image_bytes, make_user
+
+    owner = make_user(session)
+    session.commit()
+    first = storage.path_from_url(
+        users.set_avatar(session=session, user_id=str(owner.id), data=photo())
+    )
+    session.commit()
+    second = storage.path_from_url(
+        users.set_avatar(session=session, user_id=str(owner.id), data=image_bytes())
+    )
+    assert first in keys(s3)  # not before the commit
+    session.commit()
+    assert second in keys(s3) and first not in keys(s3)
+
+    orphan = catalog_admin.store_image(
+        session=session, actor_id=owner.id, data=photo(), draft="unsaved"
+    )["path"]
+    session.commit()
+    later = utcnow() + storage.orphan_grace() + timedelta(minutes=1)
+    assert storage.sweep_orphans(session=session, now=later) == 1
+    session.rollback()
+    assert orphan in keys(s3)  # a rolled-back sweep removes nothing
+    assert storage.sweep_orphans(session=session, now=later) == 1
+    session.commit()
+    assert keys(s3) == [second]
