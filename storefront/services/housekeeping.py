@@ -30,7 +30,7 @@ import socket
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, or_, update
+from sqlalchemy import delete, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
@@ -56,7 +56,7 @@ POLL_SECONDS = 60.0
 # Longer than the longest window of any throttle rule (today 24 hours), so a row this old
 # counts nothing any rule would still read.
 THROTTLE_RETENTION = timedelta(days=7)
-DONE_OUTBOX_STATUSES = ("sent", "printed")
+DONE_OUTBOX_STATUSES = ("sent", "printed", "suppressed")
 
 Job = Callable[..., int]
 
@@ -133,7 +133,9 @@ def purge_outbox(*, session: Session, now: datetime) -> int:
     return session.exec(
         delete(NotificationOutbox).where(
             col(NotificationOutbox.status).in_(DONE_OUTBOX_STATUSES),
-            col(NotificationOutbox.sent_at) < cutoff,
+            # a mail held back by the cap was never sent: its age is its creation's
+            func.coalesce(col(NotificationOutbox.sent_at), col(NotificationOutbox.created_at))
+            < cutoff,
         )
     ).rowcount
 
