@@ -71,6 +71,23 @@ def cancel_save(on_cancel, *, save_test_id: str, disabled=False) -> rx.Component
     )
 
 
+def confirm_or_keep(confirm, on_confirm, *, test_id: str, keep: str, on_keep) -> rx.Component:
+    """The answer row of a risky step asked in place: a red button that does it (its label one
+    text or a list of parts) and one that leaves things as they are."""
+    parts = confirm if isinstance(confirm, (list, tuple)) else [confirm]
+    return rx.el.div(
+        rx.el.button(
+            *parts,
+            on_click=on_confirm,
+            class_name=DANGER_BUTTON,
+            type="button",
+            data_testid=test_id,
+        ),
+        rx.el.button(keep, on_click=on_keep, class_name=SMALL_BUTTON, type="button"),
+        class_name="mt-2 flex flex-wrap gap-2",
+    )
+
+
 def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Component:
     here = key == current
     look = "bg-fuchsia-600 text-white" if here else "text-slate-700 hover:bg-fuchsia-50"

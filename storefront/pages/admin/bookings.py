@@ -6,13 +6,13 @@ import reflex as rx
 from storefront import routes
 from storefront.components.admin_layout import (
     CARD,
-    DANGER_BUTTON,
     INPUT,
     LABEL,
     SMALL_BUTTON,
     admin_frame,
     admin_table,
     cell,
+    confirm_or_keep,
     notices,
     pager,
 )
@@ -219,28 +219,26 @@ def _status_button(status: str) -> rx.Component:
     )
 
 
+def _ask_cancel_from(by: str) -> rx.Component:
+    return rx.el.button(
+        f"Cancel pending from this {by}",
+        on_click=AdminBookingsState.ask_cancel_from(by),
+        class_name=SMALL_BUTTON,
+        type="button",
+        data_testid=f"cancel-from-{by}",
+    )
+
+
 def _cancel_from() -> rx.Component:
     """A flood of bookings: cancel, in one action, every pending booking with this booking's
     email or from its visitor address, after a confirmation (the server checks the admin)."""
     return rx.el.div(
         rx.el.h3("Cancel a flood", class_name="font-semibold"),
         rx.el.div(
-            rx.el.button(
-                "Cancel pending from this email",
-                on_click=AdminBookingsState.ask_cancel_from("email"),
-                class_name=SMALL_BUTTON,
-                type="button",
-                data_testid="cancel-from-email",
-            ),
+            _ask_cancel_from("email"),
             rx.cond(
                 AdminBookingsState.detail["client_address"] != "",
-                rx.el.button(
-                    "Cancel pending from this address",
-                    on_click=AdminBookingsState.ask_cancel_from("address"),
-                    class_name=SMALL_BUTTON,
-                    type="button",
-                    data_testid="cancel-from-address",
-                ),
+                _ask_cancel_from("address"),
             ),
             class_name="mt-2 flex flex-wrap gap-2",
         ),
@@ -252,21 +250,12 @@ def _cancel_from() -> rx.Component:
                     class_name="text-sm",
                     data_testid="cancel-from-question",
                 ),
-                rx.el.div(
-                    rx.el.button(
-                        "Cancel them",
-                        on_click=AdminBookingsState.confirm_cancel_from,
-                        class_name=DANGER_BUTTON,
-                        type="button",
-                        data_testid="cancel-from-confirm",
-                    ),
-                    rx.el.button(
-                        "Keep them",
-                        on_click=AdminBookingsState.keep_pending,
-                        class_name=SMALL_BUTTON,
-                        type="button",
-                    ),
-                    class_name="mt-2 flex flex-wrap gap-2",
+                confirm_or_keep(
+                    "Cancel them",
+                    AdminBookingsState.confirm_cancel_from,
+                    test_id="cancel-from-confirm",
+                    keep="Keep them",
+                    on_keep=AdminBookingsState.keep_pending,
                 ),
                 role="alert",
                 class_name="mt-2 rounded-xl border border-red-200 bg-red-50 p-3",
@@ -314,22 +303,12 @@ def _detail() -> rx.Component:
             error_box(AdminBookingsState.detail_error, "booking-detail-error"),
             rx.cond(
                 AdminBookingsState.asked_status != "",
-                rx.el.div(
-                    rx.el.button(
-                        "Override and set ",
-                        AdminBookingsState.asked_status,
-                        on_click=AdminBookingsState.override_status,
-                        class_name=DANGER_BUTTON,
-                        type="button",
-                        data_testid="status-override",
-                    ),
-                    rx.el.button(
-                        "Keep as it is",
-                        on_click=AdminBookingsState.keep_status,
-                        class_name=SMALL_BUTTON,
-                        type="button",
-                    ),
-                    class_name="mt-2 flex flex-wrap gap-2",
+                confirm_or_keep(
+                    ["Override and set ", AdminBookingsState.asked_status],
+                    AdminBookingsState.override_status,
+                    test_id="status-override",
+                    keep="Keep as it is",
+                    on_keep=AdminBookingsState.keep_status,
                 ),
             ),
             class_name="mt-3",
