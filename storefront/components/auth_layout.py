@@ -38,18 +38,36 @@ def auth_layout(title: str, subtitle: str, *children: rx.Component) -> rx.Compon
     )
 
 
-def field(label: str, name: str, type_: str = "text", **props) -> rx.Component:
+SUBMIT = (
+    "w-full py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
+    "hover:bg-fuchsia-700 disabled:opacity-60"
+)
+
+
+def field(
+    label: str,
+    name: str,
+    type_: str = "text",
+    *,
+    input_id: str | None = None,
+    class_name: str = FIELD,
+    **props,
+) -> rx.Component:
+    """A labelled input of a form; its id is its name unless another is given."""
+    input_id = input_id or name
     return rx.el.div(
-        rx.el.label(label, html_for=name, class_name="block text-sm font-semibold"),
-        rx.el.input(id=name, name=name, type=type_, class_name=FIELD, **props),
+        rx.el.label(label, html_for=input_id, class_name="block text-sm font-semibold"),
+        rx.el.input(id=input_id, name=name, type=type_, class_name=class_name, **props),
     )
 
 
-def submit_button(label: str, busy: rx.Var, busy_label: str) -> rx.Component:
+def submit_button(
+    label: str, busy: rx.Var, busy_label: str, *, class_name: str = SUBMIT
+) -> rx.Component:
+    """A form's submit button, disabled and saying what it does while the form is busy."""
     return rx.el.button(
         rx.cond(busy, busy_label, label),
         type="submit",
         disabled=busy,
-        class_name="w-full py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
-        "hover:bg-fuchsia-700 disabled:opacity-60",
+        class_name=class_name,
     )

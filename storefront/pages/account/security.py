@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from storefront.components.auth_layout import field, submit_button
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, success_box
 from storefront.pages.account.account import CARD, account_frame
 from storefront.state.auth import AuthState
@@ -10,10 +11,9 @@ from storefront.state.security import SecurityState as S
 INPUT = "mt-1 w-full max-w-xs px-4 py-2 rounded-lg border-2 border-slate-200 font-mono"
 
 
-def _code_input(name: str, label: str, **props) -> rx.Component:
-    return rx.el.div(
-        rx.el.label(label, html_for=f"security-{name}", class_name="block text-sm font-semibold"),
-        rx.el.input(id=f"security-{name}", name=name, required=True, class_name=INPUT, **props),
+def _code_input(name: str, label: str, type_: str = "text", **props) -> rx.Component:
+    return field(
+        label, name, type_, input_id=f"security-{name}", required=True, class_name=INPUT, **props
     )
 
 
@@ -48,12 +48,7 @@ def _setup() -> rx.Component:
                 max_length=6,
             ),
             rx.el.div(
-                rx.el.button(
-                    rx.cond(S.busy, "Checking...", "Turn on"),
-                    type="submit",
-                    disabled=S.busy,
-                    class_name=PRIMARY_BUTTON,
-                ),
+                submit_button("Turn on", S.busy, "Checking...", class_name=PRIMARY_BUTTON),
                 rx.el.button(
                     "Cancel", type="button", on_click=S.cancel_setup, class_name=SECONDARY_BUTTON
                 ),
@@ -100,15 +95,10 @@ def _enabled() -> rx.Component:
             _code_input(
                 "proof",
                 "To turn it off, enter a current code, a recovery code or your password",
-                type="password",
+                "password",
                 auto_complete="off",
             ),
-            rx.el.button(
-                rx.cond(S.busy, "Turning off...", "Turn off"),
-                type="submit",
-                disabled=S.busy,
-                class_name=SECONDARY_BUTTON,
-            ),
+            submit_button("Turn off", S.busy, "Turning off...", class_name=SECONDARY_BUTTON),
             on_submit=S.disable,
             reset_on_submit=True,
             class_name="mt-4 space-y-3",
