@@ -5,6 +5,17 @@ import reflex as rx
 from storefront.components.ui import PRIMARY_BUTTON, error_box, success_box
 from storefront.state.first_admin import InitialAdminState
 
+INPUT = "w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200"
+
+
+def _input(label: str, name: str, *, label_class: str, input_class: str, **props):
+    """A label and its input, with ids 'first-admin-<name>'."""
+    input_id = f"first-admin-{name}"
+    return rx.fragment(
+        rx.el.label(label, html_for=input_id, class_name=label_class),
+        rx.el.input(id=input_id, class_name=input_class, **props),
+    )
+
 
 def first_admin_setup() -> rx.Component:
     return rx.el.section(
@@ -13,25 +24,24 @@ def first_admin_setup() -> rx.Component:
             "No admin exists yet. Enter the email of an existing user to make them the first admin.",
             class_name="mt-1 text-sm text-slate-600",
         ),
-        rx.el.label("Email", html_for="first-admin-email", class_name="sr-only"),
-        rx.el.input(
-            id="first-admin-email",
+        _input(
+            "Email",
+            "email",
+            label_class="sr-only",
+            input_class="mt-3 " + INPUT,
             type="email",
             value=InitialAdminState.email,
             on_change=InitialAdminState.type_email,
             placeholder="Email of an existing user",
-            class_name="mt-3 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
         ),
         rx.cond(
             InitialAdminState.code_required,
             rx.el.div(
-                rx.el.label(
+                _input(
                     "Setup code",
-                    html_for="first-admin-code",
-                    class_name="block text-sm font-medium text-slate-700",
-                ),
-                rx.el.input(
-                    id="first-admin-code",
+                    "code",
+                    label_class="block text-sm font-medium text-slate-700",
+                    input_class="mt-1 " + INPUT + " font-mono uppercase",
                     type="text",
                     value=InitialAdminState.code,
                     on_change=InitialAdminState.type_code,
@@ -39,10 +49,6 @@ def first_admin_setup() -> rx.Component:
                     auto_complete="off",
                     spell_check=False,
                     aria_describedby="first-admin-code-hint",
-                    class_name=(
-                        "mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200 "
-                        "font-mono uppercase"
-                    ),
                 ),
                 rx.el.p(
                     "The one-time setup code is in the server's log (the line 'First-admin "
