@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,32 @@ def migrate(url: str, revision: str = "head") -> None:
     config.attributes["database_url"] = url
     config.attributes["configure_logger"] = False
     command.upgrade(config, revision)
+
+
+@asynccontextmanager
+async def upload_client() -> AsyncIterator:
+    """An HTTP client of the real app's event processor, running, with its upload endpoint
+    mounted as Reflex mounts it and wrapped by the storefront's body cap (one per test module:
+    Reflex sets the processor up once per server, on one event loop)."""
+    import httpx
+    from reflex._upload import upload
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    import storefront.storefront as site
+    from storefront.api.body_limit import UploadBodyLimit
+
+    app = site.app
+    async with app._setup_event_processor():
+        with app.set_contexts():
+            api = UploadBodyLimit(
+                Starlette(routes=[Route("/_upload", upload(app), methods=["POST"])])
+            )
+            transport = httpx.ASGITransport(app=api)
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://localhost"
+            ) as client:
+                yield client
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

@@ -9,14 +9,11 @@ import io
 import logging
 import uuid
 
-import httpx
 import pytest
 import pytest_asyncio
 from PIL import Image
-from starlette.applications import Starlette
-from starlette.routing import Route
 
-from storefront.api.body_limit import UploadBodyLimit
+from tests.conftest import upload_client
 
 # One event processor for the module, on one event loop: Reflex sets it up once per server.
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -26,21 +23,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def upload_api():
     """The real app's event processor running, its upload endpoint mounted as Reflex mounts it,
     wrapped by the storefront's body cap."""
-    from reflex._upload import upload
-
-    import storefront.storefront as site
-
-    app = site.app
-    async with app._setup_event_processor():
-        with app.set_contexts():
-            api = UploadBodyLimit(
-                Starlette(routes=[Route("/_upload", upload(app), methods=["POST"])])
-            )
-            transport = httpx.ASGITransport(app=api)
-            async with httpx.AsyncClient(
-                transport=transport, base_url="http://localhost"
-            ) as client:
-                yield client
+    async with upload_client() as client:
+        yield client
 
 
 async def a_tab() -> str:

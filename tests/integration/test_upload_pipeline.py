@@ -19,11 +19,8 @@ import httpx
 import pytest
 import pytest_asyncio
 from PIL import Image
-from starlette.applications import Starlette
-from starlette.routing import Route
 
-from storefront.api.body_limit import UploadBodyLimit
-from tests.conftest import migrate
+from tests.conftest import migrate, upload_client
 from tests.factories import signed_in_account
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -34,23 +31,11 @@ FORM_PATH = "/services/create"
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def app_api():
     """The real app's event processor running, its upload endpoint mounted as Reflex mounts it."""
-    from reflex._upload import upload
-
-    import storefront.storefront as site
     from storefront.settings import get_settings
 
     migrate(get_settings().database_url)
-    app = site.app
-    async with app._setup_event_processor():
-        with app.set_contexts():
-            api = UploadBodyLimit(
-                Starlette(routes=[Route("/_upload", upload(app), methods=["POST"])])
-            )
-            transport = httpx.ASGITransport(app=api)
-            async with httpx.AsyncClient(
-                transport=transport, base_url="http://localhost"
-            ) as client:
-                yield client
+    async with upload_client() as client:
+        yield client
 
 
 def _router(cookie: str, path: str = FORM_PATH) -> dict:
