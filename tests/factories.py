@@ -86,6 +86,35 @@ def line(service: Service | str, day: str, start: str, hours: int = 1, quantity:
     return BookingLine(service_id, quantity, day, start, hours)
 
 
+def place(session: Session, lines, *, now, key=None, address=None, **contact_fields):
+    """Place a booking of `lines` for the factory's customer (`contact_fields` change it) at
+    `now`, under a fresh idempotency key unless `key` is given, from `address` if one is."""
+    from storefront.services import booking
+
+    session.commit()
+    return booking.place_booking(
+        session=session,
+        lines=lines,
+        contact=contact(**contact_fields),
+        idempotency_key=key or f"key-{uuid.uuid4().hex}",
+        now=now,
+        **({"client_address": address} if address else {}),
+    )
+
+
+def booking_statuses(session: Session, booking_id: str) -> tuple[str, set[str]]:
+    """A booking's stored status and the set of its items' statuses, read afresh."""
+    from sqlmodel import select
+
+    from storefront.models import Booking, BookingItem
+
+    session.expire_all()
+    stored = session.get(Booking, uuid.UUID(booking_id))
+    items = set(session.exec(select(BookingItem.status).where(BookingItem.booking_id == stored.id)))
+    session.commit()
+    return stored.status, items
+
+
 def make_user(session: Session, *, role: str = "user", email: str | None = None):
     """An account (no password) with `role`."""
     from storefront.models import User

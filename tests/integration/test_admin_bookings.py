@@ -7,15 +7,15 @@ import io
 import uuid
 from datetime import UTC, datetime
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from sqlmodel import select
 
 from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, User
 from storefront.services import admin_bookings as ab
-from storefront.services import booking
 from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
-from tests.factories import contact, line, make_service
+from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
 DAY = "2026-06-10"
@@ -28,25 +28,7 @@ def _user(session, role="admin", email=None) -> str:
     return str(user.id)
 
 
-def _place(session, lines, key=None, **contact_fields):
-    session.commit()
-    return booking.place_booking(
-        session=session,
-        lines=lines,
-        contact=contact(**contact_fields),
-        idempotency_key=key or f"key-{uuid.uuid4().hex}",
-        now=NOW,
-    )
-
-
-def _statuses(session, booking_id) -> tuple[str, set[str]]:
-    session.expire_all()
-    stored = session.get(Booking, uuid.UUID(booking_id))
-    items = session.exec(
-        select(BookingItem.status).where(BookingItem.booking_id == stored.id)
-    ).all()
-    session.commit()
-    return stored.status, set(items)
+_place = partial(place, now=NOW)
 
 
 def test_a_status_change_sets_the_booking_and_all_its_items_and_mails_the_customer(session):
@@ -60,7 +42,7 @@ def test_a_status_change_sets_the_booking_and_all_its_items_and_mails_the_custom
     )
 
     assert change.status == "confirmed" and change.overridden == ()
-    assert _statuses(session, placed.id) == ("confirmed", {"confirmed"})
+    assert booking_statuses(session, placed.id) == ("confirmed", {"confirmed"})
     mails = session.exec(
         select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
     ).all()
@@ -85,7 +67,7 @@ def test_a_confirm_that_would_overbook_is_refused_unless_overridden_and_logged(s
         ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="confirmed")
     assert refused.value.code == "over_capacity"
     assert refused.value.details["conflicts"] == ["Bouncy castle, 10.06.2026 10:00"]
-    assert _statuses(session, first.id) == ("cancelled", {"cancelled"})
+    assert booking_statuses(session, first.id) == ("cancelled", {"cancelled"})
 
     change = ab.set_status(
         session=session,
@@ -95,8 +77,8 @@ def test_a_confirm_that_would_overbook_is_refused_unless_overridden_and_logged(s
         override=refused.value.details["fingerprint"],
     )
     assert change.overridden == ("Bouncy castle, 10.06.2026 10:00",)
-    assert _statuses(session, first.id) == ("confirmed", {"confirmed"})
-    assert _statuses(session, second.id) == ("pending", {"pending"})
+    assert booking_statuses(session, first.id) == ("confirmed", {"confirmed"})
+    assert booking_statuses(session, second.id) == ("pending", {"pending"})
     logged = session.exec(select(AuditLog).where(AuditLog.action == "booking_status")).all()
     assert [e.details.get("override") for e in logged] == [None, True]
 
@@ -109,10 +91,10 @@ def test_a_confirm_that_fits_needs_no_override_and_other_statuses_are_never_chec
     _place(session, [line(bouncer, DAY, "10:00")])
     # Completing or cancelling never needs capacity, even where the slot is taken.
     ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="completed")
-    assert _statuses(session, first.id) == ("completed", {"completed"})
+    assert booking_statuses(session, first.id) == ("completed", {"completed"})
     other = _place(session, [line(bouncer, DAY, "15:00")])
     ab.set_status(session=session, actor_id=admin, booking_id=other.id, status="confirmed")
-    assert _statuses(session, other.id)[0] == "confirmed"
+    assert booking_statuses(session, other.id)[0] == "confirmed"
 
 
 @pytest.mark.parametrize("role", [None, "user"])
@@ -123,7 +105,7 @@ def test_only_admins_change_a_status(session, role):
     with pytest.raises(AdminBookingError) as refused:
         ab.set_status(session=session, actor_id=caller, booking_id=placed.id, status="confirmed")
     assert refused.value.code in ("no_user", "not_allowed")
-    assert _statuses(session, placed.id) == ("pending", {"pending"})
+    assert booking_statuses(session, placed.id) == ("pending", {"pending"})
     with pytest.raises(AdminBookingError):
         ab.list_bookings(session=session, actor_id=caller)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from sqlalchemy import event, update
@@ -20,7 +21,7 @@ from storefront.services import booking, dashboard, outbox
 from storefront.services.admin_bookings import AdminBookingError
 from storefront.services.booking import BookingError
 from storefront.settings import get_settings
-from tests.factories import contact, line, make_service
+from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
 DAYS = [f"2026-06-{d:02d}" for d in range(8, 29)]
@@ -37,16 +38,7 @@ def limits(monkeypatch):
     return settings
 
 
-def _place(session, lines, *, key=None, now=NOW, address=None, **contact_fields):
-    session.commit()
-    return booking.place_booking(
-        session=session,
-        lines=lines,
-        contact=contact(**contact_fields),
-        idempotency_key=key or f"key-{uuid.uuid4().hex}",
-        now=now,
-        **({"client_address": address} if address else {}),
-    )
+_place = partial(place, now=NOW)
 
 
 def _guest(n: int) -> dict[str, str]:
@@ -209,14 +201,6 @@ def _admin(session) -> str:
     return str(user.id)
 
 
-def _status(session, booking_id) -> tuple[str, set[str]]:
-    session.expire_all()
-    stored = session.get(Booking, uuid.UUID(booking_id))
-    items = set(session.exec(select(BookingItem.status).where(BookingItem.booking_id == stored.id)))
-    session.commit()
-    return stored.status, items
-
-
 def test_an_admin_cancels_the_pending_bookings_of_one_address_in_one_action(session):
     admin = _admin(session)
     castle = make_service(session, units=50)
@@ -236,9 +220,9 @@ def test_an_admin_cancels_the_pending_bookings_of_one_address_in_one_action(sess
 
     assert sorted(done.references) == sorted(p.reference for p in flood[:3])
     for placed in flood[:3]:
-        assert _status(session, placed.id) == ("cancelled", {"cancelled"})
-    assert _status(session, flood[3].id)[0] == "confirmed"  # only pending ones
-    assert _status(session, other.id)[0] == "pending"
+        assert booking_statuses(session, placed.id) == ("cancelled", {"cancelled"})
+    assert booking_statuses(session, flood[3].id)[0] == "confirmed"  # only pending ones
+    assert booking_statuses(session, other.id)[0] == "pending"
     [entry] = session.exec(select(AuditLog).where(AuditLog.action == "booking_bulk_cancel")).all()
     session.commit()
     assert entry.details["address"] == "203.0.113.66"
@@ -260,7 +244,7 @@ def test_an_admin_cancels_the_pending_bookings_of_one_email(session):
         session=session, actor_id=admin, booking_id=mine[0].id, by="email"
     )
     assert sorted(done.references) == sorted(p.reference for p in mine)
-    assert _status(session, theirs.id)[0] == "pending"
+    assert booking_statuses(session, theirs.id)[0] == "pending"
     [entry] = session.exec(select(AuditLog).where(AuditLog.action == "booking_bulk_cancel")).all()
     session.commit()
     assert entry.details["email"] == "spam@example.com"
@@ -282,7 +266,7 @@ def test_only_an_admin_may_cancel_in_bulk(session):
             session=session, actor_id=_admin(session), booking_id=placed.id, by="phone"
         )
     assert unknown.value.code == "invalid_filter"
-    assert _status(session, placed.id)[0] == "pending"
+    assert booking_statuses(session, placed.id)[0] == "pending"
 
 
 # --- finding 10: what a booking depends on is read after the lock -------------------------------
@@ -385,7 +369,7 @@ def test_an_override_is_refused_when_the_conflicts_changed_since_they_were_shown
     assert changed.value.code == "over_capacity"
     assert changed.value.details["changed"] is True
     assert changed.value.details["fingerprint"] != fingerprint
-    assert _status(session, first.id)[0] == "cancelled"
+    assert booking_statuses(session, first.id)[0] == "cancelled"
     for stale in (True, "", "not-the-fingerprint"):
         with pytest.raises(AdminBookingError):
             ab.set_status(
