@@ -112,7 +112,8 @@ def test_a_form_cannot_show_another_accounts_upload(session, owner, admin):
     assert rows(session) == {theirs["path"]}
 
 
-def test_an_image_taken_off_a_saved_service_goes_after_the_commit(session, owner, media_dir):
+def _saved_with_two_images(session, owner) -> tuple[list[dict], str]:
+    """A service of `owner`'s saved and committed with two uploaded images."""
     images = [
         catalog_admin.store_image(session=session, actor_id=owner.id, data=picture(n), draft="a")
         for n in range(2)
@@ -121,6 +122,11 @@ def test_an_image_taken_off_a_saved_service_goes_after_the_commit(session, owner
         session=session, actor_id=owner.id, form=form(images=images)
     )
     session.commit()
+    return images, service_id
+
+
+def test_an_image_taken_off_a_saved_service_goes_after_the_commit(session, owner, media_dir):
+    images, service_id = _saved_with_two_images(session, owner)
     assert session.get(StoredUpload, images[0]["path"]).referenced
     catalog_admin.save_service(
         session=session, actor_id=owner.id, form=form(images=images[1:]), service_id=service_id
@@ -134,14 +140,7 @@ def test_an_image_taken_off_a_saved_service_goes_after_the_commit(session, owner
 
 
 def test_a_rolled_back_change_deletes_nothing(session, owner, media_dir):
-    images = [
-        catalog_admin.store_image(session=session, actor_id=owner.id, data=picture(n), draft="a")
-        for n in range(2)
-    ]
-    service_id = catalog_admin.save_service(
-        session=session, actor_id=owner.id, form=form(images=images)
-    )
-    session.commit()
+    images, service_id = _saved_with_two_images(session, owner)
     catalog_admin.save_service(
         session=session, actor_id=owner.id, form=form(images=[]), service_id=service_id
     )
