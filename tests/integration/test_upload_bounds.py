@@ -14,21 +14,11 @@ from storefront.models import BannerItem, StoredUpload, User, utcnow
 from storefront.services import banner_admin, catalog_admin, storage, users
 from storefront.services.catalog_admin import CatalogError, ServiceForm
 from storefront.settings import get_settings
-from tests.factories import image_bytes, make_user
+from tests.factories import image_bytes
+from tests.integration import test_catalog_admin as catalog_tests
 
-
-@pytest.fixture
-def owner(session):
-    user = make_user(session, role="user")
-    session.commit()
-    return user
-
-
-@pytest.fixture
-def admin(session):
-    user = make_user(session, role="admin")
-    session.commit()
-    return user
+# The fixtures of tests/integration/test_catalog_admin.py: an admin and a plain user, the owner.
+admin, owner = catalog_tests.admin, catalog_tests.user
 
 
 def form(**overrides) -> ServiceForm:
