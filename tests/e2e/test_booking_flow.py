@@ -59,6 +59,27 @@ def _checkout_form(page) -> None:
     page.locator("#zip_code").fill("10000")
 
 
+def _bouncer_in_cart(page, *, count: str) -> None:
+    """Add the first bouncer to the cart, which then holds `count` items."""
+    page.goto("/services/bouncers")
+    page.get_by_test_id("bouncer-option").first.click()
+    page.get_by_test_id("product-add").click()
+    expect(page.get_by_test_id("cart-count")).to_have_text(count)
+
+
+def _book_on_screen(page, day: date, *, email: str, phone: str) -> None:
+    """Book the Enchanted Princess on its booking screen for `day`, 11:00 for three hours, as
+    Drita Gashi, up to pressing submit."""
+    page.goto("/services/enchanted-princess")
+    page.get_by_role("link", name="Book Now").first.click()
+    expect(page.get_by_test_id("book-screen")).to_be_visible()
+    _pick(page, day, "11:00", duration="3")
+    page.locator("#book-full_name").fill("Drita Gashi")
+    page.locator("#book-email").fill(email)
+    page.locator("#book-phone").fill(phone)
+    page.get_by_test_id("book-submit").click()
+
+
 def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_server):
     day = _a_bookable_day()
     page.goto("/services/wedding-tables")
@@ -66,10 +87,7 @@ def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_s
     page.get_by_test_id("add-tables").click()
     expect(page.get_by_test_id("cart-count")).to_have_text("5")
     expect(page.get_by_test_id("add-tables")).to_have_text("Add to Cart")
-    page.goto("/services/bouncers")
-    page.get_by_test_id("bouncer-option").first.click()
-    page.get_by_test_id("product-add").click()
-    expect(page.get_by_test_id("cart-count")).to_have_text("6")
+    _bouncer_in_cart(page, count="6")
 
     page.goto("/cart")
     items = page.get_by_test_id("cart-item")
@@ -144,10 +162,7 @@ def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_s
     expect(page.get_by_test_id("confirmation-line").first).to_contain_text(f"{day:%d.%m.%Y}")
 
     # The bouncer's slot is taken now: in the cart's modal that start is no longer offered.
-    page.goto("/services/bouncers")
-    page.get_by_test_id("bouncer-option").first.click()
-    page.get_by_test_id("product-add").click()
-    expect(page.get_by_test_id("cart-count")).to_have_text("1")
+    _bouncer_in_cart(page, count="1")
     page.goto("/cart")
     page.get_by_test_id("cart-select-time").click()
     _open_day(page, day)
@@ -184,14 +199,7 @@ def test_the_booking_screen_follows_the_id_rules(page):
 
 def test_a_guest_books_from_the_booking_screen(page, server):
     day = _a_bookable_day() + timedelta(days=7)
-    page.goto("/services/enchanted-princess")
-    page.get_by_role("link", name="Book Now").first.click()
-    expect(page.get_by_test_id("book-screen")).to_be_visible()
-    _pick(page, day, "11:00", duration="3")
-    page.locator("#book-full_name").fill("Drita Gashi")
-    page.locator("#book-email").fill("drita@example.com")
-    page.locator("#book-phone").fill("+383 45 000 111")
-    page.get_by_test_id("book-submit").click()
+    _book_on_screen(page, day, email="drita@example.com", phone="+383 45 000 111")
     expect(page.get_by_test_id("book-submitted")).to_contain_text("Booking Submitted!")
     expect(page).to_have_url(re.compile(r"/booking-confirmation/[0-9a-f-]{36}\?key="), timeout=8000)
     expect(page.get_by_test_id("confirmation-reference")).to_contain_text("MG-")

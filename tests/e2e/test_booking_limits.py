@@ -15,7 +15,13 @@ from storefront.models import Booking, utcnow
 from storefront.services import booking
 from tests.e2e.conftest import visitor_address
 from tests.e2e.helpers import read
-from tests.e2e.test_booking_flow import _a_bookable_day, _checkout_form, _pick
+from tests.e2e.test_booking_flow import (
+    _a_bookable_day,
+    _book_on_screen,
+    _bouncer_in_cart,
+    _checkout_form,
+    _pick,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -49,10 +55,7 @@ def test_a_visitor_over_the_booking_limit_is_told_and_keeps_the_cart(browser, se
         read(server, _booked_from, address=address, count=5)
         day = _a_bookable_day() + timedelta(days=14)
 
-        page.goto("/services/bouncers")
-        page.get_by_test_id("bouncer-option").first.click()
-        page.get_by_test_id("product-add").click()
-        expect(page.get_by_test_id("cart-count")).to_have_text("1")
+        _bouncer_in_cart(page, count="1")
         page.goto("/cart")
         page.get_by_test_id("cart-select-time").click()
         _pick(page, day, "10:00")
@@ -69,14 +72,7 @@ def test_a_visitor_over_the_booking_limit_is_told_and_keeps_the_cart(browser, se
         expect(page.get_by_test_id("cart-item")).to_have_count(1)
 
         # The booking screen says the same.
-        page.goto("/services/enchanted-princess")
-        page.get_by_role("link", name="Book Now").first.click()
-        expect(page.get_by_test_id("book-screen")).to_be_visible()
-        _pick(page, day, "11:00", duration="3")
-        page.locator("#book-full_name").fill("Drita Gashi")
-        page.locator("#book-email").fill("drita.limit@example.com")
-        page.locator("#book-phone").fill("+383 45 000 222")
-        page.get_by_test_id("book-submit").click()
+        _book_on_screen(page, day, email="drita.limit@example.com", phone="+383 45 000 222")
         expect(page.get_by_test_id("book-error")).to_have_text(booking.LIMIT_MESSAGE)
     finally:
         context.close()
