@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+from email_validator import EmailNotValidError, validate_email
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -180,16 +181,16 @@ class Settings(BaseSettings):
     @field_validator("owner_email")
     @classmethod
     def _one_owner_address(cls, value: str | None) -> str | None:
-        """OWNER_EMAIL is one address, checked and normalised as every email field is
-        (services/fields.py); a list or a malformed address is refused at start."""
+        """OWNER_EMAIL is one address, checked by the library every email field uses
+        (email-validator, as in services/fields.py, which settings must not import: services
+        read settings); a list or a malformed address is refused at start."""
         if value is None or not value.strip():
             return None
-        from storefront.services.fields import FieldError, email
-
         try:
-            return email(value, "OWNER_EMAIL")
-        except FieldError:
+            checked = validate_email(value.strip(), check_deliverability=False)
+        except EmailNotValidError:
             raise ValueError(f"OWNER_EMAIL must be one email address, not {value!r}") from None
+        return checked.normalized.lower()
 
     @model_validator(mode="after")
     def _refuse_weak_secret(self) -> Settings:

@@ -88,3 +88,17 @@ def test_prod_refuses_to_start_without_a_mail_server():
     assert Settings(
         environment="prod", secret_key=STRONG, smtp_host="mail.example.com", _env_file=None
     ).smtp_host
+
+
+@pytest.mark.parametrize("owner", ["root,victim@corp.example", "Ana <ana@example.com>", "x"])
+def test_owner_email_must_be_one_address(owner):
+    """OWNER_EMAIL names the one account that becomes admin by signing up (finding 4's rule:
+    exactly one address), checked at start."""
+    with pytest.raises(ValidationError, match="OWNER_EMAIL must be one email address"):
+        Settings(owner_email=owner, _env_file=None)
+
+
+def test_owner_email_is_kept_as_the_accounts_keep_emails():
+    assert Settings(owner_email=" Boss@Example.com ", _env_file=None).owner_email == (
+        "boss@example.com"
+    )
