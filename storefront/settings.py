@@ -175,7 +175,8 @@ class Settings(BaseSettings):
     # Reverse proxies in front of the app (a TLS terminator counts as one): the visitor's
     # address is the entry this many places from the end of X-Forwarded-For. 0 ignores the header.
     trusted_proxy_hops: int = 0
-    # On a public address, only this account becomes admin by signing up (DESIGN 9.8).
+    # On a public address, only this account becomes admin by signing up (docs/architecture.md
+    # §9.8).
     owner_email: str | None = None
 
     @field_validator("owner_email")

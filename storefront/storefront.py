@@ -98,7 +98,8 @@ app = rx.App(
     backend_exception_handler=backend_exception_handler,
 )
 app.add_middleware(AuthGuard())
-# Sends the notification outbox from every worker (DESIGN 6); off with OUTBOX_WORKER=false.
+# Sends the notification outbox from every worker (docs/architecture.md §6); off with
+# OUTBOX_WORKER=false.
 if get_settings().outbox_worker:
     app.register_lifespan_task(outbox_worker)
 # Purges expired sessions, used tickets, old throttle rows, sent outbox rows and orphaned
@@ -107,7 +108,7 @@ if get_settings().outbox_worker:
 if get_settings().housekeeping:
     app.register_lifespan_task(housekeeping_worker)
 # On a public address with no admin yet, every worker logs the one-time setup code that Initial
-# Admin Setup asks for (DESIGN 9.10); the task ends at once otherwise.
+# Admin Setup asks for (docs/architecture.md §9.10); the task ends at once otherwise.
 app.register_lifespan_task(announce_setup_code)
 
 SITE = business.SITE_NAME

@@ -1,4 +1,5 @@
-"""A real HTTP server for tests standing in for SPEC 7's message handler (ThreadingHTTPServer on
+"""A real HTTP server for tests standing in for docs/product.md §7's message handler
+(ThreadingHTTPServer on
 127.0.0.1): it records every JSON body it accepts, and can answer failures first."""
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ Revises: 0002
 Create Date: 2026-11-22 09:10:00
 
 `bookings.reference` becomes a real, unique column so staff can find a booking by what the
-customer reads out. The checkout form (SPEC 3) asks for state and ZIP code, which had no
+customer reads out. The checkout form (docs/product.md §3) asks for state and ZIP code, which had no
 columns. `services.price_unit` says whether the hours booked multiply the price
-(DESIGN 9.9); packages, wedding offers, tables and the Tiffany chairs are priced per event.
+(docs/architecture.md §9.9); packages, wedding offers, tables and the Tiffany chairs are priced per
+event.
 """
 
 from collections.abc import Sequence

@@ -1,7 +1,8 @@
 """Sign in with Google or GitHub: the start and callback routes.
 
 The callback never sets the session cookie itself: like every other sign-in it hands the browser
-a single-use ticket for the cookie route (DESIGN 4). Whatever goes wrong, the browser lands on
+a single-use ticket for the cookie route (docs/architecture.md §4). Whatever goes wrong, the browser
+lands on
 the sign-in page with a generic error; the reason goes to the log only."""
 
 from __future__ import annotations

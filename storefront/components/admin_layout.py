@@ -1,5 +1,5 @@
 """The frame of every admin screen: the site's navigation bar (account links, Sign Out), a
-sidebar (a scrolling row of links under 768 px), the screen's title, and SPEC's 'Access Denied' for a signed-in account that is not an admin.
+sidebar (a scrolling row of links under 768 px), the screen's title, and the spec's 'Access Denied' for a signed-in account that is not an admin.
 
 Showing or hiding this frame protects nothing: every admin event is refused on the server to
 anyone but an admin (state/guard.py), and each handler checks the role again."""
@@ -13,7 +13,7 @@ from storefront.components.navbar import navbar
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
 from storefront.state.auth import AuthState
 
-# (key, label, href, icon). Dashboard is marked only on /admin itself (SPEC: exact match).
+# (key, label, href, icon). Dashboard is marked only on /admin itself (the spec: exact match).
 SECTIONS = [
     ("dashboard", "Dashboard", routes.ADMIN, "layout-dashboard"),
     ("services", "Services", routes.ADMIN_SERVICES, "package"),
@@ -123,7 +123,7 @@ def sidebar(current: str) -> rx.Component:
 
 
 def access_denied(text: str = VIEW_DENIED) -> rx.Component:
-    """SPEC 6: 'Access Denied' and why; User Management says both in one line."""
+    """docs/product.md §6: 'Access Denied' and why; User Management says both in one line."""
     one_line = text.startswith("Access Denied")
     return rx.el.div(
         rx.el.h1(
@@ -151,7 +151,7 @@ def admin_frame(
 ) -> rx.Component:
     """An admin screen. `current` is the sidebar entry to mark; `actions` sit beside the
     title. Guests see a spinner while they are sent to sign in; a signed-in account that is
-    not an admin sees `non_admin` (SPEC's 'Access Denied' unless given)."""
+    not an admin sees `non_admin` (the spec's 'Access Denied' unless given)."""
     return rx.el.div(
         navbar(),
         rx.el.div(

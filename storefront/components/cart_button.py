@@ -1,5 +1,5 @@
 """The floating cart button at the bottom right: item count, link to the cart, and the
-fly-to-cart animation (SPEC 2, 3) when something is added."""
+fly-to-cart animation (docs/product.md §2, 3) when something is added."""
 
 import reflex as rx
 

@@ -1,5 +1,5 @@
 """The one image upload control: a picker that takes one image (click or drop), the button,
-a progress bar while the file is sent, and SPEC's message when a file is refused. Its state
+a progress bar while the file is sent, and the spec's message when a file is refused. Its state
 side is state/uploads.py's ImageUploadMixin."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The one service form (SPEC 2, 5), drawn for admins (kind, status) and for signed-in users
+"""The one service form (docs/product.md §2, 5), drawn for admins (kind, status) and for signed-in
+users
 (their own drafts) alike; its state is state/service_form.py."""
 
 from __future__ import annotations

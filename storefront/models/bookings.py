@@ -62,7 +62,7 @@ class Booking(SQLModel, table=True):
 
 
 def booking_reference(booking_id: uuid.UUID) -> str:
-    """`MG-` and the first 8 characters of the id, uppercased (SPEC 9)."""
+    """`MG-` and the first 8 characters of the id, uppercased (docs/product.md §9)."""
     return "MG-" + str(booking_id)[:8].upper()
 
 

@@ -23,8 +23,8 @@ SERVICE_KINDS = (
     "theme",
 )
 SERVICE_STATUSES = ("published", "draft")
-# Per hour: the hours booked multiply the price (SPEC). Per event: one price however long
-# (DESIGN 9.9): packages, wedding offers, tables and the Tiffany chairs.
+# Per hour: the hours booked multiply the price (the spec). Per event: one price however long
+# (docs/architecture.md §9.9): packages, wedding offers, tables and the Tiffany chairs.
 PRICE_UNITS = ("per_hour", "per_event")
 PER_EVENT_KINDS = ("package", "wedding_offer", "table")
 PER_EVENT_SLUGS = ("tiffany-chairs",)

@@ -1,4 +1,5 @@
-"""What each kind of service carries beyond the common columns (DESIGN 9.4): one pydantic schema
+"""What each kind of service carries beyond the common columns (docs/architecture.md §9.4): one
+pydantic schema
 per kind, the one writer and the one reader of `Service.meta`.
 
 Writes (the service form, the seed) validate strictly: a bad value is refused with the field

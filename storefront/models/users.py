@@ -65,7 +65,8 @@ class LoginSession(SQLModel, table=True):
 
 
 class FirstAdminSetup(SQLModel, table=True):
-    """The one-time code of Initial Admin Setup on a public address (DESIGN 9.10): one row at
+    """The one-time code of Initial Admin Setup on a public address (docs/architecture.md §9.10):
+    one row at
     most (id 1). Only a random nonce is stored; the code is an HMAC of it under SECRET_KEY, so
     every worker derives (and logs) the same code and the database alone does not reveal it."""
 

@@ -1,5 +1,5 @@
 """The back office's bookings: the filtered list (and its CSV), one booking's detail, changing
-its status, editing it and deleting it (SPEC 2, 4, 5; DESIGN 5).
+its status, editing it and deleting it (docs/product.md §2, 4, 5; docs/architecture.md §5).
 
 Every write is one transaction that first takes the booking engine's per-service locks
 (`booking.lock_services`), checks the caller is an admin in the database, re-checks capacity
@@ -41,14 +41,14 @@ from storefront.services.money import CENT, format_price, to_amount
 from storefront.services.notify import name_from_email
 
 PER_PAGE = 20
-STATUSES = BOOKING_STATUSES  # SPEC 4, in the order the status buttons show them
+STATUSES = BOOKING_STATUSES  # docs/product.md §4, in the order the status buttons show them
 MAX_PER_PAGE = 200
 SEARCH_MAX = 100
 EXPORT_BATCH = 500
 MAX_PRICE = Decimal("1000000")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _REFERENCE = re.compile(r"^MG-[0-9A-F]{8}$")
-# The edit form's required fields (SPEC 5).
+# The edit form's required fields (docs/product.md §5).
 REQUIRED_FIELDS = ("contact_email", "contact_phone", "venue_address")
 # The edit form's text fields: the label their messages use and their kind of text
 # (services/fields.rule); the limit is the column's.
@@ -165,9 +165,9 @@ def _where(filters: BookingFilter) -> list[Any]:
 @dataclass(frozen=True)
 class AdminBookingRow:
     id: str
-    short_id: str  # the first 8 characters of the id (SPEC 9)
+    short_id: str  # the first 8 characters of the id (docs/product.md §9)
     reference: str
-    customer: str  # derived from the email (SPEC 3)
+    customer: str  # derived from the email (docs/product.md §3)
     email: str
     phone: str
     event_type: str
@@ -492,7 +492,8 @@ def set_status(
     override: str = "",
     now: datetime | None = None,
 ) -> StatusChange:
-    """Set the booking and all its items to `status` (SPEC 4), re-checking capacity when the
+    """Set the booking and all its items to `status` (docs/product.md §4), re-checking capacity when
+    the
     new status holds units, and mail the customer through the outbox. `override` is the
     fingerprint of the conflicts the admin was shown and confirms (see `_confirm_override`)."""
     status = str(status)
@@ -775,7 +776,8 @@ def update_booking(
     override: str = "",
     now: datetime | None = None,
 ) -> None:
-    """'Save Changes' (SPEC 5): the booking's fields and its services, and the total as the sum
+    """'Save Changes' (docs/product.md §5): the booking's fields and its services, and the total as
+    the sum
     of price x quantity, in one transaction; the new times are re-checked for capacity while
     the booking holds units."""
     clean, errors, messages = _check_edit(edit)

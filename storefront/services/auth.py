@@ -133,7 +133,8 @@ def lock_admin_decisions(session: Session) -> None:
 
 
 def role_for_new_account(session: Session, email: str) -> str:
-    """'admin' for the first account of a new system, 'user' otherwise (DESIGN 9.1, 9.8).
+    """'admin' for the first account of a new system, 'user' otherwise (docs/architecture.md §9.1,
+    9.8).
 
     With OWNER_EMAIL set, only that address becomes admin, and only while no admin exists. On a
     public address without it, nobody does (operators run `make make-admin`): a stranger must
@@ -188,7 +189,8 @@ def register(
     ip: str = "",
     now: datetime | None = None,
 ) -> SignedInUser:
-    """A new account (`is_admin` tells whether it became the first admin; DESIGN 9.1).
+    """A new account (`is_admin` tells whether it became the first admin; docs/architecture.md
+    §9.1).
     Limited per address and per email; the check runs before the slow password hash."""
     if (
         not str(full_name or "").strip()

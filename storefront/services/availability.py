@@ -1,4 +1,4 @@
-"""When a service can be booked (DESIGN 5).
+"""When a service can be booked (docs/architecture.md §5).
 
 The rules are pure functions of a `ServiceCalendar` (opening hours, capacity, blocked dates,
 the booking items that hold units, the minimum notice, the time zone) and `now`, so tests pin
@@ -42,7 +42,7 @@ MIN_DURATION_HOURS = 1
 MAX_DURATION_HOURS = 8
 MAX_QUANTITY = 1000
 DEFAULT_MIN_NOTICE_HOURS = 24
-# With no rows for a weekday the service is open 08:00-20:00 in one-hour slots (SPEC 9).
+# With no rows for a weekday the service is open 08:00-20:00 in one-hour slots (docs/product.md §9).
 DEFAULT_OPEN = time(8, 0)
 DEFAULT_CLOSE = time(20, 0)
 DEFAULT_SLOT_MINUTES = 60
@@ -71,7 +71,7 @@ class OpeningHours:
 
 @dataclass(frozen=True)
 class Capacity:
-    """A missing capacity row is one unit with no buffer (SPEC 8)."""
+    """A missing capacity row is one unit with no buffer (docs/product.md §8)."""
 
     total_units: int = 1
     buffer_minutes: int = 0
@@ -95,7 +95,8 @@ class Hold:
 
 @dataclass(frozen=True)
 class CartHold:
-    """Another line of the same service in this cart: counted like a booking (SPEC 5)."""
+    """Another line of the same service in this cart: counted like a booking (docs/product.md
+    §5)."""
 
     date: str  # YYYY-MM-DD, local
     start_time: str  # HH:MM, local
@@ -324,7 +325,8 @@ def _slot_is_free(
 def fits_capacity(
     calendar: ServiceCalendar, start: datetime, duration: timedelta, quantity: int
 ) -> bool:
-    """The capacity rule (DESIGN 5): `quantity` more units from `start` for `duration`, plus the
+    """The capacity rule (docs/architecture.md §5): `quantity` more units from `start` for
+    `duration`, plus the
     buffer, stay within `total_units` given the calendar's holds. Placing a booking also checks
     the opening hours and the slot maximum; an admin confirming or editing one checks only this."""
     capacity = calendar.capacity

@@ -20,7 +20,7 @@ from storefront.services.availability import AvailabilityError, parse_clock, par
 from storefront.services.booking import service_lock_key
 from storefront.services.errors import ServiceError
 
-# SPEC 3: day_of_week 0 Sunday .. 6 Saturday.
+# docs/product.md §3: day_of_week 0 Sunday .. 6 Saturday.
 DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 SLOT_MINUTES_MIN, SLOT_MINUTES_MAX = 1, 480
 MAX_BOOKINGS_MIN, MAX_BOOKINGS_MAX = 1, 1000
@@ -112,7 +112,7 @@ def check_schedule(
     slot_duration_minutes: object = 60,
     is_available: object = True,
 ) -> Schedule:
-    """SPEC 5's rules for a weekly row; whatever a client sends is checked here."""
+    """docs/product.md §5's rules for a weekly row; whatever a client sends is checked here."""
     day = _whole(day_of_week, 0, 6, "invalid_day", "Day is 0 (Sunday) to 6 (Saturday)")
     start, end = _clock(start_time), _clock(end_time)
     if start >= end:

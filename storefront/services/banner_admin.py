@@ -19,7 +19,7 @@ from storefront.models import Banner, BannerItem, utcnow
 from storefront.services import audit, permissions, storage
 from storefront.services.errors import ServiceError
 
-IMAGE_MAX_BYTES = storage.MAX_BYTES["banner"]  # SPEC 9: banner image 5 MB
+IMAGE_MAX_BYTES = storage.MAX_BYTES["banner"]  # docs/product.md §9: banner image 5 MB
 NAME_MAX = 120
 DESCRIPTION_MAX = 1000
 TITLE_MAX = 200
@@ -62,7 +62,7 @@ class ItemInput:
     image_url: str
     description: str | None
     link_url: str | None
-    display_order: int | None  # None: after the last item (SPEC 9: count + 1)
+    display_order: int | None  # None: after the last item (docs/product.md §9: count + 1)
     is_active: bool = True
 
 
@@ -93,7 +93,7 @@ def check_item(
     display_order: object = None,
     is_active: object = True,
 ) -> ItemInput:
-    """SPEC 5's rules for a banner item; whatever a client sends is checked here."""
+    """docs/product.md §5's rules for a banner item; whatever a client sends is checked here."""
     title_text, image = _text(title), _text(image_url)
     if not title_text or not image:
         raise BannerAdminError("title_and_image_missing", "Title and Banner Image are required")
@@ -233,7 +233,7 @@ def list_items(*, session: Session, actor_id: object, banner_id: object) -> list
 
 
 def next_display_order(*, session: Session, banner_id: uuid.UUID) -> int:
-    """SPEC 9: a new item's default display order is the item count plus 1."""
+    """docs/product.md §9: a new item's default display order is the item count plus 1."""
     count = session.exec(
         select(func.count()).select_from(BannerItem).where(BannerItem.banner_id == banner_id)
     ).one()
@@ -312,7 +312,8 @@ def delete_item(*, session: Session, actor_id: object, item_id: object) -> None:
 def store_banner_image(
     *, session: Session, actor_id: object, data: bytes, now: datetime | None = None
 ) -> str:
-    """Check and store a banner image (SPEC 5: an image, at most 5 MB); returns its URL, which
+    """Check and store a banner image (docs/product.md §5: an image, at most 5 MB); returns its URL,
+    which
     the item takes when it is saved. The checks are the server's, whatever the picker let
     through, and the account's upload limits apply (rate_limited, quota_exceeded). Not saved
     on an item, it is removed by the orphan sweep."""
@@ -348,7 +349,8 @@ def _image_path(url: str | None) -> list[str]:
 
 
 def create_banner_folders(*, session: Session, actor_id: object) -> storage.FolderReport:
-    """'Create Storage Folders' (SPEC 2, 7): the banner folders of the image storage, each
+    """'Create Storage Folders' (docs/product.md §2, 7): the banner folders of the image storage,
+    each
     reported as created or failed. Folders already there count as created."""
     actor = permissions.require_admin(session, actor_id, BannerAdminError)
     report = storage.create_folders(storage.BANNER_FOLDERS)

@@ -56,7 +56,8 @@ def gallery_items(name: str, *, session: Session) -> list[BannerCard]:
     return active_banner_items(GALLERY_PREFIX + name, session=session)
 
 
-# SPEC 9: the weddings film strip runs 12 items (its photos repeated in turn when fewer).
+# docs/product.md §9: the weddings film strip runs 12 items (its photos repeated in turn when
+# fewer).
 FILM_STRIP_ITEMS = 12
 
 

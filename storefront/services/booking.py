@@ -1,4 +1,4 @@
-"""Pricing a cart, placing a booking, and showing it afterwards (DESIGN 5).
+"""Pricing a cart, placing a booking, and showing it afterwards (docs/architecture.md §5).
 
 `place_booking` is one transaction: it locks every service in the cart in sorted order
 (PostgreSQL advisory locks; SQLite's write lock through `BEGIN IMMEDIATE`), re-checks every
@@ -50,7 +50,7 @@ from storefront.settings import get_settings
 
 MAX_LINES = 50
 MAX_KEY_LENGTH = 64
-# The checkout's types (SPEC 5) and the booking screen's, stored lowercase.
+# The checkout's types (docs/product.md §5) and the booking screen's, stored lowercase.
 EVENT_TYPES = ("wedding", "birthday", "corporate", "anniversary", "graduation", "other")
 MIN_GUESTS, MAX_GUESTS = 1, 500
 # Each contact field: the booking column it is stored in (whose declared length is its limit),
@@ -71,7 +71,7 @@ CONTACT_LIMITS = {
 }
 GUESTS_MESSAGE = f"Guests must be between {MIN_GUESTS} and {MAX_GUESTS}"
 # What every booking needs; the cart's checkout also asks for the address and ZIP code
-# (services/checkout.checkout_errors), the booking screen does not (SPEC 5).
+# (services/checkout.checkout_errors), the booking screen does not (docs/product.md §5).
 REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
 LOCK_TIMEOUT = "10s"
 # The booking limits (issue 18): bookings, not lines, per visitor address in ADDRESS_WINDOW and
@@ -118,7 +118,7 @@ class BookingLine:
 
 @dataclass(frozen=True)
 class Contact:
-    """The checkout's information step (SPEC 3)."""
+    """The checkout's information step (docs/product.md §3)."""
 
     full_name: str
     email: str
@@ -212,7 +212,8 @@ class BookingSummary:
 
 
 def price_line(*, price: Decimal, price_unit: str, quantity: int, duration_hours: int) -> Decimal:
-    """Per hour: price x quantity x hours. Per event: price x quantity (DESIGN 9.9)."""
+    """Per hour: price x quantity x hours. Per event: price x quantity (docs/architecture.md
+    §9.9)."""
     hours = duration_hours if price_unit == "per_hour" else 1
     return (Decimal(price) * quantity * hours).quantize(CENT)
 
@@ -418,7 +419,7 @@ def place_booking(
             raise
         _forget_transaction(session)
         # Nothing was committed, or the commit's answer was lost: either way the same key
-        # again places the booking once or returns the one placed (DESIGN 5).
+        # again places the booking once or returns the one placed (docs/architecture.md §5).
         logger.warning("Booking refused, the database is unavailable: %s", error_summary(error))
         raise BookingError(
             "unavailable", "The booking system is unavailable; please try again"

@@ -119,7 +119,8 @@ def make_item(
     service_id: str | None = None,
     unit: str | None = None,
 ) -> dict[str, Any] | None:
-    """A cart line, or None unless id, name, price and image are all present (SPEC 5)."""
+    """A cart line, or None unless id, name, price and image are all present (docs/product.md
+    §5)."""
     if not item_id or not name or price is None or price == "" or not image:
         return None
     item = {
@@ -194,7 +195,7 @@ def table_count_input(text: str, *, on_blur: bool) -> str:
 
 
 def tiffany_total_label(price_per_person: object, people: int) -> str:
-    """SPEC's copy for Tiffany chairs: 'TOTALI = {n*5}€' (whole euros shown without decimals)."""
+    """The spec's copy for Tiffany chairs: 'TOTALI = {n*5}€' (whole euros shown without decimals)."""
     total = to_amount(price_per_person) * max(0, int(people))
     shown = total.quantize(Decimal(1)) if total == total.to_integral_value() else total
     return f"TOTALI = {shown}€"
@@ -206,7 +207,7 @@ TIFFANY_PEOPLE_MAX = MAX_QUANTITY
 def people_count(text: str) -> int:
     """Tiffany chairs: a whole number of people from 1 to 1000, else 0 (invalid).
 
-    SPEC sets no upper limit, but a cart line holds at most 1000 (MAX_QUANTITY). A larger count
+    The spec sets no upper limit, but a cart line holds at most 1000 (MAX_QUANTITY). A larger count
     is refused rather than cut down, so the field, the total and the cart never show three
     different numbers; `people_problem` says why."""
     text = str(text).strip()[:12]

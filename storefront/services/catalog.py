@@ -14,7 +14,7 @@ from storefront.services.catalog_cache import cached
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
-    """How a new service is priced unless an admin says otherwise (DESIGN 9.9)."""
+    """How a new service is priced unless an admin says otherwise (docs/architecture.md §9.9)."""
     return "per_event" if kind in PER_EVENT_KINDS or slug in PER_EVENT_SLUGS else "per_hour"
 
 

@@ -1,5 +1,5 @@
 """Changing the catalogue: the admins' service list and toggles, and the one service form that
-admins and signed-in users share (SPEC 2, 4, 5; DESIGN 9.7).
+admins and signed-in users share (docs/product.md §2, 4, 5; docs/architecture.md §9.7).
 
 Who may do what is decided here, from the database: an admin may change any service; a
 signed-in user may create services and edit only their own, which stay drafts until an admin
@@ -287,7 +287,8 @@ def delete_service(
 
 
 def slugify(title: str) -> str:
-    """SPEC 5: lowercase, strip non-word characters, spaces to hyphens, one hyphen at a time."""
+    """docs/product.md §5: lowercase, strip non-word characters, spaces to hyphens, one hyphen at a
+    time."""
     text = re.sub(r"[^\w\s-]", "", str(title).lower()).strip()
     text = re.sub(r"[\s_]+", "-", text)
     return re.sub(r"-{2,}", "-", text).strip("-")[:200]
@@ -545,9 +546,10 @@ def save_service(
 ) -> str:
     """Create (no `service_id`) or update a service with its capacity; returns its id.
 
-    An admin's new service is active, not featured, with the status chosen in the form (SPEC:
+    An admin's new service is active, not featured, with the status chosen in the form (the spec:
     saved with featured false and active true); an edit keeps featured and active as they are.
-    A user's service is theirs and a draft, whatever the form says (DESIGN 9.7). A user's edit
+    A user's service is theirs and a draft, whatever the form says (docs/architecture.md §9.7). A
+    user's edit
     of their published service changes nothing public: it becomes the service's pending
     revision (replacing an earlier one) until an admin approves it (`approve_revision`)."""
     actor = _caller(session, actor_id)

@@ -1,4 +1,5 @@
-"""The public catalogue's shapes, built once per worker and shared by every visitor (DESIGN 9.4).
+"""The public catalogue's shapes, built once per worker and shared by every visitor
+(docs/architecture.md §9.4).
 
 Every visitor of the mascots page gets the same characters, packages and photos, so they are
 read and shaped once, not per page load. What may be cached is a public read whose result

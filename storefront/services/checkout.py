@@ -126,7 +126,7 @@ def set_line_time(
 ) -> str:
     """The cart with `line_id` set to that date, time and duration, if the slot is free for the
     line's quantity, counting the cart's other lines of the same service. Raises BookingError
-    `slot_taken` (SPEC's clash message) or `invalid_line`."""
+    `slot_taken` (the spec's clash message) or `invalid_line`."""
     items = cart.parse(raw_cart)
     index = next((i for i, item in enumerate(items) if item["id"] == line_id), None)
     if index is None:
@@ -275,7 +275,8 @@ class ServiceRefError(ServiceError):
 
 
 def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceView:
-    """SPEC 5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it is a
+    """docs/product.md §5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it
+    is a
     slug; then it must be a UUID of an active, published service."""
     ref = str(service_ref or "").strip()[:200]
     if not ref:
@@ -294,8 +295,8 @@ def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceVie
 
 
 def booking_total_label(service: catalog.ServiceView, duration_hours: int) -> str:
-    """The booking screen's total: price x hours for a service priced per hour (SPEC's
-    reading), the price for one priced per event (DESIGN 9.9)."""
+    """The booking screen's total: price x hours for a service priced per hour (the spec's
+    reading), the price for one priced per event (docs/architecture.md §9.9)."""
     if service.price is None:
         return ""
     return format_price(

@@ -1,4 +1,5 @@
-"""The admin dashboard's figures (SPEC 2): the four counts, bookings and booked value per week,
+"""The admin dashboard's figures (docs/product.md §2): the four counts, bookings and booked value
+per week,
 upcoming bookings by service, and a System Status read from real checks."""
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class Counts:
     bookings: int
 
 
-# SPEC 8: what the dashboard shows, marked as samples, when the statistics cannot be read.
+# docs/product.md §8: what the dashboard shows, marked as samples, when the statistics cannot be
+# read.
 SAMPLE_COUNTS = Counts(users=25, admins=2, services=15, bookings=42)
 
 

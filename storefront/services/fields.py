@@ -116,7 +116,7 @@ def email(value: object, label: str = "Email", *, required: bool = True, max_len
     try:
         checked = validate_email(text, check_deliverability=False)
     except EmailNotValidError:
-        # 'Email is invalid': SPEC 5's text.
+        # 'Email is invalid': docs/product.md §5's text.
         raise _fail("invalid", label) from None
     return checked.normalized.lower()
 

@@ -1,6 +1,7 @@
-"""Initial Admin Setup (SPEC 2, 4; DESIGN 9.10): naming the first admin while none exists.
+"""Initial Admin Setup (docs/product.md §2, 4; docs/architecture.md §9.10): naming the first admin
+while none exists.
 
-On a loopback address (a developer's laptop) any signed-in account may do it, as SPEC says. On a
+On a loopback address (a developer's laptop) any signed-in account may do it, as the spec says. On a
 public address it also takes a one-time setup code, the proof that the caller runs the server:
 while no admin exists, every app worker writes the code to its log at start
 (`announce_setup_code`), and `python -m storefront.manage setup-code` prints it.

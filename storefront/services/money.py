@@ -11,7 +11,7 @@ CENT = Decimal("0.01")
 
 
 def to_amount(value: object, default: Decimal = Decimal("0")) -> Decimal:
-    """A price as a two-decimal Decimal; `default` when it is not a number (SPEC's price parsing)."""
+    """A price as a two-decimal Decimal; `default` when it is not a number (the spec's price parsing)."""
     try:
         amount = Decimal(str(value).strip())
     except (InvalidOperation, ValueError):

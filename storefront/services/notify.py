@@ -1,4 +1,5 @@
-"""What each outbox topic sends, and sending it: the staff WhatsApp webhook (SPEC 7's message
+"""What each outbox topic sends, and sending it: the staff WhatsApp webhook (docs/product.md §7's
+message
 handler) or the customer's email. Messages about a booking are rendered from its rows at send
 time, so the outbox row only names the booking.
 
@@ -131,7 +132,8 @@ def post_webhook(message: WebhookMessage) -> bool:
 
 
 def _webhook_problem(status: int, text: str) -> str | None:
-    """SPEC 7: the answer is read as text, then as JSON that may carry an `error` field."""
+    """docs/product.md §7: the answer is read as text, then as JSON that may carry an `error`
+    field."""
     try:
         answer = json.loads(text) if text.strip() else None
     except ValueError:
@@ -255,7 +257,8 @@ RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
 
 
 def customer_name(booking: Booking) -> str:
-    """The stored contact name, else one derived from the email (SPEC 3). On one line even for
+    """The stored contact name, else one derived from the email (docs/product.md §3). On one line
+    even for
     a row stored before names were checked (services/fields.py): a name never starts a
     paragraph of its own in a mail."""
     name = " ".join((booking.contact_name or "").split())
@@ -269,7 +272,8 @@ def name_from_email(email: str) -> str:
 
 
 def with_plus(phone: str) -> str:
-    """SPEC 7's customerPhone: the number in E.164, as bookings store it; a number stored
+    """docs/product.md §7's customerPhone: the number in E.164, as bookings store it; a number
+    stored
     before numbers were checked that cannot be read gets a leading '+' if missing."""
     phone = (phone or "").strip()
     if not phone:

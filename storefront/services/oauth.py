@@ -34,13 +34,13 @@ SCOPES = {"google": "openid email profile", "github": "read:user user:email"}
 STATE_LIFETIME = timedelta(minutes=10)
 STATE_PURPOSE = "oauth-state"
 HTTP_TIMEOUT = 10.0
-DEFAULT_REDIRECT = routes.ADMIN  # SPEC 9: the default post-login destination
-FALLBACK_MESSAGE = "Error signing in with {provider}"  # SPEC 8
+DEFAULT_REDIRECT = routes.ADMIN  # docs/product.md §9: the default post-login destination
+FALLBACK_MESSAGE = "Error signing in with {provider}"  # docs/product.md §8
 
 
 class OAuthError(ServiceError):
     """Codes: unknown_provider, bad_state, provider_error, unverified_email. The message is
-    SPEC's fallback 'Error signing in with {provider}'; details stay in logs."""
+    The spec's fallback 'Error signing in with {provider}'; details stay in logs."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Forgotten passwords: a single-use link, valid for 30 minutes, mailed to the account's address.
 
 Only the SHA-256 of a link's secret is stored. Asking for a link answers the same whether or not
-the address has an account, and whether or not the mail could be sent (DESIGN 4)."""
+the address has an account, and whether or not the mail could be sent (docs/architecture.md §4)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class PasswordResetError(ServiceError):
 
 
 def reset_link(token: str) -> str:
-    """SPEC puts type=recovery in the URL hash; a hash never reaches the server, so the query
+    """The spec puts type=recovery in the URL hash; a hash never reaches the server, so the query
     carries it (and the token) instead."""
     query = urlencode({"type": "recovery", "token": token})
     return f"{get_settings().public_url.rstrip('/')}{RESET_PATH}?{query}"

@@ -1,5 +1,6 @@
 """What the Mascots and Bouncers pages show: characters, packages, bouncer options and photos,
-read from the catalogue and shaped for display (SPEC 3: Mascot, Package, Bouncer option)."""
+read from the catalogue and shaped for display (docs/product.md §3: Mascot, Package, Bouncer
+option)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ DEFAULT_MASCOT_COLOR = "bg-purple-600"
 MASCOT_PACKAGE_TYPES = ("mascot", "mascot-activities")
 BOUNCER_PACKAGE_TYPES = ("bouncer", "castle", "combo")
 
-# SPEC 9's default bouncer options, shown when the catalogue holds none. They are not in the
+# docs/product.md §9's default bouncer options, shown when the catalogue holds none. They are not in
+# the
 # catalogue, so they cannot be added to a cart (`id` is empty).
 FALLBACK_BOUNCER_OPTIONS = (
     ("bouncer-jungle", "Jungle Bouncer", "199.99", "#2e7d32"),
@@ -173,7 +175,7 @@ def fallback_bouncer_options() -> list[BouncerOption]:
 def packages_by_type(
     *, session: Session, category_slug: str, types: tuple[str, ...]
 ) -> dict[str, list[Package]]:
-    """The category's packages grouped by SPEC's package type, every type present (maybe empty)."""
+    """The category's packages grouped by the spec's package type, every type present (maybe empty)."""
     grouped: dict[str, list[Package]] = {t: [] for t in types}
     for service in list_public_services(
         session=session, category_slug=category_slug, kind="package"
@@ -192,7 +194,7 @@ def mascot_characters(*, session: Session) -> list[Mascot]:
 
 
 def bouncer_options(*, session: Session) -> list[BouncerOption]:
-    """The bouncer options of the catalogue, or SPEC's built-in castle options when it has none."""
+    """The bouncer options of the catalogue, or the spec's built-in castle options when it has none."""
     services = list_public_services(
         session=session, category_slug=BOUNCERS_CATEGORY, kind="bouncer_option"
     )
@@ -231,7 +233,7 @@ def bouncers_page(*, session: Session) -> BouncersPage:
 
 WEDDINGS_CATEGORY = "magic-weddings"
 TIFFANY_SLUG = "tiffany-chairs"
-# SPEC 8: with no wedding offers (or a failing catalogue) the page shows four built-in
+# docs/product.md §8: with no wedding offers (or a failing catalogue) the page shows four built-in
 # packages at 1999 each. They are not in the catalogue, so they cannot go into a cart.
 FALLBACK_WEDDING_PRICE = Decimal("1999")
 FALLBACK_WEDDING_PACKAGES = (

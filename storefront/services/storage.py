@@ -1,4 +1,5 @@
-"""Where images and other files live (DESIGN 7; SPEC 3, 7, 8, 9): a local folder served under the
+"""Where images and other files live (docs/architecture.md §7; docs/product.md §3, 7, 8, 9): a local
+folder served under the
 media route, or an S3-compatible bucket, chosen once from `STORAGE_BACKEND`.
 
 Images from users go through `save_image`, whose checks trust nothing the browser said:
@@ -14,9 +15,9 @@ Images from users go through `save_image`, whose checks trust nothing the browse
   (GPS included), XMP and colour profiles are gone; EXIF orientation is applied first and a
   colour profile is converted to sRGB, so the picture looks as it did;
 - names are generated (`{uuid}.{ext}`, or the caller's `banner-{timestamp}`,
-  `avatar-{userId}-{timestamp}`), and a stored name is never overwritten (SPEC: no upsert).
+  `avatar-{userId}-{timestamp}`), and a stored name is never overwritten (the spec: no upsert).
 
-A refusal raises `StorageError(code, message)` and stores nothing. Codes and SPEC's words:
+A refusal raises `StorageError(code, message)` and stores nothing. Codes and the spec's words:
 no_file 'No file provided', too_large 'File too large. Maximum size is {n}MB', not_image 'File
 must be an image', bad_type 'File type not accepted. Please upload image/jpeg, image/png,
 image/webp, image/gif', too_many_pixels. Storage failures are `unavailable` (or `exists`).
@@ -64,7 +65,7 @@ RESIZED_WIDTHS = (240, 400, 640)
 
 log = logging.getLogger(__name__)
 
-# SPEC 3: the folders of the 'images' bucket.
+# docs/product.md §3: the folders of the 'images' bucket.
 BANNER_FOLDERS = (
     "banners",
     "banners/banner-weddings",
@@ -87,9 +88,10 @@ PLACEHOLDER = ".placeholder"
 
 Kind = Literal["service", "banner", "avatar"]
 MB = 1024 * 1024
-# SPEC 9: service image 5 MB, banner image 5 MB, avatar 2 MB.
+# docs/product.md §9: service image 5 MB, banner image 5 MB, avatar 2 MB.
 MAX_BYTES: dict[str, int] = {"service": 5 * MB, "banner": 5 * MB, "avatar": 2 * MB}
-ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/webp", "image/gif")  # SPEC 9, in its order
+# docs/product.md §9, in its order
+ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/webp", "image/gif")
 
 # 24 megapixels: a 6000x4000 camera photo or a 12 MP phone photo passes; what is larger would
 # not fit in 5 MB as a real photo anyway, and decodes to 96 MB of RGBA, which is about as much
@@ -103,7 +105,7 @@ MAX_ANIMATION_PIXELS = 40_000_000  # all frames together: at most 160 MB while r
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 
 WEBP_QUALITY = 85
-CACHE_CONTROL = "public, max-age=3600"  # SPEC 9: storage cache control 3600 s
+CACHE_CONTROL = "public, max-age=3600"  # docs/product.md §9: storage cache control 3600 s
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 _SAFE_SEGMENT = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
 _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
@@ -122,8 +124,9 @@ class StoredFile:
 
 @dataclass
 class FolderReport:
-    """What `create_folders` did, folder by folder. The banners admin turns it into SPEC's
-    messages (SPEC 8): all created -> 'Successfully created all {n} banner folders in storage';
+    """What `create_folders` did, folder by folder. The banners admin turns it into the spec's
+    messages (docs/product.md §8): all created -> 'Successfully created all {n} banner folders in
+    storage';
     some failed -> 'Created {n} folders, but {m} failed...'; none created -> 'Failed to create
     banner folders...'."""
 
@@ -375,7 +378,7 @@ def image_origin(settings: Settings) -> str:
 
 
 class S3Storage:
-    """Any S3-compatible bucket (AWS, MinIO, R2, ...). Objects get their type and SPEC's cache
+    """Any S3-compatible bucket (AWS, MinIO, R2, ...). Objects get their type and the spec's cache
     control; public reading is the bucket's business (see the module docstring)."""
 
     def __init__(
@@ -474,7 +477,7 @@ class S3Storage:
         return None  # browsers fetch objects from the bucket, not through the media route
 
     def make_folder(self, folder: str) -> None:
-        # A bucket has no folders: SPEC's initialisation puts a .placeholder in each (upsert).
+        # A bucket has no folders: the spec's initialisation puts a .placeholder in each (upsert).
         self.put(f"{folder}/{PLACEHOLDER}", b"", content_type="text/plain", overwrite=True)
 
 
@@ -551,7 +554,8 @@ def save_image(
 ) -> StoredFile:
     """Check and store an uploaded image under `folder/{name or uuid}.{ext}`.
 
-    `kind` sets the size cap (SPEC 9); without it the folder decides (`kind_of`). `max_bytes`
+    `kind` sets the size cap (docs/product.md §9); without it the folder decides (`kind_of`).
+    `max_bytes`
     may lower the cap, never raise it. `name` is the caller's generated stem, e.g.
     `banner-{timestamp}` or `avatar-{userId}-{timestamp}`. Refusals raise StorageError and
     store nothing."""
@@ -632,9 +636,9 @@ def media_root() -> Path:
 
 
 def create_folders(folders: tuple[str, ...] = SPEC_FOLDERS) -> FolderReport:
-    """SPEC's folder initialisation: each folder is made (a directory, or a `.placeholder`
+    """The spec's folder initialisation: each folder is made (a directory, or a `.placeholder`
     object in a bucket, replaced if present); returns which were created and which failed.
-    See FolderReport for the messages SPEC shows."""
+    See FolderReport for the messages the spec shows."""
     report = FolderReport()
     store = backend()
     for folder in folders:

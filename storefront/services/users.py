@@ -1,4 +1,4 @@
-"""Roles, kept in the database only. Results follow SPEC 7's {success, error} shape."""
+"""Roles, kept in the database only. Results follow docs/product.md §7's {success, error} shape."""
 
 from __future__ import annotations
 
@@ -264,7 +264,7 @@ def users_page(
 
 @dataclass(frozen=True)
 class RoleInfo:
-    """Role debug (SPEC 2): what the database says about the caller."""
+    """Role debug (docs/product.md §2): what the database says about the caller."""
 
     user_id: str
     email: str

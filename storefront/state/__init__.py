@@ -1,1 +1,1 @@
-"""Reflex states: thin. They call services and turn service errors into SPEC's messages."""
+"""Reflex states: thin. They call services and turn service errors into the spec's messages."""

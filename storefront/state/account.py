@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 UPLOAD_ID = "avatar"
 AVATAR_MAX_BYTES = users.AVATAR_MAX_BYTES
 TWO_FACTOR_TEXT = "This feature is not yet available."
-# ProfileError codes -> SPEC's messages (SPEC 5 and 8).
+# ProfileError codes -> the spec's messages (docs/product.md §5 and 8).
 PROFILE_MESSAGES = {
     "name_missing": "Please enter your full name",
     "name_too_long": f"Your name can be at most {users.FULL_NAME_MAX} characters long",

@@ -19,7 +19,7 @@ from storefront.state.base import call_service
 log = logging.getLogger(__name__)
 
 DAY_OPTIONS = [[str(i), name] for i, name in enumerate(schedules.DAY_NAMES)]
-# SPEC 9 and 5: Monday, 09:00 to 17:00, 1 booking, 60 minutes, available.
+# docs/product.md §9 and 5: Monday, 09:00 to 17:00, 1 booking, 60 minutes, available.
 DEFAULTS = {
     "day_of_week": "1",
     "start_time": "09:00",
@@ -34,7 +34,7 @@ TOGGLE_ERROR = "Failed to update availability status"
 DELETE_ERROR = "Failed to delete availability"
 SAVE_ERROR = "Failed to save availability"
 CONFIRM_DELETE = "Are you sure you want to delete this service? This action cannot be undone."
-# Our own words where SPEC has none.
+# Our own words where the spec has none.
 FORM_MESSAGES = {
     "overlap": "This time overlaps another schedule on the same day.",
     "invalid_span": "The start time must be before the end time.",

@@ -29,11 +29,11 @@ AUTH_ERROR = "Authentication error. Please try again."
 CONFIRM_DELETE = "Are you sure you want to delete this banner item? This action cannot be undone."
 BANNER_MESSAGES = {
     "name_missing": "Banner name is required",
-    "name_taken": "A banner with this name already exists.",  # our words: SPEC has none
+    "name_taken": "A banner with this name already exists.",  # our words: the spec has none
 }
 ITEM_MESSAGES = {
     "title_and_image_missing": "Title and Banner Image are required",
-    # Our words where SPEC has none.
+    # Our words where the spec has none.
     "bad_link_url": "Enter the link as a path on this site (like /contact) or a full "
     "http(s) address.",
     "bad_display_order": "Display order is a whole number of at least 0.",
@@ -57,7 +57,7 @@ def _new_item_values(order: int) -> dict[str, str]:
 
 
 def folders_message(created: int, failed: int) -> tuple[str, str]:
-    """(notice, error) for 'Create Storage Folders', in SPEC 8's words."""
+    """(notice, error) for 'Create Storage Folders', in docs/product.md §8's words."""
     if failed == 0:
         return f"Successfully created all {created} banner folders in storage", ""
     if created:
@@ -66,7 +66,7 @@ def folders_message(created: int, failed: int) -> tuple[str, str]:
 
 
 class AdminBannersState(ImageUploadMixin, AdminState):
-    # SPEC 5's words for a refused banner image.
+    # docs/product.md §5's words for a refused banner image.
     upload_messages: ClassVar[dict[str, str]] = {
         "wrong_type": "File must be an image",
         "too_large": "Image size should be less than 5MB",
@@ -201,7 +201,7 @@ class AdminBannersState(ImageUploadMixin, AdminState):
         if not self.selected_id:
             return
         self.confirm_item_id, self.editing_item_id, self.item_error = "", "", ""
-        self.item_values = _new_item_values(len(self.items) + 1)  # SPEC 9: count + 1
+        self.item_values = _new_item_values(len(self.items) + 1)  # docs/product.md §9: count + 1
         self.item_active, self.item_image_url = True, ""
         self.upload_error, self.upload_progress = "", 0
         self.item_open = True

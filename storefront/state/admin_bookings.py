@@ -1,4 +1,5 @@
-"""Admin Booking Management and Admin Edit Booking (SPEC 2, 5). AdminStates: the guard refuses
+"""Admin Booking Management and Admin Edit Booking (docs/product.md §2, 5). AdminStates: the guard
+refuses
 their events to anyone but an admin, every handler asks again who is calling, and the service
 checks the role in the database. Every argument from the browser is checked here or there."""
 

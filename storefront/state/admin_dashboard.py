@@ -25,7 +25,7 @@ def _counts(counts: dashboard.Counts) -> dict[str, int]:
 
 class AdminDashboardState(AdminState):
     counts: dict[str, int] = {}
-    # SPEC 8: the sample numbers, shown only when the statistics query failed.
+    # docs/product.md §8: the sample numbers, shown only when the statistics query failed.
     sample: bool = False
     weeks: list[dict[str, str | int | float]] = []
     upcoming: list[dict[str, str | int]] = []

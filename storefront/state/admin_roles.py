@@ -1,4 +1,5 @@
-"""Admin role debug (SPEC 2): the caller's role as the page shows it beside what the database
+"""Admin role debug (docs/product.md §2): the caller's role as the page shows it beside what the
+database
 says, and the three buttons. An AdminState; the role service answers from the database."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Service Management (SPEC 2, 4): the list, its toggles and delete. An AdminState: the guard
+"""Service Management (docs/product.md §2, 4): the list, its toggles and delete. An AdminState: the
+guard
 refuses its events to anyone but an admin, and the catalogue service checks the role again."""
 
 from __future__ import annotations

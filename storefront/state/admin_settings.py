@@ -1,4 +1,5 @@
-"""Admin Settings (DESIGN 9.6): the business details the public pages, the footer, the contact
+"""Admin Settings (docs/architecture.md §9.6): the business details the public pages, the footer,
+the contact
 page and the notifications show. An AdminState; the business service checks the role again."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ connection; the account it belongs to is read from the database at every event t
 The guard (state/guard.py) decides which events need a signed-in caller or an admin; when the
 caller of a tab changes (signed out, or another account), every private state of that tab is
 reset before anything is sent, because a tab's token outlives the sign-in and `hydrate` sends
-the whole state tree to whoever holds it (DESIGN 3)."""
+the whole state tree to whoever holds it (docs/architecture.md §3)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ async def banner_cards(name: str) -> list[dict[str, str]]:
 
 
 async def film_strip_cards(name: str) -> list[dict[str, str]]:
-    """Banner `name` as SPEC's film strip of 12 items."""
+    """Banner `name` as the spec's film strip of 12 items."""
     return _plain(banners.film_strip(await call_service(banners.active_banner_items, name=name)))
 
 

@@ -1,4 +1,5 @@
-"""The booking screen, /services/{serviceId}/book (SPEC 2, 4, 5): the service, the picker, 'Your
+"""The booking screen, /services/{serviceId}/book (docs/product.md §2, 4, 5): the service, the
+picker, 'Your
 Details', and one booking placed by the booking service. A signed-in caller's id is attached
 (read on the server). After 'Booking Submitted!' the page goes to the confirmation after 2 s,
 with the signed link, so a guest can open it too."""

@@ -13,7 +13,7 @@ from storefront.services.booking import BookingError
 from storefront.state.base import call_service
 
 ADD_BUSY_SECONDS = 1.0
-# SPEC 4: the theme page's button comes back sooner.
+# docs/product.md §4: the theme page's button comes back sooner.
 THEME_ADD_BUSY_SECONDS = 0.5
 LAST_ADDED_SECONDS = 2.0
 MAX_COUNT = 1000

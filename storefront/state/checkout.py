@@ -1,4 +1,5 @@
-"""Checkout: Information, Review, Confirmation (SPEC 2, 4, 5). The booking is placed by the
+"""Checkout: Information, Review, Confirmation (docs/product.md §2, 4, 5). The booking is placed by
+the
 booking service in one transaction; a retry or a double click returns the same booking (the
 idempotency key is made once per checkout, on the server)."""
 
@@ -37,7 +38,7 @@ DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
 
 
 def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
-    """SPEC's text where SPEC names one, else the field rule's own message."""
+    """The spec's text where the spec names one, else the field rule's own message."""
     return {
         field: FIELD_MESSAGES.get((field, code)) or messages.get(field, INVALID)
         for field, code in codes.items()
@@ -78,7 +79,7 @@ class CheckoutState(rx.State):
 
     @rx.event
     def set_field(self, field: str, value: str):
-        """Typing in a field clears its error (SPEC 5)."""
+        """Typing in a field clears its error (docs/product.md §5)."""
         if field in checkout.FORM_FIELDS:
             self.form = self.form | {field: str(value)[:5000]}
             self.errors = {k: v for k, v in self.errors.items() if k != field}
@@ -105,7 +106,7 @@ class CheckoutState(rx.State):
         lines = cart.booking_lines(cart.parse(cart_state.cart_json)).lines
         try:
             # Inside the try: during a database outage even reading who is signed in fails,
-            # and the guest must get the button back with SPEC's message, not a dead spinner.
+            # and the guest must get the button back with the spec's message, not a dead spinner.
             user_id, _role = await auth_state._caller()
             placed = await call_service(
                 booking.place_booking,
@@ -116,7 +117,7 @@ class CheckoutState(rx.State):
                 client_address=self.router.session.client_ip,
             )
         except booking.BookingError as exc:
-            # 'unavailable' (the database is down or restarting) and 'busy' get SPEC's generic
+            # 'unavailable' (the database is down or restarting) and 'busy' get the spec's generic
             # text too: true, and the same key makes the guest's retry place it once.
             self.placing = False
             if exc.code == "invalid_contact":  # the form changed after the review: say where

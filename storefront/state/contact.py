@@ -46,7 +46,7 @@ class ContactState(rx.State):
                 self.errors = {"form": TOO_MANY.format(minutes=minutes)}
                 self.status = "idle"
                 return
-            # The service's messages: SPEC's where SPEC names one ('Email is invalid').
+            # The service's messages: the spec's where the spec names one ('Email is invalid').
             messages = exc.details.get("messages", {})
             self.errors = {
                 field: messages.get(field, "This field is invalid")

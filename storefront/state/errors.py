@@ -1,11 +1,11 @@
 """What a visitor is told when an event fails unexpectedly.
 
-Each screen maps the failures it expects to SPEC's words itself (a booking during a database
+Each screen maps the failures it expects to the spec's words itself (a booking during a database
 outage says 'Failed to place booking. Please try again.'). Anything that escapes a handler, or
 the event guard, reaches this one handler. While the database cannot be reached (restarting, a
 failover, the pool exhausted: storefront.db.is_outage) every screen would otherwise show
 Reflex's 'An error occurred. Contact the website administrator.' and log a traceback per event;
-instead the visitor reads SPEC's 'Something went wrong. Please try again later.' and the log gets
+instead the visitor reads the spec's 'Something went wrong. Please try again later.' and the log gets
 one line. Every other exception keeps Reflex's handling: a traceback in the log and its notice."""
 
 import logging

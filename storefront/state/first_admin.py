@@ -1,8 +1,9 @@
-"""'Initial Admin Setup' (SPEC 2, 4): when no admin exists at all, a signed-in account that opens
+"""'Initial Admin Setup' (docs/product.md §2, 4): when no admin exists at all, a signed-in account
+that opens
 the admin area may name the first admin by the email of an existing account. An AccountState:
 the guard lets only signed-in callers through; services/first_admin.py allows the promotion only
 while no admin exists, checked in the transaction that promotes, and on a public address only
-with the one-time setup code from the server's log (DESIGN 9.10)."""
+with the one-time setup code from the server's log (docs/architecture.md §9.10)."""
 
 from __future__ import annotations
 

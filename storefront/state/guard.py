@@ -1,4 +1,4 @@
-"""Deny by default (DESIGN 3). An event runs only when:
+"""Deny by default (docs/architecture.md §3). An event runs only when:
 - its state is listed in PUBLIC_STATES (the storefront, the cart, the sign-in forms, and Reflex's
   own hydrate/on-load machinery): anyone;
 - its state derives from AdminState: an admin, as the database says at this event;

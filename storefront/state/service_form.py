@@ -1,4 +1,5 @@
-"""The one service form (SPEC 2, 5), on /admin/services/create|edit/{id} for admins and on
+"""The one service form (docs/product.md §2, 5), on /admin/services/create|edit/{id} for admins and
+on
 /services/create|edit/{id} for signed-in users. An AccountState: the guard lets signed-in
 callers through; the catalogue service decides what each may change (an admin any service,
 a user their own drafts)."""
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 UPLOAD_ID = "service-images"
 IMAGE_TYPES = "image/jpeg, image/png, image/webp, image/gif"
 MAX_MB = catalog_admin.SERVICE_IMAGE_MAX_BYTES // (1024 * 1024)
-# SPEC 5's upload messages, by the storage and catalogue services' codes.
+# docs/product.md §5's upload messages, by the storage and catalogue services' codes.
 UPLOAD_MESSAGES = {
     "too_large": f"File too large. Maximum size is {MAX_MB}MB",
     "bad_type": f"File type not accepted. Please upload {IMAGE_TYPES}",
@@ -114,7 +115,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     categories: list[dict[str, str]] = []
     fields: list[FormField] = []
     # The slug made from the title last time: typing a title renews the slug only while the
-    # slug is empty or still this one (SPEC 5).
+    # slug is empty or still this one (docs/product.md §5).
     _auto_slug: str = ""
     # This opening of the form: the uploads made on it and not saved yet are counted and
     # removed by it (catalog_admin.store_image, discard_image).

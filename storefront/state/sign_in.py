@@ -22,7 +22,7 @@ SIGN_IN_FALLBACK = "An error occurred during sign in"
 SIGN_UP_FALLBACK = "An error occurred during registration"
 UPDATE_FALLBACK = "An error occurred while updating your password"
 RESET_FALLBACK = "An error occurred during password reset request"
-# Service codes -> the messages SPEC gives (or, where it gives none, plain ones).
+# Service codes -> the messages the spec gives (or, where it gives none, plain ones).
 AUTH_MESSAGES = {
     "invalid_credentials": "Invalid login credentials",
     "missing_fields": "Please fill in all fields",
@@ -83,7 +83,7 @@ class AuthFormState(rx.State):
 
     @rx.event
     async def open_page(self):
-        """on_load: an already signed-in visitor goes straight on (SPEC 4)."""
+        """on_load: an already signed-in visitor goes straight on (docs/product.md §4)."""
         params = self.router.url.query_parameters
         self.redirect_to = auth.safe_redirect(params.get("redirectTo"))
         self.error, self.message, self.busy = "", "", False

@@ -1,6 +1,7 @@
 """The date-and-time picker of the booking screen and the cart: a month of bookable days and the
 free start times of the chosen day, as the server computes them (services/availability). It
-counts the cart's other lines of the same service (SPEC 5). Public: it shows only availability."""
+counts the cart's other lines of the same service (docs/product.md §5). Public: it shows only
+availability."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ class TablesState(rx.State):
             views = await call_service(
                 catalog.list_public_services, category_slug="wedding-tables", kind="table"
             )
-        except Exception:  # the log gets the exception; the visitor SPEC's load-error text
+        except Exception:  # the log gets the exception; the visitor the spec's load-error text
             log.exception("loading table services failed")
             self.tables, self.error = [], LOAD_FAILED
         else:

@@ -60,7 +60,7 @@ class ThemeState(rx.State):
 
     @rx.var
     def page_title(self) -> str:
-        """The browser tab's title: the theme's name, or SPEC's 'Theme Not Found'."""
+        """The browser tab's title: the theme's name, or the spec's 'Theme Not Found'."""
         if self.status == "missing":
             return business.page_title("Theme Not Found")
         if self.status == "found":

@@ -1,10 +1,11 @@
-"""What every image upload shows while it runs (SPEC 4, 5), for any state that uploads: progress
-that rises while the file is sent, a busy flag that disables the button, and SPEC's message
+"""What every image upload shows while it runs (docs/product.md §4, 5), for any state that uploads:
+progress
+that rises while the file is sent, a busy flag that disables the button, and the spec's message
 when the picker or a drop refuses a file. The page draws it with components/image_upload.py.
 
 No handler here starts work of its own (issue 18, finding 2): the bar moves only when the
 browser reports the bytes it has sent (`upload_progressed`, several times a second while a file
-is on its way), to SPEC's steps of 10% per 300 ms since the click or the share actually sent,
+is on its way), to the spec's steps of 10% per 300 ms since the click or the share actually sent,
 whichever is ahead, held at 90% until the upload handler has the file. So nothing runs once the
 upload has ended or the tab has gone, and a report after PROGRESS_MAX_SECONDS moves nothing."""
 
@@ -18,7 +19,7 @@ import reflex as rx
 from storefront.services import storage
 from storefront.services.errors import ServiceError
 
-# SPEC 4: 10% every 300 ms, held at 90% until the server has the file.
+# docs/product.md §4: 10% every 300 ms, held at 90% until the server has the file.
 PROGRESS_STEP = 10
 PROGRESS_EVERY_SECONDS = 0.3
 PROGRESS_HOLD = 90
@@ -47,7 +48,7 @@ class ImageUploadMixin(rx.State, mixin=True):
     upload_error: str = ""
     _upload_started: float = 0.0  # time.time() of the click that began the running upload
 
-    # SPEC's words for a refused file; a state uploading other images sets its own.
+    # The spec's words for a refused file; a state uploading other images sets its own.
     upload_messages: ClassVar[dict[str, str]] = {
         "wrong_type": "Please upload an image file",
         "too_large": "Image size should be less than 2MB",
@@ -65,7 +66,7 @@ class ImageUploadMixin(rx.State, mixin=True):
 
     @rx.event
     def upload_progressed(self, progress: dict):
-        """The browser's count of bytes sent: the bar shows SPEC's steps since the click or
+        """The browser's count of bytes sent: the bar shows the spec's steps since the click or
         the share sent, whichever is ahead, never past 90% and never backwards."""
         if not self.uploading:
             return

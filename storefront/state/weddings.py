@@ -66,7 +66,7 @@ class WeddingsState(rx.State):
 
     @rx.var
     def tiffany_total(self) -> str:
-        """SPEC's copy: 'TOTALI = {n*5}€', and 0 when the count is not valid."""
+        """The spec's copy: 'TOTALI = {n*5}€', and 0 when the count is not valid."""
         return cart.tiffany_total_label(self.tiffany.price, self.people)
 
     @rx.event

@@ -50,7 +50,7 @@ def calendar_day(page, day: date, *, exact: bool = False):
 
 
 def sign_up(page, email: str, *, redirect: str = "") -> None:
-    """Fill and send the sign-up form (SPEC's fields, terms accepted) with PASSWORD."""
+    """Fill and send the sign-up form (the spec's fields, terms accepted) with PASSWORD."""
     page.goto("/sign-up" + (f"?redirectTo={redirect}" if redirect else ""))
     form = page.get_by_test_id("sign-up-form")
     form.get_by_label("Full Name").fill("Arta Krasniqi")

@@ -77,7 +77,7 @@ def test_second_account_is_not_admin(page, server):
     expect(page.get_by_test_id("auth-success")).to_have_text("Registration successful!")
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.goto("/admin")
-    # Signed in but not an admin: SPEC's 'Access Denied', and nothing of the back office.
+    # Signed in but not an admin: the spec's 'Access Denied', and nothing of the back office.
     expect(page.get_by_text("You must be an admin to view this page.")).to_be_visible()
     expect(page.get_by_role("link", name="Back to Site")).to_be_visible()
     expect(page.get_by_text("Total Users")).to_have_count(0)
@@ -271,7 +271,7 @@ def test_with_no_admin_a_signed_in_user_names_the_first_admin(page, server):
     _sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.goto("/admin")
-    # An admin exists: the admin area is closed, and says so (SPEC 6).
+    # An admin exists: the admin area is closed, and says so (docs/product.md §6).
     expect(page.get_by_test_id("access-denied")).to_contain_text(
         "You must be an admin to view this page."
     )
@@ -279,7 +279,7 @@ def test_with_no_admin_a_signed_in_user_names_the_first_admin(page, server):
     _sql(server, "UPDATE users SET role = 'user' WHERE role = 'admin'")
     page.goto("/admin")
     setup = page.get_by_test_id("first-admin-setup")
-    expect(setup.get_by_label("Setup code")).to_have_count(0)  # loopback: SPEC's screen
+    expect(setup.get_by_label("Setup code")).to_have_count(0)  # loopback: the spec's screen
     setup.get_by_role("button", name="Make First Admin").click()
     expect(page.get_by_test_id("first-admin-error")).to_have_text("Please enter an email address")
     setup.get_by_placeholder("Email of an existing user").fill(email)

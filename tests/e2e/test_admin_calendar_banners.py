@@ -277,7 +277,7 @@ def test_an_admin_closes_a_weekday_and_blocks_a_date_for_all(page, server):
     page.goto(f"/admin/services/availability/{bouncer}")
     page.get_by_test_id("availability-add").click()
     modal = page.get_by_test_id("availability-modal")
-    expect(modal.locator("#availability-day")).to_have_value("1")  # Monday, SPEC's default
+    expect(modal.locator("#availability-day")).to_have_value("1")  # Monday, the spec's default
     expect(modal.locator("#availability-start")).to_have_value("09:00")
     expect(modal.locator("#availability-slot")).to_have_value("60")
     modal.locator("#availability-day").select_option("4")
@@ -333,7 +333,7 @@ def test_an_admin_deletes_every_row_and_sees_the_empty_state(page, server):
         "No availabilities found. Add your first availability schedule!"
     )
     page.get_by_test_id("availability-add").click()
-    page.get_by_test_id("availability-save").click()  # SPEC's defaults as they are
+    page.get_by_test_id("availability-save").click()  # The spec's defaults as they are
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Monday")
     expect(rows.first).to_contain_text("09:00 - 17:00")

@@ -1,6 +1,6 @@
 """The admin catalogue in Chromium, as a new admin and a new user would use it: create a service
 with two images and find it on its public page; a user's service stays off the public pages
-until an admin publishes it; the list's toggles, search and delete say SPEC's words."""
+until an admin publishes it; the list's toggles, search and delete say the spec's words."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ def test_an_admin_creates_a_service_with_two_images_and_sees_it_on_its_page(page
     page.get_by_role("link", name="Add New Service").click()
     expect(page).to_have_url(re.compile(r"/admin/services/create/?$"))
     _fill(page, title, "A photo booth with props for every guest.", "80")
-    expect(page.get_by_label("Slug")).to_have_value(slug)  # made from the title (SPEC 5)
+    # made from the title (docs/product.md §5)
+    expect(page.get_by_label("Slug")).to_have_value(slug)
     _upload(page, "booth.png", (30, 120, 200))
     _upload(page, "props.png", (220, 160, 20))
     page.get_by_test_id("save-service").click()

@@ -188,7 +188,8 @@ def test_a_characters_add_to_cart_opens_the_character_modal(page, server):
 def test_the_wedding_film_strip_moves_pauses_on_hover_and_holds_still_on_request(page):
     page.goto(WEDDINGS)
     strip = page.get_by_test_id("filmstrip")
-    expect(strip.get_by_test_id("filmstrip-photo")).to_have_count(12)  # SPEC 9: 12 items
+    # docs/product.md §9: 12 items
+    expect(strip.get_by_test_id("filmstrip-photo")).to_have_count(12)
     track = strip.get_by_test_id("filmstrip-track")
     expect(track).to_have_css("animation-play-state", "running")
     assert track.evaluate("el => el.getAnimations().length") == 1

@@ -1,5 +1,5 @@
 """A booking while the database cannot be reached at all: the booking service refuses it with
-its own error (code 'unavailable'), which checkout turns into SPEC's 'Failed to place booking.
+its own error (code 'unavailable'), which checkout turns into the spec's 'Failed to place booking.
 Please try again.'; nothing else escapes. Needs no PostgreSQL server: a closed port will do."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def test_what_counts_as_an_outage(error, outage):
 
 async def test_checkout_shows_spec_text_and_gives_the_button_back(monkeypatch, caplog, report):
     """CheckoutState.complete, as the 'Complete Booking' button runs it, with the database
-    unreachable: SPEC's generic failure text, no spinner left, no traceback logged."""
+    unreachable: the spec's generic failure text, no spinner left, no traceback logged."""
     pytest.importorskip("psycopg")
     import json
 
@@ -130,7 +130,7 @@ async def test_checkout_shows_spec_text_and_gives_the_button_back(monkeypatch, c
 
 def test_an_event_that_fails_while_the_database_is_down_says_spec_text(caplog):
     """Whatever escapes a handler or the event guard during an outage (the session check of a
-    page load, an admin screen) reaches the app's exception handler: the visitor reads SPEC's
+    page load, an admin screen) reaches the app's exception handler: the visitor reads the spec's
     'Something went wrong. Please try again later.' and the log gets one line, no traceback.
     Any other exception keeps Reflex's notice and traceback."""
     pytest.importorskip("psycopg")

@@ -1,4 +1,4 @@
-"""The admin's schedule and blocked-date actions on SQLite and PostgreSQL: SPEC's limits, no
+"""The admin's schedule and blocked-date actions on SQLite and PostgreSQL: the spec's limits, no
 overlapping rows on one weekday, only admins, an audit entry in the same transaction, and the
 booking calendar following at once."""
 

@@ -1,4 +1,4 @@
-"""The admin's banner actions on SQLite and PostgreSQL: SPEC's rules for a banner and its items,
+"""The admin's banner actions on SQLite and PostgreSQL: the spec's rules for a banner and its items,
 only admins, an audit entry in the same transaction, and the home banner following at once."""
 
 import io

@@ -1,4 +1,5 @@
-"""Initial Admin Setup on a public address (issue 18, finding 1; DESIGN 9.10): the one-time setup
+"""Initial Admin Setup on a public address (issue 18, finding 1; docs/architecture.md §9.10): the
+one-time setup
 code the server logs, against a real database (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def test_the_email_is_checked_only_after_the_code(session, public):
 
 
 def test_on_loopback_no_code_is_asked(session):
-    """SPEC's Initial Admin Setup stays as it is on a developer's machine."""
+    """The spec's Initial Admin Setup stays as it is on a developer's machine."""
     user = make_user(session, email="dev@example.com")
     session.commit()
     assert not first_admin.code_required()

@@ -1,4 +1,4 @@
-"""The demo catalogue: everything SPEC names, loaded idempotently."""
+"""The demo catalogue: everything the spec names, loaded idempotently."""
 
 import uuid
 from decimal import Decimal

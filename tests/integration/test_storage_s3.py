@@ -119,7 +119,7 @@ def test_a_gif_and_an_avatar_keep_their_types_and_names(s3):
 
     avatar = storage.save_image("avatars", photo(), kind="avatar", name="avatar-u7-1700000000000")
     assert avatar.path == "avatars/avatar-u7-1700000000000.webp"
-    with pytest.raises(storage.StorageError) as error:  # SPEC: no upsert
+    with pytest.raises(storage.StorageError) as error:  # The spec: no upsert
         storage.save_image("avatars", photo(), kind="avatar", name="avatar-u7-1700000000000")
     assert error.value.code == "exists"
 

@@ -150,7 +150,7 @@ async def test_a_real_upload_still_shows_progress_to_its_end(app_api):
         await asyncio.sleep(0.35)
         await tab.send(_handler(ProfileState, "upload_progressed"), progress={"progress": sent})
         shown.append((await tab.state(ProfileState)).upload_progress)
-    assert shown == sorted(shown) and shown[-1] > shown[0] > 0, shown  # SPEC's steps
+    assert shown == sorted(shown) and shown[-1] > shown[0] > 0, shown  # The spec's steps
     assert shown[-1] <= 90
     await tab.send(_handler(ProfileState, "upload_progressed"), progress={"progress": 1})
     assert (await tab.state(ProfileState)).upload_progress == 90  # held until the server has it

@@ -1,4 +1,5 @@
-"""DESIGN.md's direction of dependencies: pages -> components, state -> services -> models."""
+"""docs/architecture.md's direction of dependencies: pages -> components, state -> services ->
+models."""
 
 import ast
 import re
@@ -59,7 +60,8 @@ def test_components_never_touch_the_database():
 
 
 def test_services_have_one_error_convention():
-    """Each service raises its own ServiceError subclass with stable codes (DESIGN 2); no
+    """Each service raises its own ServiceError subclass with stable codes (docs/architecture.md
+    §2); no
     bare Exception subclasses and no result objects carrying an `error` field beside them."""
     for path in _modules("services"):
         tree = ast.parse(path.read_text(), filename=str(path))
@@ -81,7 +83,7 @@ def test_services_have_one_error_convention():
 
 
 def test_states_never_show_an_exceptions_text():
-    """Visitors see SPEC's messages; the log gets the exception (str(exc) in a state is a leak)."""
+    """Visitors see the spec's messages; the log gets the exception (str(exc) in a state is a leak)."""
     for path in _modules("state"):
         source = path.read_text()
         assert not re.search(r"str\(\s*(exc|e|error|err)\s*\)", source), (

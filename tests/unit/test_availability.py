@@ -1,4 +1,4 @@
-"""The availability rules (DESIGN 5) as pure functions, with the clock pinned."""
+"""The availability rules (docs/architecture.md §5) as pure functions, with the clock pinned."""
 
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo

@@ -1,4 +1,5 @@
-"""The checkout form's rules (SPEC 5 'Checkout information') and the booking screen's id rules."""
+"""The checkout form's rules (docs/product.md §5 'Checkout information') and the booking screen's id
+rules."""
 
 from storefront.models import BookingItem  # noqa: F401  (models registered for the services)
 from storefront.services import availability, checkout

@@ -47,7 +47,7 @@ def test_a_stored_contact_name_wins_over_the_email():
         ("+38344123456", "+38344123456"),
         (" 383 44 123 456 ", "+38344123456"),
         ("044 123 456", "+38344123456"),
-        ("12-34", "+12-34"),  # a row from before numbers were checked: as SPEC 7 did
+        ("12-34", "+12-34"),  # a row from before numbers were checked: as docs/product.md §7 did
         ("", ""),
     ],
 )

@@ -1,5 +1,6 @@
-"""The server's own checks on uploaded images (DESIGN 7, issue 9 item 5), on a real folder with
-real image files: every refusal has SPEC's message and leaves the folder empty; what is stored
+"""The server's own checks on uploaded images (docs/architecture.md §7, issue 9 item 5), on a real
+folder with
+real image files: every refusal has the spec's message and leaves the folder empty; what is stored
 is written anew, without metadata or trailing bytes."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Admin Edit Booking (SPEC 2, 5): the booking's fields, each booked service's price, quantity,
+"""Admin Edit Booking (docs/product.md §2, 5): the booking's fields, each booked service's price,
+quantity,
 date, time and duration with its subtotal, Save Changes, Delete Booking, Back to Bookings."""
 
 import reflex as rx
@@ -31,7 +32,7 @@ def _field(label: str, name: str, value, *, kind: str = "text", required=False, 
             id=field_id,
             type=kind,
             value=value,
-            # SPEC's own message, not the browser's bubble, says what is missing.
+            # The spec's own message, not the browser's bubble, says what is missing.
             aria_required="true" if required else "false",
             on_change=lambda v: S.set_field(name, v),
             aria_invalid=rx.cond(S.field_errors.contains(name), "true", "false"),

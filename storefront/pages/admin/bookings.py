@@ -1,4 +1,5 @@
-"""Admin Booking Management (SPEC 2): the filtered list, its CSV, the detail modal with the
+"""Admin Booking Management (docs/product.md §2): the filtered list, its CSV, the detail modal with
+the
 status buttons, and the link to the edit page."""
 
 import reflex as rx

@@ -11,7 +11,7 @@ from storefront.state.admin_dashboard import AdminDashboardState as D
 from storefront.state.auth import AuthState
 from storefront.state.first_admin import InitialAdminState
 
-# (label, count key, where it links: SPEC 2)
+# (label, count key, where it links: docs/product.md §2)
 STAT_CARDS = [
     ("Total Users", "users", routes.ADMIN_USERS, "users"),
     ("Admin Users", "admins", routes.ADMIN_USERS, "shield-check"),

@@ -1,4 +1,4 @@
-"""Admin role debug (SPEC 2)."""
+"""Admin role debug (docs/product.md §2)."""
 
 import reflex as rx
 

@@ -1,4 +1,5 @@
-"""Service Management (SPEC 2): every service, searched, sorted and paged on the server."""
+"""Service Management (docs/product.md §2): every service, searched, sorted and paged on the
+server."""
 
 import reflex as rx
 

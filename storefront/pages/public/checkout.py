@@ -8,7 +8,8 @@ from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_titl
 from storefront.services.money import format_price
 from storefront.state.checkout import CheckoutState
 
-ZERO = format_price(0)  # SPEC 9: no service fee and no tax; payment at the time of service
+# docs/product.md §9: no service fee and no tax; payment at the time of service
+ZERO = format_price(0)
 
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
 STEPS = (("information", "Information"), ("review", "Review"), ("confirmation", "Confirmation"))

@@ -23,7 +23,7 @@ MASCOT_INTERVAL_MS = 5000
 WORKS_INTERVAL_MS = 6000
 
 selected_mascot = ClientStateVar.create("selected_mascot", default={}, global_ref=True)
-# The character whose Add to Cart was pressed: SPEC's character add-to-cart modal asks first.
+# The character whose Add to Cart was pressed: the spec's character add-to-cart modal asks first.
 character_to_add = ClientStateVar.create("character_to_add", default={}, global_ref=True)
 
 
@@ -65,7 +65,7 @@ def hero() -> rx.Component:
                     "font-semibold hover:bg-fuchsia-700 shadow-lg",
                 ),
             ),
-            # SPEC's desktop-only picture beside the hero. A static asset, so it arrives with the
+            # The spec's desktop-only picture beside the hero. A static asset, so it arrives with the
             # page instead of after the first load event (it is the desktop's largest paint,
             # hence fetched first). Lazy, so phones, which never show it, never download it.
             img(
@@ -202,7 +202,8 @@ def mascot_modal() -> rx.Component:
 
 
 def character_modal() -> rx.Component:
-    """SPEC 2's character add-to-cart modal: the character, its price, and the add button."""
+    """docs/product.md §2's character add-to-cart modal: the character, its price, and the add
+    button."""
     mascot = character_to_add.value
     return modal(
         rx.el.div(

@@ -36,11 +36,11 @@ def hero() -> rx.Component:
     )
 
 
-FILM_STRIP_SPEED = 40  # SPEC 9: pixels per second
+FILM_STRIP_SPEED = 40  # docs/product.md §9: pixels per second
 
 
 def filmstrip() -> rx.Component:
-    """SPEC's film strip: the wedding photos run past; a click enlarges one."""
+    """The spec's film strip: the wedding photos run past; a click enlarges one."""
     return rx.el.section(
         banner_strip(
             WeddingsState.filmstrip,
