@@ -24,16 +24,23 @@ run: install migrate seed
 # Several workers on this host, and as many hosts as wanted behind a load balancer: every host
 # runs this with the same settings. storefront/preflight.py refuses, saying what is missing,
 # unless PostgreSQL, Redis, S3, a strong SECRET_KEY (`make secret`), PUBLIC_URL and SMTP_HOST
-# are set.
+# are set. The frontend is built once per change of code or PUBLIC_URL (storefront/prod.py:
+# a restart with the same code serves the build already there; `make build` makes it ahead).
 WORKERS ?= 4
 HOST ?= 0.0.0.0
+PORT ?= 3000
 run-prod: export ENVIRONMENT := prod
 run-prod: export STORAGE_BACKEND := s3
 run-prod: export GRANIAN_WORKERS := $(WORKERS)
 run-prod: install
 	@$(BIN)/python -m storefront.preflight
 	$(BIN)/alembic upgrade head
-	$(BIN)/reflex run --env prod --single-port --backend-host $(HOST)
+	$(BIN)/python -m storefront.prod build
+	$(BIN)/python -m storefront.prod serve $(HOST) $(PORT)
+
+# The production frontend for this code and PUBLIC_URL, in .web (skipped when it is there).
+build: install
+	$(BIN)/python -m storefront.prod build
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
@@ -65,23 +72,30 @@ make-admin: install
 secret:
 	@$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))'
 
+# Every test, in about 12 minutes on 2 cores: the unit and integration tests on both databases,
+# then the faults, the browser tests (one frontend build, shared with the two-process suite) and
+# the two-process suite. TEST_WORKERS processes run the independent suites side by side; each
+# stage prints its slowest tests.
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest --durations=15 --durations-min=2
 test: install-dev browser
-	$(BIN)/pytest tests/unit tests/integration tests/faults
-	$(BIN)/pytest tests/e2e
-	$(BIN)/pytest tests/scale
+	$(PYTEST) -n $(TEST_WORKERS) tests/unit tests/integration
+	$(PYTEST) tests/faults
+	$(PYTEST) -n $(TEST_WORKERS) --dist loadfile tests/e2e
+	$(PYTEST) tests/scale
 
 test-unit: install-dev
 	$(BIN)/pytest tests/unit
 
 test-integration: install-dev
-	$(BIN)/pytest tests/integration
+	$(BIN)/pytest -n $(TEST_WORKERS) tests/integration
 
 # A private PostgreSQL cluster restarted under load, the webhook and SMTP down, /_health.
 test-faults: install-dev
 	$(BIN)/pytest tests/faults -s
 
 test-e2e: install-dev browser
-	$(BIN)/pytest tests/e2e
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile tests/e2e
 
 # Two app processes behind a load balancer, sharing PostgreSQL, Redis and S3; a Redis restart.
 test-scale: install-dev browser

@@ -1,5 +1,7 @@
-"""End-to-end fixtures: the production build served on loopback, over a fresh database of each
-backend with the demo catalogue, driven by Playwright in Debian's Chromium."""
+"""End-to-end fixtures: the production build, made once (storefront/prod.py), served on loopback
+over a fresh database with the demo catalogue (PostgreSQL when it answers, else SQLite), driven by
+Playwright in Debian's Chromium. With pytest-xdist each worker serves the one build on a loopback
+address of its own (127.0.0.1, 127.0.0.2, ...), all on E2E_PORT."""
 
 from __future__ import annotations
 
@@ -13,23 +15,46 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _TMP, BACKENDS, create_database, migrate
-from tests.e2e.server import chromium, prod_server, tracked_changes, venv_env
+from tests.conftest import _TMP, create_database, migrate, postgres_admin_url
+from tests.e2e.server import PUBLIC_HOST, build_frontend, built_server, chromium, venv_env
 from tests.mail_server import MailServer
 from tests.webhook_server import WebhookServer
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = int(os.environ.get("E2E_PORT", "3111"))
 ARTIFACTS = ROOT / "test-results"
+# The session's one frontend build is made for this address. Its host is `localhost`, so the
+# page opens its websocket on whatever host it was loaded from (Reflex's getBackendURL): each
+# test worker serves the same build on a loopback address of its own, all on PORT.
+BUILD_URL = f"http://localhost:{PORT}"
+
+
+def worker_number() -> int:
+    """0 without pytest-xdist, else N of the worker gwN."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+
+
+def loopback(base: int = 1) -> str:
+    """This worker's own loopback address: 127.0.0.1 for the first, 127.0.0.2 for the next."""
+    return f"127.0.0.{base + worker_number()}"
+
+
+def browser_backend() -> str:
+    """The browser tests run on PostgreSQL when it answers (as in production), SQLite otherwise;
+    the integration tests cover both backends below the screens."""
+    return "postgresql" if postgres_admin_url() else "sqlite"
 
 
 @dataclass
 class Server:
-    url: str
+    url: str  # where this worker's server answers, and its PUBLIC_URL
     database_url: str
     backend: str
-    # `git diff HEAD` before and after this server's build (None outside a git checkout).
+    log: Path  # what the server printed
+    # `git diff HEAD` before and after this session's build (None outside a git checkout).
     build_changes: tuple = (None, None)
+    # The address the frontend was built for (canonical and preview addresses of the pages).
+    site_url: str = BUILD_URL
 
 
 @pytest.fixture(scope="session")
@@ -46,16 +71,29 @@ def webhook_server() -> Iterator[WebhookServer]:
         yield server
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
-def server(request, mail_server, webhook_server) -> Iterator[Server]:
-    """The production build. Socket and HTTP tests use it without a browser, so it runs even
+@pytest.fixture(scope="session")
+def frontend_build() -> tuple:
+    """The production frontend, built once for all the session's servers (and the test workers
+    beside this one, and tests/scale): `tracked_changes` before and after."""
+    return build_frontend(BUILD_URL)
+
+
+@pytest.fixture(scope="session")
+def server(frontend_build, mail_server, webhook_server) -> Iterator[Server]:
+    """The production build served on this worker's loopback address, over a fresh database
+    with the demo catalogue. Socket and HTTP tests use it without a browser, so it runs even
     where Chromium is missing; only the `browser` fixture skips then."""
-    database_url, drop = create_database(request.param)
+    backend = browser_backend()
+    database_url, drop = create_database(backend)
     migrate(database_url)
+    host = loopback()
+    url = f"http://{host}:{PORT}"
     env = venv_env(
         PORT,
         {
             "ENVIRONMENT": "test",
+            "PUBLIC_URL": url,
+            "CORS_ORIGINS": url,
             # The tests write the catalogue straight to the database from this process and
             # look at a page at once: the server reads the catalogue's version at every page
             # load (still one lookup, the shapes stay cached). The 1 s bound of the default is
@@ -64,7 +102,7 @@ def server(request, mail_server, webhook_server) -> Iterator[Server]:
             # As behind one TLS proxy: the visitor's address is the last X-Forwarded-For entry.
             "TRUSTED_PROXY_HOPS": "1",
             "DATABASE_URL": database_url,
-            "MEDIA_DIR": str(_TMP / f"media-{request.param}"),
+            "MEDIA_DIR": str(_TMP / f"media-{backend}"),
             "SMTP_HOST": mail_server.host,
             "SMTP_PORT": str(mail_server.port),
             "SMTP_STARTTLS": "false",
@@ -72,18 +110,18 @@ def server(request, mail_server, webhook_server) -> Iterator[Server]:
         },
     )
     subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
-    before = tracked_changes(ROOT)
+    log = ARTIFACTS / f"server-{backend}-{host}.log"
     try:
-        with prod_server(ROOT, PORT, env, ARTIFACTS / f"server-{request.param}.log") as url:
-            changes = (before, tracked_changes(ROOT))
-            yield Server(url, database_url, request.param, build_changes=changes)
+        with built_server(host, PORT, env, log) as url:
+            yield Server(url, database_url, backend, log, build_changes=frontend_build)
     finally:
         drop()
 
 
 @pytest.fixture(scope="session")
 def browser():
-    with chromium("browser tests") as browser:
+    # storefront.public.test: the public-address server of tests/e2e/test_first_admin_public.py.
+    with chromium("browser tests", host_rules=f"MAP {PUBLIC_HOST} {loopback(101)}") as browser:
         yield browser
 
 

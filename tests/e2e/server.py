@@ -83,11 +83,11 @@ def changed_by_build(before: dict[str, str], after: dict[str, str]) -> str:
     )
 
 
-def _answers(port: int) -> bool:
-    """Whether something accepts connections on 127.0.0.1:`port`."""
+def _answers(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something accepts connections on `host`:`port`."""
     with socket.socket() as probe:
         probe.settimeout(0.5)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
+        return probe.connect_ex((host, port)) == 0
 
 
 @contextmanager
@@ -98,14 +98,15 @@ def served(
     env: dict[str, str],
     log: Path,
     timeout: float = START_TIMEOUT,
+    host: str = "127.0.0.1",
 ) -> Iterator[str]:
-    """Run `command` in `cwd` until the server it starts on 127.0.0.1:`port` answers `/ping`
+    """Run `command` in `cwd` until the server it starts on `host`:`port` answers `/ping`
     and `/`; yields its URL and stops its whole process group afterwards."""
-    url = f"http://127.0.0.1:{port}"
-    if _answers(port):
+    url = f"http://{host}:{port}"
+    if _answers(port, host):
         # Another server (a second test run, a `make run`) would answer in this one's place.
         raise RuntimeError(
-            f"port {port} is already taken: stop what listens there, or choose another port "
+            f"{host}:{port} is already taken: stop what listens there, or choose another port "
             "(E2E_PORT for the browser tests)"
         )
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -159,8 +160,38 @@ def prod_server(project: Path, port: int, env: dict[str, str], log: Path) -> Ite
         yield url
 
 
+def build_frontend(url: str) -> tuple[dict | None, dict | None]:
+    """The production frontend of this checkout, built for `url` (`python -m storefront.prod
+    build`, under its lock: the first test process builds, the others wait and find it built);
+    returns `tracked_changes` before and after (the same twice when the build was already
+    there: the process that built checks what its build changed)."""
+    from storefront.prod import ROOT
+
+    before = tracked_changes(ROOT)
+    env = os.environ | {
+        "PUBLIC_URL": url,
+        "REFLEX_USE_NPM": "1",
+        "REFLEX_TELEMETRY_ENABLED": "false",
+    }
+    env["PATH"] = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"
+    subprocess.run(
+        [sys.executable, "-m", "storefront.prod", "build"], cwd=ROOT, env=env, check=True
+    )
+    return before, tracked_changes(ROOT)
+
+
 @contextmanager
-def chromium(what: str) -> Iterator:
+def built_server(host: str, port: int, env: dict[str, str], log: Path) -> Iterator[str]:
+    """The build already in `.web`, served on `host`:`port` (tests/serve_built.py)."""
+    from storefront.prod import ROOT
+
+    command = [sys.executable, "-m", "tests.serve_built", host, str(port)]
+    with served(command, ROOT, port, env | {"PORT": str(port)}, log, 120, host=host) as url:
+        yield url
+
+
+@contextmanager
+def chromium(what: str, host_rules: str = f"MAP {PUBLIC_HOST} 127.0.0.1") -> Iterator:
     """Debian's Chromium under Playwright, for a session's tests; skips `what` (saying so) when
     it is not installed, since Playwright cannot download a browser here."""
     import pytest
@@ -169,6 +200,7 @@ def chromium(what: str) -> Iterator:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{what} SKIPPED: {CHROMIUM} is not installed")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        args = [f"--host-resolver-rules={host_rules}", *CHROMIUM_ARGS[1:]]
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         yield browser
         browser.close()

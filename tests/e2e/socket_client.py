@@ -17,6 +17,11 @@ from storefront.services import auth
 
 NAMESPACE = "/_event"  # Reflex's socket.io namespace, as the browser uses it
 HYDRATE = f"{State.get_full_name()}.hydrate"
+# The barrier `send` puts behind each event: Reflex's own public setter of the hydrated flag,
+# which answers every time with the flag (and changes nothing a test looks at).
+ROOT = State.get_full_name()
+BARRIER = f"{ROOT}.set_is_hydrated"
+HYDRATED = "is_hydrated_rx_state_"
 
 
 def event_name(handler) -> str:
@@ -58,10 +63,21 @@ class Tab:
         self.token = token or str(uuid.uuid4())
         self.client = socketio.AsyncClient(reconnection=False)
         self.received: list[str] = []
+        self._arrived = asyncio.Event()
         self.client.on("event", self._on_event, namespace=NAMESPACE)
 
     async def _on_event(self, data) -> None:
         self.received.append(json.dumps(data))
+        self._arrived.set()  # a message came: `_next` stops waiting
+
+    async def _next(self, timeout: float) -> bool:
+        """Wait up to `timeout` s for another message; whether one came."""
+        self._arrived.clear()
+        try:
+            await asyncio.wait_for(self._arrived.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def __aenter__(self) -> Tab:
         headers = dict(self.headers)
@@ -98,15 +114,57 @@ class Tab:
         self, name: str, path: str = "/", query: dict[str, str] | None = None, **payload
     ) -> None:
         """`query` is the page's query string, as the browser sends it beside the path."""
-        before = len(self.received)
+        await self.send_event(name, path, payload, query)
+
+    async def send_event(
+        self, name: str, path: str, payload: dict, query: dict[str, str] | None = None
+    ) -> None:
+        """`send_name` with the payload as one dict (a handler may take an argument `name`)."""
         await self.client.emit(
             "event", event_message(name, self.token, path, payload, query), namespace=NAMESPACE
         )
-        for _ in range(50):
-            if len(self.received) > before:
-                break
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.3)
+        # Then barriers until one round brings nothing else: the events that the handler chains
+        # are queued behind the first barrier, so a second one waits for them too.
+        while True:
+            before = len(self.received)
+            await self._barrier(path)
+            if len(self.received) == before:
+                return
+
+    async def _barrier(self, path: str) -> None:
+        """Send the barrier and wait for its answer: the server handles one tab's events one
+        after another, so when it answers, every event sent before it has been handled and its
+        answers have arrived. A refused event answers nothing; this is how a test knows the
+        refusal is done without waiting out a timeout. The answer may also carry what changed
+        since the last answer (the page's path, the identity the guard read): that stays in
+        `received`, without the barrier's own flag."""
+        start = len(self.received)
+        self._arrived.clear()
+        await self.client.emit(
+            "event", event_message(BARRIER, self.token, path, {"value": True}), namespace=NAMESPACE
+        )
+        deadline = asyncio.get_running_loop().time() + 15
+        while (index := self._barrier_answer(start)) is None:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0 or not await self._next(left):
+                raise TimeoutError(f"the server did not answer within 15 s on {path}")
+        message = json.loads(self.received[index])
+        root = message["delta"][ROOT]
+        del root[HYDRATED]
+        if not root:
+            del message["delta"][ROOT]
+        if message["delta"] or message.get("events"):
+            self.received[index] = json.dumps(message)
+        else:
+            del self.received[index]
+
+    def _barrier_answer(self, start: int) -> int | None:
+        for index in range(start, len(self.received)):
+            if f'"{HYDRATED}": true' in self.received[index]:
+                delta = json.loads(self.received[index]).get("delta", {})
+                if delta.get(ROOT, {}).get(HYDRATED) is True:
+                    return index
+        return None
 
     def text(self) -> str:
         return "\n".join(self.received)

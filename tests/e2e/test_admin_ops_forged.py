@@ -2,7 +2,6 @@
 by a plain user, changes nothing and shows nothing; the same events from an admin do work.
 Needs the production server only, not Chromium."""
 
-import asyncio
 import inspect
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -21,7 +20,7 @@ from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_settings import AdminSettingsState
 from storefront.state.admin_users import AdminUsersState
-from tests.e2e.socket_client import NAMESPACE, Tab, event_message, event_name
+from tests.e2e.socket_client import Tab, event_name
 from tests.e2e.socket_client import run as _run
 from tests.factories import contact, line, make_service
 
@@ -151,19 +150,6 @@ def _forged_events(booking_id: str, user_id: str) -> list[tuple[str, str, dict]]
     return events
 
 
-async def _send(tab: Tab, name: str, path: str, payload: dict) -> None:
-    """`Tab.send_name` with the payload as one dict (a handler may take an argument `name`)."""
-    before = len(tab.received)
-    await tab.client.emit(
-        "event", event_message(name, tab.token, path, payload), namespace=NAMESPACE
-    )
-    for _ in range(30):
-        if len(tab.received) > before:
-            break
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(0.05)
-
-
 def test_forged_admin_events_change_nothing_for_guests_and_plain_users(server):
     booking_id, reference = _booking(server)
     plain_id, plain_token = _account(server, "user")
@@ -177,7 +163,7 @@ def test_forged_admin_events_change_nothing_for_guests_and_plain_users(server):
         for cookie in (None, plain_token):
             async with Tab(server.url, cookie) as tab:
                 for name, path, payload in events:
-                    await _send(tab, name, path, payload)
+                    await tab.send_event(name, path, payload)
                 seen.append(tab.text())
 
     _run(scenario())

@@ -3,15 +3,14 @@ served with a PUBLIC_URL that is not loopback (`PUBLIC_HOST`, which the test bro
 to 127.0.0.1): a stranger who signs up cannot become admin by any handler, forged events
 included; whoever runs the server reads the setup code from its log and uses it on the screen.
 
-The build is made in a copy of the project: the frontend is built for its PUBLIC_URL, and the
-other browser tests' server keeps serving the build in the checkout's own `.web`."""
+The server serves the session's one build (made for http://localhost:E2E_PORT: the page keeps
+its own host for the websocket) on a loopback address of its own, with PUBLIC_URL set to the
+public name, which is what the server's rules read."""
 
 from __future__ import annotations
 
 import re
 import secrets
-import shutil
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -29,11 +28,10 @@ from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.first_admin import InitialAdminState
 from tests.conftest import _TMP, create_database, migrate
-from tests.e2e.conftest import ARTIFACTS, ROOT, visitor_address
-from tests.e2e.server import PUBLIC_HOST, prod_server, venv_env
+from tests.e2e.conftest import ARTIFACTS, PORT, loopback, visitor_address
+from tests.e2e.server import PUBLIC_HOST, built_server, venv_env
 from tests.e2e.socket_client import Tab, run
 from tests.factories import signed_in_account
-from tests.mail_server import free_port
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "a long enough password"
@@ -48,37 +46,13 @@ class PublicServer:
     log: Path
 
 
-def _project_copy(target: Path) -> Path:
-    """The checkout's working tree (tracked and new files, not ignored ones) in `target`, with
-    the installed frontend packages of the checkout's `.web` when it has them."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    modules = ROOT / ".web" / "node_modules"
-    if modules.is_dir():
-        shutil.copytree(ROOT / ".web", target / ".web", symlinks=True, ignore=_build_outputs)
-    return target
-
-
-def _build_outputs(directory: str, names: list[str]) -> set[str]:
-    return {"build", ".react-router"} & set(names) if directory.endswith(".web") else set()
-
-
 @pytest.fixture(scope="module")
-def public_server(mail_server, tmp_path_factory) -> Iterator[PublicServer]:
+def public_server(frontend_build, mail_server) -> Iterator[PublicServer]:
     database_url, drop = create_database("sqlite")
     migrate(database_url)
-    port = free_port()
+    port = PORT
     public_url = f"http://{PUBLIC_HOST}:{port}"
-    project = _project_copy(tmp_path_factory.mktemp("public-build"))
+    host = loopback(101)  # where the test browser resolves PUBLIC_HOST (tests/e2e/conftest.py)
     env = venv_env(
         port,
         {
@@ -94,9 +68,9 @@ def public_server(mail_server, tmp_path_factory) -> Iterator[PublicServer]:
             "SMTP_STARTTLS": "false",
         },
     )
-    log = ARTIFACTS / "server-public.log"
+    log = ARTIFACTS / f"server-public-{host}.log"
     try:
-        with prod_server(project, port, env, log) as url:
+        with built_server(host, port, env, log) as url:
             yield PublicServer(url, public_url, database_url, log)
     finally:
         drop()

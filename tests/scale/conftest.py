@@ -2,13 +2,16 @@
 Redis (a private `redis-server` the tests may restart), one S3 server (moto, server mode), the
 same SECRET_KEY and PUBLIC_URL (the balancer's address) for both.
 
-Process A is `make run-prod WORKERS=2` (its checks, the migrations, then `reflex run --env prod
---single-port`, which builds the frontend, on 2 granian workers); process B serves that same
-build (`tests/scale/serve_built.py`, 1 worker), as a second host running the same artifact
-would, so the app is built once. The balancer is `tests/scale/proxy.py`.
+The frontend is the one build the browser tests use (`python -m storefront.prod build` for
+http://localhost:E2E_PORT, made here when they have not made it). Process A is `make run-prod
+WORKERS=2` (its checks, the migrations, its build step, which finds the build made, then
+`storefront.prod serve` on 2 granian workers); process B serves the same build
+(`tests/serve_built.py`, 1 worker), as a second host running the same artifact would. The
+balancer is `tests/scale/proxy.py`, on 127.0.0.60:E2E_PORT: the page opens its websocket on its
+own host (the build's is `localhost`), so the balancer is reached there.
 
-Ports: A 3320, B 3321, the balancer 3322, Redis 56320, S3 56321 (the next free ones in
-3320-3339 / 56300-56399 when taken)."""
+Ports: A 3320, B 3321, Redis 56320, S3 56321 (the next free ones in 3320-3339 / 56300-56399
+when taken)."""
 
 from __future__ import annotations
 
@@ -27,13 +30,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEFAULT_PG_URL, create_database, migrate, postgres_admin_url
-from tests.e2e.server import (
-    chromium,
-    prod_server,
-    served,
-    tracked_changes,
-    venv_env,
-)
+from tests.e2e.conftest import BUILD_URL, PORT
+from tests.e2e.server import build_frontend, built_server, chromium, served, venv_env
 from tests.mail_server import MailServer
 from tests.s3_server import create_public_bucket
 from tests.scale.proxy import Proxy
@@ -45,6 +43,9 @@ BUCKET = "images"
 REDIS_SERVER = os.environ.get("REDIS_SERVER", "redis-server")
 SHARED_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
 S3_KEYS = {"S3_ACCESS_KEY_ID": "scale-key", "S3_SECRET_ACCESS_KEY": "scale-secret"}
+# The balancer's address: a loopback address of its own, so it may use the build's port while a
+# browser-test server of the same run answers on 127.0.0.1 there.
+BALANCER_HOST = "127.0.0.60"
 
 
 def _is_free(port: int) -> bool:
@@ -205,19 +206,11 @@ def moto_s3(port: int) -> Iterator[str]:
 
 @contextmanager
 def make_run_prod(port: int, workers: int, env: dict[str, str], log: Path) -> Iterator[str]:
-    """`make run-prod` (its checks, the migrations, then `reflex run --env prod --single-port`,
-    which builds the frontend) on 127.0.0.1:`port`. `-o install`: the test runs in the
+    """`make run-prod` (its checks, the migrations, its build step, then `storefront.prod serve`)
+    on 127.0.0.1:`port`. `-o install`: the test runs in the
     virtualenv already, which make must not reinstall."""
     command = ["make", "-o", "install", "run-prod", f"WORKERS={workers}", "HOST=127.0.0.1"]
     with served(command, ROOT, port, env | {"PORT": str(port)}, log) as url:
-        yield url
-
-
-@contextmanager
-def built_server(port: int, env: dict[str, str], log: Path) -> Iterator[str]:
-    """The build already in .web, served by a second process (tests/scale/serve_built.py)."""
-    command = [sys.executable, "-m", "tests.scale.serve_built", "127.0.0.1", str(port)]
-    with served(command, ROOT, port, env | {"PORT": str(port)}, log, 120) as url:
         yield url
 
 
@@ -242,7 +235,7 @@ def cluster() -> Iterator[Cluster]:
             "PostgreSQL is not reachable at "
             f"{admin_url or DEFAULT_PG_URL} (set TEST_DATABASE_URL, or run it on 127.0.0.1:5432)"
         )
-    port_a, port_b, port_lb = free_ports(3320, 3339, 3)
+    port_a, port_b = free_ports(3320, 3339, 2)
     redis_port, s3_port = free_ports(56320, 56399, 2)
     redis: RedisServer | SharedRedis
     if shutil.which(REDIS_SERVER):
@@ -273,8 +266,11 @@ def cluster() -> Iterator[Cluster]:
         # ENVIRONMENT=prod refuses to start without a mail server (issue 18, finding 9).
         with moto_s3(s3_port) as s3_endpoint, MailServer() as mail:
             env = venv_env(
-                port_lb,
+                PORT,
                 {
+                    # The build's address (the balancer answers on BALANCER_HOST:PORT).
+                    "PUBLIC_URL": BUILD_URL,
+                    "CORS_ORIGINS": f"{BUILD_URL},http://{BALANCER_HOST}:{PORT}",
                     "ENVIRONMENT": "prod",
                     "SECRET_KEY": secrets.token_urlsafe(48),
                     "DATABASE_URL": database_url,
@@ -294,22 +290,21 @@ def cluster() -> Iterator[Cluster]:
             )
             subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
             timings = {"services ready": time.monotonic() - started}
-            before = tracked_changes(ROOT)
+            before, after = build_frontend(BUILD_URL)
+            timings["built"] = time.monotonic() - started
             log_a = ARTIFACTS / "scale-server-a.log"
             start_a = (
                 make_run_prod(port_a, 2, env, log_a)
                 if shutil.which("make")
-                else prod_server(
-                    ROOT, port_a, env | {"PORT": str(port_a), "GRANIAN_WORKERS": "2"}, log_a
-                )
+                else built_server("127.0.0.1", port_a, env | {"GRANIAN_WORKERS": "2"}, log_a)
             )
             with start_a as url_a:
-                timings["A built and up"] = time.monotonic() - started
-                after = tracked_changes(ROOT)
+                timings["A up"] = time.monotonic() - started
                 env_b = env | {"GRANIAN_WORKERS": "1"}
-                with built_server(port_b, env_b, ARTIFACTS / "scale-server-b.log") as url_b:
+                log_b = ARTIFACTS / "scale-server-b.log"
+                with built_server("127.0.0.1", port_b, env_b, log_b) as url_b:
                     timings["B up"] = time.monotonic() - started
-                    with Proxy(port_lb, [port_a, port_b]) as proxy:
+                    with Proxy(PORT, [port_a, port_b], host=BALANCER_HOST) as proxy:
                         yield Cluster(
                             url=proxy.url,
                             backends=[url_a, url_b],

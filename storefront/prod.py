@@ -1,0 +1,130 @@
+"""Build the production frontend once, and serve that build: what `make run-prod` runs on every
+host, and what the browser and two-process test suites share (one build per change of code).
+
+    python -m storefront.prod build              # build unless this code's build is there
+    python -m storefront.prod serve HOST PORT    # serve .web's build (backend + frontend, one port)
+
+`reflex run --env prod` compiles and builds the frontend every time it starts (a minute or two,
+and two of them on one checkout rebuild `.web` under each other). Here the build is made by
+`reflex export --frontend-only --no-zip --env prod` under a lock, and stamped with what it
+depends on: the app's sources (`storefront/`, `assets/`, `rxconfig.py`, `reflex.lock/`,
+`requirements.txt`) and the one setting built into the bundle, `PUBLIC_URL` (where the browser
+opens the websocket, and the pages' canonical and preview addresses; docs/architecture.md §8).
+A build whose stamp matches is used as it is. `serve` is Reflex's own production path after its build step
+(`reflex.utils.exec.run_backend_prod` with the compiled frontend mounted, granian with
+GRANIAN_WORKERS workers, Redis state when REFLEX_REDIS_URL is set), so every host behind a
+balancer serves the same artifact."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / ".web"
+STATIC = WEB / "build" / "client"
+STAMP = WEB / "storefront-build.json"
+LOCK = WEB / "storefront-build.lock"
+# What the bundle is built from. A change anywhere here makes the next `build` build again.
+SOURCES = ("storefront", "assets", "rxconfig.py", "reflex.lock", "requirements.txt")
+# Settings read when the pages are compiled (the rest are read at run time).
+BUILT_IN_SETTINGS = ("PUBLIC_URL",)
+_SKIP = {"__pycache__", ".DS_Store"}
+
+
+def _files(root: Path) -> Iterator[Path]:
+    for name in SOURCES:
+        path = root / name
+        if path.is_file():
+            yield path
+        elif path.is_dir():
+            for found in sorted(path.rglob("*")):
+                if found.is_file() and not _SKIP & set(found.relative_to(root).parts):
+                    if found.suffix not in {".pyc", ".pyo"}:
+                        yield found
+
+
+def stamp(root: Path = ROOT, env: dict[str, str] | None = None) -> dict[str, str]:
+    """What a build of `root` with `env` depends on, as a comparable record."""
+    env = os.environ if env is None else env
+    digest = hashlib.sha256()
+    for path in _files(root):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    record = {"sources": digest.hexdigest()}
+    record.update({name: env.get(name, "") for name in BUILT_IN_SETTINGS})
+    return record
+
+
+def is_current(root: Path = ROOT, env: dict[str, str] | None = None) -> bool:
+    """Whether `.web` holds the build of this code and these settings."""
+    web = root / ".web"
+    try:
+        built = json.loads((web / STAMP.name).read_text())
+    except (OSError, ValueError):
+        return False
+    return (web / "build" / "client").is_dir() and built == stamp(root, env)
+
+
+@contextmanager
+def _locked(root: Path) -> Iterator[None]:
+    """One build at a time per checkout (several test workers, two processes of one host)."""
+    web = root / ".web"
+    web.mkdir(exist_ok=True)
+    with (web / LOCK.name).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def build(root: Path = ROOT, env: dict[str, str] | None = None) -> bool:
+    """Build the frontend of `root` unless its current build matches; True when it built."""
+    env = dict(os.environ if env is None else env)
+    with _locked(root):
+        if is_current(root, env):
+            print("Frontend build is up to date.", flush=True)
+            return False
+        (root / ".web" / STAMP.name).unlink(missing_ok=True)
+        command = [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"]
+        subprocess.run([*command, "--env", "prod"], cwd=root, env=env, check=True)
+        (root / ".web" / STAMP.name).write_text(json.dumps(stamp(root, env)))
+        return True
+
+
+def serve(host: str, port: int, *, check: bool = True) -> None:
+    """Serve the build in `.web` (which `build` made) on host:port, without compiling again.
+    `check`: refuse a build made for other code or another PUBLIC_URL (the browser would open
+    its websocket elsewhere)."""
+    if check and not is_current():
+        raise SystemExit(
+            "The frontend build in .web is missing or was made for other code or settings: "
+            "run `python -m storefront.prod build` first (make run-prod does)."
+        )
+    from reflex.utils import exec as reflex_exec
+    from reflex_base.constants.base import LogLevel
+    from reflex_base.environment import environment
+
+    environment.REFLEX_SKIP_COMPILE.set(True)
+    reflex_exec.run_backend_prod(host, port, LogLevel.INFO, mount_frontend_compiled_app=True)
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["build"] and len(argv) == 1:
+        build()
+    elif argv[:1] == ["serve"] and len(argv) == 3:
+        serve(argv[1], int(argv[2]))
+    else:
+        raise SystemExit("usage: python -m storefront.prod build | serve HOST PORT")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
