@@ -135,7 +135,7 @@ class Proxy:
                 if kind == "document":
                     stats.documents.append(method_path.split(" ", 1)[-1])
 
-            backend_r, backend_w = await asyncio.open_connection(self.host, self.backends[index])
+            backend_r, backend_w = await asyncio.open_connection("127.0.0.1", self.backends[index])
             self._open.add(backend_w)
             backend_w.write("\r\n".join([request_line, *headers]).encode("latin-1"))
             backend_w.write(HEAD_END + rest)
