@@ -170,6 +170,16 @@ class Tab:
     def text(self) -> str:
         return "\n".join(self.received)
 
+    def states_text(self) -> str:
+        """What the server sent of the app's states: `text` without the root state, which only
+        echoes the page's own address and route arguments (a path the tab sent itself)."""
+        kept = []
+        for raw in self.received:
+            message = json.loads(raw)
+            message.get("delta", {}).pop(ROOT, None)
+            kept.append(json.dumps(message))
+        return "\n".join(kept)
+
     async def wait_for(self, *needles: str, timeout: float = 15) -> str:
         """Wait until one of `needles` appears in what the server sent (a handler that yields
         answers more than once); returns everything received."""
