@@ -485,15 +485,6 @@ def cookie_max_age(token_remember: bool) -> int | None:
     return int(REMEMBER_ABSOLUTE.total_seconds()) if token_remember else None
 
 
-def token_from_cookie_header(header: str | None) -> str | None:
-    """Our session token out of a raw `Cookie:` header."""
-    for part in (header or "").split(";"):
-        name, _, value = part.strip().partition("=")
-        if name == COOKIE_NAME and value:
-            return value
-    return None
-
-
 DEFAULT_AFTER_SIGN_IN = "/admin"
 
 

@@ -75,11 +75,6 @@ def check(request: ContactRequest, *, today: date) -> fields.Checked:
     return checked
 
 
-def validate(request: ContactRequest, *, today: date) -> dict[str, str]:
-    """Field -> error code; empty when the request is good."""
-    return check(request, today=today).codes
-
-
 def _sent_before(session: Session, key: str | None) -> ContactMessage | None:
     if not key:
         return None

@@ -44,11 +44,6 @@ def admin_count(*, session: Session) -> int:
     return session.exec(select(func.count()).select_from(User).where(User.role == "admin")).one()
 
 
-def list_users(*, session: Session) -> list[UserPublic]:
-    users = session.exec(select(User).order_by(col(User.created_at).desc())).all()
-    return [UserPublic.model_validate(u, from_attributes=True) for u in users]
-
-
 def _audit(session: Session, actor: str | None, action: str, target: User) -> None:
     audit.record(
         session,

@@ -160,12 +160,6 @@ class AdminState(AccountState):
         return user_id if role == "admin" else ""
 
 
-def full_page_redirect(url: str) -> rx.event.EventSpec:
-    """Leave the single-page app for a plain HTTP route (the cookie routes), which React
-    Router's navigation would not reach."""
-    return rx.call_script(f"window.location.assign({json.dumps(url)})")
-
-
 def post_and_leave(url: str) -> rx.event.EventSpec:
     """Submit an empty form to `url` (POST, with this page's Origin) and follow its answer."""
     return rx.call_script(
