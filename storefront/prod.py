@@ -63,14 +63,25 @@ def stamp(root: Path = ROOT, env: dict[str, str] | None = None) -> dict[str, str
     return record
 
 
+def _built(root: Path) -> dict[str, str]:
+    """What the build in `root`/.web was made for, as Reflex wrote it (env.json: the backend's
+    addresses). Another build in the same folder (`reflex run --env prod`, a benchmark's)
+    rewrites it, so a stamp never vouches for a build it did not see."""
+    try:
+        return {"env.json": (root / ".web" / "env.json").read_text()}
+    except OSError:
+        return {"env.json": ""}
+
+
 def is_current(root: Path = ROOT, env: dict[str, str] | None = None) -> bool:
     """Whether `.web` holds the build of this code and these settings."""
     web = root / ".web"
     try:
-        built = json.loads((web / STAMP.name).read_text())
+        recorded = json.loads((web / STAMP.name).read_text())
     except (OSError, ValueError):
         return False
-    return (web / "build" / "client").is_dir() and built == stamp(root, env)
+    expected = stamp(root, env) | _built(root)
+    return (web / "build" / "client").is_dir() and recorded == expected
 
 
 @contextmanager
@@ -96,7 +107,7 @@ def build(root: Path = ROOT, env: dict[str, str] | None = None) -> bool:
         (root / ".web" / STAMP.name).unlink(missing_ok=True)
         command = [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"]
         subprocess.run([*command, "--env", "prod"], cwd=root, env=env, check=True)
-        (root / ".web" / STAMP.name).write_text(json.dumps(stamp(root, env)))
+        (root / ".web" / STAMP.name).write_text(json.dumps(stamp(root, env) | _built(root)))
         return True
 
 

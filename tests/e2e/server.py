@@ -142,7 +142,17 @@ def served(
 
 @contextmanager
 def prod_server(project: Path, port: int, env: dict[str, str], log: Path) -> Iterator[str]:
-    """`reflex run --env prod --single-port` in `project`, bound to 127.0.0.1; yields its URL."""
+    """The production build of `project` served on 127.0.0.1:`port`; yields its URL. The
+    storefront is built the way `make run-prod` builds it (once per change of code or
+    PUBLIC_URL, storefront/prod.py) and served from that build; another Reflex app (the blank
+    app a benchmark compares with) by `reflex run --env prod --single-port`."""
+    if (project / "storefront" / "prod.py").is_file():
+        python = str(Path(sys.executable))
+        subprocess.run([python, "-m", "storefront.prod", "build"], cwd=project, env=env, check=True)
+        command = [python, "-m", "storefront.prod", "serve", "127.0.0.1", str(port)]
+        with served(command, project, port, env, log) as url:
+            yield url
+        return
     command = [
         str(Path(sys.executable).parent / "reflex"),
         "run",
