@@ -18,6 +18,8 @@ from storefront.services.money import to_amount
 DEFAULT_DESCRIPTION = "No description provided"
 MAX_ITEMS = 50
 MAX_QUANTITY = 1000
+# A stored cart longer than this is not read (MAX_ITEMS lines fit many times over).
+MAX_CART_JSON = 200_000
 
 
 def parse(raw: str | None) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.services import auth
+from storefront.state.access import access, private_state_classes
 from storefront.state.base import call_service
 
 
@@ -31,6 +32,7 @@ def cookie_header(state: rx.State) -> str:
 PAGE_LOAD_SECONDS = 2.0
 
 
+@access("public", identity=True)
 class AuthState(rx.State):
     # Private: what the server knows. Never sent to the browser.
     _user_id: str = ""
@@ -79,8 +81,6 @@ class AuthState(rx.State):
 
     async def _forget_private_states(self) -> None:
         """Reset every non-public state of this tab to its defaults."""
-        from storefront.state.guard import private_state_classes
-
         root = self._get_root_state()
         for state_class in private_state_classes(type(root)):
             substate = await root.get_state(state_class)
@@ -140,6 +140,7 @@ class AuthState(rx.State):
         return post_and_leave(routes.AUTH_SIGN_OUT)
 
 
+@access("account")
 class AccountState(rx.State):
     """Base of states whose events need a signed-in caller (the guard also refuses events of
     any state that is not listed as public)."""
@@ -150,6 +151,7 @@ class AccountState(rx.State):
         return user_id
 
 
+@access("admin")
 class AdminState(AccountState):
     """Base of states whose events need an admin."""
 

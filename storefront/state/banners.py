@@ -5,9 +5,11 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.services import banners
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 
+@access("public")
 class HomeBannerState(rx.State):
     """The cards of 'Home Page Main Banner' and the home page's three photo galleries."""
 

@@ -15,9 +15,10 @@ import reflex as rx
 
 from storefront.services import booking, booking_links, checkout
 from storefront.services.money import format_price
+from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
-from storefront.state.cart import SLOT_GONE
+from storefront.state.cart import SLOT_GONE, CartState
 from storefront.state.slot_picker import SlotPickerState
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ FIELD_MESSAGES = {
 FAILED = "Error creating booking: please try again."
 
 
+@access("public", caller_bound=True)
 class BookServiceState(rx.State):
     status: str = "loading"  # loading | ready | missing | bad_id | not_found | error | done
     bad_id: str = ""
@@ -84,7 +86,8 @@ class BookServiceState(rx.State):
         self.images = [found.image_url] if found.image_url else []
         self._key = secrets.token_urlsafe(24)
         self.status = "ready"
-        return SlotPickerState.open_for(found.id, 1)
+        cart_state = await self.get_state(CartState)
+        return SlotPickerState.open_for(found.id, 1, cart_json=cart_state.cart_json)
 
     @rx.event
     def set_field(self, field: str, value: str):

@@ -7,10 +7,12 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.services import checkout
+from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
 
 
+@access("public", caller_bound=True)
 class BookingViewState(rx.State):
     loading: bool = True
     found: bool = False

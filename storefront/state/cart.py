@@ -10,7 +10,9 @@ import reflex as rx
 from storefront import routes
 from storefront.services import cart, catalog, checkout
 from storefront.services.booking import BookingError
+from storefront.state.access import access
 from storefront.state.base import call_service
+from storefront.state.slot_picker import SlotPickerState
 
 ADD_BUSY_SECONDS = 1.0
 # docs/product.md §4: the theme page's button comes back sooner.
@@ -43,6 +45,7 @@ def _line_dict(line: checkout.CartLineView) -> dict[str, str]:
     }
 
 
+@access("public")
 class CartState(rx.State):
     cart_json: str = rx.LocalStorage("[]", name="cartItems", sync=True)
     # The service whose add button shows 'Adding...'.
@@ -134,8 +137,6 @@ class CartState(rx.State):
         if line is None:
             return
         self.editing_id, self.time_error = item_id, ""
-        from storefront.state.slot_picker import SlotPickerState
-
         return SlotPickerState.open_for(
             line["service_id"],
             int(line["quantity"]),
@@ -143,6 +144,7 @@ class CartState(rx.State):
             line["date"],
             line["start_time"],
             int(line["duration"]),
+            self.cart_json,
         )
 
     @rx.event
@@ -159,8 +161,6 @@ class CartState(rx.State):
     @rx.event
     async def apply_time(self):
         """Set: save the picker's date, time and duration into the line, if still free."""
-        from storefront.state.slot_picker import SlotPickerState
-
         picker = await self.get_state(SlotPickerState)
         if not picker.selected_date or not picker.selected_time:
             self.time_error = NOTHING_SELECTED

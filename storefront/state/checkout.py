@@ -13,6 +13,7 @@ import reflex as rx
 from storefront import routes
 from storefront.db import error_summary, is_outage
 from storefront.services import booking, cart, checkout
+from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
 from storefront.state.cart import SLOT_GONE, CartState
@@ -45,6 +46,7 @@ def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str,
     }
 
 
+@access("public", caller_bound=True)
 class CheckoutState(rx.State):
     step: str = "information"  # information | review | confirmation
     form: dict[str, str] = DEFAULT_FORM

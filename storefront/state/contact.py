@@ -7,6 +7,7 @@ import logging
 import reflex as rx
 
 from storefront.services import contact
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
@@ -17,6 +18,7 @@ TOO_MANY = "Too many messages from here. Please try again in {minutes} min."
 FIELDS = ("name", "email", "phone", "event_type", "event_date", "message", "submission_key")
 
 
+@access("public")
 class ContactState(rx.State):
     status: str = "idle"  # idle | submitting | success | error
     errors: dict[str, str] = {}

@@ -1,8 +1,9 @@
-"""Deny by default (docs/architecture.md §3). An event runs only when:
-- its state is listed in PUBLIC_STATES (the storefront, the cart, the sign-in forms, and Reflex's
-  own hydrate/on-load machinery): anyone;
-- its state derives from AdminState: an admin, as the database says at this event;
-- any other state: a signed-in caller, as the database says at this event.
+"""Deny by default (docs/architecture.md §3). An event runs only when its state's declared
+access allows the caller (state/access.py, on each state class):
+- "public" (the storefront, the cart, the sign-in forms, and Reflex's own hydrate/on-load
+  machinery): anyone;
+- "admin" (AdminState and every state below it): an admin, as the database says at this event;
+- "account", or no declaration: a signed-in caller, as the database says at this event.
 An event name that does not resolve to a registered handler is refused, and logged in one line
 (Reflex's event processor refuses it before any middleware runs, with a traceback and the whole
 event per event: `UnknownEventLog` turns that into one line, at most `UNKNOWN_EVENT_LINES` a
@@ -22,78 +23,21 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
-from typing import Literal
 
 import reflex as rx
 from reflex.event import Event
 from reflex.middleware import Middleware
 from reflex.state import (
     BaseState,
-    FrontendEventExceptionState,
-    OnLoadInternalState,
     State,
     StateUpdate,
-    UpdateVarsInternalState,
 )
 from reflex_base.registry import RegistrationContext
 
-from storefront.state.auth import AdminState, AuthState
-from storefront.state.banners import HomeBannerState
-from storefront.state.book_service import BookServiceState
-from storefront.state.booking_view import BookingViewState
-from storefront.state.bouncers import BouncersState
-from storefront.state.business import BusinessState
-from storefront.state.cart import CartState
-from storefront.state.checkout import CheckoutState
-from storefront.state.contact import ContactState
-from storefront.state.mascots import MascotsState
-from storefront.state.seo import SeoState
-from storefront.state.services_index import ServicesIndexState
-from storefront.state.sign_in import AuthFormState, ResetPasswordState, SignInState, SignUpState
-from storefront.state.slot_picker import SlotPickerState
-from storefront.state.tables import TablesState
-from storefront.state.theme import ThemeState
-from storefront.state.weddings import WeddingsState
+from storefront.state.access import REFLEX_STATES, access_of, identity_state
 
 log = logging.getLogger(__name__)
 
-Access = Literal["public", "account", "admin"]
-
-# Reflex's own states: hydrate, on-load, client storage and frontend error reports.
-REFLEX_STATES: frozenset[type[BaseState]] = frozenset(
-    {State, OnLoadInternalState, UpdateVarsInternalState, FrontendEventExceptionState}
-)
-# States whose events anyone may send. A new state is private until it is listed here.
-PUBLIC_STATES: frozenset[type[BaseState]] = REFLEX_STATES | {
-    AuthState,
-    AuthFormState,
-    SignInState,
-    SignUpState,
-    ResetPasswordState,
-    CartState,
-    ContactState,
-    HomeBannerState,
-    WeddingsState,
-    MascotsState,
-    BouncersState,
-    TablesState,
-    ServicesIndexState,
-    ThemeState,
-    SeoState,
-    BusinessState,
-    # Booking: availability, the cart's checkout, the booking screen; the confirmation page
-    # checks who may see a booking itself (owner, admin, or the mail's signed link).
-    SlotPickerState,
-    CheckoutState,
-    BookServiceState,
-    BookingViewState,
-}
-# Public states that hold what one caller typed or may see (contact details, a booking):
-# reset with the private ones when the caller of a tab changes.
-CALLER_BOUND_STATES: frozenset[type[BaseState]] = frozenset(
-    {CheckoutState, BookServiceState, BookingViewState}
-)
 HYDRATE_EVENTS = frozenset(
     f"{State.get_full_name()}.{name}" for name in ("hydrate", "hydrate_and_load")
 )
@@ -167,14 +111,6 @@ def install_unknown_event_log() -> UnknownEventLog:
 install_unknown_event_log()
 
 
-def access_of(state_class: type[BaseState]) -> Access:
-    if state_class in PUBLIC_STATES:
-        return "public"
-    if issubclass(state_class, AdminState):
-        return "admin"
-    return "account"
-
-
 def target_of(event_name: str) -> type[BaseState] | None:
     """The state whose handler `event_name` runs, resolved as the event processor resolves
     it; None when it names no registered handler."""
@@ -182,23 +118,6 @@ def target_of(event_name: str) -> type[BaseState] | None:
     if registered is None or not registered.states:
         return None
     return registered.states[0]
-
-
-def _all_states(root: type[BaseState]) -> Iterator[type[BaseState]]:
-    for substate in root.get_substates():
-        yield substate
-        yield from _all_states(substate)
-
-
-def private_state_classes(root: type[BaseState]) -> list[type[BaseState]]:
-    """The states that may hold anything of one caller: every one not public, the public ones
-    bound to a caller, except Reflex's own internals."""
-    return [
-        cls
-        for cls in _all_states(root)
-        if not cls.__module__.startswith(("reflex.", "reflex_"))
-        and (access_of(cls) != "public" or cls in CALLER_BOUND_STATES)
-    ]
 
 
 def _reload() -> StateUpdate:
@@ -214,14 +133,14 @@ class AuthGuard(Middleware):
             log.warning("refused unknown event %s", _shown_name(event.name))
             return StateUpdate(delta={}, events=[])
         if target not in REFLEX_STATES:
-            auth_state = await state.get_state(AuthState)
+            auth_state = await state.get_state(identity_state())
             if not auth_state._hydrated:
                 log.info("reloading a tab whose state was lost (event %s)", event.name)
                 return _reload()
         access = access_of(target)
         if access == "public" and event.name not in HYDRATE_EVENTS:
             return None
-        auth_state = await state.get_state(AuthState)
+        auth_state = await state.get_state(identity_state())
         user_id, role = await auth_state._caller()  # resets private states if the caller changed
         if event.name in HYDRATE_EVENTS:
             auth_state._hydrated = True

@@ -8,6 +8,7 @@ import reflex as rx
 
 from storefront.services import showcase
 from storefront.services.errors import ServiceError
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
@@ -15,6 +16,7 @@ log = logging.getLogger(__name__)
 UNKNOWN_ERROR = "Unknown error occurred"
 
 
+@access("public")
 class MascotsState(rx.State):
     mascots: list[showcase.Mascot] = []
     mascot_packages: list[showcase.Package] = []

@@ -7,11 +7,13 @@ import logging
 import reflex as rx
 
 from storefront.services import seo
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
 
 
+@access("public")
 class SeoState(rx.State):
     json_ld: str = ""
 

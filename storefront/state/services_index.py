@@ -6,6 +6,7 @@ import reflex as rx
 
 from storefront.services import catalog, seo
 from storefront.services.money import format_price
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 # Categories with a page of their own; the others are listed by their services.
@@ -17,6 +18,7 @@ CATEGORY_PAGES = {
 }
 
 
+@access("public")
 class ServicesIndexState(rx.State):
     categories: list[dict[str, str]] = []
     themes: list[dict[str, str]] = []

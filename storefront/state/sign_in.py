@@ -11,6 +11,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.services import auth, oauth, password_reset, two_factor
+from storefront.state.access import access
 from storefront.state.auth import AuthState, sign_in_redirect
 from storefront.state.base import call_service
 
@@ -72,6 +73,7 @@ def _carry_ticket(user_id: str, remember: bool, target: str) -> rx.event.EventSp
     return sign_in_redirect(auth.completion_url(ticket, target), binding)
 
 
+@access("public")
 class AuthFormState(rx.State):
     """What the three auth screens share: the target after signing in, errors, the busy flag."""
 

@@ -10,8 +10,8 @@ from datetime import date
 import reflex as rx
 
 from storefront.services import availability, booking, cart, checkout, dates
+from storefront.state.access import access
 from storefront.state.base import call_service
-from storefront.state.cart import CartState
 
 DAYS_ERROR = "Failed to load available days"
 SLOTS_ERROR = "Failed to load time slots"
@@ -21,8 +21,11 @@ MONTH_NAMES = (
 ).split()
 
 
+@access("public")
 class SlotPickerState(rx.State):
     service_id: str = ""
+    # The cart the picker was opened with (open_for's `cart_json`): what the visitor holds.
+    _cart_json: str = ""
     quantity: int = 1
     line_id: str = ""  # the cart line being given a time; blank on the booking screen
     year: int = 0
@@ -52,7 +55,13 @@ class SlotPickerState(rx.State):
         day: str = "",
         start_time: str = "",
         duration: int = 1,
+        cart_json: str = "",
     ):
+        """Open on `service_id` for `quantity` units. `cart_json` is the visitor's cart (the
+        cart's own copy, passed by whoever opens the picker): its other lines of this service
+        count as taken; `line_id` is the cart line being set, which does not."""
+        cart_json = str(cart_json)
+        self._cart_json = cart_json if len(cart_json) <= cart.MAX_CART_JSON else ""
         self.service_id = str(service_id)[:64]
         self.line_id = str(line_id)[:200]
         self.quantity = _bounded(quantity, 1, cart.MAX_QUANTITY)
@@ -115,8 +124,7 @@ class SlotPickerState(rx.State):
 
     async def _holds(self) -> list[availability.CartHold]:
         """The cart's other lines of this service (on the booking screen: all of them)."""
-        cart_state = await self.get_state(CartState)
-        items = cart.parse(cart_state.cart_json)
+        items = cart.parse(self._cart_json)
         lines = cart.booking_lines(items).lines
         index = next((i for i, item in enumerate(items) if item["id"] == self.line_id), None)
         return booking.other_cart_holds(lines, service_id=self.service_id, except_index=index)

@@ -9,6 +9,7 @@ import reflex as rx
 from storefront.models.service_details import TableDetails, details_as
 from storefront.services import cart, catalog
 from storefront.services.money import format_price, to_amount
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
@@ -18,6 +19,7 @@ SIZES = ("60", "80")
 LOAD_FAILED = "Unknown error occurred"
 
 
+@access("public")
 class TablesState(rx.State):
     tables: list[dict[str, str]] = []
     loading: bool = True

@@ -9,12 +9,14 @@ import reflex as rx
 from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business, catalog, seo
 from storefront.services.money import format_price
+from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
 TABS = ("description", "features", "addons")
 
 
+@access("public")
 class ThemeState(rx.State):
     status: str = "loading"  # loading | found | missing
     theme: dict[str, str] = {}

@@ -8,6 +8,7 @@ import logging
 import reflex as rx
 
 from storefront.services import cart, showcase
+from storefront.state.access import access
 from storefront.state.banners import banner_cards, film_strip_cards
 from storefront.state.base import call_service
 
@@ -32,6 +33,7 @@ def _offer(offer: showcase.WeddingOffer | None) -> WeddingOffer:
     return WeddingOffer(**dataclasses.asdict(offer)) if offer else WeddingOffer()
 
 
+@access("public")
 class WeddingsState(rx.State):
     banner: list[dict[str, str]] = []
     filmstrip: list[dict[str, str]] = []

@@ -4,7 +4,7 @@ tab's caller changes, and read the service id from the path without trusting mor
 import reflex as rx
 
 import storefront.storefront  # noqa: F401  (registers every page and state)
-from storefront.state import guard
+from storefront.state import access, guard
 from storefront.state.admin_availability import (
     AdminAvailabilityState,
     _checked,
@@ -17,7 +17,7 @@ from storefront.state.admin_banners import AdminBannersState
 def test_both_screens_are_admin_only_and_private():
     assert guard.access_of(AdminAvailabilityState) == "admin"
     assert guard.access_of(AdminBannersState) == "admin"
-    private = set(guard.private_state_classes(rx.State))
+    private = set(access.private_state_classes(rx.State))
     assert {AdminAvailabilityState, AdminBannersState} <= private
 
 

@@ -6,7 +6,7 @@ import reflex as rx
 
 import storefront.storefront  # noqa: F401  (registers every page and state)
 from storefront.services import admin_bookings
-from storefront.state import guard
+from storefront.state import access, guard
 from storefront.state.admin_audit import AdminAuditState
 from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
@@ -27,7 +27,7 @@ NEW_STATES = {
 
 def test_every_back_office_state_needs_an_admin_and_is_reset_with_the_caller():
     assert {guard.access_of(state) for state in NEW_STATES} == {"admin"}
-    assert set(guard.private_state_classes(rx.State)) >= NEW_STATES
+    assert set(access.private_state_classes(rx.State)) >= NEW_STATES
 
 
 @pytest.mark.parametrize(

@@ -89,3 +89,88 @@ def test_states_never_show_an_exceptions_text():
         assert not re.search(r"str\(\s*(exc|e|error|err)\s*\)", source), (
             f"{path.relative_to(PACKAGE)} puts an exception's text in state"
         )
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the storefront modules it imports, at module level or inside a function."""
+    modules = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                    base = f"{base}.{node.module}" if node.module else base
+                targets.add(base)
+                targets.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circles_even_through_imports_inside_functions():
+    """A circle hidden by an import inside a function still ties the modules together: no
+    module of the app may reach itself through imports (package __init__ re-exports aside)."""
+    graph = import_graph()
+    # A package's __init__ that imports its own modules is not a circle of design.
+    graph = {
+        name: {t for t in targets if not (name.startswith(t + ".") or t.startswith(name + "."))}
+        for name, targets in graph.items()
+    }
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_guard_imports_no_screen_state():
+    """state/guard.py reads the declarations of state/access.py; it imports no concrete state."""
+    imported = import_graph()["storefront.state.guard"]
+    assert not {m for m in imported if m.startswith("storefront.state.")} - {
+        "storefront.state.access"
+    }

@@ -1,14 +1,17 @@
-"""The event guard denies by default: only listed states are public, admin states need an admin,
-every other state a signed-in caller, and a name that resolves to no handler is refused."""
+"""The event guard denies by default: states declare who may send their events
+(storefront/state/access.py), admin states need an admin, every other private state a signed-in
+caller, a state nobody declared is private, and a name that resolves to no handler is refused."""
 
+import pytest
 import reflex as rx
 
-import storefront.storefront  # noqa: F401  (registers every page and state)
-from storefront.state import guard
+import storefront.storefront as site  # registers every page and state
+from storefront.state import access, guard
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
-from storefront.state.auth import AuthState
+from storefront.state.auth import AdminState, AuthState
 from storefront.state.cart import CartState
+from storefront.state.checkout import CheckoutState
 
 
 class UnlistedState(rx.State):
@@ -21,8 +24,35 @@ class UnlistedState(rx.State):
         self.secret = "private"
 
 
+@access.access("public")
+class PublicThrowawayState(rx.State):
+    """docs/extending.md, 'Add a public page': a page's state, declared public."""
+
+    shown: str = ""
+
+    @rx.event
+    def load(self):
+        self.shown = "hello"
+
+
+class ThrowawayAdminScreenState(AdminState):
+    """docs/extending.md, 'Add an admin screen': below AdminState, so admin-only undeclared."""
+
+    @rx.event
+    def load(self):
+        pass
+
+
 def test_an_unlisted_state_needs_a_signed_in_caller():
+    assert access.declared(UnlistedState) is None
     assert guard.access_of(UnlistedState) == "account"
+
+
+def test_declarations_are_inherited_and_never_loosened():
+    assert guard.access_of(PublicThrowawayState) == "public"
+    assert guard.access_of(ThrowawayAdminScreenState) == "admin"
+    with pytest.raises(TypeError, match="cannot loosen"):
+        access.access("public")(type("LooseAdminState", (AdminState,), {"__module__": __name__}))
 
 
 def test_admin_and_account_states_are_classified():
@@ -30,6 +60,45 @@ def test_admin_and_account_states_are_classified():
     assert guard.access_of(ProfileState) == "account"
     assert guard.access_of(AccountAreaState) == "account"
     assert guard.access_of(CartState) == guard.access_of(AuthState) == "public"
+    assert access.identity_state() is AuthState
+
+
+def test_every_state_of_the_app_declares_its_access():
+    throwaway = {UnlistedState, PublicThrowawayState, ThrowawayAdminScreenState}
+    undeclared = [
+        cls.__name__
+        for cls in access.app_states(rx.State)
+        if cls not in throwaway and access.declared(cls) is None
+    ]
+    assert not undeclared, f"declare who may send their events (state/access.py): {undeclared}"
+
+
+def _handler_states(events) -> list[type]:
+    states = []
+    for event in events:
+        handler = getattr(event, "handler", event)
+        name = getattr(handler, "state_full_name", "")
+        if name:  # a state's handler (not a frontend-only event such as a redirect)
+            states.append(guard.target_of(f"{name}.{handler.fn.__name__}"))
+    return states
+
+
+def test_every_on_load_handler_of_a_public_page_belongs_to_a_public_state():
+    """A page a guest may open (its on-load asks for no account or admin) would be blank for
+    guests only if one of its on-load handlers belonged to a private state."""
+    guarded = {AuthState.require_admin.fn.__name__, AuthState.require_account.fn.__name__}
+    checked = 0
+    for route, events in site.app._load_events.items():
+        handlers = [getattr(e, "handler", e) for e in events]
+        if any(getattr(getattr(h, "fn", None), "__name__", "") in guarded for h in handlers):
+            continue
+        for state in _handler_states(events):
+            checked += 1
+            assert state is not None and guard.access_of(state) == "public", (
+                f"/{route} is open to guests, but its on-load runs {state.__name__ if state else '?'}"
+                f" ({guard.access_of(state) if state else 'unknown'})"
+            )
+    assert checked > 50  # every public page was looked at
 
 
 def test_unknown_event_names_resolve_to_nothing():
@@ -40,7 +109,8 @@ def test_unknown_event_names_resolve_to_nothing():
 
 
 def test_every_private_state_is_reset_on_a_change_of_caller():
-    private = set(guard.private_state_classes(rx.State))
+    private = set(access.private_state_classes(rx.State))
     assert {AdminUsersState, ProfileState, AccountAreaState, UnlistedState} <= private
-    assert not private & (guard.PUBLIC_STATES - guard.CALLER_BOUND_STATES)
-    assert guard.CALLER_BOUND_STATES <= private  # what one caller typed or may see
+    assert CartState not in private and AuthState not in private
+    # Public states that hold what one caller typed or may see are reset too.
+    assert CheckoutState in private and access.is_caller_bound(CheckoutState)
