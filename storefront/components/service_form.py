@@ -13,20 +13,11 @@ from storefront.services.catalog_admin import (
     MAX_IMAGES,
     PRICE_UNITS,
     SERVICE_IMAGE_MAX_BYTES,
-    SERVICE_KINDS,
+    kind_choices,
 )
 from storefront.state.service_form import UPLOAD_ID, FormField
 from storefront.state.service_form import ServiceFormState as F
 
-KIND_LABELS = {
-    "service": "Plain service",
-    "wedding_offer": "Wedding offer",
-    "table": "Table",
-    "package": "Package",
-    "mascot": "Mascot",
-    "bouncer_option": "Bouncer option",
-    "theme": "Theme",
-}
 UNIT_LABELS = {"per_hour": "Per hour", "per_event": "Per event"}
 DEBOUNCE_MS = 200
 OWNER_PENDING = (
@@ -185,7 +176,7 @@ def _admin_fields() -> rx.Component:
             "Kind",
             "service-kind",
             rx.el.select(
-                *[rx.el.option(KIND_LABELS[k], value=k) for k in SERVICE_KINDS],
+                *[rx.el.option(label, value=name) for name, label in kind_choices()],
                 id="service-kind",
                 value=F.kind,
                 on_change=F.set_kind,

@@ -17,10 +17,8 @@ from storefront.models.bookings import (
     booking_reference,
 )
 from storefront.models.catalog import (
-    PER_EVENT_KINDS,
     PER_EVENT_SLUGS,
     PRICE_UNITS,
-    SERVICE_KINDS,
     SERVICE_STATUSES,
     Service,
     ServiceCapacity,
@@ -45,11 +43,9 @@ __all__ = [
     "CONTACT_EVENT_TYPES",
     "HOLD_STATUSES",
     "MONEY",
-    "PER_EVENT_KINDS",
     "PER_EVENT_SLUGS",
     "PRICE_UNITS",
     "ROLES",
-    "SERVICE_KINDS",
     "SERVICE_STATUSES",
     "AuditLog",
     "Banner",

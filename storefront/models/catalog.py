@@ -10,23 +10,13 @@ from typing import Any
 from sqlalchemy import JSON, CheckConstraint, Column, Index
 from sqlmodel import Field, SQLModel
 
+from storefront.models import kinds
 from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
 
-# What a service is on the storefront; decides which page shows it and how.
-SERVICE_KINDS = (
-    "service",
-    "wedding_offer",
-    "table",
-    "package",
-    "mascot",
-    "bouncer_option",
-    "theme",
-)
 SERVICE_STATUSES = ("published", "draft")
 # Per hour: the hours booked multiply the price (the spec). Per event: one price however long
-# (docs/architecture.md §9.9): packages, wedding offers, tables and the Tiffany chairs.
+# (docs/architecture.md §9.9): the kinds priced per event (models/kinds.py) and the Tiffany chairs.
 PRICE_UNITS = ("per_hour", "per_event")
-PER_EVENT_KINDS = ("package", "wedding_offer", "table")
 PER_EVENT_SLUGS = ("tiffany-chairs",)
 
 
@@ -43,11 +33,9 @@ class ServiceCategory(SQLModel, table=True):
 class Service(SQLModel, table=True):
     __tablename__ = "services"
     __table_args__ = (
-        CheckConstraint(
-            "kind IN ('service', 'wedding_offer', 'table', 'package', 'mascot', "
-            "'bouncer_option', 'theme')",
-            name="ck_services_kind",
-        ),
+        # What a service is on the storefront: the kinds of models/kinds.py. A new kind needs a
+        # migration of this constraint too (docs/extending.md); tests compare the two.
+        CheckConstraint(kinds.check_sql(), name="ck_services_kind"),
         CheckConstraint("status IN ('published', 'draft')", name="ck_services_status"),
         CheckConstraint("price IS NULL OR price >= 0", name="ck_services_price"),
         CheckConstraint("price_unit IN ('per_hour', 'per_event')", name="ck_services_price_unit"),

@@ -1,6 +1,6 @@
 """What each kind of service carries beyond the common columns (docs/architecture.md §9.4): one
-pydantic schema
-per kind, the one writer and the one reader of `Service.meta`.
+pydantic schema per kind (each kind's entry in models/kinds.py names its schema; kinds.py also
+holds the one writer's check and the one reader of `Service.meta`).
 
 Writes (the service form, the seed) validate strictly: a bad value is refused with the field
 named. Reads (`read_details`) never fail a page: a stored value that no longer fits its schema
@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 PACKAGE_TYPES = ("mascot", "mascot-activities", "bouncer", "castle", "combo")
 BOUNCER_OPTION_TYPES = (
@@ -111,25 +111,6 @@ class ThemeDetails(Details):
 
 D = TypeVar("D", bound=Details)
 
-DETAILS_BY_KIND: dict[str, type[Details]] = {
-    "service": PlainDetails,
-    "wedding_offer": WeddingOfferDetails,
-    "table": TableDetails,
-    "package": PackageDetails,
-    "mascot": MascotDetails,
-    "bouncer_option": BouncerOptionDetails,
-    "theme": ThemeDetails,
-}
-
-
-def details_schema(kind: str) -> type[Details]:
-    return DETAILS_BY_KIND.get(kind, PlainDetails)
-
-
-def validate_details(kind: str, meta: dict[str, Any] | None) -> Details:
-    """The strict check of every write; raises pydantic's ValidationError."""
-    return details_schema(kind).model_validate(meta or {})
-
 
 def dump_details(details: Details) -> dict[str, Any]:
     """What is stored in `Service.meta`: plain JSON, unset optional fields left out."""
@@ -139,20 +120,3 @@ def dump_details(details: Details) -> dict[str, Any]:
 def details_as(details: Details, schema: type[D]) -> D:
     """`details` when they are of `schema`, else that schema's defaults."""
     return details if isinstance(details, schema) else schema()
-
-
-def read_details(kind: str, meta: dict[str, Any] | None) -> Details:
-    """The one reader: the stored details, each field that does not fit replaced by its
-    default (so a page always renders)."""
-    schema = details_schema(kind)
-    data = dict(meta) if isinstance(meta, dict) else {}
-    for _ in range(len(data) + 1):
-        try:
-            return schema.model_validate(data)
-        except ValidationError as exc:
-            bad = {err["loc"][0] for err in exc.errors() if err["loc"]}
-            if not bad & data.keys():
-                break
-            for key in bad:
-                data.pop(key, None)
-    return schema()

@@ -18,7 +18,8 @@ from storefront.models import (
     ServiceCapacity,
     ServiceCategory,
 )
-from storefront.models.service_details import dump_details, validate_details
+from storefront.models.kinds import validate_details
+from storefront.models.service_details import dump_details
 from storefront.seed import catalog
 from storefront.services import storage
 from storefront.services.banners import GALLERY_PREFIX

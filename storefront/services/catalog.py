@@ -8,14 +8,15 @@ from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
-from storefront.models import PER_EVENT_KINDS, PER_EVENT_SLUGS, Service, ServiceCategory
-from storefront.models.service_details import Details, PlainDetails, read_details
+from storefront.models import PER_EVENT_SLUGS, Service, ServiceCategory, kinds
+from storefront.models.kinds import read_details
+from storefront.models.service_details import Details, PlainDetails
 from storefront.services.catalog_cache import cached
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
     """How a new service is priced unless an admin says otherwise (docs/architecture.md §9.9)."""
-    return "per_event" if kind in PER_EVENT_KINDS or slug in PER_EVENT_SLUGS else "per_hour"
+    return "per_event" if slug in PER_EVENT_SLUGS else kinds.kind(kind).price_unit
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,9 @@ def list_public_services(
     return [_view(service, slug) for service, slug in session.exec(query).all()]
 
 
-# Kinds without a page of their own: a theme, or a plain service, shows on services/{id}.
-DETAIL_PAGE_KINDS = ("theme", "service")
+def detail_page_kinds() -> tuple[str, ...]:
+    """The kinds with a page of their own at services/{id or slug} (models/kinds.py)."""
+    return kinds.detail_page_kinds()
 
 
 @cached

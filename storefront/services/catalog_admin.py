@@ -24,7 +24,6 @@ from sqlmodel import Session, col, delete, select
 
 from storefront.models import (
     PRICE_UNITS,
-    SERVICE_KINDS,
     BookingItem,
     Service,
     ServiceAvailability,
@@ -32,20 +31,12 @@ from storefront.models import (
     ServiceCategory,
     StoredUpload,
     User,
+    kinds,
     utcnow,
 )
 from storefront.models.catalog import ServiceRevision
-from storefront.models.service_details import (
-    BOUNCER_OPTION_TYPES,
-    PACKAGE_TYPES,
-    TABLE_COLORS,
-    TABLE_DIAMETERS,
-    AddOn,
-    PriceLine,
-    dump_details,
-    read_details,
-    validate_details,
-)
+from storefront.models.kinds import DetailField, read_details, validate_details
+from storefront.models.service_details import AddOn, PriceLine, dump_details
 from storefront.services import audit, permissions, storage
 from storefront.services.catalog import default_price_unit
 from storefront.services.errors import ServiceError
@@ -124,6 +115,7 @@ class ServiceRow:
     featured: bool
     status: str
     kind: str
+    kind_label: str  # models/kinds.py's word for the kind
     # Its owner changed it after it was published; the change waits for an admin.
     pending_review: bool = False
 
@@ -187,6 +179,7 @@ def list_services(
                 featured=s.featured,
                 status=s.status,
                 kind=s.kind,
+                kind_label=kind_label(s.kind),
                 pending_review=s.id in pending,
             )
             for s, category in rows
@@ -294,62 +287,22 @@ def slugify(title: str) -> str:
     return re.sub(r"-{2,}", "-", text).strip("-")[:200]
 
 
-@dataclass(frozen=True)
-class DetailField:
-    """One field of a kind's details, as the form shows it. Widgets: text, textarea, number,
-    select, lines (one entry a line), priced_lines ('name | amount' a line)."""
-
-    name: str
-    label: str
-    widget: str
-    options: list[str] = field(default_factory=list)
-    hint: str = ""
+def detail_fields(kind: str) -> tuple[DetailField, ...]:
+    """The fields the service form shows for `kind`'s details (models/kinds.py)."""
+    return kinds.kind(kind).fields
 
 
-DETAIL_FIELDS: dict[str, list[DetailField]] = {
-    "service": [],
-    "wedding_offer": [
-        DetailField("people", "Number of guests", "number"),
-        DetailField(
-            "lines",
-            "Price lines",
-            "priced_lines",
-            hint="One a line: what | amount, e.g. Mirror | 50",
-        ),
-        DetailField("unit", "Priced per", "select", ["", "person"]),
-    ],
-    "table": [
-        DetailField("color", "Colour", "select", list(TABLE_COLORS)),
-        DetailField("diameter", "Diameter (cm)", "select", [str(d) for d in TABLE_DIAMETERS]),
-    ],
-    "package": [
-        DetailField("type", "Package type", "select", list(PACKAGE_TYPES)),
-        DetailField("features", "Features", "lines", hint="One a line, starting with an emoji"),
-    ],
-    "mascot": [
-        DetailField("number", "Carousel number", "number"),
-        DetailField("short_description", "Short description", "text"),
-        DetailField("full_description", "Full description", "textarea"),
-        DetailField("suitable_for", "Suitable for", "lines", hint="One occasion a line"),
-        DetailField("color", "Colour class", "text", hint="A Tailwind class, e.g. bg-purple-600"),
-    ],
-    "bouncer_option": [
-        DetailField("type", "Option type", "select", ["", *BOUNCER_OPTION_TYPES]),
-        DetailField("color", "Swatch colour", "text", hint="#rrggbb"),
-    ],
-    "theme": [
-        DetailField("age", "Age range", "text"),
-        DetailField("duration", "Duration", "text"),
-        DetailField("capacity", "Capacity", "text"),
-        DetailField("long_description", "Long description", "textarea"),
-        DetailField("features", "Features", "lines", hint="One a line"),
-        DetailField("add_ons", "Add-ons", "priced_lines", hint="One a line: name | price"),
-    ],
-}
+def kind_names() -> tuple[str, ...]:
+    return kinds.names()
 
 
-def detail_fields(kind: str) -> list[DetailField]:
-    return DETAIL_FIELDS.get(kind, [])
+def kind_choices() -> list[tuple[str, str]]:
+    """(name, label) of every kind, for the form's and the admin list's kind menus."""
+    return [(k.name, k.label) for k in kinds.KINDS.values()]
+
+
+def kind_label(name: str) -> str:
+    return kinds.KINDS[name].label if name in kinds.KINDS else name
 
 
 def _lines(text: str) -> list[str]:
@@ -374,8 +327,7 @@ def details_from_form(kind: str, values: dict[str, str]) -> dict[str, Any]:
         if spec.widget == "lines":
             data[spec.name] = _lines(raw)
         elif spec.widget == "priced_lines":
-            keys = ("label", "amount") if kind == "wedding_offer" else ("name", "price")
-            data[spec.name] = _priced(raw, *keys, spec.name)
+            data[spec.name] = _priced(raw, *spec.priced_keys, spec.name)
         elif raw == "":
             continue  # the schema's default
         elif spec.widget == "number" or spec.name == "diameter":
@@ -399,10 +351,9 @@ def details_to_form(kind: str, meta: dict[str, Any] | None) -> dict[str, str]:
         if spec.widget == "lines":
             values[spec.name] = "\n".join(value or [])
         elif spec.widget == "priced_lines":
+            name_key, amount_key = spec.priced_keys
             values[spec.name] = "\n".join(
-                f"{line.label} | {line.amount}"
-                if isinstance(line, PriceLine)
-                else f"{line.name} | {line.price}"
+                f"{getattr(line, name_key)} | {getattr(line, amount_key)}"
                 for line in value or []
                 if isinstance(line, PriceLine | AddOn)
             )
@@ -497,7 +448,7 @@ def check_form(session: Session, form: ServiceForm, *, admin: bool) -> CheckedFo
     if len(description) > 10000:
         raise _invalid("description", "too_long")
     kind = form.kind if admin else "service"
-    if kind not in SERVICE_KINDS:
+    if kind not in kinds.names():
         raise _invalid("kind", "choice")
     price_unit = form.price_unit or default_price_unit(kind=kind, slug=slug)
     if price_unit not in PRICE_UNITS:

@@ -55,7 +55,6 @@ SHARE_IMAGE = "/og-image.png"
 BUSINESS_PAGES = (routes.HOME, routes.CONTACT)
 # A theme or a plain service has a page of its own: /services/{id or slug} (and a theme also
 # /themes/{slug}).
-DETAIL_KINDS = catalog.DETAIL_PAGE_KINDS
 _DETAIL_PATH = re.compile(r"^/(?:services|themes)/([^/]+)/?$")
 
 
@@ -99,7 +98,7 @@ def sitemap_urls(*, session: Session, base: str | None = None) -> list[str]:
     pages = [canonical_url(path, base) for path in SITEMAP_PAGES]
     services = [
         service
-        for kind in DETAIL_KINDS
+        for kind in catalog.detail_page_kinds()
         for service in catalog.list_public_services(session=session, kind=kind)
     ]
     return pages + [detail_url(service.slug, base) for service in services]
@@ -241,7 +240,7 @@ def detail_for_path(path: str, *, session: Session) -> catalog.ServiceView | Non
     if not match:
         return None
     view = catalog.get_public_service(session=session, service_id=match.group(1))
-    return view if view is not None and view.kind in DETAIL_KINDS else None
+    return view if view is not None and view.kind in catalog.detail_page_kinds() else None
 
 
 def _category_page(path: str, *, session: Session) -> ProductPage:

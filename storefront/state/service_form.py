@@ -82,8 +82,8 @@ def _message(exc: catalog_admin.CatalogError) -> str:
         reason = str(exc.details.get("reason", ""))
         if (field_name, reason) in FIELD_MESSAGES:
             return FIELD_MESSAGES[(field_name, reason)]
-        for kind_fields in catalog_admin.DETAIL_FIELDS.values():
-            for spec in kind_fields:
+        for kind in catalog_admin.kind_names():
+            for spec in catalog_admin.detail_fields(kind):
                 if spec.name == field_name:
                     return f"Please check '{spec.label}'"
     return FAILED
@@ -210,7 +210,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
 
     @rx.event
     def set_kind(self, value: str):
-        if value in catalog_admin.DETAIL_FIELDS:
+        if value in catalog_admin.kind_names():
             self._show_kind(value)
             self.price_unit = ""
 

@@ -38,7 +38,7 @@ class ThemeState(rx.State):
         except Exception:
             log.exception("loading theme %r failed", key)
             view = None
-        if view is None or view.kind not in catalog.DETAIL_PAGE_KINDS:
+        if view is None or view.kind not in catalog.detail_page_kinds():
             self.status, self.theme, self.gallery = "missing", {}, []
             return
         self.gallery = list(view.image_urls)

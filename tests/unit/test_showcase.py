@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import Session, SQLModel, create_engine
 
 from storefront.models import Banner, BannerItem, Service, ServiceCategory
-from storefront.models.service_details import read_details
+from storefront.models.kinds import read_details
 from storefront.services import showcase
 from storefront.services.catalog import ServiceView
 

@@ -54,7 +54,13 @@ def _row(service: ServiceRow) -> rx.Component:
                 rx.el.p(service.slug, class_name="text-xs text-slate-600 break-all"),
             ),
         ),
-        cell("Category", service.category),
+        cell(
+            "Category",
+            rx.el.div(
+                rx.el.p(service.category),
+                rx.el.p(service.kind_label, class_name="text-xs text-slate-600"),
+            ),
+        ),
         cell("Price", service.price_label, class_name="whitespace-nowrap"),
         cell(
             "Status",

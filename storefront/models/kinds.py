@@ -1,0 +1,224 @@
+"""The kinds of service: one entry per kind, and everything a kind decides derives from it
+(docs/extending.md, 'Add a service kind').
+
+An entry says what a kind is called in the back office, the pydantic schema of its details
+(`Service.meta`, models/service_details.py), the fields the service form shows for them, how it
+is usually priced, and whether it has a public page of its own (`/services/{slug}`, listed in
+the sitemap as a product) or is shown on its category's page. From the entries come: the
+database's CHECK constraint on `services.kind` (and a test that fails when a migrated database
+and this list differ), the service form's kind list and detail fields, the admin list's labels,
+the price unit a new service gets, the public detail pages and the sitemap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from storefront.models.service_details import (
+    BOUNCER_OPTION_TYPES,
+    PACKAGE_TYPES,
+    TABLE_COLORS,
+    TABLE_DIAMETERS,
+    BouncerOptionDetails,
+    Details,
+    MascotDetails,
+    PackageDetails,
+    PlainDetails,
+    TableDetails,
+    ThemeDetails,
+    WeddingOfferDetails,
+)
+
+Widget = Literal["text", "textarea", "number", "select", "lines", "priced_lines"]
+
+
+@dataclass(frozen=True)
+class DetailField:
+    """One field of a kind's details, as the service form shows it. Widgets: text, textarea,
+    number, select (one of `options`), lines (one entry a line), priced_lines ('name | amount'
+    a line, stored as `priced_keys`)."""
+
+    name: str
+    label: str
+    widget: Widget
+    options: tuple[str, ...] = ()
+    hint: str = ""
+    # For priced_lines: the keys each line is stored with (name, amount).
+    priced_keys: tuple[str, str] = ("name", "price")
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str  # stored in services.kind
+    label: str  # the back office's word for it
+    details: type[Details]
+    fields: tuple[DetailField, ...] = ()
+    # How a new service of this kind is priced unless the form says otherwise.
+    price_unit: Literal["per_hour", "per_event"] = "per_hour"
+    # A public page of its own at /services/{slug} (and in the sitemap, as a product);
+    # otherwise it is shown on its category's page.
+    detail_page: bool = False
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    """Add a kind to the registry (the entries below; a test adds a throwaway one)."""
+    if kind.name in KINDS and KINDS[kind.name] != kind:
+        raise ValueError(f"a kind named {kind.name!r} is registered already")
+    KINDS[kind.name] = kind
+    return kind
+
+
+def unregister(name: str) -> None:
+    KINDS.pop(name, None)
+
+
+def kind(name: str) -> Kind:
+    """The entry of `name`; an unknown name reads as a plain service (a page always renders)."""
+    return KINDS.get(name) or KINDS["service"]
+
+
+def names() -> tuple[str, ...]:
+    return tuple(KINDS)
+
+
+def per_event_kinds() -> tuple[str, ...]:
+    return tuple(k.name for k in KINDS.values() if k.price_unit == "per_event")
+
+
+def detail_page_kinds() -> tuple[str, ...]:
+    return tuple(k.name for k in KINDS.values() if k.detail_page)
+
+
+def details_schema(name: str) -> type[Details]:
+    return kind(name).details
+
+
+def validate_details(name: str, meta: dict[str, Any] | None) -> Details:
+    """The strict check of every write; raises pydantic's ValidationError."""
+    return details_schema(name).model_validate(meta or {})
+
+
+def read_details(name: str, meta: dict[str, Any] | None) -> Details:
+    """The one reader: the stored details, each field that does not fit replaced by its
+    default (so a page always renders)."""
+    schema = details_schema(name)
+    data = dict(meta) if isinstance(meta, dict) else {}
+    for _ in range(len(data) + 1):
+        try:
+            return schema.model_validate(data)
+        except ValidationError as exc:
+            bad = {err["loc"][0] for err in exc.errors() if err["loc"]}
+            if not bad & data.keys():
+                break
+            for key in bad:
+                data.pop(key, None)
+    return schema()
+
+
+def check_sql(kinds: tuple[str, ...] | None = None) -> str:
+    """The CHECK constraint's condition on services.kind for `kinds` (the registry's)."""
+    listed = ", ".join(f"'{name}'" for name in (kinds if kinds is not None else names()))
+    return f"kind IN ({listed})"
+
+
+def migrate_constraint(op: Any, kinds: tuple[str, ...]) -> None:
+    """A migration's step for a new list of kinds: `op` is Alembic's `op`, `kinds` the list
+    written out in the migration (a migration never reads this module's registry: it must mean
+    the same thing next year). Batch mode rebuilds the table on SQLite."""
+    with op.batch_alter_table("services") as batch:
+        batch.drop_constraint("ck_services_kind", type_="check")
+        batch.create_check_constraint("ck_services_kind", check_sql(kinds))
+
+
+register(Kind("service", "Plain service", PlainDetails, detail_page=True))
+register(
+    Kind(
+        "wedding_offer",
+        "Wedding offer",
+        WeddingOfferDetails,
+        (
+            DetailField("people", "Number of guests", "number"),
+            DetailField(
+                "lines",
+                "Price lines",
+                "priced_lines",
+                hint="One a line: what | amount, e.g. Mirror | 50",
+                priced_keys=("label", "amount"),
+            ),
+            DetailField("unit", "Priced per", "select", ("", "person")),
+        ),
+        price_unit="per_event",
+    )
+)
+register(
+    Kind(
+        "table",
+        "Table",
+        TableDetails,
+        (
+            DetailField("color", "Colour", "select", TABLE_COLORS),
+            DetailField("diameter", "Diameter (cm)", "select", tuple(map(str, TABLE_DIAMETERS))),
+        ),
+        price_unit="per_event",
+    )
+)
+register(
+    Kind(
+        "package",
+        "Package",
+        PackageDetails,
+        (
+            DetailField("type", "Package type", "select", PACKAGE_TYPES),
+            DetailField("features", "Features", "lines", hint="One a line, starting with an emoji"),
+        ),
+        price_unit="per_event",
+    )
+)
+register(
+    Kind(
+        "mascot",
+        "Mascot",
+        MascotDetails,
+        (
+            DetailField("number", "Carousel number", "number"),
+            DetailField("short_description", "Short description", "text"),
+            DetailField("full_description", "Full description", "textarea"),
+            DetailField("suitable_for", "Suitable for", "lines", hint="One occasion a line"),
+            DetailField(
+                "color", "Colour class", "text", hint="A Tailwind class, e.g. bg-purple-600"
+            ),
+        ),
+    )
+)
+register(
+    Kind(
+        "bouncer_option",
+        "Bouncer option",
+        BouncerOptionDetails,
+        (
+            DetailField("type", "Option type", "select", ("", *BOUNCER_OPTION_TYPES)),
+            DetailField("color", "Swatch colour", "text", hint="#rrggbb"),
+        ),
+    )
+)
+register(
+    Kind(
+        "theme",
+        "Theme",
+        ThemeDetails,
+        (
+            DetailField("age", "Age range", "text"),
+            DetailField("duration", "Duration", "text"),
+            DetailField("capacity", "Capacity", "text"),
+            DetailField("long_description", "Long description", "textarea"),
+            DetailField("features", "Features", "lines", hint="One a line"),
+            DetailField("add_ons", "Add-ons", "priced_lines", hint="One a line: name | price"),
+        ),
+        detail_page=True,
+    )
+)
