@@ -18,6 +18,10 @@ _TMP = Path(tempfile.mkdtemp(prefix="storefront-tests-"))
 os.environ["ENVIRONMENT"] = "test"
 os.environ["MEDIA_DIR"] = str(_TMP / "media")
 os.environ["DATABASE_URL"] = f"sqlite:///{_TMP / 'default.db'}"
+# Reflex keeps tabs' states in `.states/` and tidies that folder when the app is imported: each
+# test process (pytest-xdist runs two) has its own, or one's tidying removes the other's files
+# mid-import.
+os.environ["REFLEX_STATES_WORKDIR"] = str(_TMP / "states")
 # The tests book as one customer (tests/factories.contact) and the browser tests share one
 # database: the per-email and per-phone booking limits and the per-recipient mail cap would
 # refuse them. Set high, not off, so their counting still runs; tests of the limits set the

@@ -2,7 +2,7 @@
 its status, editing it and deleting it (docs/product.md §2, 4, 5; docs/architecture.md §5).
 
 Every write is one transaction that first takes the booking engine's per-service locks
-(`booking.lock_services`), checks the caller is an admin in the database, re-checks capacity
+(`services/locks.py`), checks the caller is an admin in the database, re-checks capacity
 with the one capacity rule (`availability.fits_capacity`) when the booking holds units, writes
 the booking with all its items, and records the change in the audit log. An admin may override
 a refusal for capacity only explicitly; the override is logged."""
@@ -26,15 +26,13 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import audit, availability, dates, fields, outbox, permissions
+from storefront.services import audit, availability, dates, fields, locks, outbox, permissions
 from storefront.services.auth import normalize_email
 from storefront.services.booking import (
     EVENT_TYPES,
     MAX_GUESTS,
     BookingView,
     booking_for_view,
-    is_lock_timeout,
-    lock_services,
 )
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price, to_amount
@@ -446,7 +444,7 @@ def _locked(session: Session, booking_id: uuid.UUID) -> None:
         }
     )
     session.rollback()
-    lock_services(session, service_ids)
+    locks.take(session, *map(locks.service, service_ids))
 
 
 def _in_transaction(session: Session, work):
@@ -456,7 +454,7 @@ def _in_transaction(session: Session, work):
         return result
     except OperationalError as error:
         session.rollback()
-        if is_lock_timeout(error):
+        if locks.is_lock_timeout(error):
             raise AdminBookingError("busy", "Please try again") from None
         raise
     except BaseException:
@@ -624,7 +622,7 @@ def cancel_pending_from(
         }
     )
     session.rollback()
-    lock_services(session, service_ids)
+    locks.take(session, *map(locks.service, service_ids))
 
     def work() -> PendingFrom:
         actor = _require_admin(session, actor_id)

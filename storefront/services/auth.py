@@ -17,13 +17,13 @@ from urllib.parse import urlencode
 
 import jwt
 from pwdlib import PasswordHash
-from sqlalchemy import delete, func, text
+from sqlalchemy import delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storefront import routes
 from storefront.models import LoginSession, UsedSignInTicket, User, utcnow
-from storefront.services import fields, permissions, throttle
+from storefront.services import fields, locks, permissions, throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -125,11 +125,8 @@ def check_password_rules(password: str, confirm: str | None = None) -> None:
 
 def lock_admin_decisions(session: Session) -> None:
     """Serialise the decisions that make a first admin (a sign-up on an empty system, Initial
-    Admin Setup) until the transaction ends: PostgreSQL's advisory lock, SQLite's write lock."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.exec(text("SELECT pg_advisory_xact_lock(727001)"))  # type: ignore[call-overload]
-    elif not session.in_transaction():
-        session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
+    Admin Setup) until the transaction ends."""
+    locks.take(session, locks.ADMIN_DECISIONS)
 
 
 def role_for_new_account(session: Session, email: str) -> str:

@@ -11,13 +11,11 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, time
 
-from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from storefront.models import BlockedDate, Service, ServiceAvailability, utcnow
-from storefront.services import audit, dates, permissions
+from storefront.services import audit, dates, locks, permissions
 from storefront.services.availability import AvailabilityError, parse_clock, parse_day
-from storefront.services.booking import service_lock_key
 from storefront.services.errors import ServiceError
 
 # docs/product.md §3: day_of_week 0 Sunday .. 6 Saturday.
@@ -154,23 +152,6 @@ def _admin(session: Session, actor_id: object) -> None:
     permissions.require_admin(session, actor_id, AvailabilityAdminError)
 
 
-def _begin_write(session: Session) -> None:
-    """On SQLite, open the transaction with the write lock (BEGIN IMMEDIATE), so the overlap
-    check and the write cannot interleave with another admin's. Call before any query: a
-    transaction the caller has already opened keeps its own mode."""
-    if session.get_bind().dialect.name == "sqlite" and not session.in_transaction():
-        session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
-
-
-def _lock_service(session: Session, service_id: uuid.UUID) -> None:
-    """On PostgreSQL, the booking lock of the service (a transaction advisory lock): changes to
-    its schedule are serialised with each other and with its bookings."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.connection().execute(
-            text("SELECT pg_advisory_xact_lock(:key)"), {"key": service_lock_key(service_id)}
-        )
-
-
 # --- reading --------------------------------------------------------------------------------
 
 
@@ -239,10 +220,10 @@ def _check_no_overlap(
 def create_availability(
     *, session: Session, actor_id: object, service_id: object, schedule: Schedule
 ) -> ScheduleRow:
-    _begin_write(session)
+    locks.begin_write(session)
     _admin(session, actor_id)
     service = _service(session, service_id)
-    _lock_service(session, service.id)
+    locks.take(session, locks.service(service.id))
     _check_no_overlap(session, service.id, schedule, ignore=None)
     row = ServiceAvailability(
         service_id=service.id,
@@ -273,10 +254,10 @@ def _availability(session: Session, availability_id: object) -> ServiceAvailabil
 def update_availability(
     *, session: Session, actor_id: object, availability_id: object, schedule: Schedule
 ) -> ScheduleRow:
-    _begin_write(session)
+    locks.begin_write(session)
     _admin(session, actor_id)
     row = _availability(session, availability_id)
-    _lock_service(session, row.service_id)
+    locks.take(session, locks.service(row.service_id))
     session.refresh(row)  # as it is now that this transaction holds the lock
     before = audit.snapshot(row)
     _check_no_overlap(session, row.service_id, schedule, ignore=row.id)

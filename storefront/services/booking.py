@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, text
+from sqlalchemy import func
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -35,14 +35,13 @@ from storefront.db import error_summary, is_outage
 from storefront.models import (
     Booking,
     BookingItem,
-    NotificationOutbox,
     Service,
     User,
     booking_reference,
     new_id,
     utcnow,
 )
-from storefront.services import availability, business, dates, fields
+from storefront.services import availability, business, dates, fields, locks, outbox
 from storefront.services.auth import normalize_email
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, format_price
@@ -73,7 +72,6 @@ GUESTS_MESSAGE = f"Guests must be between {MIN_GUESTS} and {MAX_GUESTS}"
 # What every booking needs; the cart's checkout also asks for the address and ZIP code
 # (services/checkout.checkout_errors), the booking screen does not (docs/product.md §5).
 REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
-LOCK_TIMEOUT = "10s"
 # The booking limits (issue 18): bookings, not lines, per visitor address in ADDRESS_WINDOW and
 # per email and per phone in CONTACT_WINDOW; how many is in the settings (BOOKING_LIMIT_*).
 ADDRESS_WINDOW = timedelta(hours=1)
@@ -88,9 +86,6 @@ KEY_REUSED_MESSAGE = (
 )
 # Refusals whose message is written for the guest, shown as it is (checkout, booking screen).
 GUEST_MESSAGE_CODES = ("too_many_bookings", "key_reused")
-# PostgreSQL's two-key advisory locks are a key space of their own, apart from the services'
-# one-key locks: the first key says 'booking limits', the second is the limited value's hash.
-LIMIT_LOCK_CLASS = 3
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 logger = logging.getLogger(__name__)
 
@@ -483,7 +478,7 @@ def _place(session: Session, order: _Order, now: datetime) -> PlacedBooking:
                 return plan
         except OperationalError as error:
             session.rollback()
-            if is_lock_timeout(error):
+            if locks.is_lock_timeout(error):
                 raise BookingError("busy", "Please try again") from None
             raise
         except BaseException:
@@ -551,7 +546,7 @@ def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooki
 
 
 def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -> PlacedBooking:
-    lock_services(session, order.service_ids, limit_keys=_limit_lock_keys(order))
+    locks.take(session, *map(locks.service, order.service_ids), *_limit_lock_keys(order))
     # Everything the booking depends on is read from here on, under the lock: a service
     # deactivated or repriced while this guest queued is sold on its new terms, or not at all.
     existing = _booking_with_key(session, order)
@@ -640,50 +635,13 @@ def _check_limits(session: Session, order: _Order, now: datetime) -> None:
             raise BookingError("too_many_bookings", LIMIT_MESSAGE, limit=name)
 
 
-def _limit_lock_keys(order: _Order) -> list[int]:
-    """The advisory-lock keys of the order's limited values: two bookings of one address,
-    email or phone are counted one after the other, whatever services they book."""
-    return sorted(
-        {
-            int.from_bytes(
-                hashlib.sha256(f"{name}:{value}".encode()).digest()[:4], "big", signed=True
-            )
-            for name, _column, value, _allowed, _window in _limits(order)
-        }
-    )
-
-
-def lock_services(
-    session: Session, service_ids: Sequence[uuid.UUID], *, limit_keys: Sequence[int] = ()
-) -> None:
-    """Take the lock that serialises bookings of these services, in sorted order; a guest's
-    booking first takes its limits' locks (`limit_keys`, sorted), so lock order is the same
-    in every transaction."""
-    if session.get_bind().dialect.name == "sqlite":
-        # The begin listener in storefront.db issues BEGIN IMMEDIATE: the database's write lock.
-        session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
-        return
-    connection = session.connection()
-    connection.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
-    for key in sorted(limit_keys):
-        connection.execute(
-            text("SELECT pg_advisory_xact_lock(:kind, :key)"),
-            {"kind": LIMIT_LOCK_CLASS, "key": key},
-        )
-    for service_id in service_ids:
-        connection.execute(
-            text("SELECT pg_advisory_xact_lock(:key)"), {"key": service_lock_key(service_id)}
-        )
-
-
-def service_lock_key(service_id: uuid.UUID) -> int:
-    """A stable signed 64-bit advisory-lock key: the first 8 bytes of the id."""
-    return int.from_bytes(service_id.bytes[:8], "big", signed=True)
-
-
-def is_lock_timeout(error: OperationalError) -> bool:
-    code = getattr(error.orig, "sqlstate", None)
-    return code == "55P03" or "database is locked" in str(error.orig)
+def _limit_lock_keys(order: _Order) -> list[locks.Key]:
+    """The lock keys of the order's limited values: two bookings of one address, email or phone
+    are counted one after the other, whatever services they book."""
+    return [
+        locks.booking_limit(f"{name}:{value}")
+        for name, _column, value, _allowed, _window in _limits(order)
+    ]
 
 
 def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
@@ -794,21 +752,20 @@ def _unused_reference_id(session: Session) -> uuid.UUID:
 
 
 def _announce(session: Session, booking: Booking, now: datetime) -> None:
-    payload = {"booking_id": str(booking.id)}
+    """The staff's WhatsApp message and the customer's confirmation, in the booking's
+    transaction (services/outbox.py sends them once it commits)."""
     for channel, topic, recipient in (
         ("whatsapp", "booking_placed", business.staff_whatsapp(session)),
         ("email", "booking_confirmation", booking.contact_email),
     ):
-        session.add(
-            NotificationOutbox(
-                channel=channel,
-                topic=topic,
-                recipient=recipient,
-                payload=dict(payload),
-                booking_id=booking.id,
-                created_at=now,
-                next_attempt_at=now,
-            )
+        outbox.enqueue(
+            session=session,
+            channel=channel,
+            topic=topic,
+            recipient=recipient,
+            payload={"booking_id": str(booking.id)},
+            booking_id=booking.id,
+            now=now,
         )
 
 

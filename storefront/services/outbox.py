@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, text, update
+from sqlalchemy import and_, func, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import NotificationOutbox, utcnow
-from storefront.services import notify
+from storefront.services import locks, notify
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -43,9 +43,6 @@ REDACTED = {"redacted": True}
 # The mail cap (MAIL_CAP_PER_RECIPIENT): mails to one address within this window, counting
 # those sent or printed and those on their way (claimed, or waiting for a retry).
 MAIL_CAP_WINDOW = timedelta(hours=24)
-# PostgreSQL two-key advisory lock that makes claims take turns while the cap is on, so two
-# workers cannot each send one more mail to the same address (services/booking.py uses 3).
-CLAIM_LOCK = (4, 0)
 
 
 class OutboxError(ServiceError):
@@ -133,11 +130,8 @@ def claim(
     locking = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
     cap = get_settings().mail_cap_per_recipient
     with session_scope(locking) as session:
-        if cap and session.get_bind().dialect.name == "postgresql":
-            session.connection().execute(
-                text("SELECT pg_advisory_xact_lock(:kind, :key)"),
-                {"kind": CLAIM_LOCK[0], "key": CLAIM_LOCK[1]},
-            )
+        if cap:
+            locks.take(session, locks.OUTBOX_CLAIM)
         rows = session.exec(
             select(NotificationOutbox)
             .where(

@@ -17,6 +17,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlmodel import Session, col, select
 
 from storefront.models import SignInThrottle
+from storefront.services import locks
 
 KEY_MAX = 320
 
@@ -64,8 +65,7 @@ def begin_locked(session: Session) -> None:
     IMMEDIATE` takes the database's write lock at once (a plain BEGIN would let two readers
     decide before either writes)."""
     session.commit()
-    if session.get_bind().dialect.name == "sqlite":
-        session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
+    locks.begin_write(session)
 
 
 def take(session: Session, attempts: Iterable[tuple[str, Rule]], *, now: datetime) -> int:
