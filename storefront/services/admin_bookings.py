@@ -14,7 +14,6 @@ import json
 import re
 import unicodedata
 import uuid
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -358,32 +357,22 @@ class _Conflicts:
 
 def _conflicts(session: Session, booking_id: uuid.UUID, spans: Sequence[_Span]) -> _Conflicts:
     """The spans that would not fit beside every other holding booking (this one's stored items
-    left out, its other spans counted), and the fingerprint of what they conflict with."""
-    by_service: dict[uuid.UUID, list[_Span]] = defaultdict(list)
-    for span in spans:
-        if span.service_id is not None:
-            by_service[span.service_id].append(span)
+    left out, its other spans counted), by the one capacity check (availability.check_in_order,
+    capacity alone: an admin may book outside the opening hours), and the fingerprint of what
+    they conflict with."""
+    zone = dates.business_zone()
+    wants = [
+        availability.Want(span, span.service_id, span.start, span.end, span.quantity)
+        for span in sorted(spans, key=lambda s: s.start)
+        if span.service_id is not None
+    ]
     refused: list[str] = []
     met: list[list[str]] = []
-    zone = dates.business_zone()
-    for service_id, own in sorted(by_service.items()):
-        rules = availability.load_rules(session=session, service_id=service_id)
-        days = [s.start.astimezone(rules.zone).date() for s in own]
-        calendar = availability.with_booked_holds(
-            rules,
-            session=session,
-            service_id=service_id,
-            first_day=min(days),
-            last_day=max(days),
-            exclude_booking=booking_id,
-        )
-        for span in sorted(own, key=lambda s: s.start):
-            if not availability.fits_capacity(
-                calendar, span.start, span.end - span.start, span.quantity
-            ):
-                refused.append(f"{span.service_name}, {_moment(span.start, zone)}")
-                met.extend(_items_met(session, booking_id, service_id, span, rules))
-            calendar = calendar.with_holds([availability.Hold(span.start, span.end, span.quantity)])
+    for want, _reason in availability.check_in_order(session, wants, exclude_booking=booking_id):
+        span = want.key
+        rules = availability.load_rules(session=session, service_id=span.service_id)
+        refused.append(f"{span.service_name}, {_moment(span.start, zone)}")
+        met.extend(_items_met(session, booking_id, span.service_id, span, rules))
     if not refused:
         return _Conflicts([], "")
     shown = json.dumps([refused, sorted(met)])

@@ -17,7 +17,8 @@ import bisect
 import calendar as calendar_module
 import re
 import uuid
-from collections.abc import Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -454,6 +455,63 @@ def load_calendar(
     return with_booked_holds(
         rules, session=session, service_id=service_id, first_day=first_day, last_day=last_day
     ).with_holds(cart_hold_to_hold(h, rules.zone) for h in cart_holds)
+
+
+@dataclass(frozen=True)
+class Want:
+    """One line that wants `quantity` units of `service_id` from `start` to `end` (UTC); `key`
+    is the caller's name for it (a cart index, an admin's span)."""
+
+    key: object
+    service_id: uuid.UUID
+    start: datetime
+    end: datetime
+    quantity: int
+
+
+# How one want is judged against its service's calendar: why it is refused, or None.
+Judge = Callable[[ServiceCalendar, "Want"], str | None]
+
+
+def capacity_judge(calendar: ServiceCalendar, want: Want) -> str | None:
+    """The capacity rule alone (an admin's change: it may fall outside the opening hours)."""
+    fits = fits_capacity(calendar, want.start, want.end - want.start, want.quantity)
+    return None if fits else "taken"
+
+
+def check_in_order(
+    session: Session,
+    wants: Sequence[Want],
+    *,
+    judge: Judge = capacity_judge,
+    rules: dict[uuid.UUID, ServiceCalendar] | None = None,
+    exclude_booking: uuid.UUID | None = None,
+) -> list[tuple[Want, str]]:
+    """The one capacity check of checkout, the booking screen and every admin change: each
+    service's wants, in the order given, judged against its bookings (leaving `exclude_booking`'s
+    own items out) and against the wants before them; returns each refused want with the
+    judge's reason (empty when every want fits). `rules` may hand in calendars already loaded."""
+    by_service: dict[uuid.UUID, list[Want]] = defaultdict(list)
+    for want in wants:
+        by_service[want.service_id].append(want)
+    refused: list[tuple[Want, str]] = []
+    for service_id, own in sorted(by_service.items()):
+        base = (rules or {}).get(service_id) or load_rules(session=session, service_id=service_id)
+        days = [want.start.astimezone(base.zone).date() for want in own]
+        calendar = with_booked_holds(
+            base,
+            session=session,
+            service_id=service_id,
+            first_day=min(days),
+            last_day=max(days),
+            exclude_booking=exclude_booking,
+        )
+        for want in own:
+            reason = judge(calendar, want)
+            if reason is not None:
+                refused.append((want, reason))
+            calendar = calendar.with_holds([Hold(want.start, want.end, want.quantity)])
+    return refused
 
 
 def load_rules(*, session: Session, service_id: uuid.UUID) -> ServiceCalendar:

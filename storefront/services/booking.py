@@ -666,40 +666,37 @@ def _check_lines_free(
     rules: dict[uuid.UUID, availability.ServiceCalendar],
     now: datetime,
 ) -> dict[int, tuple[datetime, datetime]]:
-    """The UTC span of every line, once each has been found free; lines of the same service
-    count against each other in cart order."""
-    by_service: dict[uuid.UUID, list[int]] = defaultdict(list)
+    """The UTC span of every line, once each has been found free by the one capacity check
+    (availability.check_in_order) with the booking screen's rules (opening hours, notice, the
+    slot maximum: availability.slot_refusal); lines of the same service count against each other
+    in cart order."""
+    wants: list[availability.Want] = []
     for index, line in enumerate(lines):
-        by_service[availability.service_id_of(line.service_id)].append(index)
-    spans: dict[int, tuple[datetime, datetime]] = {}
-    for service_id, indexes in sorted(by_service.items()):
-        days = [availability.parse_day(lines[i].date) for i in indexes]
-        calendar = availability.with_booked_holds(
-            rules[service_id],
-            session=session,
-            service_id=service_id,
-            first_day=min(days),
-            last_day=max(days),
+        service_id = availability.service_id_of(line.service_id)
+        day = availability.parse_day(line.date)
+        clock = availability.parse_clock(line.start_time)
+        start = availability.local_to_utc(day, clock, rules[service_id].zone)
+        if start is None:  # a time the clocks skip
+            raise _refused(index, line, "closed")
+        end = start + timedelta(hours=line.duration_hours)
+        wants.append(availability.Want(index, service_id, start, end, line.quantity))
+
+    def judge(calendar: availability.ServiceCalendar, want: availability.Want) -> str | None:
+        line = lines[want.key]
+        return availability.slot_refusal(
+            calendar,
+            availability.parse_day(line.date),
+            availability.parse_clock(line.start_time),
+            duration_hours=line.duration_hours,
+            quantity=line.quantity,
+            now=now,
         )
-        for index in indexes:
-            line = lines[index]
-            day = availability.parse_day(line.date)
-            clock = availability.parse_clock(line.start_time)
-            refusal = availability.slot_refusal(
-                calendar,
-                day,
-                clock,
-                duration_hours=line.duration_hours,
-                quantity=line.quantity,
-                now=now,
-            )
-            if refusal is not None:
-                raise _refused(index, line, refusal)
-            start = availability.local_to_utc(day, clock, calendar.zone)
-            end = start + timedelta(hours=line.duration_hours)
-            spans[index] = (start, end)
-            calendar = calendar.with_holds([availability.Hold(start, end, line.quantity)])
-    return spans
+
+    refused = availability.check_in_order(session, wants, judge=judge, rules=rules)
+    if refused:
+        want, reason = min(refused, key=lambda pair: pair[0].key)
+        raise _refused(want.key, lines[want.key], reason)
+    return {want.key: (want.start, want.end) for want in wants}
 
 
 def _refused(index: int, line: BookingLine, reason: str) -> BookingError:

@@ -354,3 +354,30 @@ def test_the_csv_is_the_filtered_list_and_neutralises_formulas(session):
     assert all(not cell.startswith(ab.FORMULA_START) for r in rows[1:] for cell in r)
     with pytest.raises(AdminBookingError):
         "".join(csv_chunks(session=session, actor_id=_user(session, "user"), filters=filters))
+
+
+def test_checkout_and_an_admin_change_ask_the_one_capacity_check(session, monkeypatch):
+    """docs/architecture.md §5: one capacity rule for checkout, the booking screen and every
+    admin change (availability.check_in_order); the same full slot is refused by both."""
+    from storefront.services import availability, booking
+
+    asked: list[str] = []
+    real = availability.check_in_order
+
+    def spy(session, wants, **kwargs):
+        asked.append("admin" if kwargs.get("exclude_booking") else "checkout")
+        return real(session, wants, **kwargs)
+
+    monkeypatch.setattr(availability, "check_in_order", spy)
+    admin = _user(session)
+    bouncer = make_service(session, units=1, buffer_minutes=0)
+    first = _place(session, [line(bouncer, DAY, "10:00")])
+    ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="cancelled")
+    _place(session, [line(bouncer, DAY, "10:00")])  # the unit is taken again
+    with pytest.raises(booking.BookingError) as by_checkout:
+        _place(session, [line(bouncer, DAY, "10:00")])
+    assert by_checkout.value.code == "slot_taken"
+    with pytest.raises(AdminBookingError) as by_admin:
+        ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="confirmed")
+    assert by_admin.value.code == "over_capacity"
+    assert {"checkout", "admin"} <= set(asked)
