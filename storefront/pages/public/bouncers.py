@@ -17,7 +17,7 @@ from storefront.components.photo import img
 from storefront.pages.public.mascots import section_title
 from storefront.state.bouncers import BouncersState
 
-# (title, text, icon, animation delay in ms): docs/product.md §4, 100 ms then 150 ms apart.
+# (title, text, icon, animation delay in ms), as docs/product.md §4 says: 100 ms, then 150 ms apart.
 STEPS = [
     ("Dorëzimi", "E sjellim bouncer-in në adresën tuaj në kohë.", "truck", 100),
     ("Montimi", "Ekipi ynë e monton në mënyrë të sigurt.", "wrench", 250),
