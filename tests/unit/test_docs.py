@@ -45,7 +45,7 @@ def test_every_citation_lands_on_a_section_or_item():
             for number in numbers.split(", "):
                 section, _, item = number.partition(".")
                 lines = sections.get(section)
-                if lines is None or (item and not any(l.startswith(f"{item}. ") for l in lines)):
+                if lines is None or (item and not any(ln.startswith(f"{item}. ") for ln in lines)):
                     missing.append(f"{path.relative_to(ROOT)}: docs/{doc}.md §{number}")
     assert not missing, "\n".join(sorted(set(missing)))
 
