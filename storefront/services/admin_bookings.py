@@ -65,6 +65,16 @@ class AdminBookingError(ServiceError):
     send back to confirm exactly these; `changed`: an override was sent for conflicts that are
     no longer the ones there are), busy (the lock could not be had in time)."""
 
+    CODES = {
+        **permissions.ADMIN_CHECK_CODES,
+        "busy": "Please try again",
+        "invalid": "Please fill in all required fields",
+        "invalid_filter": "Cancel by email or by address",
+        "invalid_status": "Unknown status",
+        "not_found": "Booking not found",
+        "over_capacity": "This would overbook",
+    }
+
 
 # --- who may ----------------------------------------------------------------------------------
 

@@ -105,6 +105,11 @@ PER_PAGE = 25
 class AuditError(ServiceError):
     """Codes: not_allowed (the caller is not an admin), invalid_filter."""
 
+    CODES = {
+        "invalid_filter": "Invalid filter",
+        "not_allowed": "Not allowed",
+    }
+
 
 @dataclass(frozen=True)
 class AuditEntry:

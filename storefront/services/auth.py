@@ -72,6 +72,21 @@ class AuthError(ServiceError):
     email_taken, invalid_credentials, rate_limited (`details['retry_after']` seconds),
     invalid_ticket."""
 
+    CODES = {
+        "common_password": "Common password",
+        "email_taken": "An account with this email already exists",
+        "invalid_credentials": "Invalid login credentials",
+        "invalid_email": "Email is invalid",
+        "invalid_name": "Invalid name",
+        "invalid_ticket": "This sign-in link is invalid or has expired",
+        "missing_fields": "Please fill in all fields",
+        "password_too_long": "Password is too long",
+        "passwords_mismatch": "Passwords do not match",
+        "rate_limited": "Too many attempts",
+        "terms_required": "Please accept the Terms of Service and Privacy Policy",
+        "weak_password": "Password must be at least 8 characters long",
+    }
+
 
 @dataclass(frozen=True)
 class SignedInUser:

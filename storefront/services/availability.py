@@ -57,6 +57,16 @@ class AvailabilityError(ServiceError):
     """Bad input. Codes: service_not_found, invalid_date, invalid_month, invalid_time,
     invalid_duration, invalid_quantity, invalid_cart_hold."""
 
+    CODES = {
+        "invalid_cart_hold": "A cart line starts at a time that skips",
+        "invalid_date": "Date is YYYY-MM-DD",
+        "invalid_duration": "Duration is 1 to 8 hours",
+        "invalid_month": "No such month",
+        "invalid_quantity": "Quantity is at least 1",
+        "invalid_time": "Start time is HH:MM",
+        "service_not_found": "No such service",
+    }
+
 
 @dataclass(frozen=True)
 class OpeningHours:

@@ -32,6 +32,22 @@ class AvailabilityAdminError(ServiceError):
     invalid_slot_duration, invalid_max_bookings, overlap (`details['day']`, `details['hours']`
     of the row in the way), invalid_date, invalid_range (end before start), reason_too_long."""
 
+    CODES = {
+        **permissions.ADMIN_CHECK_CODES,
+        "availability_not_found": "No such availability",
+        "blocked_date_not_found": "No such blocked date",
+        "invalid_date": "Dates are YYYY-MM-DD",
+        "invalid_day": "Day is 0 (Sunday) to 6 (Saturday)",
+        "invalid_max_bookings": "Max bookings per slot is at least 1",
+        "invalid_range": "The end date is before the start date",
+        "invalid_slot_duration": "Slot duration is 1 to 480 minutes",
+        "invalid_span": "The start must be before the end",
+        "invalid_time": "Times are HH:MM",
+        "overlap": "This time overlaps another schedule on the same day",
+        "reason_too_long": "The reason is too long",
+        "service_not_found": "No such service",
+    }
+
 
 @dataclass(frozen=True)
 class Schedule:

@@ -34,6 +34,26 @@ class BannerAdminError(ServiceError):
     title_too_long, bad_image_url, bad_link_url, bad_display_order, not_image, too_large,
     upload_failed."""
 
+    CODES = {
+        **permissions.ADMIN_CHECK_CODES,
+        "bad_display_order": "is_active is true or false",
+        "bad_image_url": "Bad image url",
+        "bad_link_url": "Bad link url",
+        "banner_not_found": "No such banner",
+        "description_too_long": "The description is too long",
+        "item_not_found": "No such banner item",
+        "name_missing": "Banner name is required",
+        "name_taken": "A banner with this name exists already",
+        "name_too_long": "The name is too long",
+        "not_image": "File must be an image",
+        "quota_exceeded": "Quota exceeded",
+        "rate_limited": "Rate limited",
+        "title_and_image_missing": "Title and Banner Image are required",
+        "title_too_long": "The title is too long",
+        "too_large": "Image size should be less than 5MB",
+        "upload_failed": "The image could not be stored",
+    }
+
 
 @dataclass(frozen=True)
 class BannerRow:

@@ -101,6 +101,22 @@ class BookingError(ServiceError):
     unavailable (the database could not be reached or dropped the connection: nothing was
     placed, or a retry with the same key returns what was)."""
 
+    CODES = {
+        "busy": "Please try again",
+        "empty_cart": "The cart is empty",
+        "invalid_contact": "Please check the form",
+        "invalid_idempotency_key": "A checkout key of 8 to 64 characters",
+        "invalid_line": "Malformed cart line",
+        "invalid_user": "No such user",
+        "key_reused": "Key reused",
+        "service_not_found": "No such service",
+        "slot_taken": "This time slot is no longer available",
+        "slot_unavailable": "This time cannot be booked",
+        "too_many_bookings": "Too many bookings",
+        "too_many_lines": "Too many services in one booking",
+        "unavailable": "The booking system is unavailable; please try again",
+    }
+
 
 @dataclass(frozen=True)
 class BookingLine:

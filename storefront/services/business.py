@@ -121,6 +121,11 @@ class SettingsError(ServiceError):
     """Codes: not_allowed, invalid (details `fields`: {field: code}: required, too_long,
     invalid, not_one_line, unprintable, out_of_range; `messages`: {field: message})."""
 
+    CODES = {
+        "invalid": "Please check the form",
+        "not_allowed": "Only admins may do this",
+    }
+
 
 def editable_settings(*, session: Session) -> dict[str, str]:
     """The row's editable values as the form shows them."""

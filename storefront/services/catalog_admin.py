@@ -60,6 +60,17 @@ class CatalogError(ServiceError):
     """Codes: no_user, not_allowed, not_found, invalid (`details['field']`, `details['reason']`),
     slug_taken, too_many_images, category_not_found, no_revision (no change waits for review)."""
 
+    CODES = {
+        **permissions.ADMIN_CHECK_CODES,
+        "category_not_found": "No such category",
+        "invalid": "Unknown status",
+        "no_revision": "No change waits for review",
+        "no_user": "User must be logged in",
+        "not_found": "No such service",
+        "slug_taken": "This slug is used by another service",
+        "too_many_images": "Too many images",
+    }
+
 
 # --- who is calling ------------------------------------------------------------------------
 

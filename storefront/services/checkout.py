@@ -273,6 +273,12 @@ class ServiceRefError(ServiceError):
     """Codes: missing_id ('No service ID provided'), bad_format (details['given']),
     not_found."""
 
+    CODES = {
+        "bad_format": "Invalid service ID",
+        "missing_id": "No service ID provided",
+        "not_found": "Service not found",
+    }
+
 
 def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceView:
     """docs/product.md §5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it

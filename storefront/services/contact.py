@@ -32,6 +32,11 @@ class ContactError(ServiceError):
     """`details['fields']` maps each bad field to its error code, `details['messages']` to its
     message."""
 
+    CODES = {
+        "invalid": "Please check the form",
+        "rate_limited": "Too many messages",
+    }
+
 
 @dataclass(frozen=True)
 class ContactRequest:

@@ -34,6 +34,10 @@ UPCOMING_SERVICES = 10
 class DashboardError(ServiceError):
     """Codes: not_allowed."""
 
+    CODES = {
+        "not_allowed": "Only admins may do this",
+    }
+
 
 @dataclass(frozen=True)
 class Counts:

@@ -52,6 +52,14 @@ PHONE_PUNCTUATION = frozenset("+()-./ ")
 class FieldError(ServiceError):
     """One field's value refused; see the module's codes. `message` names the field."""
 
+    CODES = {
+        "invalid": "Invalid",
+        "not_one_line": "Not one line",
+        "required": "Required",
+        "too_long": "Too long",
+        "unprintable": "Unprintable",
+    }
+
 
 def max_length(model: type, column: str) -> int:
     """The length the model declares for `column` (`Field(max_length=...)`): the one source of

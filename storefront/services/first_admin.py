@@ -51,6 +51,15 @@ class SetupError(ServiceError):
     """Codes: missing_email, no_user (no signed-in caller), throttled (`details['wait']` seconds),
     code_invalid (missing, wrong, used or expired: never which), admin_exists, unknown_user."""
 
+    CODES = {
+        "admin_exists": "An admin exists already",
+        "code_invalid": "The setup code is not valid",
+        "missing_email": "Please enter an email address",
+        "no_user": "No user logged in",
+        "throttled": "Too many attempts",
+        "unknown_user": "No such account",
+    }
+
 
 @dataclass(frozen=True)
 class SetupCode:

@@ -26,6 +26,11 @@ class MailError(ServiceError):
     """Codes: invalid_message (a header or attachment cannot be built), send_failed (the SMTP
     server is unreachable, refused the message, or could not secure the connection)."""
 
+    CODES = {
+        "invalid_message": "Invalid message",
+        "send_failed": "The mail could not be sent",
+    }
+
 
 def send_mail(
     *,

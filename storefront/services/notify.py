@@ -51,6 +51,15 @@ class NotifyError(ServiceError):
     """Codes: unknown_topic, bad_payload, booking_missing (permanent); webhook_failed,
     send_failed (worth another attempt); invalid_message (a mail that cannot be built)."""
 
+    CODES = {
+        "bad_payload": "A mail needs a subject and a text",
+        "booking_missing": "Booking missing",
+        "invalid_message": "Invalid message",
+        "send_failed": "Send failed",
+        "unknown_topic": "Unknown topic",
+        "webhook_failed": "Webhook failed",
+    }
+
     @property
     def permanent(self) -> bool:
         return self.code in PERMANENT_CODES

@@ -42,6 +42,13 @@ class OAuthError(ServiceError):
     """Codes: unknown_provider, bad_state, provider_error, unverified_email. The message is
     The spec's fallback 'Error signing in with {provider}'; details stay in logs."""
 
+    CODES = {
+        "bad_state": "Bad state",
+        "provider_error": "Provider error",
+        "unknown_provider": "Unknown provider",
+        "unverified_email": "Unverified email",
+    }
+
 
 @dataclass(frozen=True)
 class OAuthState:

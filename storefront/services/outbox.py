@@ -48,6 +48,11 @@ MAIL_CAP_WINDOW = timedelta(hours=24)
 class OutboxError(ServiceError):
     """Codes: unknown_topic, wrong_channel."""
 
+    CODES = {
+        "unknown_topic": "Unknown topic",
+        "wrong_channel": "Wrong channel",
+    }
+
 
 @dataclass
 class SendReport:

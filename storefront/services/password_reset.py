@@ -46,6 +46,18 @@ class PasswordResetError(ServiceError):
     """Codes: missing_email, invalid_email (not one address), rate_limited (`details['retry_after']`), invalid_or_expired, and
     the password rules' weak_password, common_password, password_too_long, passwords_mismatch."""
 
+    CODES = {
+        "common_password": "Common password",
+        "invalid_email": "Email is invalid",
+        "invalid_or_expired": "Invalid or expired",
+        "missing_email": "Please enter your email address",
+        "missing_fields": "Missing fields",
+        "password_too_long": "Password too long",
+        "passwords_mismatch": "Passwords mismatch",
+        "rate_limited": "Too many reset requests",
+        "weak_password": "Weak password",
+    }
+
 
 def reset_link(token: str) -> str:
     """The spec puts type=recovery in the URL hash; a hash never reaches the server, so the query

@@ -29,6 +29,12 @@ def require_admin(session: Session, actor_id: object, error: type[ServiceError])
 
 
 TWO_FACTOR_REQUIRED = "Set up two-factor sign-in (Account, Security) to use the admin screens"
+# The codes require_admin raises, in every error type it is given (each declares them).
+ADMIN_CHECK_CODES = {
+    "no_user": "No user logged in",
+    "not_allowed": "Only admins may do this",
+    "two_factor_required": TWO_FACTOR_REQUIRED,
+}
 
 
 def two_factor_setup_needed(session: Session, user: User) -> bool:

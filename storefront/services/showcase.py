@@ -53,6 +53,10 @@ CASTLE_DEFAULT_PRICE = Decimal("249.99")
 class ShowcaseError(ServiceError):
     """`category_missing`: the page's category is not in the catalogue."""
 
+    CODES = {
+        "category_missing": "Category missing",
+    }
+
 
 @dataclass(frozen=True)
 class Mascot:

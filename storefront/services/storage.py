@@ -112,6 +112,19 @@ _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 
 
 class StorageError(ServiceError):
+    CODES = {
+        "bad_folder": "Bad folder",
+        "bad_name": "Bad name",
+        "bad_type": "Bad type",
+        "exists": "Exists",
+        "no_file": "No file provided",
+        "not_image": "File must be an image",
+        "quota_exceeded": "Quota exceeded",
+        "rate_limited": "Rate limited",
+        "too_large": "Too large",
+        "too_many_pixels": "Too many pixels",
+        "unavailable": "Storage is unavailable",
+    }
     pass
 
 

@@ -55,6 +55,19 @@ class TwoFactorError(ServiceError):
     invalid_code, expired (the sign-in's 5 minutes are over), rate_limited
     (`details['retry_after']` seconds), enable_first (require it for all before using it)."""
 
+    CODES = {
+        **permissions.ADMIN_CHECK_CODES,
+        "already_enabled": "Two-factor sign-in is already on",
+        "enable_first": "Turn on two-factor sign-in for your account first",
+        "expired": "Your sign-in took too long. Please sign in again.",
+        "invalid_code": "The code is not valid",
+        "no_setup": "Start the setup again",
+        "no_user": "No user logged in",
+        "not_allowed": "Only admins may do this",
+        "not_enabled": "Two-factor sign-in is off",
+        "rate_limited": "Too many attempts",
+    }
+
 
 @dataclass(frozen=True)
 class Setup:

@@ -18,6 +18,13 @@ class RoleError(ServiceError):
     """Codes: no_user (no signed-in caller), not_allowed (the caller is not an admin),
     unknown_user (no such account). Initial Admin Setup is services/first_admin.py."""
 
+    CODES = {
+        **permissions.ADMIN_CHECK_CODES,
+        "no_user": "No user logged in",
+        "not_allowed": "Only admins may do this",
+        "unknown_user": "No such account",
+    }
+
 
 def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
     try:
@@ -112,6 +119,18 @@ class ProfileError(ServiceError):
     lines, or with a control or invisible character: the message says which), too_large,
     not_image, upload_failed, rate_limited and quota_exceeded (the account's upload limits:
     the message says which, with its numbers)."""
+
+    CODES = {
+        "invalid_name": "Invalid name",
+        "name_missing": "Name missing",
+        "name_too_long": "Name too long",
+        "no_user": "No such account",
+        "not_image": "Not an image",
+        "quota_exceeded": "Quota exceeded",
+        "rate_limited": "Rate limited",
+        "too_large": "The image is over 2 MB",
+        "upload_failed": "The image could not be stored",
+    }
 
 
 def update_full_name(*, session: Session, user_id: str, full_name: str) -> None:

@@ -7,6 +7,7 @@ import reflex as rx
 from storefront.services import audit
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
+from storefront.state.errors import log_failure
 
 LOAD_FAILED = "Failed to load the audit log"
 BAD_FILTER = "Please check the filter: dates as YYYY-MM-DD."
@@ -43,7 +44,8 @@ class AdminAuditState(AdminState):
         except audit.AuditError as exc:
             self.error = BAD_FILTER if exc.code == "invalid_filter" else LOAD_FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminAuditState.load", exc)
             self.error = LOAD_FAILED
             return
         self.entries = [

@@ -16,6 +16,7 @@ from storefront.services.admin_bookings import AdminBookingError, BookingEdit, I
 from storefront.services.booking import EVENT_TYPES
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
+from storefront.state.errors import log_failure
 
 LOAD_FAILED = "Failed to load bookings. Please try again later."
 STATUS_FAILED = "Failed to update booking status. Please try again."
@@ -122,7 +123,8 @@ class AdminBookingsState(AdminState):
             found = await call_service(
                 admin_bookings.list_bookings, actor_id=caller, filters=filters, page=self.page
             )
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingsState._reload", exc)
             self.rows, self.total, self.error = [], 0, LOAD_FAILED
         else:
             self.rows = [_row(r) for r in found.rows]
@@ -198,7 +200,8 @@ class AdminBookingsState(AdminState):
         except AdminBookingError as exc:
             self.error = NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingsState.open_detail", exc, booking=str(booking_id)[:64])
             self.error = BOOKING_FAILED
             return
         view = found.view
@@ -263,7 +266,8 @@ class AdminBookingsState(AdminState):
             else:
                 self.detail_error = NOT_FOUND if exc.code == "not_found" else STATUS_FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingsState._set_status", exc, booking=self.detail.get("id"))
             self.detail_error = STATUS_FAILED
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
@@ -309,7 +313,8 @@ class AdminBookingsState(AdminState):
         except AdminBookingError as exc:
             self.detail_error = exc.message if exc.code == "not_found" else CANCEL_FROM_FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingsState.ask_cancel_from", exc, booking=self.detail.get("id"))
             self.detail_error = CANCEL_FROM_FAILED
             return
         if not found.references:
@@ -333,7 +338,10 @@ class AdminBookingsState(AdminState):
                 booking_id=self.detail["id"],
                 by=by,
             )
-        except Exception:
+        except Exception as exc:
+            log_failure(
+                "AdminBookingsState.confirm_cancel_from", exc, booking=self.detail.get("id")
+            )
             self.detail_error = CANCEL_FROM_FAILED
             return
         self.detail_open = False
@@ -392,7 +400,8 @@ class AdminBookingEditState(AdminState):
             self.error = NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED
             self.loaded = True
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingEditState.load", exc, booking=booking_id)
             self.error, self.loaded = BOOKING_FAILED, True
             return
         self.booking_id, self.reference, self.status = form.id, form.reference, form.status
@@ -495,7 +504,8 @@ class AdminBookingEditState(AdminState):
             else:
                 self.error = NOT_FOUND if exc.code == "not_found" else SAVE_FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingEditState._save", exc, booking=self.booking_id)
             self.busy, self.error = False, SAVE_FAILED
             return
         self.field_errors, self.conflicts, self.notice = {}, [], SAVED
@@ -532,7 +542,8 @@ class AdminBookingEditState(AdminState):
             await call_service(
                 admin_bookings.delete_booking, actor_id=caller, booking_id=self.booking_id
             )
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminBookingEditState.delete", exc, booking=self.booking_id)
             self.error = DELETE_FAILED
             return
         return rx.redirect(routes.ADMIN_BOOKINGS)

@@ -10,6 +10,7 @@ import reflex as rx
 from storefront.services import admin_bookings
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
+from storefront.state.errors import log_failure
 
 LOAD_FAILED = "Failed to load bookings. Please try again later."
 
@@ -28,7 +29,8 @@ class AdminCalendarState(AdminState):
             return
         try:
             week = await call_service(admin_bookings.week_calendar, actor_id=caller, day=day)
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminCalendarState._show", exc)
             self.error = LOAD_FAILED
             return
         self.error = ""

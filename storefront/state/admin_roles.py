@@ -9,6 +9,7 @@ import reflex as rx
 from storefront.services import users
 from storefront.state.auth import AdminState, AuthState
 from storefront.state.base import call_service
+from storefront.state.errors import log_failure
 
 CHECK_FAILED = "Failed to check role"
 SYNC_FAILED = "Failed to sync role"
@@ -26,7 +27,8 @@ class RoleDebugState(AdminState):
         auth_state = await self.get_state(AuthState)
         try:
             found = await call_service(users.role_info, actor_id=caller)
-        except Exception:
+        except Exception as exc:
+            log_failure("RoleDebugState._read", exc)
             self.error = CHECK_FAILED
             return
         self.info = {
@@ -58,7 +60,8 @@ class RoleDebugState(AdminState):
         self.notice = self.error = ""
         try:
             await call_service(users.sync_user_role, actor_id=caller, target_user_id=caller)
-        except Exception:
+        except Exception as exc:
+            log_failure("RoleDebugState.synchronize", exc)
             self.error = SYNC_FAILED
             return
         self.notice = SYNCED

@@ -10,6 +10,7 @@ from storefront.services import business, two_factor
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.business import BusinessState
+from storefront.state.errors import log_failure
 
 FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours", "currency")
 SAVED = "Settings saved successfully"
@@ -37,7 +38,8 @@ class AdminSettingsState(AdminState):
             return
         try:
             self.values = await call_service(business.editable_settings)
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminSettingsState.load", exc)
             self.error = LOAD_FAILED
 
     @rx.event
@@ -66,7 +68,8 @@ class AdminSettingsState(AdminState):
             }
             self.error = FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminSettingsState.save", exc)
             self.error = FAILED
             return
         self.field_errors, self.notice = {}, SAVED
@@ -104,7 +107,8 @@ class AdminTwoFactorState(AdminState):
         except two_factor.TwoFactorError as exc:
             self.error = ENABLE_FIRST if exc.code == "enable_first" else FAILED
             return
-        except Exception:
+        except Exception as exc:
+            log_failure("AdminTwoFactorState.set_required", exc)
             self.error = FAILED
             return
         self.required = bool(required)

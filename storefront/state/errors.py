@@ -21,6 +21,20 @@ log = logging.getLogger(__name__)
 TRY_LATER = "Something went wrong. Please try again later."
 
 
+def log_failure(what: str, exception: Exception, **context: object) -> None:
+    """Log a handler's unexpected failure once, with what it was doing and on what (ids): one
+    line while the database is unavailable (as the handler below logs an outage), the
+    traceback otherwise. The screen then shows its own message."""
+    where = ", ".join(f"{key}={value}" for key, value in context.items())
+    where = f" ({where})" if where else ""
+    if is_outage(exception):
+        log.warning(
+            "%s failed%s, the database is unavailable: %s", what, where, error_summary(exception)
+        )
+    else:
+        log.error("%s failed%s", what, where, exc_info=exception)
+
+
 def backend_exception_handler(exception: Exception) -> EventSpec:
     if is_outage(exception):
         log.warning("an event failed, the database is unavailable: %s", error_summary(exception))

@@ -174,3 +174,22 @@ def test_the_guard_imports_no_screen_state():
     assert not {m for m in imported if m.startswith("storefront.state.")} - {
         "storefront.state.access"
     }
+
+
+def test_no_exception_is_swallowed():
+    """Every `except Exception` logs the exception (a log call or state/errors.log_failure),
+    raises, or hands the exception on (a health answer, a retry decision): nothing is caught and
+    forgotten, and a database outage is never hidden."""
+    silent = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.ExceptHandler) or not isinstance(node.type, ast.Name):
+                continue
+            if node.type.id not in {"Exception", "BaseException"}:
+                continue
+            body = ast.unparse(ast.Module(body=node.body, type_ignores=[]))
+            handled = re.search(r"\b(log|logger|logging)\.\w+\(|log_failure\(|\braise\b", body)
+            uses_it = node.name is not None and re.search(rf"\b{node.name}\b", body)
+            if not (handled or uses_it):
+                silent.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert not silent, f"an `except Exception` that neither logs nor uses it: {silent}"

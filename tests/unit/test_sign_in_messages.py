@@ -14,4 +14,5 @@ def test_codes_map_to_spec_messages():
     assert message_for(auth.AuthError("weak_password"), "x") == (
         "Password must be at least 8 characters long"
     )
-    assert message_for(auth.AuthError("something_new"), "fallback") == "fallback"
+    # A declared code the screen has no words of its own for gets the screen's fallback.
+    assert message_for(auth.AuthError("invalid_ticket"), "fallback") == "fallback"
