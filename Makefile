@@ -30,7 +30,6 @@ WORKERS ?= 4
 HOST ?= 0.0.0.0
 PORT ?= 3000
 run-prod: export ENVIRONMENT := prod
-run-prod: export STORAGE_BACKEND := s3
 run-prod: export GRANIAN_WORKERS := $(WORKERS)
 run-prod: install
 	@$(BIN)/python -m storefront.preflight
@@ -57,15 +56,22 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
+# With ENVIRONMENT=prod these check the production settings first (storefront/preflight.py), as
+# run-prod does, and store images where every host reads them (the S3 bucket).
+PREFLIGHT = @if [ "$$ENVIRONMENT" = prod ]; then $(BIN)/python -m storefront.preflight; fi
+
 migrate: install
+	$(PREFLIGHT)
 	$(BIN)/alembic upgrade head
 
 seed: install
+	$(PREFLIGHT)
 	$(BIN)/python -m storefront.seed
 
 # Give an existing account the admin role: make make-admin EMAIL=someone@example.com
 make-admin: install
 	@test -n "$(EMAIL)" || (echo "usage: make make-admin EMAIL=someone@example.com" && exit 2)
+	$(PREFLIGHT)
 	$(BIN)/python -m storefront.manage make-admin "$(EMAIL)"
 
 # A SECRET_KEY for .env or the environment (prod and public addresses refuse a weak one).

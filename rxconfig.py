@@ -3,12 +3,18 @@
 `db_url` is deliberately not set: the app opens its own engine (storefront/db.py) and the schema is
 owned by Alembic (alembic/), so Reflex's own migration helpers must not touch the database.
 `REFLEX_REDIS_URL` (read by Reflex itself) switches state to Redis for several workers.
+
+PUBLIC_URL, PORT, CORS_ORIGINS and TRUSTED_PROXY_HOPS are read as storefront/settings.py reads
+them: the environment first, then the project's `.env` (so the frontend is built for the same
+address the preflight checked).
 """
 
 import dataclasses
 import os
+from pathlib import Path
 
 import reflex as rx
+from dotenv import dotenv_values
 from reflex_base.plugins import tailwind_v4
 
 # Radix Themes ships one stylesheet with every colour scale and every component (810 KB before
@@ -61,6 +67,14 @@ class RadixThemesPlugin(rx.plugins.RadixThemesPlugin):
         return ()
 
 
+# The environment wins over .env, as in pydantic-settings (storefront/settings.py).
+_ENV = {**dotenv_values(Path(__file__).resolve().parent / ".env"), **os.environ}
+
+
+def _setting(name: str, default: str) -> str:
+    return _ENV.get(name) or default
+
+
 config = rx.Config(
     app_name="storefront",
     telemetry_enabled=False,
@@ -68,17 +82,17 @@ config = rx.Config(
     state_auto_setters=False,
     cors_allowed_origins=[
         origin.strip()
-        for origin in os.environ.get("CORS_ORIGINS", "http://localhost:3000").split(",")
+        for origin in _setting("CORS_ORIGINS", "http://localhost:3000").split(",")
         if origin.strip()
     ],
-    frontend_port=int(os.environ.get("PORT", "3000")),
-    backend_port=int(os.environ.get("PORT", "3000")),
-    api_url=os.environ.get("PUBLIC_URL", "http://localhost:3000"),
-    deploy_url=os.environ.get("PUBLIC_URL", "http://localhost:3000"),
+    frontend_port=int(_setting("PORT", "3000")),
+    backend_port=int(_setting("PORT", "3000")),
+    api_url=_setting("PUBLIC_URL", "http://localhost:3000"),
+    deploy_url=_setting("PUBLIC_URL", "http://localhost:3000"),
     default_color_mode="light",
     # Reflex resolves the websocket's client address with it; storefront/settings.py reads the
     # same variable for the plain HTTP routes.
-    trusted_proxy_hops=int(os.environ.get("TRUSTED_PROXY_HOPS", "0")),
+    trusted_proxy_hops=int(_setting("TRUSTED_PROXY_HOPS", "0")),
     # No SitemapPlugin: it writes the sitemap at build time, without the catalogue's pages and
     # with every private route; storefront/api/seo.py serves /sitemap.xml from the catalogue.
     plugins=[

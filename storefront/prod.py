@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / ".web"
 STATIC = WEB / "build" / "client"
@@ -52,14 +54,15 @@ def _files(root: Path) -> Iterator[Path]:
 
 
 def stamp(root: Path = ROOT, env: dict[str, str] | None = None) -> dict[str, str]:
-    """What a build of `root` with `env` depends on, as a comparable record."""
-    env = os.environ if env is None else env
+    """What a build of `root` with `env` depends on, as a comparable record. Settings are read
+    as rxconfig.py reads them: the environment first, then the project's `.env`."""
+    env = {**dotenv_values(root / ".env"), **(os.environ if env is None else env)}
     digest = hashlib.sha256()
     for path in _files(root):
         digest.update(str(path.relative_to(root)).encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     record = {"sources": digest.hexdigest()}
-    record.update({name: env.get(name, "") for name in BUILT_IN_SETTINGS})
+    record.update({name: env.get(name) or "" for name in BUILT_IN_SETTINGS})
     return record
 
 

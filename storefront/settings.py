@@ -88,7 +88,9 @@ class Settings(BaseSettings):
     public_url: str = "http://localhost:3000"
     cors_origins: str = "http://localhost:3000"
 
-    # Files: a local folder (default) or an S3-compatible bucket.
+    # Files: a local folder (the default) or an S3-compatible bucket (the default when
+    # ENVIRONMENT=prod: every command run with the production settings, `make seed` included,
+    # stores where the workers of every host read, as storefront/preflight.py requires).
     storage_backend: Literal["local", "s3"] = "local"
     media_dir: Path = PROJECT_ROOT / "data" / "media"
     media_url_prefix: str = "/media"
@@ -192,6 +194,15 @@ class Settings(BaseSettings):
         except EmailNotValidError:
             raise ValueError(f"OWNER_EMAIL must be one email address, not {value!r}") from None
         return checked.normalized.lower()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _production_stores_in_the_bucket(cls, data: object) -> object:
+        if isinstance(data, dict):
+            keys = {str(k).lower() for k in data}
+            if "storage_backend" not in keys and str(data.get("environment", "")).lower() == "prod":
+                data = {**data, "storage_backend": "s3"}
+        return data
 
     @model_validator(mode="after")
     def _refuse_weak_secret(self) -> Settings:

@@ -105,7 +105,6 @@ class BusinessSettings(SQLModel, table=True):
     address: str = Field(default="Prishtina, Kosovo", max_length=255)
     whatsapp_number: str = Field(default="+38344000000", max_length=32)
     opening_hours: str = Field(default="Monday to Friday 9AM-6PM", max_length=120)
-    currency: str = Field(default="EUR", max_length=3)
     min_notice_hours: int = Field(default=24)
     # Every admin must sign in with two-factor (services/two_factor.py); admins toggle it.
     admin_two_factor_required: bool = Field(default=False)

@@ -132,7 +132,6 @@ def editable_settings(*, session: Session) -> dict[str, str]:
     row = settings_row(session)
     values = {name: getattr(row, name) for name in SETTINGS_FIELDS}
     values["min_notice_hours"] = str(row.min_notice_hours)
-    values["currency"] = row.currency
     return values
 
 
@@ -141,7 +140,6 @@ def check_settings(
 ) -> tuple[dict[str, object], dict[str, str], dict[str, str]]:
     """Clean values, {field: code} and {field: message} from what a browser sent."""
     from storefront.services import fields
-    from storefront.services.money import SYMBOLS
 
     def rule(name: str):
         label, required = SETTINGS_FIELDS[name]
@@ -162,11 +160,6 @@ def check_settings(
         errors["min_notice_hours"] = "out_of_range"
     else:
         clean["min_notice_hours"] = int(notice)
-    currency = str(values.get("currency", "")).strip().upper()
-    if currency not in SYMBOLS:
-        errors["currency"] = "invalid"
-    else:
-        clean["currency"] = currency
     return clean, errors, checked.messages
 
 

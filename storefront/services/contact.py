@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
-from storefront.services import business, fields, outbox, throttle
+from storefront.services import business, dates, fields, outbox, throttle
 from storefront.services.errors import ServiceError
 
 # Each text field: its label, its kind of text (services/fields.rule) and whether it is
@@ -97,7 +97,7 @@ def submit(
     key = request.submission_key.strip()[:SUBMISSION_KEY_LENGTH] or None
     if (earlier := _sent_before(session, key)) is not None:
         return earlier
-    checked = check(request, today=now.date())
+    checked = check(request, today=dates.today(now))
     if checked.codes:
         raise ContactError(
             "invalid", "Please check the form", fields=checked.codes, messages=checked.messages

@@ -16,6 +16,11 @@ def business_zone() -> ZoneInfo:
     return ZoneInfo(get_settings().timezone)
 
 
+def today(now: datetime | None = None) -> date:
+    """Today as the business sees it (its time zone), not the server's: the one way to ask."""
+    return (now or datetime.now(business_zone())).astimezone(business_zone()).date()
+
+
 def local_date(moment: datetime, zone: ZoneInfo | None = None) -> str:
     return moment.astimezone(zone or business_zone()).strftime(DATE_FORMAT)
 

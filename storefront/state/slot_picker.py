@@ -68,7 +68,7 @@ class SlotPickerState(rx.State):
         self.duration = str(_bounded(duration, 1, 8))
         self.selected_date = day if _is_day(day) else ""
         self.selected_time = str(start_time)[:5] if self.selected_date else ""
-        shown = date.fromisoformat(self.selected_date) if self.selected_date else date.today()
+        shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
         self.year, self.month = shown.year, shown.month
         await self._load_month()
         if self.selected_date:

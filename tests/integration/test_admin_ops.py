@@ -166,7 +166,6 @@ def _settings(**overrides) -> dict[str, object]:
         "email": "hello@magic.example",
         "opening_hours": "Mon-Sat 9-19",
         "min_notice_hours": "48",
-        "currency": "eur",
     } | overrides
 
 
@@ -181,7 +180,6 @@ def test_settings_are_validated_saved_audited_and_read_by_the_site(session):
                 email="nope",
                 whatsapp_number="call me",
                 min_notice_hours="-3",
-                currency="BTC",
                 phone=["+1"],
             ),
         )
@@ -190,7 +188,6 @@ def test_settings_are_validated_saved_audited_and_read_by_the_site(session):
         "email": "invalid",
         "whatsapp_number": "invalid",
         "min_notice_hours": "invalid",
-        "currency": "invalid",
         "phone": "invalid",
     }
     with pytest.raises(business.SettingsError):
@@ -206,11 +203,8 @@ def test_settings_are_validated_saved_audited_and_read_by_the_site(session):
         "@magic.ks",
     )
     saved = business.editable_settings(session=session)
-    assert (saved["whatsapp_number"], saved["min_notice_hours"], saved["currency"]) == (
-        "+38344111222",
-        "48",
-        "EUR",
-    )
+    assert (saved["whatsapp_number"], saved["min_notice_hours"]) == ("+38344111222", "48")
+    assert "currency" not in saved  # the server's CURRENCY, not a business setting
     from storefront.services.availability import min_notice
 
     assert min_notice(session=session) == timedelta(hours=48)

@@ -102,3 +102,16 @@ def test_owner_email_is_kept_as_the_accounts_keep_emails():
     assert Settings(owner_email=" Boss@Example.com ", _env_file=None).owner_email == (
         "boss@example.com"
     )
+
+
+def test_production_settings_store_images_in_the_bucket_unless_told_otherwise():
+    """Every command run with ENVIRONMENT=prod (make seed, make make-admin, the workers) stores
+    images in the same place: the bucket, as the preflight requires of a production start."""
+    import secrets
+
+    from storefront.settings import Settings
+
+    prod = {"environment": "prod", "smtp_host": "mail", "secret_key": secrets.token_urlsafe(48)}
+    assert Settings(_env_file=None, **prod).storage_backend == "s3"
+    assert Settings(_env_file=None, **prod, storage_backend="local").storage_backend == "local"
+    assert Settings(_env_file=None).storage_backend == "local"

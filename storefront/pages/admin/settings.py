@@ -1,4 +1,5 @@
-"""Admin Settings: the business's name, contact details, hours, notice and currency."""
+"""Admin Settings: the business's name, contact details, hours and notice. The currency is the
+server's CURRENCY setting (one currency everywhere, docs/architecture.md §9.2), not set here."""
 
 import reflex as rx
 
@@ -12,7 +13,6 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.ui import PRIMARY_BUTTON
-from storefront.services.money import SYMBOLS
 from storefront.state.admin_settings import AdminSettingsState as S
 from storefront.state.admin_settings import AdminTwoFactorState
 
@@ -91,26 +91,6 @@ def admin_settings_page() -> rx.Component:
             rx.el.h2("Business details", class_name="text-lg font-bold"),
             rx.el.div(
                 *[_field(*f) for f in FIELDS],
-                rx.el.div(
-                    rx.el.label("Currency", html_for="settings-currency", class_name=LABEL),
-                    rx.el.select(
-                        *[
-                            rx.el.option(f"{code} ({symbol})", value=code)
-                            for code, symbol in SYMBOLS.items()
-                        ],
-                        id="settings-currency",
-                        value=S.values.get("currency", "EUR"),
-                        on_change=lambda v: S.set_value("currency", v),
-                        aria_describedby="settings-currency-hint",
-                        class_name=INPUT,
-                    ),
-                    rx.el.p(
-                        "Saved with the business details; prices still show the server's "
-                        "CURRENCY setting.",
-                        id="settings-currency-hint",
-                        class_name="mt-1 text-xs text-slate-500",
-                    ),
-                ),
                 class_name="mt-4 grid gap-4 md:grid-cols-2",
             ),
             rx.el.button(
