@@ -1,6 +1,6 @@
 """The admin bookings list with 10,000 bookings (30,000 items) on PostgreSQL: server time of
 the first page, a filtered page (status and event dates) and a reference search, as the admin
-screen asks for them (`services/admin_bookings.list_bookings`, count included), plus the full
+screen asks for them (`services/admin_booking_list.list_bookings`, count included), plus the full
 CSV export. Aim: each page under 300 ms.
 
 Runs on a throwaway database it creates and drops. Run: `.venv/bin/python bench/admin_bookings.py`.
@@ -26,7 +26,7 @@ from sqlmodel import Session  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
 from storefront.models import Booking, BookingItem, User, booking_reference  # noqa: E402
-from storefront.services import admin_bookings  # noqa: E402
+from storefront.services import admin_booking_list  # noqa: E402
 from tests.conftest import create_database, migrate  # noqa: E402
 from tests.factories import make_service  # noqa: E402
 
@@ -116,18 +116,18 @@ def main() -> None:
                 f"{time.perf_counter() - began:.1f} s"
             )
         cases = {
-            "first page (newest 20, count)": admin_bookings.BookingFilter(),
-            "filtered page (confirmed, event dates in March)": admin_bookings.check_filter(
+            "first page (newest 20, count)": admin_booking_list.BookingFilter(),
+            "filtered page (confirmed, event dates in March)": admin_booking_list.check_filter(
                 status="confirmed", date_from="2026-03-01", date_to="2026-03-31"
             ),
-            f"reference search ({reference})": admin_bookings.check_filter(search=reference),
-            "email search ('guest.42')": admin_bookings.check_filter(search="guest.42"),
+            f"reference search ({reference})": admin_booking_list.check_filter(search=reference),
+            "email search ('guest.42')": admin_booking_list.check_filter(search="guest.42"),
         }
         print(f"server time per request, median and max of {RUNS} (aim < 300 ms):")
         for label, filters in cases.items():
             p50, worst, page = _time(
                 engine,
-                lambda s, f=filters: admin_bookings.list_bookings(
+                lambda s, f=filters: admin_booking_list.list_bookings(
                     session=s, actor_id=admin, filters=f
                 ),
             )
@@ -136,8 +136,8 @@ def main() -> None:
             began = time.perf_counter()
             rows = sum(
                 1
-                for _ in admin_bookings.export_rows(
-                    session=session, actor_id=admin, filters=admin_bookings.BookingFilter()
+                for _ in admin_booking_list.export_rows(
+                    session=session, actor_id=admin, filters=admin_booking_list.BookingFilter()
                 )
             )
             print(

@@ -58,7 +58,8 @@ from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_audit import AdminAuditState
 from storefront.state.admin_availability import AdminAvailabilityState
 from storefront.state.admin_banners import AdminBannersState
-from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
+from storefront.state.admin_booking_edit import AdminBookingEditState
+from storefront.state.admin_bookings import AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState

@@ -17,20 +17,21 @@ from starlette.routing import Route
 from storefront import routes as site_routes
 from storefront.db import session_scope
 from storefront.models import utcnow
-from storefront.services import admin_bookings, auth, dates
-from storefront.services.admin_bookings import AdminBookingError, BookingFilter
+from storefront.services import admin_booking_list, auth, dates
+from storefront.services.admin_booking_list import BookingFilter
+from storefront.services.admin_bookings import AdminBookingError
 
 
 def csv_chunks(*, session: Session, actor_id: str, filters: BookingFilter) -> Iterator[str]:
     """The CSV text, a few hundred rows at a time, header first."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(admin_bookings.CSV_HEADER)
+    writer.writerow(admin_booking_list.CSV_HEADER)
     for n, row in enumerate(
-        admin_bookings.export_rows(session=session, actor_id=actor_id, filters=filters), 1
+        admin_booking_list.export_rows(session=session, actor_id=actor_id, filters=filters), 1
     ):
-        writer.writerow(admin_bookings.csv_cells(row))
-        if n % admin_bookings.EXPORT_BATCH == 0:
+        writer.writerow(admin_booking_list.csv_cells(row))
+        if n % admin_booking_list.EXPORT_BATCH == 0:
             yield buffer.getvalue()
             buffer.seek(0)
             buffer.truncate()
@@ -56,7 +57,7 @@ async def bookings_csv(request: Request) -> Response:
         return PlainTextResponse("You must be an admin to access this page.", status_code=403)
     query = request.query_params
     try:
-        filters = admin_bookings.check_filter(
+        filters = admin_booking_list.check_filter(
             status=query.get("status", ""),
             search=query.get("q", ""),
             date_from=query.get("from", ""),

@@ -1,9 +1,11 @@
-"""The back office's bookings: the filtered list (and its CSV), one booking's detail, changing
-its status, editing it and deleting it (docs/product.md §2, 4, 5; docs/architecture.md §5).
+"""Changes to the back office's bookings: a booking's status (and cancelling a flood of pending
+ones), editing it and deleting it (docs/product.md §2, 4, 5; docs/architecture.md §5). The list,
+its CSV and one booking's detail are services/admin_booking_list.py; the week calendar is
+services/admin_week.py; both use this module's admin check and error.
 
 Every write is one transaction that first takes the booking engine's per-service locks
 (`services/locks.py`), checks the caller is an admin in the database, re-checks capacity
-with the one capacity rule (`availability.fits_capacity`) when the booking holds units, writes
+with the one capacity check (`availability.check_in_order`) when the booking holds units, writes
 the booking with all its items, and records the change in the audit log. An admin may override
 a refusal for capacity only explicitly; the override is logged."""
 
@@ -12,15 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import exists, func, or_
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
@@ -30,21 +30,12 @@ from storefront.services.auth import normalize_email
 from storefront.services.booking import (
     EVENT_TYPES,
     MAX_GUESTS,
-    BookingView,
-    booking_for_view,
 )
 from storefront.services.errors import ServiceError
-from storefront.services.money import CENT, format_price, to_amount
-from storefront.services.notify import name_from_email
+from storefront.services.money import CENT, to_amount
 
-PER_PAGE = 20
-STATUSES = BOOKING_STATUSES  # docs/product.md §4, in the order the status buttons show them
-MAX_PER_PAGE = 200
-SEARCH_MAX = 100
-EXPORT_BATCH = 500
 MAX_PRICE = Decimal("1000000")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_REFERENCE = re.compile(r"^MG-[0-9A-F]{8}$")
 # The edit form's required fields (docs/product.md §5).
 REQUIRED_FIELDS = ("contact_email", "contact_phone", "venue_address")
 # The edit form's text fields: the label their messages use and their kind of text
@@ -90,259 +81,8 @@ def _booking_id(value: object) -> uuid.UUID:
         raise AdminBookingError("not_found", "Booking not found") from None
 
 
-# --- the list -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BookingFilter:
-    """What the admin narrowed the list to; blank means everything."""
-
-    status: str = ""
-    search: str = ""  # an MG- reference, part of an email or a phone number
-    date_from: str = ""  # YYYY-MM-DD, local: bookings with a service on or after this day
-    date_to: str = ""  # YYYY-MM-DD, local: ... on or before this day
-
-
-def check_filter(
-    *, status: object = "", search: object = "", date_from: object = "", date_to: object = ""
-) -> BookingFilter:
-    """A filter from what a browser sent, or `invalid_filter`."""
-    status = str(status or "").strip().lower()
-    if status in ("", "all"):
-        status = ""
-    elif status not in BOOKING_STATUSES:
-        raise AdminBookingError("invalid_filter", "Unknown status", field="status")
-    for name, value in (("date_from", date_from), ("date_to", date_to)):
-        if value and (not _DAY.match(str(value)) or _parse_day(str(value)) is None):
-            raise AdminBookingError("invalid_filter", "Bad date", field=name)
-    return BookingFilter(
-        status=status,
-        search=str(search or "").strip()[:SEARCH_MAX],
-        date_from=str(date_from or ""),
-        date_to=str(date_to or ""),
-    )
-
-
-def _parse_day(value: str) -> date | None:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        return None
-
-
-def _day_start_utc(day: date) -> datetime:
-    zone = dates.business_zone()
-    return datetime.combine(day, datetime.min.time(), tzinfo=zone).astimezone(UTC)
-
-
-def _where(filters: BookingFilter) -> list[Any]:
-    clauses: list[Any] = []
-    if filters.status:
-        clauses.append(Booking.status == filters.status)
-    term = filters.search
-    if term:
-        upper = term.upper()
-        if _REFERENCE.match(upper):
-            clauses.append(Booking.reference == upper)
-        else:
-            options = [
-                col(Booking.reference).icontains(term, autoescape=True),
-                col(Booking.contact_email).icontains(term, autoescape=True),
-                col(Booking.contact_phone).icontains(term, autoescape=True),
-            ]
-            digits = re.sub(r"\D", "", term)
-            if len(digits) >= 3:
-                # A number as typed without its spaces or dashes: '044123456' finds '+383 44 ...'
-                bare = func.replace(func.replace(col(Booking.contact_phone), " ", ""), "-", "")
-                options.append(bare.contains(digits.lstrip("0") or digits, autoescape=True))
-            clauses.append(or_(*options))
-    if filters.date_from or filters.date_to:
-        span = [BookingItem.booking_id == Booking.id]
-        if filters.date_from:
-            span.append(
-                BookingItem.start_datetime >= _day_start_utc(date.fromisoformat(filters.date_from))
-            )
-        if filters.date_to:
-            end = date.fromisoformat(filters.date_to) + timedelta(days=1)
-            span.append(BookingItem.start_datetime < _day_start_utc(end))
-        clauses.append(exists().where(*span))
-    return clauses
-
-
-@dataclass(frozen=True)
-class AdminBookingRow:
-    id: str
-    short_id: str  # the first 8 characters of the id (docs/product.md §9)
-    reference: str
-    customer: str  # derived from the email (docs/product.md §3)
-    email: str
-    phone: str
-    event_type: str
-    guest_count: int | None
-    event_date: str  # DD.MM.YYYY HH:MM local, the first service's start; '' without services
-    total: Decimal
-    total_label: str
-    status: str
-    created_at: str  # DD.MM.YYYY HH:MM local
-
-
-@dataclass(frozen=True)
-class BookingPage:
-    rows: tuple[AdminBookingRow, ...]
-    total: int
-    page: int
-    pages: int
-
-
-def _ordered(filters: BookingFilter):
-    return (
-        select(Booking)
-        .where(*_where(filters))
-        .order_by(col(Booking.created_at).desc(), col(Booking.id).desc())
-    )
-
-
-def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow]:
-    if not bookings:
-        return []
-    first_start = dict(
-        session.exec(
-            select(BookingItem.booking_id, func.min(BookingItem.start_datetime))
-            .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
-            .group_by(BookingItem.booking_id)
-        ).all()
-    )
-    zone = dates.business_zone()
-    result = []
-    for b in bookings:
-        start = first_start.get(b.id)
-        result.append(
-            AdminBookingRow(
-                id=str(b.id),
-                short_id=str(b.id)[:8],
-                reference=b.reference,
-                customer=name_from_email(b.contact_email),
-                email=b.contact_email,
-                phone=b.contact_phone,
-                event_type=b.event_type or "",
-                guest_count=b.guest_count,
-                event_date=_moment(start, zone) if start else "",
-                total=Decimal(b.total_amount),
-                total_label=format_price(b.total_amount, b.currency),
-                status=b.status,
-                created_at=_moment(b.created_at, zone),
-            )
-        )
-    return result
-
-
 def _moment(moment: datetime, zone) -> str:
     return f"{dates.local_date(moment, zone)} {dates.local_time(moment, zone)}"
-
-
-def list_bookings(
-    *,
-    session: Session,
-    actor_id: object,
-    filters: BookingFilter = BookingFilter(),
-    page: int = 1,
-    per_page: int = PER_PAGE,
-) -> BookingPage:
-    """One page of the bookings the filter keeps, newest first."""
-    _require_admin(session, actor_id)
-    per_page = max(1, min(int(per_page), MAX_PER_PAGE))
-    total = session.exec(select(func.count()).select_from(Booking).where(*_where(filters))).one()
-    pages = max(1, -(-total // per_page))
-    page = max(1, min(int(page), pages))
-    bookings = session.exec(_ordered(filters).offset((page - 1) * per_page).limit(per_page)).all()
-    return BookingPage(tuple(_rows(session, bookings)), total, page, pages)
-
-
-def export_rows(
-    *, session: Session, actor_id: object, filters: BookingFilter
-) -> Iterator[AdminBookingRow]:
-    """Every booking the filter keeps, in the list's order, read in batches (the CSV)."""
-    _require_admin(session, actor_id)
-    offset = 0
-    while True:
-        batch = session.exec(_ordered(filters).offset(offset).limit(EXPORT_BATCH)).all()
-        yield from _rows(session, batch)
-        if len(batch) < EXPORT_BATCH:
-            return
-        offset += EXPORT_BATCH
-
-
-CSV_HEADER = (
-    "Booking ID",
-    "Reference",
-    "Customer",
-    "Email",
-    "Phone",
-    "Event Type",
-    "Guests",
-    "Date",
-    "Total",
-    "Status",
-    "Created At",
-)
-# A spreadsheet runs a cell that starts with one of these as a formula; their full-width and
-# small forms ('＝', '＋', '－', '＠', '﹦', ...) too, which `_formula_start` folds into these.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _formula_start(text: str) -> bool:
-    first = text[:1]
-    return first.startswith(FORMULA_START) or unicodedata.normalize("NFKC", first).startswith(
-        FORMULA_START
-    )
-
-
-def spreadsheet_safe(value: object) -> str:
-    """A cell's text that no spreadsheet runs as a formula: a leading `'` when it would."""
-    text = "" if value is None else str(value)
-    return "'" + text if _formula_start(text) else text
-
-
-def csv_cells(row: AdminBookingRow) -> list[str]:
-    return [
-        spreadsheet_safe(v)
-        for v in (
-            row.short_id,
-            row.reference,
-            row.customer,
-            row.email,
-            row.phone,
-            row.event_type,
-            "" if row.guest_count is None else row.guest_count,
-            row.event_date,
-            f"{row.total:.2f}",
-            row.status,
-            row.created_at,
-        )
-    ]
-
-
-# --- one booking ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BookingDetail:
-    view: BookingView
-    customer: str  # derived from the email
-    client_address: str  # the visitor's address when it was placed; '' when not recorded
-
-
-def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
-    _require_admin(session, actor_id)
-    view = booking_for_view(session=session, booking_id=_booking_id(booking_id))
-    if view is None:
-        raise AdminBookingError("not_found", "Booking not found")
-    row = session.get(Booking, uuid.UUID(view.id))
-    return BookingDetail(
-        view=view,
-        customer=name_from_email(view.contact_email),
-        client_address=(row.client_address if row else None) or "",
-    )
 
 
 # --- capacity ------------------------------------------------------------------------------------
@@ -941,86 +681,5 @@ def edit_form(*, session: Session, actor_id: object, booking_id: object) -> Edit
                 ),
             )
             for item in _items(session, found.id)
-        ),
-    )
-
-
-# --- the week calendar -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CalendarEntry:
-    booking_id: str
-    reference: str
-    status: str
-    start: str  # HH:MM local
-    end: str  # HH:MM local
-    buffer_until: str  # HH:MM local, when the buffer ends ('' without a buffer)
-    quantity: int
-
-
-@dataclass(frozen=True)
-class CalendarRow:
-    service: str
-    days: tuple[tuple[CalendarEntry, ...], ...]  # Monday .. Sunday
-
-
-@dataclass(frozen=True)
-class WeekCalendar:
-    monday: date
-    days: tuple[str, ...]  # 'Mon 08.06.'
-    rows: tuple[CalendarRow, ...]
-
-
-def week_calendar(*, session: Session, actor_id: object, day: object = None) -> WeekCalendar:
-    """Which service is booked when in the local week (Monday first) holding `day` (YYYY-MM-DD,
-    today when blank): holding bookings only, with each service's buffer after them."""
-    from storefront.models import ServiceCapacity
-
-    _require_admin(session, actor_id)
-    zone = dates.business_zone()
-    picked = _parse_day(str(day)) if day else None
-    if day and picked is None:
-        raise AdminBookingError("invalid_filter", "Bad date", field="day")
-    picked = picked or utcnow().astimezone(zone).date()
-    monday = picked - timedelta(days=picked.weekday())
-    start, end = _day_start_utc(monday), _day_start_utc(monday + timedelta(days=7))
-    rows = session.exec(
-        select(BookingItem, Booking.reference, ServiceCapacity.buffer_time_minutes)
-        .join(Booking, col(Booking.id) == BookingItem.booking_id)
-        .join(
-            ServiceCapacity,
-            col(ServiceCapacity.service_id) == BookingItem.service_id,
-            isouter=True,
-        )
-        .where(
-            BookingItem.start_datetime >= start,
-            BookingItem.start_datetime < end,
-            col(BookingItem.status).in_(HOLD_STATUSES),
-        )
-        .order_by(col(BookingItem.start_datetime))
-    ).all()
-    by_service: dict[str, list[list[CalendarEntry]]] = {}
-    for item, reference, buffer in rows:
-        local = item.start_datetime.astimezone(zone)
-        days = by_service.setdefault(item.service_name, [[] for _ in range(7)])
-        buffer_end = item.end_datetime + timedelta(minutes=buffer or 0)
-        days[(local.date() - monday).days].append(
-            CalendarEntry(
-                booking_id=str(item.booking_id),
-                reference=reference,
-                status=item.status,
-                start=dates.local_time(item.start_datetime, zone),
-                end=dates.local_time(item.end_datetime, zone),
-                buffer_until=dates.local_time(buffer_end, zone) if buffer else "",
-                quantity=item.quantity,
-            )
-        )
-    return WeekCalendar(
-        monday=monday,
-        days=tuple((monday + timedelta(days=n)).strftime("%a %d.%m.") for n in range(7)),
-        rows=tuple(
-            CalendarRow(name, tuple(tuple(d) for d in days))
-            for name, days in sorted(by_service.items())
         ),
     )

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import reflex as rx
 
-from storefront.services import admin_bookings
+from storefront.services import admin_week
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
@@ -28,7 +28,7 @@ class AdminCalendarState(AdminState):
         if not caller:
             return
         try:
-            week = await call_service(admin_bookings.week_calendar, actor_id=caller, day=day)
+            week = await call_service(admin_week.week_calendar, actor_id=caller, day=day)
         except Exception as exc:
             log_failure("AdminCalendarState._show", exc)
             self.error = LOAD_FAILED

@@ -14,7 +14,8 @@ from storefront.db import make_engine
 from storefront.models import AuditLog, Booking, BookingItem, BusinessSettings, User
 from storefront.services import auth, booking
 from storefront.state.admin_audit import AdminAuditState
-from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
+from storefront.state.admin_booking_edit import AdminBookingEditState
+from storefront.state.admin_bookings import AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState

@@ -13,6 +13,7 @@ import pytest
 from sqlmodel import select
 
 from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, User
+from storefront.services import admin_booking_list as abl
 from storefront.services import admin_bookings as ab
 from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
 from tests.factories import booking_statuses, line, make_service, place
@@ -107,7 +108,7 @@ def test_only_admins_change_a_status(session, role):
     assert refused.value.code in ("no_user", "not_allowed")
     assert booking_statuses(session, placed.id) == ("pending", {"pending"})
     with pytest.raises(AdminBookingError):
-        ab.list_bookings(session=session, actor_id=caller)
+        abl.list_bookings(session=session, actor_id=caller)
 
 
 def test_a_bad_status_or_id_is_refused(session):
@@ -167,7 +168,7 @@ def test_an_edit_saves_the_booking_and_its_services_in_one_transaction(session):
 
     ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
 
-    detail = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id)
+    detail = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id)
     view = detail.view
     assert (view.contact_email, view.contact_phone, view.venue_address) == (
         "new.owner@example.com",
@@ -201,7 +202,7 @@ def test_an_edit_onto_a_taken_time_changes_nothing_unless_overridden(session):
     with pytest.raises(AdminBookingError) as refused:
         ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
     assert refused.value.code == "over_capacity"
-    view = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
+    view = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
     # Neither the fields nor the services moved: the whole edit was rolled back.
     assert view.contact_email == "arta.krasniqi@example.com"
     assert view.lines[0].start_time == "10:00"
@@ -214,7 +215,7 @@ def test_an_edit_onto_a_taken_time_changes_nothing_unless_overridden(session):
         edit=_edit(ids),
         override=refused.value.details["fingerprint"],
     )
-    view = ab.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
+    view = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
     assert view.lines[0].start_time == "14:00"
     entry = session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).one()
     assert entry.details["override"] is True
@@ -291,15 +292,15 @@ def test_the_list_filters_by_status_reference_email_phone_and_date(session):
     )
 
     def emails(**kwargs):
-        page = ab.list_bookings(
-            session=session, actor_id=admin, filters=ab.check_filter(**kwargs), per_page=2
+        page = abl.list_bookings(
+            session=session, actor_id=admin, filters=abl.check_filter(**kwargs), per_page=2
         )
         rows = list(page.rows)
         while page.page < page.pages:
-            page = ab.list_bookings(
+            page = abl.list_bookings(
                 session=session,
                 actor_id=admin,
-                filters=ab.check_filter(**kwargs),
+                filters=abl.check_filter(**kwargs),
                 page=page.page + 1,
                 per_page=2,
             )
@@ -318,20 +319,20 @@ def test_the_list_filters_by_status_reference_email_phone_and_date(session):
         "blerim_gashi@example.com",
         "=cmd@example.com",
     }
-    first = ab.list_bookings(session=session, actor_id=admin, per_page=2)
+    first = abl.list_bookings(session=session, actor_id=admin, per_page=2)
     assert (first.total, first.pages, len(first.rows)) == (4, 2, 2)
     row = next(
         r
-        for r in ab.list_bookings(session=session, actor_id=admin).rows
+        for r in abl.list_bookings(session=session, actor_id=admin).rows
         if r.email == "blerim_gashi@example.com"
     )
     assert row.customer == "Blerim Gashi"
     assert row.short_id == row.id[:8] and row.reference == "MG-" + row.id[:8].upper()
     assert row.event_date == "11.06.2026 10:00"
     with pytest.raises(AdminBookingError):
-        ab.check_filter(status="lost")
+        abl.check_filter(status="lost")
     with pytest.raises(AdminBookingError):
-        ab.check_filter(date_from="2026-02-30")
+        abl.check_filter(date_from="2026-02-30")
 
 
 def test_the_csv_is_the_filtered_list_and_neutralises_formulas(session):
@@ -339,19 +340,19 @@ def test_the_csv_is_the_filtered_list_and_neutralises_formulas(session):
 
     admin = _user(session)
     _many(session)
-    filters = ab.check_filter(date_from="2026-06-11")
+    filters = abl.check_filter(date_from="2026-06-11")
     session.commit()
 
     text = "".join(csv_chunks(session=session, actor_id=admin, filters=filters))
 
     rows = list(csv.reader(io.StringIO(text)))
-    assert tuple(rows[0]) == ab.CSV_HEADER
-    listed = ab.list_bookings(session=session, actor_id=admin, filters=filters).rows
+    assert tuple(rows[0]) == abl.CSV_HEADER
+    listed = abl.list_bookings(session=session, actor_id=admin, filters=filters).rows
     assert [r[1] for r in rows[1:]] == [r.reference for r in listed]
     assert [r[0] for r in rows[1:]] == [r.short_id for r in listed]
     cells = {r[3] for r in rows[1:]}
     assert "'=cmd@example.com" in cells and "=cmd@example.com" not in cells
-    assert all(not cell.startswith(ab.FORMULA_START) for r in rows[1:] for cell in r)
+    assert all(not cell.startswith(abl.FORMULA_START) for r in rows[1:] for cell in r)
     with pytest.raises(AdminBookingError):
         "".join(csv_chunks(session=session, actor_id=_user(session, "user"), filters=filters))
 

@@ -5,10 +5,11 @@ import pytest
 import reflex as rx
 
 import storefront.storefront  # noqa: F401  (registers every page and state)
-from storefront.services import admin_bookings
+from storefront.services import admin_booking_list, admin_bookings
 from storefront.state import access, guard
 from storefront.state.admin_audit import AdminAuditState
-from storefront.state.admin_bookings import AdminBookingEditState, AdminBookingsState
+from storefront.state.admin_booking_edit import AdminBookingEditState
+from storefront.state.admin_bookings import AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
@@ -46,14 +47,14 @@ def test_every_back_office_state_needs_an_admin_and_is_reset_with_the_caller():
     ],
 )
 def test_csv_cells_never_start_a_formula(cell, safe):
-    assert admin_bookings.spreadsheet_safe(cell) == safe
+    assert admin_booking_list.spreadsheet_safe(cell) == safe
 
 
 def test_the_filter_takes_known_statuses_and_real_days_only():
-    assert admin_bookings.check_filter(status="All").status == ""
-    assert admin_bookings.check_filter(status=" Confirmed ").status == "confirmed"
-    assert admin_bookings.check_filter(search="x" * 500).search == "x" * 100
+    assert admin_booking_list.check_filter(status="All").status == ""
+    assert admin_booking_list.check_filter(status=" Confirmed ").status == "confirmed"
+    assert admin_booking_list.check_filter(search="x" * 500).search == "x" * 100
     for bad in ({"status": "deleted"}, {"date_from": "2026-2-1"}, {"date_to": "2026-02-30"}):
         with pytest.raises(admin_bookings.AdminBookingError) as refused:
-            admin_bookings.check_filter(**bad)
+            admin_booking_list.check_filter(**bad)
         assert refused.value.code == "invalid_filter"

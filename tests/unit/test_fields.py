@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from storefront.models import Booking, ContactMessage, User
-from storefront.services import admin_bookings, fields
+from storefront.services import admin_booking_list, fields
 from storefront.services.fields import FieldError
 
 
@@ -123,6 +123,6 @@ def test_limits_come_from_the_models():
 
 @pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "﹦"])
 def test_a_csv_cell_that_a_spreadsheet_would_run_is_neutralised(start):
-    cell = admin_bookings.spreadsheet_safe(f'{start}HYPERLINK("https://x.example")')
+    cell = admin_booking_list.spreadsheet_safe(f'{start}HYPERLINK("https://x.example")')
     assert cell.startswith("'")
-    assert admin_bookings.spreadsheet_safe("Arta") == "Arta"
+    assert admin_booking_list.spreadsheet_safe("Arta") == "Arta"

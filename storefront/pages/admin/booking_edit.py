@@ -17,7 +17,7 @@ from storefront.components.admin_layout import (
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
 from storefront.services.booking import EVENT_TYPES
-from storefront.state.admin_bookings import AdminBookingEditState as S
+from storefront.state.admin_booking_edit import AdminBookingEditState as S
 
 ACCESS = "You must be an admin to access this page."
 DELETE_QUESTION = "Are you sure you want to delete this booking? This action cannot be undone."

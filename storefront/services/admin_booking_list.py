@@ -1,0 +1,291 @@
+"""The back office's list of bookings: the filters, the page of rows, the CSV export and one
+booking's detail (docs/product.md §2). Changes to a booking are services/admin_bookings.py; the
+week calendar is services/admin_week.py."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import exists, func, or_
+from sqlmodel import Session, col, select
+
+from storefront.models import BOOKING_STATUSES, Booking, BookingItem
+from storefront.services import dates
+from storefront.services.admin_bookings import (
+    _DAY,
+    AdminBookingError,
+    _booking_id,
+    _moment,
+    _require_admin,
+)
+from storefront.services.booking import (
+    BookingView,
+    booking_for_view,
+)
+from storefront.services.money import format_price
+from storefront.services.notify import name_from_email
+
+PER_PAGE = 20
+STATUSES = BOOKING_STATUSES  # docs/product.md §4, in the order the status buttons show them
+MAX_PER_PAGE = 200
+SEARCH_MAX = 100
+EXPORT_BATCH = 500
+_REFERENCE = re.compile(r"^MG-[0-9A-F]{8}$")
+
+
+# --- the list -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BookingFilter:
+    """What the admin narrowed the list to; blank means everything."""
+
+    status: str = ""
+    search: str = ""  # an MG- reference, part of an email or a phone number
+    date_from: str = ""  # YYYY-MM-DD, local: bookings with a service on or after this day
+    date_to: str = ""  # YYYY-MM-DD, local: ... on or before this day
+
+
+def check_filter(
+    *, status: object = "", search: object = "", date_from: object = "", date_to: object = ""
+) -> BookingFilter:
+    """A filter from what a browser sent, or `invalid_filter`."""
+    status = str(status or "").strip().lower()
+    if status in ("", "all"):
+        status = ""
+    elif status not in BOOKING_STATUSES:
+        raise AdminBookingError("invalid_filter", "Unknown status", field="status")
+    for name, value in (("date_from", date_from), ("date_to", date_to)):
+        if value and (not _DAY.match(str(value)) or _parse_day(str(value)) is None):
+            raise AdminBookingError("invalid_filter", "Bad date", field=name)
+    return BookingFilter(
+        status=status,
+        search=str(search or "").strip()[:SEARCH_MAX],
+        date_from=str(date_from or ""),
+        date_to=str(date_to or ""),
+    )
+
+
+def _parse_day(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _day_start_utc(day: date) -> datetime:
+    zone = dates.business_zone()
+    return datetime.combine(day, datetime.min.time(), tzinfo=zone).astimezone(UTC)
+
+
+def _where(filters: BookingFilter) -> list[Any]:
+    clauses: list[Any] = []
+    if filters.status:
+        clauses.append(Booking.status == filters.status)
+    term = filters.search
+    if term:
+        upper = term.upper()
+        if _REFERENCE.match(upper):
+            clauses.append(Booking.reference == upper)
+        else:
+            options = [
+                col(Booking.reference).icontains(term, autoescape=True),
+                col(Booking.contact_email).icontains(term, autoescape=True),
+                col(Booking.contact_phone).icontains(term, autoescape=True),
+            ]
+            digits = re.sub(r"\D", "", term)
+            if len(digits) >= 3:
+                # A number as typed without its spaces or dashes: '044123456' finds '+383 44 ...'
+                bare = func.replace(func.replace(col(Booking.contact_phone), " ", ""), "-", "")
+                options.append(bare.contains(digits.lstrip("0") or digits, autoescape=True))
+            clauses.append(or_(*options))
+    if filters.date_from or filters.date_to:
+        span = [BookingItem.booking_id == Booking.id]
+        if filters.date_from:
+            span.append(
+                BookingItem.start_datetime >= _day_start_utc(date.fromisoformat(filters.date_from))
+            )
+        if filters.date_to:
+            end = date.fromisoformat(filters.date_to) + timedelta(days=1)
+            span.append(BookingItem.start_datetime < _day_start_utc(end))
+        clauses.append(exists().where(*span))
+    return clauses
+
+
+@dataclass(frozen=True)
+class AdminBookingRow:
+    id: str
+    short_id: str  # the first 8 characters of the id (docs/product.md §9)
+    reference: str
+    customer: str  # derived from the email (docs/product.md §3)
+    email: str
+    phone: str
+    event_type: str
+    guest_count: int | None
+    event_date: str  # DD.MM.YYYY HH:MM local, the first service's start; '' without services
+    total: Decimal
+    total_label: str
+    status: str
+    created_at: str  # DD.MM.YYYY HH:MM local
+
+
+@dataclass(frozen=True)
+class BookingPage:
+    rows: tuple[AdminBookingRow, ...]
+    total: int
+    page: int
+    pages: int
+
+
+def _ordered(filters: BookingFilter):
+    return (
+        select(Booking)
+        .where(*_where(filters))
+        .order_by(col(Booking.created_at).desc(), col(Booking.id).desc())
+    )
+
+
+def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow]:
+    if not bookings:
+        return []
+    first_start = dict(
+        session.exec(
+            select(BookingItem.booking_id, func.min(BookingItem.start_datetime))
+            .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
+            .group_by(BookingItem.booking_id)
+        ).all()
+    )
+    zone = dates.business_zone()
+    result = []
+    for b in bookings:
+        start = first_start.get(b.id)
+        result.append(
+            AdminBookingRow(
+                id=str(b.id),
+                short_id=str(b.id)[:8],
+                reference=b.reference,
+                customer=name_from_email(b.contact_email),
+                email=b.contact_email,
+                phone=b.contact_phone,
+                event_type=b.event_type or "",
+                guest_count=b.guest_count,
+                event_date=_moment(start, zone) if start else "",
+                total=Decimal(b.total_amount),
+                total_label=format_price(b.total_amount, b.currency),
+                status=b.status,
+                created_at=_moment(b.created_at, zone),
+            )
+        )
+    return result
+
+
+def list_bookings(
+    *,
+    session: Session,
+    actor_id: object,
+    filters: BookingFilter = BookingFilter(),
+    page: int = 1,
+    per_page: int = PER_PAGE,
+) -> BookingPage:
+    """One page of the bookings the filter keeps, newest first."""
+    _require_admin(session, actor_id)
+    per_page = max(1, min(int(per_page), MAX_PER_PAGE))
+    total = session.exec(select(func.count()).select_from(Booking).where(*_where(filters))).one()
+    pages = max(1, -(-total // per_page))
+    page = max(1, min(int(page), pages))
+    bookings = session.exec(_ordered(filters).offset((page - 1) * per_page).limit(per_page)).all()
+    return BookingPage(tuple(_rows(session, bookings)), total, page, pages)
+
+
+def export_rows(
+    *, session: Session, actor_id: object, filters: BookingFilter
+) -> Iterator[AdminBookingRow]:
+    """Every booking the filter keeps, in the list's order, read in batches (the CSV)."""
+    _require_admin(session, actor_id)
+    offset = 0
+    while True:
+        batch = session.exec(_ordered(filters).offset(offset).limit(EXPORT_BATCH)).all()
+        yield from _rows(session, batch)
+        if len(batch) < EXPORT_BATCH:
+            return
+        offset += EXPORT_BATCH
+
+
+CSV_HEADER = (
+    "Booking ID",
+    "Reference",
+    "Customer",
+    "Email",
+    "Phone",
+    "Event Type",
+    "Guests",
+    "Date",
+    "Total",
+    "Status",
+    "Created At",
+)
+# A spreadsheet runs a cell that starts with one of these as a formula; their full-width and
+# small forms ('＝', '＋', '－', '＠', '﹦', ...) too, which `_formula_start` folds into these.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _formula_start(text: str) -> bool:
+    first = text[:1]
+    return first.startswith(FORMULA_START) or unicodedata.normalize("NFKC", first).startswith(
+        FORMULA_START
+    )
+
+
+def spreadsheet_safe(value: object) -> str:
+    """A cell's text that no spreadsheet runs as a formula: a leading `'` when it would."""
+    text = "" if value is None else str(value)
+    return "'" + text if _formula_start(text) else text
+
+
+def csv_cells(row: AdminBookingRow) -> list[str]:
+    return [
+        spreadsheet_safe(v)
+        for v in (
+            row.short_id,
+            row.reference,
+            row.customer,
+            row.email,
+            row.phone,
+            row.event_type,
+            "" if row.guest_count is None else row.guest_count,
+            row.event_date,
+            f"{row.total:.2f}",
+            row.status,
+            row.created_at,
+        )
+    ]
+
+
+# --- one booking ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BookingDetail:
+    view: BookingView
+    customer: str  # derived from the email
+    client_address: str  # the visitor's address when it was placed; '' when not recorded
+
+
+def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
+    _require_admin(session, actor_id)
+    view = booking_for_view(session=session, booking_id=_booking_id(booking_id))
+    if view is None:
+        raise AdminBookingError("not_found", "Booking not found")
+    row = session.get(Booking, uuid.UUID(view.id))
+    return BookingDetail(
+        view=view,
+        customer=name_from_email(view.contact_email),
+        client_address=(row.client_address if row else None) or "",
+    )
