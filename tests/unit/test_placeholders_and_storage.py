@@ -3,7 +3,7 @@ import io
 import pytest
 from PIL import Image
 
-from storefront.services import storage
+from storefront.services import images, storage
 from storefront.services.placeholders import placeholder_image
 
 
@@ -22,7 +22,7 @@ def test_reencode_accepts_a_png_and_returns_webp_without_metadata():
     exif = Image.Exif()
     exif[0x010E] = "secret description"
     image.save(buffer, format="JPEG", exif=exif.tobytes())
-    clean, ext = storage.reencode_image(buffer.getvalue(), max_bytes=5 * 1024 * 1024)
+    clean, ext = images.reencode_image(buffer.getvalue(), max_bytes=5 * 1024 * 1024)
     assert ext == "webp"
     with Image.open(io.BytesIO(clean)) as out:
         assert out.size == (40, 30)
@@ -38,7 +38,7 @@ def test_reencode_accepts_a_png_and_returns_webp_without_metadata():
 )
 def test_reencode_refuses_what_is_not_an_image(data, code):
     with pytest.raises(storage.StorageError) as error:
-        storage.reencode_image(data, max_bytes=1024)
+        images.reencode_image(data, max_bytes=1024)
     assert error.value.code == code
 
 
@@ -46,7 +46,7 @@ def test_reencode_refuses_a_file_over_the_cap():
     buffer = io.BytesIO()
     Image.new("RGB", (400, 400)).save(buffer, format="PNG")
     with pytest.raises(storage.StorageError) as error:
-        storage.reencode_image(
+        images.reencode_image(
             buffer.getvalue() + b"\0" * 3 * 1024 * 1024, max_bytes=2 * 1024 * 1024
         )
     assert error.value.message == "File too large. Maximum size is 2MB"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from storefront.services import storage
+from storefront.services import images, storage
 
 TYPES_MESSAGE = "File type not accepted. Please upload image/jpeg, image/png, image/webp, image/gif"
 
@@ -158,7 +158,7 @@ def test_a_jpeg_renamed_from_anything_is_judged_by_its_bytes(local):
     stored = storage.save_image("services", jpeg())
     assert re.fullmatch(r"services/[0-9a-f-]{36}\.webp", stored.path)
     assert stored.url == f"/media/{stored.path}"
-    assert storage.sniff(jpeg()) == "JPEG"
+    assert images.sniff(jpeg()) == "JPEG"
 
 
 def test_a_decompression_bomb_is_refused_from_its_header_without_decoding(local):
@@ -190,13 +190,13 @@ def test_more_pixels_than_the_cap_are_refused(local, bomb):
 
 
 def test_pillows_own_bomb_limit_is_the_same_cap():
-    assert Image.MAX_IMAGE_PIXELS == storage.MAX_PIXELS == 24_000_000
+    assert Image.MAX_IMAGE_PIXELS == images.MAX_PIXELS == 24_000_000
 
 
 def test_an_animation_with_too_many_frames_is_refused(local):
     many = animated_gif(
-        [(i % 256, (i * 7) % 256, 0) for i in range(storage.MAX_FRAMES + 1)],
-        [40] * (storage.MAX_FRAMES + 1),
+        [(i % 256, (i * 7) % 256, 0) for i in range(images.MAX_FRAMES + 1)],
+        [40] * (images.MAX_FRAMES + 1),
         size=(4, 4),
     )
     with pytest.raises(storage.StorageError) as error:
