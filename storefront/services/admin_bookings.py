@@ -25,28 +25,27 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import audit, availability, dates, fields, locks, outbox, permissions
+from storefront.services import audit, availability, dates, locks, outbox, permissions
 from storefront.services.auth import normalize_email
-from storefront.services.booking import (
-    EVENT_TYPES,
-    MAX_GUESTS,
-)
+from storefront.services.booking import EVENT_TYPES, check_fields
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, to_amount
 
 MAX_PRICE = Decimal("1000000")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # The edit form's required fields (docs/product.md §5).
-REQUIRED_FIELDS = ("contact_email", "contact_phone", "venue_address")
-# The edit form's text fields: the label their messages use and their kind of text
-# (services/fields.rule); the limit is the column's.
-FIELD_KINDS = {
-    "contact_email": ("Email", "email"),
-    "contact_phone": ("Phone", "phone"),
-    "venue_address": ("Venue address", "line"),
-    "special_requests": ("Special requests", "text"),
+# The edit form's fields: the booking's column -> its name in the booking's one validation
+# (booking.check_fields), with this screen's labels for its messages.
+EDIT_FIELDS = {
+    "contact_email": "email",
+    "contact_phone": "phone",
+    "venue_address": "address",
+    "special_requests": "special_requests",
+    "event_type": "event_type",
+    "guest_count": "guest_count",
 }
-FIELD_LIMITS = {name: fields.max_length(Booking, name) for name in FIELD_KINDS}
+REQUIRED_FIELDS = ("email", "phone", "address")
+EDIT_LABELS = {"phone": "Phone", "address": "Venue address"}
 
 
 class AdminBookingError(ServiceError):
@@ -424,33 +423,18 @@ def _text(value: object) -> str | None:
 
 def _check_edit(edit: BookingEdit) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
     """The clean values, {field: code} (required, invalid, too_long, not_one_line,
-    unprintable, out_of_range) and {field: message}, under the field rules."""
-    checked = fields.check(
-        {
-            name: fields.rule(
-                kind,
-                getattr(edit, name),
-                label,
-                FIELD_LIMITS[name],
-                required=name in REQUIRED_FIELDS,
-            )
-            for name, (label, kind) in FIELD_KINDS.items()
-        }
+    unprintable, out_of_range) and {field: message}: the booking's one validation
+    (booking.check_fields, the same rules and limits as checkout), with this screen's labels."""
+    values = {name: getattr(edit, column) for column, name in EDIT_FIELDS.items()}
+    values["event_type"] = _text(edit.event_type) or ""
+    values["guest_count"] = _integer(edit.guest_count)
+    checked = check_fields(values, required=REQUIRED_FIELDS, labels=EDIT_LABELS)
+    column = {name: col for col, name in EDIT_FIELDS.items()}
+    return (
+        {column[name]: value for name, value in checked.values.items()},
+        {column[name]: code for name, code in checked.codes.items()},
+        {column[name]: text for name, text in checked.messages.items()},
     )
-    clean, errors = checked.values, checked.codes
-    event_type = _text(edit.event_type)
-    if event_type is None or event_type.lower() not in EVENT_TYPES:
-        errors["event_type"] = "invalid"
-    else:
-        clean["event_type"] = event_type.lower()
-    guests = _integer(edit.guest_count)
-    if guests is None:
-        errors["guest_count"] = "invalid"
-    elif not 1 <= guests <= MAX_GUESTS:
-        errors["guest_count"] = "out_of_range"
-    else:
-        clean["guest_count"] = guests
-    return clean, errors, checked.messages
 
 
 def _integer(value: object) -> int | None:

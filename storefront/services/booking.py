@@ -15,7 +15,7 @@ import logging
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -303,34 +303,53 @@ def _check_line_time(index: int, line: BookingLine) -> None:
         ) from None
 
 
-def check_contact(contact: Contact) -> fields.Checked:
-    """The contact's fields under the field rules (services/fields.py): clean values (trimmed,
+def check_fields(
+    values: Mapping[str, object],
+    *,
+    required: Iterable[str] = REQUIRED_CONTACT_FIELDS,
+    labels: Mapping[str, str] | None = None,
+) -> fields.Checked:
+    """The one validation of a booking's fields, for checkout, the booking screen and the admin
+    edit: each field of `values` (named as in CONTACT_COLUMNS, plus guest_count) under the field
+    rules (services/fields.py) with the limit of its column in the model; clean values (trimmed,
     the email normalised, the phone in E.164, the event type lowercase), and for each refused
     field its code (required, invalid, too_long, not_one_line, unprintable, out_of_range) and
-    its message."""
-
+    its message. `labels` names the fields as the calling screen does."""
+    labels = labels or {}
+    required = set(required)
     checked = fields.check(
         {
             name: fields.rule(
                 kind,
-                getattr(contact, name),
-                label,
+                values[name],
+                labels.get(name, label),
                 CONTACT_LIMITS[name],
-                required=name in REQUIRED_CONTACT_FIELDS,
+                required=name in required,
             )
             for name, (_column, label, kind) in CONTACT_COLUMNS.items()
+            if name in values
         }
     )
-    event_type = str(checked.values.get("event_type", "")).lower()
-    if "event_type" not in checked.codes and event_type not in EVENT_TYPES:
-        checked.refuse("event_type", "invalid", "Event type is invalid")
-    checked.values["event_type"] = event_type
-    guests = contact.guest_count
-    if not isinstance(guests, int) or isinstance(guests, bool):
-        checked.refuse("guest_count", "invalid", GUESTS_MESSAGE)
-    elif not MIN_GUESTS <= guests <= MAX_GUESTS:
-        checked.refuse("guest_count", "out_of_range", GUESTS_MESSAGE)
+    if "event_type" in values:
+        event_type = str(checked.values.get("event_type", "")).lower()
+        if "event_type" not in checked.codes and event_type not in EVENT_TYPES:
+            checked.refuse("event_type", "invalid", "Event type is invalid")
+        checked.values["event_type"] = event_type
+    if "guest_count" in values:
+        guests = values["guest_count"]
+        if not isinstance(guests, int) or isinstance(guests, bool):
+            checked.refuse("guest_count", "invalid", GUESTS_MESSAGE)
+        elif not MIN_GUESTS <= guests <= MAX_GUESTS:
+            checked.refuse("guest_count", "out_of_range", GUESTS_MESSAGE)
+        else:
+            checked.values["guest_count"] = guests
     return checked
+
+
+def check_contact(contact: Contact) -> fields.Checked:
+    """A booking's contact under `check_fields` (what the checkout and the booking screen ask)."""
+    names = (*CONTACT_COLUMNS, "guest_count")
+    return check_fields({name: getattr(contact, name) for name in names})
 
 
 def validate_contact(contact: Contact) -> dict[str, str]:

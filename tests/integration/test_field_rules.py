@@ -279,3 +279,36 @@ def test_an_address_stored_before_the_rules_is_never_mailed_to_two_recipients(
     session.rollback()
     row = session.exec(select(NotificationOutbox)).one()
     assert row.status == "failed" and "Not one email address" in (row.last_error or "")
+
+
+def test_the_admin_edit_and_checkout_share_one_validation(monkeypatch):
+    """docs/architecture.md §5: one validation of a booking's fields (booking.check_fields, its
+    limits from the model) for checkout, the booking screen and the admin edit."""
+    from storefront.services import admin_bookings, booking
+    from storefront.services.admin_bookings import BookingEdit
+
+    asked: list[set[str]] = []
+    real = booking.check_fields
+
+    def spy(values, **kwargs):
+        asked.append(set(values))
+        return real(values, **kwargs)
+
+    monkeypatch.setattr(booking, "check_fields", spy)
+    monkeypatch.setattr(admin_bookings, "check_fields", spy)
+    long_address = "x" * (booking.CONTACT_LIMITS["address"] + 1)
+    contact = booking.Contact(
+        full_name="Arta", email="arta@example.com", phone="+383 44 123 456", address=long_address
+    )
+    assert booking.check_contact(contact).codes == {"address": "too_long"}
+    edit = BookingEdit(
+        contact_email="arta@example.com",
+        contact_phone="+383 44 123 456",
+        venue_address=long_address,
+        special_requests="",
+        event_type="wedding",
+        guest_count="50",
+    )
+    _clean, errors, _messages = admin_bookings._check_edit(edit)
+    assert errors == {"venue_address": "too_long"}
+    assert len(asked) == 2 and {"address", "email"} <= asked[0] & asked[1]
