@@ -452,21 +452,6 @@ def min_notice(*, session: Session) -> timedelta:
     return timedelta(hours=hours)
 
 
-def load_calendar(
-    *,
-    session: Session,
-    service_id: uuid.UUID,
-    first_day: date,
-    last_day: date,
-    cart_holds: Iterable[CartHold] = (),
-) -> ServiceCalendar:
-    """The calendar of one service with the holds that can touch `first_day`..`last_day`."""
-    rules = load_rules(session=session, service_id=service_id)
-    return with_booked_holds(
-        rules, session=session, service_id=service_id, first_day=first_day, last_day=last_day
-    ).with_holds(cart_hold_to_hold(h, rules.zone) for h in cart_holds)
-
-
 @dataclass(frozen=True)
 class Want:
     """One line that wants `quantity` units of `service_id` from `start` to `end` (UTC); `key`

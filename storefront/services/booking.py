@@ -352,11 +352,6 @@ def check_contact(contact: Contact) -> fields.Checked:
     return check_fields({name: getattr(contact, name) for name in names})
 
 
-def validate_contact(contact: Contact) -> dict[str, str]:
-    """Field -> error code (see `check_contact`); empty when good."""
-    return check_contact(contact).codes
-
-
 def clean_contact(contact: Contact) -> Contact:
     """The contact as it is stored, or BookingError `invalid_contact` (details `fields`:
     {field: code}, `messages`: {field: message})."""

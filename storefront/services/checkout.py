@@ -32,7 +32,8 @@ from storefront.services.errors import ServiceError
 from storefront.services.money import format_price
 
 CHECKOUT_EVENT_TYPES = ("wedding", "birthday", "corporate", "other")
-GUESTS_MIN, GUESTS_MAX, GUESTS_DEFAULT = 1, 500, 50
+# The guest count the form starts with (its bounds are the booking's, booking.MIN/MAX_GUESTS).
+GUESTS_DEFAULT = 50
 FORM_FIELDS = (
     "full_name",
     "email",

@@ -16,7 +16,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
-from storefront.services.booking import EVENT_TYPES
+from storefront.services.booking import EVENT_TYPES, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 
 ACCESS = "You must be an admin to access this page."
@@ -112,7 +112,14 @@ def _form() -> rx.Component:
                     class_name=INPUT,
                 ),
             ),
-            _field("Guests", "guest_count", S.guest_count, kind="number", min=1, max=500),
+            _field(
+                "Guests",
+                "guest_count",
+                S.guest_count,
+                kind="number",
+                min=MIN_GUESTS,
+                max=MAX_GUESTS,
+            ),
             class_name="mt-3 grid gap-3 sm:grid-cols-2",
         ),
         rx.el.div(

@@ -5,6 +5,7 @@ import reflex as rx
 from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
+from storefront.services.booking import MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
 from storefront.state.checkout import CheckoutState
 
@@ -74,8 +75,8 @@ def _information() -> rx.Component:
                 rx.el.input(
                     id="guest_count",
                     type="number",
-                    min=1,
-                    max=500,
+                    min=MIN_GUESTS,
+                    max=MAX_GUESTS,
                     value=CheckoutState.form["guest_count"],
                     on_change=lambda value: CheckoutState.set_field("guest_count", value),
                     class_name=INPUT,
