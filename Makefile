@@ -78,7 +78,7 @@ make-admin: install
 secret:
 	@$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))'
 
-# Every test, in about 12 minutes on 2 cores: the unit and integration tests on both databases,
+# Every test, in about 7 minutes on 2 cores: the unit and integration tests on both databases,
 # then the faults, the browser tests (one frontend build, shared with the two-process suite) and
 # the two-process suite. TEST_WORKERS processes run the independent suites side by side; each
 # stage prints its slowest tests.
