@@ -8,7 +8,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import catalog_admin
+from storefront.services import catalog_admin, catalog_list
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 
@@ -41,7 +41,7 @@ DECIDE_FAILED = {
 
 
 class AdminServicesState(AdminState):
-    rows: list[catalog_admin.ServiceRow] = []
+    rows: list[catalog_list.ServiceRow] = []
     total: int = 0
     page: int = 1
     pages: int = 1
@@ -65,7 +65,7 @@ class AdminServicesState(AdminState):
             return
         try:
             listed = await call_service(
-                catalog_admin.list_services,
+                catalog_list.list_services,
                 actor_id=actor,
                 search=self.search,
                 sort=self.sort,
@@ -95,7 +95,7 @@ class AdminServicesState(AdminState):
 
     @rx.event
     async def sort_by(self, key: str):
-        if key not in catalog_admin.SORTS:
+        if key not in catalog_list.SORTS:
             return
         self.descending = not self.descending if self.sort == key else False
         self.sort, self.page = key, 1
@@ -113,7 +113,7 @@ class AdminServicesState(AdminState):
         actor = await self._admin_id()
         if not actor:
             return
-        fn = catalog_admin.toggle_active if what == "active" else catalog_admin.toggle_featured
+        fn = catalog_list.toggle_active if what == "active" else catalog_list.toggle_featured
         self.notice = self.error = ""
         try:
             now_on = await call_service(fn, actor_id=actor, service_id=str(service_id)[:64])
@@ -140,7 +140,7 @@ class AdminServicesState(AdminState):
         self.notice = self.error = ""
         try:
             await call_service(
-                catalog_admin.set_status,
+                catalog_list.set_status,
                 actor_id=actor,
                 service_id=str(service_id)[:64],
                 status="published",
@@ -221,7 +221,7 @@ class AdminServicesState(AdminState):
         self.notice = self.error = ""
         try:
             outcome = await call_service(
-                catalog_admin.delete_service, actor_id=actor, service_id=service_id
+                catalog_list.delete_service, actor_id=actor, service_id=service_id
             )
         except Exception:
             log.exception("deleting a service failed")

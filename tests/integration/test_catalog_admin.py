@@ -20,7 +20,7 @@ from storefront.models import (
     ServiceCapacity,
     ServiceCategory,
 )
-from storefront.services import availability, catalog, catalog_admin
+from storefront.services import availability, catalog, catalog_admin, catalog_list
 from storefront.services.catalog_admin import CatalogError, ServiceForm
 from tests.factories import image_bytes, make_service, make_user
 
@@ -74,43 +74,43 @@ def test_list_searches_sorts_and_pages_on_the_server(session, admin):
     make_service(session, title="Mascot Elsa", active=False, status="draft")
     session.commit()
 
-    first = catalog_admin.list_services(session=session, actor_id=admin.id)
+    first = catalog_list.list_services(session=session, actor_id=admin.id)
     assert (first.total, first.pages, len(first.rows)) == (26, 2, 20)
     assert first.rows[0].title == "Castle 00"
-    second = catalog_admin.list_services(session=session, actor_id=admin.id, page=2)
+    second = catalog_list.list_services(session=session, actor_id=admin.id, page=2)
     assert [r.title for r in second.rows][-1] == "Mascot Elsa"
     assert second.rows[-1].status == "draft" and not second.rows[-1].active
 
-    found = catalog_admin.list_services(session=session, actor_id=admin.id, search="ELSA")
+    found = catalog_list.list_services(session=session, actor_id=admin.id, search="ELSA")
     assert [r.title for r in found.rows] == ["Mascot Elsa"]
-    by_slug = catalog_admin.list_services(session=session, actor_id=admin.id, search="castle-07")
+    by_slug = catalog_list.list_services(session=session, actor_id=admin.id, search="castle-07")
     assert [r.title for r in by_slug.rows] == ["Castle 07"]
-    dearest = catalog_admin.list_services(
+    dearest = catalog_list.list_services(
         session=session, actor_id=admin.id, sort="price", descending=True
     )
     assert dearest.rows[0].title == "Castle 24" and dearest.rows[0].category == "Unknown"
-    beyond = catalog_admin.list_services(session=session, actor_id=admin.id, page=99)
+    beyond = catalog_list.list_services(session=session, actor_id=admin.id, page=99)
     assert beyond.page == 2
 
 
 def test_only_admins_list_and_change_services(session, user):
     service = make_service(session)
     session.commit()
-    refused("not_allowed", catalog_admin.list_services, session, actor_id=user.id)
-    refused("no_user", catalog_admin.list_services, session, actor_id=None)
-    refused("no_user", catalog_admin.list_services, session, actor_id=str(uuid.uuid4()))
-    for fn in (catalog_admin.toggle_active, catalog_admin.toggle_featured):
+    refused("not_allowed", catalog_list.list_services, session, actor_id=user.id)
+    refused("no_user", catalog_list.list_services, session, actor_id=None)
+    refused("no_user", catalog_list.list_services, session, actor_id=str(uuid.uuid4()))
+    for fn in (catalog_list.toggle_active, catalog_list.toggle_featured):
         refused("not_allowed", fn, session, actor_id=user.id, service_id=service.id)
     refused(
         "not_allowed",
-        catalog_admin.delete_service,
+        catalog_list.delete_service,
         session,
         actor_id=user.id,
         service_id=service.id,
     )
     refused(
         "not_allowed",
-        catalog_admin.set_status,
+        catalog_list.set_status,
         session,
         actor_id=user.id,
         service_id=service.id,
@@ -128,11 +128,11 @@ def test_toggles_flip_and_are_audited_with_before_and_after(session, admin):
     service = make_service(session)
     session.commit()
     assert (
-        catalog_admin.toggle_active(session=session, actor_id=admin.id, service_id=service.id)
+        catalog_list.toggle_active(session=session, actor_id=admin.id, service_id=service.id)
         is False
     )
     assert (
-        catalog_admin.toggle_featured(session=session, actor_id=admin.id, service_id=service.id)
+        catalog_list.toggle_featured(session=session, actor_id=admin.id, service_id=service.id)
         is True
     )
     session.commit()
@@ -145,14 +145,14 @@ def test_toggles_flip_and_are_audited_with_before_and_after(session, admin):
         rows[0].details["before"]["active"] is True and rows[0].details["after"]["active"] is False
     )
     assert rows[0].actor_user_id == admin.id
-    refused("not_found", catalog_admin.toggle_active, session, actor_id=admin.id, service_id="nope")
+    refused("not_found", catalog_list.toggle_active, session, actor_id=admin.id, service_id="nope")
 
 
 def test_publishing_a_draft_puts_it_on_the_public_pages(session, admin):
     service = make_service(session, status="draft")
     session.commit()
     assert catalog.get_public_service(session=session, service_id=str(service.id)) is None
-    catalog_admin.set_status(
+    catalog_list.set_status(
         session=session, actor_id=admin.id, service_id=service.id, status="published"
     )
     session.commit()
@@ -162,9 +162,7 @@ def test_publishing_a_draft_puts_it_on_the_public_pages(session, admin):
 def test_delete_removes_a_service_without_bookings_with_its_hours_and_capacity(session, admin):
     service = make_service(session, hours=[(1, "09:00", "17:00", 60, 1)])
     session.commit()
-    outcome = catalog_admin.delete_service(
-        session=session, actor_id=admin.id, service_id=service.id
-    )
+    outcome = catalog_list.delete_service(session=session, actor_id=admin.id, service_id=service.id)
     session.commit()
     assert outcome == "deleted"
     assert session.get(Service, service.id) is None
@@ -197,9 +195,7 @@ def test_delete_of_a_booked_service_deactivates_it_and_keeps_the_booking(session
         )
     )
     session.commit()
-    outcome = catalog_admin.delete_service(
-        session=session, actor_id=admin.id, service_id=service.id
-    )
+    outcome = catalog_list.delete_service(session=session, actor_id=admin.id, service_id=service.id)
     session.commit()
     assert outcome == "deactivated"
     fresh = session.get(Service, service.id)
@@ -415,8 +411,8 @@ def test_a_users_service_is_their_draft_until_an_admin_publishes_it(session, adm
 def test_an_edit_keeps_featured_and_active(session, admin):
     service_id = catalog_admin.save_service(session=session, actor_id=admin.id, form=form())
     session.commit()
-    catalog_admin.toggle_featured(session=session, actor_id=admin.id, service_id=service_id)
-    catalog_admin.toggle_active(session=session, actor_id=admin.id, service_id=service_id)
+    catalog_list.toggle_featured(session=session, actor_id=admin.id, service_id=service_id)
+    catalog_list.toggle_active(session=session, actor_id=admin.id, service_id=service_id)
     session.commit()
     catalog_admin.save_service(
         session=session, actor_id=admin.id, form=form(title="New name"), service_id=service_id
@@ -467,6 +463,6 @@ def test_an_image_taken_off_a_service_is_removed_from_storage(session, admin, me
     session.commit()
     assert not (media_dir / images[0]["path"]).exists()
     assert (media_dir / images[1]["path"]).is_file()
-    catalog_admin.delete_service(session=session, actor_id=admin.id, service_id=service_id)
+    catalog_list.delete_service(session=session, actor_id=admin.id, service_id=service_id)
     session.commit()
     assert not (media_dir / images[1]["path"]).exists()

@@ -20,8 +20,8 @@ from storefront.services import (
     banners,
     business,
     catalog,
-    catalog_admin,
     catalog_cache,
+    catalog_list,
 )
 from storefront.services.catalog_cache import CACHE, CATALOGUE, MISSING, CatalogueCache
 from tests.factories import make_service, make_user
@@ -70,7 +70,7 @@ def test_an_admin_change_shows_at_once_in_this_worker(session, engine):
     session.commit()
     before = _version(session)
     assert _titles(engine) == ["Mickey"]
-    catalog_admin.toggle_active(session=session, actor_id=boss.id, service_id=service.id)
+    catalog_list.toggle_active(session=session, actor_id=boss.id, service_id=service.id)
     session.commit()
     assert _version(session) == before + 1
     assert _titles(engine) == []
@@ -175,7 +175,7 @@ def test_a_fresh_value_is_served_without_a_session_and_a_change_ends_that(sessio
     served = catalog_cache.fresh(catalog.list_public_services, {}, database=database)
     assert [v.title for v in served] == ["Mickey"]
     # Not cached, or an argument the cache cannot key: the caller reads in a session.
-    assert catalog_cache.fresh(catalog_admin.list_services, {}, database=database) is MISSING
+    assert catalog_cache.fresh(catalog_list.list_services, {}, database=database) is MISSING
     assert catalog_cache.fresh(catalog.list_public_services, {"kind": []}, database=database) is (
         MISSING
     )

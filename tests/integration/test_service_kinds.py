@@ -17,7 +17,7 @@ from storefront.db import make_engine
 from storefront.models import kinds
 from storefront.models.kinds import DetailField, Kind
 from storefront.models.service_details import Details, TextList
-from storefront.services import catalog, catalog_admin, seo
+from storefront.services import catalog, catalog_admin, catalog_list, seo
 from tests.conftest import create_database, migrate
 from tests.factories import make_user
 
@@ -102,7 +102,7 @@ def test_a_new_kind_is_seen_through_form_admin_list_public_page_and_sitemap(back
         assert loaded.details == {"colours": "red\nwhite"}
         assert loaded.price_unit == "per_event"  # the kind's usual pricing
         # The admin list names the kind.
-        rows = catalog_admin.list_services(session=session, actor_id=admin.id, search="Rainbow")
+        rows = catalog_list.list_services(session=session, actor_id=admin.id, search="Rainbow")
         assert [(r.title, r.kind_label) for r in rows.rows] == [("Rainbow Arch", "Balloon arch")]
         # Its public page (a page of its own) and the sitemap.
         view = catalog.get_public_service(session=session, service_id="rainbow-arch")

@@ -12,7 +12,7 @@ import pytest
 
 from storefront.models import Service, ServiceCapacity
 from storefront.models.catalog import ServiceRevision
-from storefront.services import catalog, catalog_admin
+from storefront.services import catalog, catalog_admin, catalog_list
 from storefront.services.catalog_admin import CatalogError
 from tests.factories import image_bytes
 from tests.integration import test_catalog_admin as catalog_tests
@@ -34,7 +34,7 @@ def published(session, admin, owner, **overrides) -> str:
         session=session, actor_id=owner.id, form=form(**overrides)
     )
     session.commit()
-    catalog_admin.set_status(
+    catalog_list.set_status(
         session=session, actor_id=admin.id, service_id=service_id, status="published"
     )
     session.commit()
@@ -81,7 +81,7 @@ def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
     assert pending_form.pending_review
 
     # The admin sees it on the list and field by field, before and after.
-    [row] = catalog_admin.list_services(session=session, actor_id=admin.id).rows
+    [row] = catalog_list.list_services(session=session, actor_id=admin.id).rows
     assert row.pending_review
     changes = catalog_admin.pending_changes(
         session=session, actor_id=admin.id, service_id=service_id
@@ -109,9 +109,7 @@ def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
         "Bubble House XL"
     )
     assert session.get(ServiceRevision, uuid.UUID(service_id)) is None
-    assert (
-        not catalog_admin.list_services(session=session, actor_id=admin.id).rows[0].pending_review
-    )
+    assert not catalog_list.list_services(session=session, actor_id=admin.id).rows[0].pending_review
     assert actions(session, service_id) == [
         "create",
         "set_status_published",
@@ -167,7 +165,7 @@ def test_drafts_and_admins_edits_apply_at_once(session, admin, owner):
     assert (live.price, live.status) == (Decimal("120.00"), "draft")
     assert session.get(ServiceRevision, uuid.UUID(service_id)) is None
     # An admin's edit of a published service is public at once.
-    catalog_admin.set_status(
+    catalog_list.set_status(
         session=session, actor_id=admin.id, service_id=service_id, status="published"
     )
     catalog_admin.save_service(

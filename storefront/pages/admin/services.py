@@ -17,7 +17,8 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
-from storefront.services.catalog_admin import FieldChange, ServiceRow
+from storefront.services.catalog_admin import FieldChange
+from storefront.services.catalog_list import ServiceRow
 from storefront.state.admin_services import AdminServicesState as S
 
 EMPTY = "No services found. Create your first service!"
