@@ -25,10 +25,7 @@ from storefront.services.admin_bookings import (
     _moment,
     _require_admin,
 )
-from storefront.services.booking import (
-    BookingView,
-    booking_for_view,
-)
+from storefront.services.booking_views import BookingView, booking_for_view
 from storefront.services.money import format_price
 from storefront.services.notify import name_from_email
 

@@ -20,6 +20,7 @@ from storefront.services import (
     availability,
     booking,
     booking_links,
+    booking_views,
     business,
     cart,
     catalog,
@@ -207,10 +208,10 @@ def viewable_booking(
     viewer_id: str = "",
     viewer_is_admin: bool = False,
     key: str | None = None,
-) -> booking.BookingView | None:
+) -> booking_views.BookingView | None:
     """The booking for its owner, an admin, or whoever holds the signed link of the
     confirmation mail; None for anyone else (they see 'not found', not 'forbidden')."""
-    view = booking.booking_for_view(session=session, booking_id=booking_id)
+    view = booking_views.booking_for_view(session=session, booking_id=booking_id)
     if view is None:
         return None
     owner = bool(viewer_id) and view.user_id == viewer_id

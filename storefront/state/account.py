@@ -9,7 +9,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import booking, users
+from storefront.services import booking_views, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.uploads import ImageUploadMixin, refusal_message
@@ -48,7 +48,7 @@ class AccountAreaState(AccountState):
         except Exception:
             log.exception("listing a user's services failed")
             own, self.error = [], SERVICES_FAILED
-        booked = await call_service(booking.bookings_for_user, user_id=user_id)
+        booked = await call_service(booking_views.bookings_for_user, user_id=user_id)
         self.services = [dataclasses.asdict(s) for s in own]
         self.bookings = [dataclasses.asdict(b) for b in booked]
 

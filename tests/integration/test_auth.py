@@ -261,7 +261,7 @@ def test_the_account_area_shows_only_the_callers_own_bookings(session):
     from decimal import Decimal
 
     from storefront.models import Booking, BookingItem
-    from storefront.services import booking as booking_service
+    from storefront.services import booking_views
 
     mine, _ = _register(session, "mine@example.com")
     theirs, _ = _register(session, "theirs@example.com")
@@ -286,10 +286,10 @@ def test_the_account_area_shows_only_the_callers_own_bookings(session):
             )
         )
     session.commit()
-    own = booking_service.bookings_for_user(session=session, user_id=str(mine.id))
+    own = booking_views.bookings_for_user(session=session, user_id=str(mine.id))
     assert [b.services for b in own] == ["Tables for mine@example.com"]
     assert own[0].reference.startswith("MG-") and own[0].total_label == "84.00\u00a0€"
-    assert booking_service.bookings_for_user(session=session, user_id="not-a-uuid") == []
+    assert booking_views.bookings_for_user(session=session, user_id="not-a-uuid") == []
 
 
 def test_on_a_public_address_only_the_owner_email_becomes_admin(session, monkeypatch):

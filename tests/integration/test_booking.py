@@ -10,7 +10,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from storefront.models import BlockedDate, Booking, BookingItem, NotificationOutbox, User
-from storefront.services import booking
+from storefront.services import booking, booking_views
 from storefront.services.booking import BookingError
 from storefront.settings import get_settings
 from tests.factories import contact, line, make_service, set_min_notice
@@ -296,7 +296,7 @@ def test_the_booking_view_shows_local_dates_and_times(session):
         user_id=str(user.id),
         contact=contact(special_requests="Pink balloons"),
     )
-    view = booking.booking_for_view(session=session, booking_id=placed.id)
+    view = booking_views.booking_for_view(session=session, booking_id=placed.id)
     assert (view.reference, view.status, view.total, view.total_label) == (
         placed.reference,
         "pending",
@@ -314,9 +314,9 @@ def test_the_booking_view_shows_local_dates_and_times(session):
         "Pink balloons",
         str(user.id),
     )
-    assert booking.booking_for_view(session=session, booking_id="nope") is None
+    assert booking_views.booking_for_view(session=session, booking_id="nope") is None
 
-    (summary,) = booking.bookings_for_user(session=session, user_id=user.id)
+    (summary,) = booking_views.bookings_for_user(session=session, user_id=user.id)
     assert (summary.reference, summary.event_date, summary.total_label) == (
         placed.reference,
         "10.06.2026",
