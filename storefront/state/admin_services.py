@@ -1,18 +1,15 @@
-"""Service Management (docs/product.md §2, 4): the list, its toggles and delete. An AdminState: the
-guard
-refuses its events to anyone but an admin, and the catalogue service checks the role again."""
+"""Service Management (docs/product.md §2, 4): the list, its toggles and delete. An AdminState:
+the guard refuses its events to anyone but an admin, and the catalogue service checks the role
+again."""
 
 from __future__ import annotations
-
-import logging
 
 import reflex as rx
 
 from storefront.services import catalog_admin, catalog_list
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
-
-log = logging.getLogger(__name__)
+from storefront.state.errors import log_failure
 
 LOAD_FAILED = "Failed to load services"
 TOGGLE_MESSAGES = {
@@ -72,8 +69,8 @@ class AdminServicesState(AdminState):
                 descending=self.descending,
                 page=self.page,
             )
-        except Exception:
-            log.exception("listing services failed")
+        except Exception as exc:
+            log_failure("AdminServicesState._reload", exc, search=self.search[:40])
             self.rows, self.error = [], LOAD_FAILED
             return
         self.rows = list(listed.rows)
@@ -117,8 +114,8 @@ class AdminServicesState(AdminState):
         self.notice = self.error = ""
         try:
             now_on = await call_service(fn, actor_id=actor, service_id=str(service_id)[:64])
-        except Exception:
-            log.exception("toggling %s failed", what)
+        except Exception as exc:
+            log_failure(f"AdminServicesState.toggle_{what}", exc, service=str(service_id)[:64])
             self.error = TOGGLE_FAILED[what]
             return
         self.notice = TOGGLE_MESSAGES[(what, now_on)]
@@ -145,8 +142,8 @@ class AdminServicesState(AdminState):
                 service_id=str(service_id)[:64],
                 status="published",
             )
-        except Exception:
-            log.exception("publishing failed")
+        except Exception as exc:
+            log_failure("AdminServicesState.publish", exc, service=str(service_id)[:64])
             self.error = PUBLISH_FAILED
             return
         self.notice = PUBLISHED
@@ -162,8 +159,8 @@ class AdminServicesState(AdminState):
             changes = await call_service(
                 catalog_admin.pending_changes, actor_id=actor, service_id=str(service_id)[:64]
             )
-        except Exception:
-            log.exception("loading a service's pending changes failed")
+        except Exception as exc:
+            log_failure("AdminServicesState.review", exc, service=str(service_id)[:64])
             self.error = REVIEW_FAILED
             return
         self.review_id, self.review_title = str(service_id)[:64], str(title)[:200]
@@ -189,8 +186,14 @@ class AdminServicesState(AdminState):
             self.error = DECIDE_FAILED.get(exc.code, PUBLISH_FAILED)
             await self._reload()
             return
-        except Exception:
-            log.exception("deciding on a service's pending changes failed")
+        except Exception as exc:
+            log_failure(
+                "AdminServicesState.approve_changes"
+                if approve
+                else "AdminServicesState.reject_changes",
+                exc,
+                service=service_id,
+            )
             self.error = PUBLISH_FAILED
             return
         self.notice = APPROVED if approve else REJECTED
@@ -223,8 +226,8 @@ class AdminServicesState(AdminState):
             outcome = await call_service(
                 catalog_list.delete_service, actor_id=actor, service_id=service_id
             )
-        except Exception:
-            log.exception("deleting a service failed")
+        except Exception as exc:
+            log_failure("AdminServicesState.confirm_delete", exc, service=service_id)
             self.error = DELETE_FAILED
             return
         self.notice = DELETED if outcome == "deleted" else DEACTIVATED

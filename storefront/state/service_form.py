@@ -1,13 +1,11 @@
-"""The one service form (docs/product.md §2, 5), on /admin/services/create|edit/{id} for admins and
-on
-/services/create|edit/{id} for signed-in users. An AccountState: the guard lets signed-in
+"""The one service form (docs/product.md §2, 5), on /admin/services/create|edit/{id} for admins
+and on /services/create|edit/{id} for signed-in users. An AccountState: the guard lets signed-in
 callers through; the catalogue service decides what each may change (an admin any service,
 a user their own drafts)."""
 
 from __future__ import annotations
 
 import dataclasses
-import logging
 import uuid
 from typing import ClassVar
 
@@ -17,9 +15,8 @@ from storefront import routes
 from storefront.services import catalog_admin, storage
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
+from storefront.state.errors import log_failure
 from storefront.state.uploads import ImageUploadMixin, refusal_message
-
-log = logging.getLogger(__name__)
 
 UPLOAD_ID = "service-images"
 IMAGE_TYPES = "image/jpeg, image/png, image/webp, image/gif"
@@ -173,8 +170,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             else:
                 form = catalog_admin.ServiceForm()
             self._fill(form)
-        except Exception:
-            log.exception("loading the service form failed")
+        except Exception as exc:
+            log_failure("ServiceFormState.load", exc, service=edit_id[:64] or None)
             self.error = LOAD_FAILED
         self.loading = False
 
@@ -258,8 +255,10 @@ class ServiceFormState(ImageUploadMixin, AccountState):
                     draft=self._draft,
                     path=str(removed.get("path", "")),
                 )
-            except Exception:
-                log.exception("removing an unsaved service image failed")
+            except Exception as exc:
+                log_failure(
+                    "ServiceFormState.remove_image", exc, path=str(removed.get("path", ""))[:255]
+                )
 
     @rx.event
     async def upload_image(self, files: list[rx.UploadFile]):
@@ -283,8 +282,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             )
         except (catalog_admin.CatalogError, storage.StorageError) as exc:
             self._finish_upload(error=refusal_message(exc, UPLOAD_MESSAGES, UPLOAD_FAILED))
-        except Exception:
-            log.exception("service image upload failed")
+        except Exception as exc:
+            log_failure("ServiceFormState.upload_image", exc, service=self.service_id or None)
             self._finish_upload(error=UPLOAD_FAILED)
         else:
             self.images = [*self.images, image]
@@ -329,8 +328,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         except catalog_admin.CatalogError as exc:
             self.error, self.saving = _message(exc), False
             return
-        except Exception:
-            log.exception("saving a service failed")
+        except Exception as exc:
+            log_failure("ServiceFormState.save", exc, service=self.service_id or None)
             self.error, self.saving = FAILED, False
             return
         self.service_id, self.notice, self.saving = saved_id, SAVED, False
@@ -340,8 +339,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
                 self.pending_review = await call_service(
                     catalog_admin.review_pending, actor_id=user_id, service_id=saved_id
                 )
-            except Exception:
-                log.exception("reading the review state of a service failed")
+            except Exception as exc:
+                log_failure("ServiceFormState.save (review state)", exc, service=saved_id)
             if self.pending_review:  # stay, so the owner reads what happened
                 self.notice = IN_REVIEW
                 return
