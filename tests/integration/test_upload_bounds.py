@@ -11,7 +11,7 @@ import pytest
 from sqlmodel import select
 
 from storefront.models import BannerItem, StoredUpload, User, utcnow
-from storefront.services import banner_admin, catalog_admin, storage, users
+from storefront.services import banner_admin, catalog_admin, catalog_list, storage, users
 from storefront.services.catalog_admin import CatalogError, ServiceForm
 from storefront.settings import get_settings
 from tests.factories import image_bytes
@@ -273,3 +273,39 @@ def test_a_banner_items_replaced_or_deleted_image_leaves_storage(session, admin,
     assert not on_disk(media_dir, storage.path_from_url(second))
     assert session.exec(select(BannerItem)).all() == []
     assert rows(session) == set()
+
+
+def test_a_deleted_services_and_banner_items_images_stay_until_the_commit(
+    session, owner, admin, media_dir
+):
+    """Files are removed only after the commit that stops pointing at them: a rolled-back
+    delete leaves every image in place, a committed one removes them."""
+    images, service_id = _saved_with_two_images(session, owner)
+    paths = [image["path"] for image in images]
+    assert catalog_list.delete_service(session=session, actor_id=admin.id, service_id=service_id)
+    session.flush()
+    assert all(on_disk(media_dir, p) for p in paths)  # not inside the transaction
+    session.rollback()
+    assert all(on_disk(media_dir, p) for p in paths) and rows(session) == set(paths)
+    catalog_list.delete_service(session=session, actor_id=admin.id, service_id=service_id)
+    session.commit()
+    assert not any(on_disk(media_dir, p) for p in paths) and rows(session) == set()
+
+    banner_id = banner_admin.create_banner(session=session, actor_id=admin.id, name="Cards").id
+    url = banner_admin.store_banner_image(session=session, actor_id=admin.id, data=picture(3))
+    item = banner_admin.create_item(
+        session=session,
+        actor_id=admin.id,
+        banner_id=banner_id,
+        item=banner_admin.check_item(title="Card", image_url=url),
+    )
+    session.commit()
+    path = storage.path_from_url(url)
+    banner_admin.delete_item(session=session, actor_id=admin.id, item_id=item.id)
+    session.flush()
+    assert on_disk(media_dir, path)
+    session.rollback()
+    assert on_disk(media_dir, path)
+    banner_admin.delete_item(session=session, actor_id=admin.id, item_id=item.id)
+    session.commit()
+    assert not on_disk(media_dir, path)
