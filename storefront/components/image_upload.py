@@ -5,6 +5,7 @@ side is state/uploads.py's ImageUploadMixin."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars import ArrayVar, ObjectVar
 
 from storefront.components.ui import SECONDARY_BUTTON
 
@@ -14,6 +15,20 @@ IMAGE_TYPES = {
     "image/webp": [".webp"],
     "image/gif": [".gif"],
 }
+
+
+def refusal_codes(refused: rx.Var) -> rx.Var:
+    """react-dropzone's refused files as their error codes only (a list per file). The File
+    itself must never reach the server: socket.io would send its bytes over the websocket, and
+    a file over the socket's 1 MB frame limit closes the connection, whose reconnect loads the
+    page's state afresh and wipes every field typed into the form."""
+    return refused.to(ArrayVar).map(
+        lambda entry: (
+            entry.to(ObjectVar)["errors"]
+            .to(ArrayVar)
+            .map(lambda error: error.to(ObjectVar)["code"])
+        )
+    )
 
 
 def image_upload(
@@ -43,7 +58,7 @@ def image_upload(
             max_files=1,
             max_size=max_bytes,
             disabled=state.uploading,
-            on_drop_rejected=state.upload_refused,
+            on_drop_rejected=lambda refused: state.upload_refused(refusal_codes(refused)),
             data_testid=f"{test_id}-input",
         ),
         rx.el.p(chosen.join(", "), class_name="text-xs text-slate-500"),

@@ -67,6 +67,26 @@ def success_box(message, test_id: str = "auth-success") -> rx.Component:
     )
 
 
+# A field whose value the server holds (value= with on_change) takes no keys until the page has
+# come alive and its on_load has answered: text typed into the prerendered page before then would
+# be wiped by the first answer (docs/architecture.md §3). Forms the browser keeps (uncontrolled,
+# read on submit) need no such wait. `not_ready_note` says why a field is not taking keys yet.
+NOT_READY = ~rx.State.is_hydrated
+NOT_READY_TEXT = "Loading the form..."
+
+
+def not_ready_note() -> rx.Component:
+    return rx.cond(
+        NOT_READY,
+        rx.el.p(
+            NOT_READY_TEXT,
+            role="status",
+            class_name="text-sm text-slate-500",
+            data_testid="form-not-ready",
+        ),
+    )
+
+
 # Long enough to keep a quick typist's keys together, short enough that the total follows.
 NUMBER_DEBOUNCE_MS = 150
 

@@ -83,13 +83,13 @@ class ImageUploadMixin(rx.State, mixin=True):
 
     @rx.event
     def upload_refused(self, refused: list):
-        """The picker or a drop turned the files down (type, size or count): say why."""
+        """The picker or a drop turned the files down (type, size or count): say why. The
+        browser sends the refusal codes of each file (components/image_upload.refusal_codes),
+        never the file."""
         reasons = {
-            REFUSAL_CODES.get(str(error.get("code")), "wrong_type")
-            for entry in (refused if isinstance(refused, list) else [])
-            if isinstance(entry, dict)
-            for error in (entry.get("errors") or [])
-            if isinstance(error, dict)
+            REFUSAL_CODES.get(str(code), "wrong_type")
+            for codes in (refused if isinstance(refused, list) else [])
+            for code in (codes if isinstance(codes, list) else [codes])
         }
         for reason in ("wrong_type", "too_large", "too_many"):
             if reason in reasons:

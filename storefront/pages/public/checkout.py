@@ -4,7 +4,13 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
+from storefront.components.ui import (
+    NOT_READY,
+    PRIMARY_BUTTON,
+    SECONDARY_BUTTON,
+    not_ready_note,
+    page_title,
+)
 from storefront.services.booking import MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
 from storefront.state.checkout import CheckoutState
@@ -38,6 +44,7 @@ def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) ->
             type=kind,
             value=CheckoutState.form[field],
             on_change=lambda value: CheckoutState.set_field(field, value),
+            disabled=NOT_READY,
             aria_invalid=rx.cond(CheckoutState.errors.contains(field), "true", "false"),
             aria_describedby=f"{field}-error",
             class_name=INPUT,
@@ -49,6 +56,7 @@ def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) ->
 
 def _information() -> rx.Component:
     return rx.el.div(
+        not_ready_note(),
         rx.el.h2("Contact", class_name="text-lg font-bold"),
         rx.el.div(
             _field("Full Name *", "full_name", wide=True),
@@ -67,6 +75,7 @@ def _information() -> rx.Component:
                     id="event_type",
                     value=CheckoutState.form["event_type"],
                     on_change=lambda value: CheckoutState.set_field("event_type", value),
+                    disabled=NOT_READY,
                     class_name=INPUT,
                 ),
             ),
@@ -79,6 +88,7 @@ def _information() -> rx.Component:
                     max=MAX_GUESTS,
                     value=CheckoutState.form["guest_count"],
                     on_change=lambda value: CheckoutState.set_field("guest_count", value),
+                    disabled=NOT_READY,
                     class_name=INPUT,
                 ),
                 _error("guest_count"),
@@ -94,6 +104,7 @@ def _information() -> rx.Component:
                     rows=3,
                     value=CheckoutState.form["special_requests"],
                     on_change=lambda value: CheckoutState.set_field("special_requests", value),
+                    disabled=NOT_READY,
                     class_name=INPUT,
                 ),
                 _error("special_requests"),
