@@ -79,6 +79,9 @@ class BookingItem(SQLModel, table=True):
         CheckConstraint("quantity >= 1", name="ck_booking_items_quantity"),
         CheckConstraint("start_datetime < end_datetime", name="ck_booking_items_span"),
         CheckConstraint("service_price >= 0", name="ck_booking_items_price"),
+        CheckConstraint(
+            "price_unit IN ('per_hour', 'per_event')", name="ck_booking_items_price_unit"
+        ),
         Index(
             "ix_booking_items_service_time",
             "service_id",
@@ -94,7 +97,12 @@ class BookingItem(SQLModel, table=True):
         default=None, foreign_key="services.id", ondelete="SET NULL"
     )
     service_name: str = Field(max_length=255)
+    # The price of one unit for the booked hours (rate x hours per hour, the rate per event):
+    # the line's total is service_price x quantity.
     service_price: Decimal = Field(sa_type=MONEY)
+    # The catalogue's rate it came from, and its unit: the admin edit reprices with them.
+    unit_price: Decimal = Field(default=Decimal("0"), sa_type=MONEY)
+    price_unit: str = Field(default="per_event", max_length=16)
     quantity: int = Field(default=1)
     start_datetime: datetime = Field(sa_type=UTCDateTime)
     end_datetime: datetime = Field(sa_type=UTCDateTime)

@@ -25,9 +25,10 @@ from storefront.services.admin_bookings import (
     _moment,
     _require_admin,
 )
+from storefront.services.booking import event_type_label
 from storefront.services.booking_views import BookingView, booking_for_view
 from storefront.services.money import format_price
-from storefront.services.notify import name_from_email
+from storefront.services.notify import customer_name
 
 PER_PAGE = 20
 STATUSES = BOOKING_STATUSES  # docs/product.md §4, in the order the status buttons show them
@@ -121,7 +122,7 @@ class AdminBookingRow:
     id: str
     short_id: str  # the first 8 characters of the id (docs/product.md §9)
     reference: str
-    customer: str  # derived from the email (docs/product.md §3)
+    customer: str  # as typed, else derived from the email (docs/product.md §3)
     email: str
     phone: str
     event_type: str
@@ -168,10 +169,10 @@ def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow
                 id=str(b.id),
                 short_id=str(b.id)[:8],
                 reference=b.reference,
-                customer=name_from_email(b.contact_email),
+                customer=customer_name(b),
                 email=b.contact_email,
                 phone=b.contact_phone,
-                event_type=b.event_type or "",
+                event_type=event_type_label(b.event_type),
                 guest_count=b.guest_count,
                 event_date=_moment(start, zone) if start else "",
                 total=Decimal(b.total_amount),
@@ -271,7 +272,7 @@ def csv_cells(row: AdminBookingRow) -> list[str]:
 @dataclass(frozen=True)
 class BookingDetail:
     view: BookingView
-    customer: str  # derived from the email
+    customer: str  # as typed, else derived from the email
     client_address: str  # the visitor's address when it was placed; '' when not recorded
 
 
@@ -283,6 +284,6 @@ def booking_detail(*, session: Session, actor_id: object, booking_id: object) ->
     row = session.get(Booking, uuid.UUID(view.id))
     return BookingDetail(
         view=view,
-        customer=name_from_email(view.contact_email),
+        customer=customer_name(row) if row else view.contact_name or view.contact_email,
         client_address=(row.client_address if row else None) or "",
     )

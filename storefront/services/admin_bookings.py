@@ -27,16 +27,18 @@ from sqlmodel import Session, col, select
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
 from storefront.services import audit, availability, dates, locks, outbox, permissions
 from storefront.services.auth import normalize_email
-from storefront.services.booking import EVENT_TYPES, check_fields
+from storefront.services.booking import check_fields, price_line
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, to_amount
 
 MAX_PRICE = Decimal("1000000")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# The edit form's required fields (docs/product.md §5).
 # The edit form's fields: the booking's column -> its name in the booking's one validation
 # (booking.check_fields), with this screen's labels for its messages.
 EDIT_FIELDS = {
+    "contact_name": "full_name",
+    "city": "city",
+    "zip_code": "zip_code",
     "contact_email": "email",
     "contact_phone": "phone",
     "venue_address": "address",
@@ -44,13 +46,19 @@ EDIT_FIELDS = {
     "event_type": "event_type",
     "guest_count": "guest_count",
 }
-REQUIRED_FIELDS = ("email", "phone", "address")
-EDIT_LABELS = {"phone": "Phone", "address": "Venue address"}
+# Required on every booking (docs/product.md §5); the venue address too when the booking has one
+# (`update_booking`): a booking placed on the booking screen may have none.
+REQUIRED_FIELDS = ("email", "phone")
+EDIT_LABELS = {"full_name": "Customer name", "phone": "Phone", "address": "Venue address"}
+TOTAL_MESSAGE = "Total must be a number of 0 or more"
+PAST_MESSAGE = "This would move the booking into the past"
+NOTES_MAX = 2000
 
 
 class AdminBookingError(ServiceError):
     """Codes: no_user, not_allowed, not_found, invalid_status, invalid_filter,
-    invalid (details `fields`: {field: code}, `messages`: {field: message}), over_capacity
+    invalid (details `fields`: {field: code}, `messages`: {field: message}), in_past (details
+    `lines`: the services a save would move into the past), over_capacity
     (details `conflicts`: the items that would not fit; `fingerprint`: what an override must
     send back to confirm exactly these; `changed`: an override was sent for conflicts that are
     no longer the ones there are), busy (the lock could not be had in time)."""
@@ -61,6 +69,7 @@ class AdminBookingError(ServiceError):
         "invalid": "Please fill in all required fields",
         "invalid_filter": "Cancel by email or by address",
         "invalid_status": "Unknown status",
+        "in_past": PAST_MESSAGE,
         "not_found": "Booking not found",
         "over_capacity": "This would overbook",
     }
@@ -396,14 +405,17 @@ def cancel_pending_from(
 
 @dataclass(frozen=True)
 class ItemEdit:
-    """One booked service as the edit form sends it."""
+    """One booked service as the edit form sends it: its rate (per hour or per event, as the
+    line was booked), quantity, date, time, hours, and its own status and notes."""
 
     id: str
-    service_price: object
+    unit_price: object
     quantity: object
     date: object  # YYYY-MM-DD local
     start_time: object  # HH:MM local
     duration_hours: object
+    status: object = ""  # '' keeps the line's status
+    notes: object = None  # None keeps the line's notes
 
 
 @dataclass(frozen=True)
@@ -415,26 +427,47 @@ class BookingEdit:
     guest_count: object
     special_requests: object
     items: tuple[ItemEdit, ...] = ()
+    contact_name: object = ""
+    city: object = ""
+    zip_code: object = ""
+    # An explicit total instead of the sum of the lines ('' or None: the sum); the audit log
+    # records that it was set by hand.
+    total_amount: object = ""
 
 
 def _text(value: object) -> str | None:
     return value.strip() if isinstance(value, str) else None
 
 
-def _check_edit(edit: BookingEdit) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+def _check_edit(
+    edit: BookingEdit, *, address_required: bool
+) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
     """The clean values, {field: code} (required, invalid, too_long, not_one_line,
     unprintable, out_of_range) and {field: message}: the booking's one validation
-    (booking.check_fields, the same rules and limits as checkout), with this screen's labels."""
+    (booking.check_fields, the same rules and limits as checkout), with this screen's labels.
+    The venue address is required when the booking has one."""
     values = {name: getattr(edit, column) for column, name in EDIT_FIELDS.items()}
     values["event_type"] = _text(edit.event_type) or ""
     values["guest_count"] = _integer(edit.guest_count)
-    checked = check_fields(values, required=REQUIRED_FIELDS, labels=EDIT_LABELS)
+    required = REQUIRED_FIELDS + (("address",) if address_required else ())
+    checked = check_fields(values, required=required, labels=EDIT_LABELS)
     column = {name: col for col, name in EDIT_FIELDS.items()}
-    return (
-        {column[name]: value for name, value in checked.values.items()},
-        {column[name]: code for name, code in checked.codes.items()},
-        {column[name]: text for name, text in checked.messages.items()},
-    )
+    clean = {column[name]: value for name, value in checked.values.items()}
+    codes = {column[name]: code for name, code in checked.codes.items()}
+    messages = {column[name]: text for name, text in checked.messages.items()}
+    total = _text(edit.total_amount) if edit.total_amount is not None else ""
+    if total is None and isinstance(edit.total_amount, int | float | Decimal):
+        total = str(edit.total_amount)
+    if total:
+        amount = to_amount(total, default=Decimal("-1"))
+        if not Decimal("0") <= amount <= MAX_PRICE:
+            codes["total_amount"] = "invalid"
+            messages["total_amount"] = TOTAL_MESSAGE
+        else:
+            clean["total_amount"] = amount.quantize(CENT)
+    elif total is None:
+        codes["total_amount"], messages["total_amount"] = "invalid", TOTAL_MESSAGE
+    return clean, codes, messages
 
 
 def _integer(value: object) -> int | None:
@@ -447,26 +480,27 @@ def _integer(value: object) -> int | None:
     return None
 
 
-def _check_item(index: int, edit: ItemEdit, errors: dict[str, str]) -> dict[str, Any] | None:
-    def fail(field: str, code: str = "invalid") -> None:
-        errors[f"items.{index}.{field}"] = code
+def _check_item(
+    index: int, edit: ItemEdit, errors: dict[str, str], messages: dict[str, str]
+) -> dict[str, Any] | None:
+    def fail(field: str, message: str) -> None:
+        errors[f"items.{index}.{field}"] = "invalid"
+        messages[f"items.{index}.{field}"] = message
 
-    price = to_amount(edit.service_price, default=Decimal("-1"))
-    if not isinstance(edit.service_price, int | float | str | Decimal) or isinstance(
-        edit.service_price, bool
+    rate = to_amount(edit.unit_price, default=Decimal("-1"))
+    if not isinstance(edit.unit_price, int | float | str | Decimal) or isinstance(
+        edit.unit_price, bool
     ):
-        price = Decimal("-1")
-    if not Decimal("0") <= price <= MAX_PRICE:
-        fail("service_price")
+        rate = Decimal("-1")
+    if not Decimal("0") <= rate <= MAX_PRICE:
+        fail("unit_price", "Price must be a number of 0 or more")
     quantity = _integer(edit.quantity)
     if quantity is None or not 1 <= quantity <= availability.MAX_QUANTITY:
-        fail("quantity")
+        fail("quantity", f"Quantity must be between 1 and {availability.MAX_QUANTITY}")
     hours = _integer(edit.duration_hours)
-    if (
-        hours is None
-        or not availability.MIN_DURATION_HOURS <= hours <= availability.MAX_DURATION_HOURS
-    ):
-        fail("duration_hours")
+    low, high = availability.MIN_DURATION_HOURS, availability.MAX_DURATION_HOURS
+    if hours is None or not low <= hours <= high:
+        fail("duration_hours", f"Duration must be between {low} and {high} hours")
     start = None
     try:
         if not _DAY.match(str(edit.date)):
@@ -477,15 +511,31 @@ def _check_item(index: int, edit: ItemEdit, errors: dict[str, str]) -> dict[str,
     except availability.AvailabilityError:
         pass
     if start is None:
-        fail("date")
+        fail("date", "Choose a date and a time")
+    status = _text(edit.status) or ""
+    if status and status not in BOOKING_STATUSES:
+        fail("status", "Unknown status")
+    notes = edit.notes
+    if notes is not None:
+        notes = _text(notes)
+        if notes is None or len(notes) > NOTES_MAX:
+            fail("notes", f"Notes are at most {NOTES_MAX} characters")
     if any(key.startswith(f"items.{index}.") for key in errors):
         return None
     return {
-        "service_price": price,
+        "rate": rate.quantize(CENT),
         "quantity": quantity,
+        "hours": hours,
         "start": start,
         "end": start + timedelta(hours=hours),
+        "status": status,
+        "notes": notes,
     }
+
+
+def line_price(rate: Decimal, price_unit: str, hours: int) -> Decimal:
+    """The price of one unit of a line for its hours: the checkout's pricing (booking.price_line)."""
+    return price_line(price=rate, price_unit=price_unit, quantity=1, duration_hours=hours)
 
 
 def update_booking(
@@ -495,28 +545,16 @@ def update_booking(
     booking_id: object,
     edit: BookingEdit,
     override: str = "",
+    confirm_past: bool = False,
     now: datetime | None = None,
 ) -> None:
-    """'Save Changes' (docs/product.md §5): the booking's fields and its services, and the total as
-    the sum
-    of price x quantity, in one transaction; the new times are re-checked for capacity while
-    the booking holds units."""
-    clean, errors, messages = _check_edit(edit)
+    """'Save Changes' (docs/product.md §5): the booking's fields and its services in one
+    transaction. Each line is priced as checkout prices it (rate x hours x quantity per hour,
+    rate x quantity per event) and the total is their sum, unless the admin set one by hand; the
+    new times are re-checked for capacity while the booking holds units; a line moved into the
+    past needs `confirm_past`. The address is required when the booking has one (the booking
+    screen does not ask for it; README 'Bookings without an address')."""
     target = _booking_id(booking_id)
-    if not isinstance(edit.items, tuple | list):
-        errors["items"] = "invalid"
-    items_by_id: dict[str, dict[str, Any]] = {}
-    for index, item in enumerate(edit.items if isinstance(edit.items, tuple | list) else ()):
-        if not isinstance(item, ItemEdit):
-            errors[f"items.{index}"] = "invalid"
-            continue
-        checked = _check_item(index, item, errors)
-        if checked is not None:
-            items_by_id[str(item.id)] = checked
-    if errors:
-        raise AdminBookingError(
-            "invalid", "Please fill in all required fields", fields=errors, messages=messages
-        )
     now = now or utcnow()
 
     def work() -> None:
@@ -524,17 +562,48 @@ def update_booking(
         booking = session.get(Booking, target)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
+        clean, errors, messages = _check_edit(
+            edit, address_required=bool(booking.venue_address.strip())
+        )
+        if not isinstance(edit.items, tuple | list):
+            errors["items"] = "invalid"
+        items_by_id: dict[str, dict[str, Any]] = {}
+        for index, item in enumerate(edit.items if isinstance(edit.items, tuple | list) else ()):
+            if not isinstance(item, ItemEdit):
+                errors[f"items.{index}"] = "invalid"
+                continue
+            checked = _check_item(index, item, errors, messages)
+            if checked is not None:
+                items_by_id[str(item.id)] = checked
+        if errors:
+            raise AdminBookingError(
+                "invalid", "Please fill in all required fields", fields=errors, messages=messages
+            )
         items = _items(session, booking.id)
         if set(items_by_id) - {str(i.id) for i in items}:
             raise AdminBookingError("invalid", "Unknown service line", fields={"items": "invalid"})
+        moved_past = [
+            i.service_name
+            for i in items
+            if (change := items_by_id.get(str(i.id)))
+            and change["start"] != i.start_datetime
+            and change["start"] < now
+        ]
+        if moved_past and not confirm_past:
+            raise AdminBookingError("in_past", PAST_MESSAGE, lines=moved_past)
         before = {"booking": audit.snapshot(booking), "items": [audit.snapshot(i) for i in items]}
         for item in items:
             change = items_by_id.get(str(item.id))
             if change is None:
                 continue
-            item.service_price = change["service_price"]
+            item.unit_price = change["rate"]
+            item.service_price = line_price(change["rate"], item.price_unit, change["hours"])
             item.quantity = change["quantity"]
             item.start_datetime, item.end_datetime = change["start"], change["end"]
+            if change["status"]:
+                item.status = change["status"]
+            if change["notes"] is not None:
+                item.notes = change["notes"] or None
             item.updated_at = now
         conflicts: list[str] = []
         if booking.status in HOLD_STATUSES:
@@ -546,25 +615,35 @@ def update_booking(
                         i.service_id, i.service_name, i.start_datetime, i.end_datetime, i.quantity
                     )
                     for i in items
+                    if i.status in HOLD_STATUSES
                 ],
             )
             _confirm_override(found, override)
             conflicts = found.labels
+        booking.contact_name = clean["contact_name"] or None
         booking.contact_email = normalize_email(clean["contact_email"])
         booking.contact_phone = clean["contact_phone"]
         booking.venue_address = clean["venue_address"]
+        booking.city = clean["city"] or None
+        booking.zip_code = clean["zip_code"] or None
         booking.special_requests = clean["special_requests"] or None
         booking.event_type = clean["event_type"]
         booking.guest_count = clean["guest_count"]
-        booking.total_amount = sum(
+        lines_total = sum(
             (Decimal(i.service_price) * i.quantity for i in items), Decimal("0")
         ).quantize(CENT)
+        by_hand = clean.get("total_amount")
+        booking.total_amount = lines_total if by_hand is None else by_hand
         booking.updated_at = now
         session.add(booking)
         for item in items:
             session.add(item)
         session.flush()
-        extra = {"override": True, "conflicts": conflicts} if conflicts else {}
+        extra: dict[str, Any] = {"override": True, "conflicts": conflicts} if conflicts else {}
+        if by_hand is not None and by_hand != lines_total:
+            extra["total_set_by_hand"] = {"lines_total": f"{lines_total:.2f}"}
+        if moved_past:
+            extra["moved_into_past"] = moved_past
         audit.record(
             session,
             actor_id=actor,
@@ -614,11 +693,15 @@ def delete_booking(*, session: Session, actor_id: object, booking_id: object) ->
 class EditLine:
     id: str
     service_name: str
-    service_price: str  # '80.00'
+    unit_price: str  # '80.00': the rate, per hour or per event
+    price_unit: str  # per_hour | per_event
+    line_price: str  # '160.00': one unit for the booked hours (the rate x hours per hour)
     quantity: int
     date: str  # YYYY-MM-DD local, for a date field
     start_time: str  # HH:MM local
     duration_hours: int
+    status: str
+    notes: str
 
 
 @dataclass(frozen=True)
@@ -626,12 +709,18 @@ class EditForm:
     id: str
     reference: str
     status: str
+    contact_name: str
     contact_email: str
     contact_phone: str
     venue_address: str
+    address_required: bool  # the booking has an address, which may be changed, not removed
+    city: str
+    zip_code: str
     event_type: str
     guest_count: int
     special_requests: str
+    total_amount: str  # '1198.00' as stored
+    lines_total: str  # the sum of its lines as they are priced
     lines: tuple[EditLine, ...]
 
 
@@ -642,28 +731,39 @@ def edit_form(*, session: Session, actor_id: object, booking_id: object) -> Edit
     if found is None:
         raise AdminBookingError("not_found", "Booking not found")
     zone = dates.business_zone()
+    items = _items(session, found.id)
     return EditForm(
         id=str(found.id),
         reference=found.reference,
         status=found.status,
+        contact_name=found.contact_name or "",
         contact_email=found.contact_email,
         contact_phone=found.contact_phone,
         venue_address=found.venue_address,
-        event_type=found.event_type if found.event_type in EVENT_TYPES else "other",
+        address_required=bool(found.venue_address.strip()),
+        city=found.city or "",
+        zip_code=found.zip_code or "",
+        event_type=(found.event_type or "other").lower(),
         guest_count=found.guest_count or 1,
         special_requests=found.special_requests or "",
+        total_amount=f"{Decimal(found.total_amount):.2f}",
+        lines_total=f"{sum((Decimal(i.service_price) * i.quantity for i in items), Decimal('0')):.2f}",
         lines=tuple(
             EditLine(
                 id=str(item.id),
                 service_name=item.service_name,
-                service_price=f"{Decimal(item.service_price):.2f}",
+                unit_price=f"{Decimal(item.unit_price):.2f}",
+                price_unit=item.price_unit,
+                line_price=f"{Decimal(item.service_price):.2f}",
                 quantity=item.quantity,
                 date=item.start_datetime.astimezone(zone).date().isoformat(),
                 start_time=dates.local_time(item.start_datetime, zone),
                 duration_hours=max(
                     1, round((item.end_datetime - item.start_datetime) / timedelta(hours=1))
                 ),
+                status=item.status,
+                notes=item.notes or "",
             )
-            for item in _items(session, found.id)
+            for item in items
         ),
     )

@@ -47,8 +47,26 @@ from storefront.settings import get_settings
 
 MAX_LINES = 50
 MAX_KEY_LENGTH = 64
-# The checkout's types (docs/product.md §5) and the booking screen's, stored lowercase.
-EVENT_TYPES = ("wedding", "birthday", "corporate", "anniversary", "graduation", "other")
+# The one list of a booking's event types, stored lowercase and shown by their labels: the
+# booking screen's six (docs/product.md §5), offered by checkout and the admin edit too (the
+# spec's four there are among them; docs/architecture.md §9).
+EVENT_TYPE_LABELS = {
+    "wedding": "Wedding",
+    "birthday": "Birthday",
+    "corporate": "Corporate",
+    "anniversary": "Anniversary",
+    "graduation": "Graduation",
+    "other": "Other",
+}
+EVENT_TYPES = tuple(EVENT_TYPE_LABELS)
+
+
+def event_type_label(value: str | None) -> str:
+    """'graduation' -> 'Graduation'; a value stored before the list was one keeps its text."""
+    text = (value or "").strip()
+    return EVENT_TYPE_LABELS.get(text.lower(), text.capitalize())
+
+
 MIN_GUESTS, MAX_GUESTS = 1, 500
 # Each contact field: the booking column it is stored in (whose declared length is its limit),
 # the label its messages use, and its kind of text (services/fields.rule).
@@ -551,6 +569,8 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
                 service_id=offer.id,
                 service_name=offer.title,
                 service_price=unit_price,
+                unit_price=offer.price,
+                price_unit=offer.price_unit,
                 quantity=line.quantity,
                 start_datetime=start,
                 end_datetime=end,

@@ -17,6 +17,7 @@ from storefront.models import (
     BookingItem,
 )
 from storefront.services import dates
+from storefront.services.booking import event_type_label
 from storefront.services.money import CENT, format_price
 from storefront.settings import get_settings
 
@@ -106,7 +107,7 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         city=booking.city or "",
         state=booking.state or "",
         zip_code=booking.zip_code or "",
-        event_type=booking.event_type or "",
+        event_type=event_type_label(booking.event_type),
         guest_count=booking.guest_count,
         special_requests=booking.special_requests or "",
         user_id=str(booking.user_id) if booking.user_id else None,

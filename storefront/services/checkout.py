@@ -32,7 +32,6 @@ from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price
 
-CHECKOUT_EVENT_TYPES = ("wedding", "birthday", "corporate", "other")
 # The guest count the form starts with (its bounds are the booking's, booking.MIN/MAX_GUESTS).
 GUESTS_DEFAULT = 50
 FORM_FIELDS = (
@@ -188,8 +187,6 @@ def checkout_check(contact: Contact) -> fields.Checked:
         if not str(getattr(contact, name)).strip() and name not in checked.codes:
             label = booking.CONTACT_COLUMNS[name][1]
             checked.refuse(name, "required", fields.MESSAGES["required"].format(label=label))
-    if contact.event_type not in CHECKOUT_EVENT_TYPES and "event_type" not in checked.codes:
-        checked.refuse("event_type", "invalid", "Event type is invalid")
     return checked
 
 

@@ -1,6 +1,8 @@
 """Admin Edit Booking (docs/product.md §2, 5): the booking's fields and its services, saved
-in one transaction through services/admin_bookings.py. An AdminState: the guard refuses anyone
-but an admin. The list of bookings is state/admin_bookings.py."""
+in one transaction through services/admin_bookings.py. Each line is priced on every change with
+checkout's pricing (booking.price_line: rate x hours x quantity per hour, rate x quantity per
+event); the total is their sum unless the admin types one. An AdminState: the guard refuses
+anyone but an admin. The list of bookings is state/admin_bookings.py."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import reflex as rx
 from storefront import routes
 from storefront.services import admin_bookings
 from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
-from storefront.services.booking import EVENT_TYPES
+from storefront.services.booking import EVENT_TYPES, price_line
+from storefront.services.money import format_price, to_amount
 from storefront.state.admin_bookings import (
     BOOKING_FAILED,
     DELETE_FAILED,
@@ -20,6 +23,7 @@ from storefront.state.admin_bookings import (
     SAVE_FAILED,
     SAVE_REDIRECT_SECONDS,
     SAVED,
+    STATUSES,
     overbook_message,
 )
 from storefront.state.auth import AdminState
@@ -33,9 +37,14 @@ class AdminBookingEditState(AdminState):
     status: str = ""
     found: bool = False
     loaded: bool = False
+    contact_name: str = ""
     contact_email: str = ""
     contact_phone: str = ""
     venue_address: str = ""
+    address_required: bool = False
+    city: str = ""
+    zip_code: str = ""
+    total_amount: str = ""  # typed by hand; '' is the sum of the lines
     event_type: str = "other"
     guest_count: str = "1"
     special_requests: str = ""
@@ -44,23 +53,29 @@ class AdminBookingEditState(AdminState):
     error: str = ""
     field_errors: dict[str, str] = {}
     conflicts: list[str] = []
+    past_lines: list[str] = []  # services a save would move into the past, to confirm
     _fingerprint: str = ""  # of the conflicts shown; the override confirms exactly those
     confirm_delete: bool = False
     busy: bool = False
 
     @rx.var
-    def total_label(self) -> str:
-        from storefront.services.money import format_price, to_amount
+    def lines_total_label(self) -> str:
+        return format_price(_lines_total(self.lines))
 
-        total = sum(
-            to_amount(line.get("subtotal", "0")) for line in self.lines if line.get("subtotal")
-        )
-        return format_price(total)
+    @rx.var
+    def total_label(self) -> str:
+        """What the booking's total will be: the one typed by hand, else the lines' sum."""
+        typed = self.total_amount.strip()
+        if typed:
+            amount = to_amount(typed, default=None)
+            return format_price(amount) if amount is not None else typed
+        return format_price(_lines_total(self.lines))
 
     @rx.event
     async def load(self):
         self.notice = self.error = ""
         self.field_errors, self.conflicts, self.confirm_delete = {}, [], False
+        self.past_lines = []
         self.found = self.loaded = False
         caller = await self._admin_id()
         if not caller:
@@ -79,20 +94,29 @@ class AdminBookingEditState(AdminState):
             self.error, self.loaded = BOOKING_FAILED, True
             return
         self.booking_id, self.reference, self.status = form.id, form.reference, form.status
+        self.contact_name, self.city, self.zip_code = form.contact_name, form.city, form.zip_code
         self.contact_email, self.contact_phone = form.contact_email, form.contact_phone
         self.venue_address, self.event_type = form.venue_address, form.event_type
+        self.address_required = form.address_required
         self.guest_count, self.special_requests = str(form.guest_count), form.special_requests
+        # A total that is not the lines' sum was set by hand: it stays until changed.
+        self.total_amount = "" if form.total_amount == form.lines_total else form.total_amount
         self.lines = [
-            {
-                "id": line.id,
-                "name": line.service_name,
-                "price": line.service_price,
-                "quantity": str(line.quantity),
-                "date": line.date,
-                "time": line.start_time,
-                "duration": str(line.duration_hours),
-                "subtotal": _subtotal(line.service_price, str(line.quantity)),
-            }
+            _priced(
+                {
+                    "id": line.id,
+                    "name": line.service_name,
+                    "rate": line.unit_price,
+                    "unit": line.price_unit,
+                    "unit_label": "per hour" if line.price_unit == "per_hour" else "per event",
+                    "quantity": str(line.quantity),
+                    "date": line.date,
+                    "time": line.start_time,
+                    "duration": str(line.duration_hours),
+                    "status": line.status,
+                    "notes": line.notes,
+                }
+            )
             for line in form.lines
         ]
         self.found = self.loaded = True
@@ -100,12 +124,16 @@ class AdminBookingEditState(AdminState):
     @rx.event
     def set_field(self, name: str, value: str):
         limits = {
+            "contact_name": 255,
             "contact_email": 255,
             "contact_phone": 64,
             "venue_address": 500,
+            "city": 120,
+            "zip_code": 20,
             "special_requests": 5000,
             "guest_count": 4,
             "event_type": 16,
+            "total_amount": 16,
         }
         name = str(name)
         if name not in limits:
@@ -118,41 +146,56 @@ class AdminBookingEditState(AdminState):
 
     @rx.event
     def set_line(self, index: int, name: str, value: str):
+        """A change of one line's field; its total follows at once."""
         if not isinstance(index, int) or not 0 <= index < len(self.lines):
             return
-        if name not in ("price", "quantity", "date", "time", "duration"):
+        limits = {"rate": 16, "quantity": 6, "date": 10, "time": 5, "duration": 2}
+        limits |= {"status": 16, "notes": 2000}
+        if name not in limits:
+            return
+        value = str(value)[: limits[name]]
+        if name == "status" and value not in STATUSES:
             return
         line = dict(self.lines[index])
-        line[name] = str(value)[:16]
-        line["subtotal"] = _subtotal(line["price"], line["quantity"])
-        self.lines[index] = line
+        line[name] = value
+        self.lines[index] = _priced(line)
+        self.field_errors = {
+            k: v for k, v in self.field_errors.items() if not k.startswith(f"items.{index}.")
+        }
 
     def _edit(self) -> BookingEdit:
         return BookingEdit(
+            contact_name=self.contact_name,
             contact_email=self.contact_email,
             contact_phone=self.contact_phone,
             venue_address=self.venue_address,
+            city=self.city,
+            zip_code=self.zip_code,
             event_type=self.event_type,
             guest_count=self.guest_count,
             special_requests=self.special_requests,
+            total_amount=self.total_amount,
             items=tuple(
                 ItemEdit(
                     id=line["id"],
-                    service_price=line["price"],
+                    unit_price=line["rate"],
                     quantity=line["quantity"],
                     date=line["date"],
                     start_time=line["time"],
                     duration_hours=line["duration"],
+                    status=line["status"],
+                    notes=line["notes"],
                 )
                 for line in self.lines
             ),
         )
 
-    async def _save(self, override: str):
+    async def _save(self, override: str, confirm_past: bool = False):
         caller = await self._admin_id()
         if not caller or not self.found or self.busy:
             return
         self.notice = self.error = ""
+        self.past_lines = []
         self.busy = True
         yield
         try:
@@ -162,15 +205,19 @@ class AdminBookingEditState(AdminState):
                 booking_id=self.booking_id,
                 edit=self._edit(),
                 override=override,
+                confirm_past=confirm_past,
             )
         except AdminBookingError as exc:
             self.busy = False
             if exc.code == "invalid":
-                self.field_errors = dict(exc.details.get("fields", {}))
-                required = {"contact_email", "contact_phone", "venue_address"}
-                missing = any(self.field_errors.get(f) == "required" for f in required)
-                messages = exc.details.get("messages", {})
+                # Each refused field says its own words beside it; the summary says how many.
+                codes = dict(exc.details.get("fields", {}))
+                messages = {str(k): str(v) for k, v in exc.details.get("messages", {}).items()}
+                self.field_errors = {k: messages.get(k, REQUIRED) for k in codes}
+                missing = any(code == "required" for code in codes.values())
                 self.error = REQUIRED if missing else next(iter(messages.values()), SAVE_FAILED)
+            elif exc.code == "in_past":
+                self.past_lines = [str(name) for name in exc.details.get("lines", [])]
             elif exc.code == "over_capacity":
                 self.conflicts = [str(c) for c in exc.details.get("conflicts", [])]
                 self._fingerprint = str(exc.details.get("fingerprint", ""))
@@ -199,6 +246,16 @@ class AdminBookingEditState(AdminState):
             yield update
 
     @rx.event
+    async def save_in_past(self):
+        """The admin confirmed moving the booking into the past."""
+        async for update in self._save(override=self._fingerprint, confirm_past=True):
+            yield update
+
+    @rx.event
+    def keep_editing(self, _open: bool = False):
+        self.past_lines = []
+
+    @rx.event
     def ask_delete(self):
         self.confirm_delete = True
 
@@ -223,8 +280,17 @@ class AdminBookingEditState(AdminState):
         return rx.redirect(routes.ADMIN_BOOKINGS)
 
 
-def _subtotal(price: str, quantity: str) -> str:
-    from storefront.services.money import to_amount
+def _priced(line: dict[str, str]) -> dict[str, str]:
+    """`line` with its total as checkout prices it ('' while a field holds no number)."""
+    rate = to_amount(line.get("rate"), default=None)
+    quantity, hours = line.get("quantity", ""), line.get("duration", "")
+    if rate is None or not quantity.isdigit() or not hours.isdigit():
+        return line | {"total": "", "total_label": ""}
+    total = price_line(
+        price=rate, price_unit=line["unit"], quantity=int(quantity), duration_hours=int(hours)
+    )
+    return line | {"total": f"{total:.2f}", "total_label": format_price(total)}
 
-    qty = int(quantity) if str(quantity).isdigit() else 0
-    return f"{to_amount(price) * qty:.2f}"
+
+def _lines_total(lines: list[dict[str, str]]):
+    return sum((to_amount(line["total"]) for line in lines if line.get("total")), start=0)

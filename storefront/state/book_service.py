@@ -24,7 +24,6 @@ from storefront.state.slot_picker import SlotPickerState
 log = logging.getLogger(__name__)
 
 REDIRECT_SECONDS = 2.0
-EVENT_TYPES = ("Wedding", "Birthday", "Corporate", "Anniversary", "Graduation", "Other")
 NO_TIME = "Please select a date and time for your booking"
 FIELD_MESSAGES = {
     "full_name": "Name is required",
@@ -42,7 +41,7 @@ class BookServiceState(rx.State):
     service: dict[str, str] = {}
     images: list[str] = []
     form: dict[str, str] = dict.fromkeys(checkout.FORM_FIELDS, "") | {
-        "event_type": "Wedding",
+        "event_type": "wedding",
         "guest_count": "50",
     }
     error: str = ""

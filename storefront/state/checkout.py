@@ -58,6 +58,10 @@ class CheckoutState(rx.State):
     place_error: str = ""
     _key: str = ""
 
+    @rx.var
+    def event_type_label(self) -> str:
+        return booking.event_type_label(self.form.get("event_type"))
+
     @rx.event
     async def load(self):
         """on_load: the summary from the cart; an empty or incomplete cart goes back to it,

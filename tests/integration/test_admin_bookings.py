@@ -30,6 +30,8 @@ def _user(session, role="admin", email=None) -> str:
 
 
 _place = partial(place, now=NOW)
+# The bookings of these tests are in June 2026: edits are made as of then.
+_update = partial(ab.update_booking, now=NOW)
 
 
 def test_a_status_change_sets_the_booking_and_all_its_items_and_mails_the_customer(session):
@@ -132,7 +134,7 @@ def _edit(view, **overrides) -> BookingEdit:
         tuple(
             ItemEdit(
                 id=line_id,
-                service_price="80.00",
+                unit_price="80.00",
                 quantity=1,
                 date=DAY,
                 start_time="14:00",
@@ -166,7 +168,7 @@ def test_an_edit_saves_the_booking_and_its_services_in_one_transaction(session):
     placed = _place(session, [line(bouncer, DAY, "10:00")])
     ids = _item_ids(session, placed.id)
 
-    ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
+    _update(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
 
     detail = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id)
     view = detail.view
@@ -176,19 +178,21 @@ def test_an_edit_saves_the_booking_and_its_services_in_one_transaction(session):
         "Hotel Emerald",
     )
     assert (view.event_type, view.guest_count, view.special_requests) == (
-        "wedding",
+        "Wedding",
         120,
         "White flowers",
     )
+    # The name typed at checkout was cleared on the form: the one made from the email shows.
     assert detail.customer == "New Owner"
     (only,) = view.lines
+    # Priced as checkout prices a per-hour line: 80.00 an hour for 2 hours.
     assert (only.date, only.start_time, only.end_time, only.unit_price) == (
         "10.06.2026",
         "14:00",
         "16:00",
-        Decimal("80.00"),
+        Decimal("160.00"),
     )
-    assert view.total == Decimal("80.00")
+    assert view.total == Decimal("160.00")
     assert session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).one()
 
 
@@ -200,7 +204,7 @@ def test_an_edit_onto_a_taken_time_changes_nothing_unless_overridden(session):
     ids = _item_ids(session, placed.id)
 
     with pytest.raises(AdminBookingError) as refused:
-        ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
+        _update(session=session, actor_id=admin, booking_id=placed.id, edit=_edit(ids))
     assert refused.value.code == "over_capacity"
     view = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
     # Neither the fields nor the services moved: the whole edit was rolled back.
@@ -208,7 +212,7 @@ def test_an_edit_onto_a_taken_time_changes_nothing_unless_overridden(session):
     assert view.lines[0].start_time == "10:00"
     assert session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).all() == []
 
-    ab.update_booking(
+    _update(
         session=session,
         actor_id=admin,
         booking_id=placed.id,
@@ -226,23 +230,137 @@ def test_an_edit_needs_the_required_fields_and_sane_numbers(session):
     bouncer = make_service(session)
     placed = _place(session, [line(bouncer, DAY, "10:00")])
     ids = _item_ids(session, placed.id)
-    bad_item = ItemEdit(ids[0], "-1", 0, "2026-13-40", "25:00", 9)
+    bad_item = ItemEdit(ids[0], "-1", 0, "2026-13-40", "25:00", 9, status="lost")
     with pytest.raises(AdminBookingError) as refused:
-        ab.update_booking(
+        _update(
             session=session,
             actor_id=admin,
             booking_id=placed.id,
-            edit=_edit(ids, contact_phone=" ", venue_address="", guest_count=0, items=(bad_item,)),
+            edit=_edit(
+                ids,
+                contact_phone=" ",
+                contact_email="not-an-email",
+                guest_count=0,
+                total_amount="-5",
+                items=(bad_item,),
+            ),
         )
     fields = refused.value.details["fields"]
-    assert fields["contact_phone"] == fields["venue_address"] == "required"
+    messages = refused.value.details["messages"]
+    assert fields["contact_phone"] == "required"
+    assert fields["contact_email"] == "invalid"
+    assert "email" in messages["contact_email"].lower()
     assert fields["guest_count"] == "out_of_range"
+    assert fields["total_amount"] == "invalid"
     assert {k for k in fields if k.startswith("items.0.")} == {
-        "items.0.service_price",
+        "items.0.unit_price",
         "items.0.quantity",
         "items.0.date",
         "items.0.duration_hours",
+        "items.0.status",
     }
+    # The booking has an address: it may be changed, not removed.
+    with pytest.raises(AdminBookingError) as no_address:
+        _update(
+            session=session,
+            actor_id=admin,
+            booking_id=placed.id,
+            edit=_edit(ids, venue_address=""),
+        )
+    assert no_address.value.details["fields"] == {"venue_address": "required"}
+
+
+def test_a_booking_placed_without_an_address_is_edited_without_one(session):
+    admin = _user(session)
+    bouncer = make_service(session)
+    placed = _place(session, [line(bouncer, DAY, "10:00")], zip_code="")
+    # As the booking screen places it: no address asked (docs/product.md §5).
+    placed_row = session.get(Booking, uuid.UUID(placed.id))
+    placed_row.venue_address = ""
+    session.add(placed_row)
+    session.commit()
+    ids = _item_ids(session, placed.id)
+    _update(
+        session=session,
+        actor_id=admin,
+        booking_id=placed.id,
+        edit=_edit(ids, venue_address="", contact_name="Bora Berisha", city="Prizren"),
+    )
+    row = session.get(Booking, uuid.UUID(placed.id))
+    session.refresh(row)
+    assert (row.venue_address, row.contact_name, row.city) == ("", "Bora Berisha", "Prizren")
+    detail = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id)
+    assert detail.customer == "Bora Berisha"
+
+
+def test_an_edit_reprices_by_the_hours_and_a_total_set_by_hand_is_logged(session):
+    admin = _user(session)
+    mascot = make_service(session, price="599.00", price_unit="per_hour")
+    tables = make_service(session, price="7.00", price_unit="per_event", units=500)
+    placed = _place(
+        session, [line(mascot, DAY, "10:00", hours=2), line(tables, DAY, "10:00", quantity=30)]
+    )
+    form = ab.edit_form(session=session, actor_id=admin, booking_id=placed.id)
+    by_name = {line.unit_price: line for line in form.lines}
+    assert set(by_name) == {"599.00", "7.00"}
+    assert (by_name["599.00"].price_unit, by_name["599.00"].line_price) == ("per_hour", "1198.00")
+    assert (by_name["7.00"].price_unit, by_name["7.00"].line_price) == ("per_event", "7.00")
+    assert form.lines_total == form.total_amount == "1408.00"
+    items = tuple(
+        ItemEdit(
+            line.id,
+            line.unit_price,
+            line.quantity,
+            line.date,
+            line.start_time,
+            4 if line.price_unit == "per_hour" else line.duration_hours,
+        )
+        for line in form.lines
+    )
+    _update(session=session, actor_id=admin, booking_id=placed.id, edit=_edit([], items=items))
+    row = session.get(Booking, uuid.UUID(placed.id))
+    session.refresh(row)
+    assert row.total_amount == Decimal("2606.00")  # 599 x 4 h + 7 x 30
+    assert (
+        not session.exec(select(AuditLog).where(AuditLog.action == "booking_update"))
+        .one()
+        .details.get("total_set_by_hand")
+    )
+    _update(
+        session=session,
+        actor_id=admin,
+        booking_id=placed.id,
+        edit=_edit([], items=items, total_amount="2500"),
+    )
+    session.refresh(row)
+    assert row.total_amount == Decimal("2500.00")
+    entries = session.exec(select(AuditLog).where(AuditLog.action == "booking_update")).all()
+    by_hand = [e.details.get("total_set_by_hand") for e in entries]
+    assert {"lines_total": "2606.00"} in by_hand
+
+
+def test_moving_a_booking_into_the_past_needs_a_confirmation(session):
+    admin = _user(session)
+    bouncer = make_service(session)
+    placed = _place(session, [line(bouncer, DAY, "10:00")])
+    ids = _item_ids(session, placed.id)
+    past = _edit(ids, items=(ItemEdit(ids[0], "80.00", 1, "2026-05-20", "10:00", 2),))
+    with pytest.raises(AdminBookingError) as refused:
+        _update(session=session, actor_id=admin, booking_id=placed.id, edit=past, now=NOW)
+    assert refused.value.code == "in_past"
+    assert refused.value.details["lines"] == [bouncer_name(session, bouncer)]
+    _update(
+        session=session, actor_id=admin, booking_id=placed.id, edit=past, now=NOW, confirm_past=True
+    )
+    view = abl.booking_detail(session=session, actor_id=admin, booking_id=placed.id).view
+    assert view.lines[0].date == "20.05.2026"
+
+
+def bouncer_name(session, service) -> str:
+    from storefront.models import Service
+
+    found = session.get(Service, uuid.UUID(str(getattr(service, "id", service))))
+    return found.title
 
 
 def test_delete_removes_the_booking_and_its_items_together(session):
@@ -326,7 +444,7 @@ def test_the_list_filters_by_status_reference_email_phone_and_date(session):
         for r in abl.list_bookings(session=session, actor_id=admin).rows
         if r.email == "blerim_gashi@example.com"
     )
-    assert row.customer == "Blerim Gashi"
+    assert row.customer == "Arta Krasniqi"  # the name typed at checkout, not the email's
     assert row.short_id == row.id[:8] and row.reference == "MG-" + row.id[:8].upper()
     assert row.event_date == "11.06.2026 10:00"
     with pytest.raises(AdminBookingError):

@@ -401,10 +401,15 @@ def test_an_edit_override_is_bound_to_the_conflicts_shown_too(session):
         items=(ab.ItemEdit(str(item), "100.00", 1, DAYS[0], "14:00", 1),),
     )
     with pytest.raises(AdminBookingError) as shown:
-        ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=edit)
+        ab.update_booking(session=session, actor_id=admin, booking_id=placed.id, edit=edit, now=NOW)
     with pytest.raises(AdminBookingError):
         ab.update_booking(
-            session=session, actor_id=admin, booking_id=placed.id, edit=edit, override="stale"
+            session=session,
+            actor_id=admin,
+            booking_id=placed.id,
+            edit=edit,
+            override="stale",
+            now=NOW,
         )
     ab.update_booking(
         session=session,
@@ -412,4 +417,5 @@ def test_an_edit_override_is_bound_to_the_conflicts_shown_too(session):
         booking_id=placed.id,
         edit=edit,
         override=shown.value.details["fingerprint"],
+        now=NOW,
     )

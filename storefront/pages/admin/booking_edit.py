@@ -1,6 +1,6 @@
-"""Admin Edit Booking (docs/product.md §2, 5): the booking's fields, each booked service's price,
-quantity,
-date, time and duration with its subtotal, Save Changes, Delete Booking, Back to Bookings."""
+"""Admin Edit Booking (docs/product.md §2, 5): the booking's fields, each booked service's rate,
+quantity, date, time, duration, status and notes with its total, Save Changes, Delete Booking,
+Back to Bookings. Each refused field says why beside it."""
 
 import reflex as rx
 
@@ -16,43 +16,64 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
-from storefront.services.booking import EVENT_TYPES, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
+from storefront.state.admin_bookings import STATUSES, status_label
 
 ACCESS = "You must be an admin to access this page."
 DELETE_QUESTION = "Are you sure you want to delete this booking? This action cannot be undone."
-ADMIN_EVENT_TYPES = ("wedding", "birthday", "corporate", "other")
+PAST_QUESTION = "This would move the booking into the past: "
 
 
-def _field(label: str, name: str, value, *, kind: str = "text", required=False, **props):
-    field_id = f"edit-{name}"
-    return rx.el.div(
-        rx.el.label(label, " *" if required else "", html_for=field_id, class_name=LABEL),
-        rx.el.input(
-            id=field_id,
-            type=kind,
-            value=value,
-            # The spec's own message, not the browser's bubble, says what is missing.
-            aria_required="true" if required else "false",
-            on_change=lambda v: S.set_field(name, v),
-            aria_invalid=rx.cond(S.field_errors.contains(name), "true", "false"),
-            class_name=INPUT,
-            **props,
+def _field_error(key, field_id) -> rx.Component:
+    return rx.cond(
+        S.field_errors.contains(key),
+        rx.el.p(
+            S.field_errors[key],
+            id=field_id + "-error",
+            class_name="mt-1 text-sm text-red-600",
+            data_testid="field-error",
         ),
     )
 
 
-def _line_input(index, line: dict, label: str, name: str, kind: str, **props):
+def _field(label: str, name: str, value, *, kind: str = "text", required=False, **props):
+    field_id = f"edit-{name}"
+    mark = rx.cond(required, " *", "") if isinstance(required, rx.Var) else " *" * required
     return rx.el.div(
-        rx.el.label(label, html_for=f"line-{name}-" + index.to_string(), class_name=LABEL),
+        rx.el.label(label, mark, html_for=field_id, class_name=LABEL),
         rx.el.input(
-            id=f"line-{name}-" + index.to_string(),
-            type=kind,
-            value=line[name],
-            on_change=lambda v: S.set_line(index, name, v),
+            id=field_id,
+            # The form's own messages, not the browser's bubbles, say what is wrong.
+            type="text" if kind == "email" else kind,
+            input_mode="email" if kind == "email" else None,
+            value=value,
+            aria_required=rx.cond(required, "true", "false"),
+            on_change=lambda v: S.set_field(name, v),
+            aria_invalid=rx.cond(S.field_errors.contains(name), "true", "false"),
+            aria_describedby=field_id + "-error",
             class_name=INPUT,
             **props,
         ),
+        _field_error(name, field_id),
+    )
+
+
+def _line_input(index, line: dict, label, name: str, kind: str, error: str = "", **props):
+    field_id = f"line-{name}-" + index.to_string()
+    key = "items." + index.to_string() + "." + (error or name)
+    return rx.el.div(
+        rx.el.label(label, html_for=field_id, class_name=LABEL),
+        rx.el.input(
+            id=field_id,
+            type=kind,
+            value=line[name],
+            on_change=lambda v: S.set_line(index, name, v),
+            aria_invalid=rx.cond(S.field_errors.contains(key), "true", "false"),
+            class_name=INPUT,
+            **props,
+        ),
+        _field_error(key, field_id),
     )
 
 
@@ -60,10 +81,19 @@ def _line(line: dict, index) -> rx.Component:
     return rx.el.fieldset(
         rx.el.legend(line["name"], class_name="font-semibold px-1"),
         rx.el.div(
-            _line_input(index, line, "Price", "price", "number", min=0, step="0.01"),
+            _line_input(
+                index,
+                line,
+                rx.el.span("Price ", rx.el.span(line["unit_label"], data_testid="line-unit")),
+                "rate",
+                "number",
+                error="unit_price",
+                min=0,
+                step="0.01",
+            ),
             _line_input(index, line, "Quantity", "quantity", "number", min=1, step=1),
             _line_input(index, line, "Date", "date", "date"),
-            _line_input(index, line, "Time", "time", "time", step=60),
+            _line_input(index, line, "Time", "time", "time", error="date", step=60),
             rx.el.div(
                 rx.el.label(
                     "Duration (hours)",
@@ -79,12 +109,41 @@ def _line(line: dict, index) -> rx.Component:
                 ),
             ),
             rx.el.div(
-                rx.el.p("Subtotal", class_name=LABEL),
+                rx.el.p("Line total", class_name=LABEL),
                 rx.el.p(
-                    line["subtotal"], class_name="py-2 font-semibold", data_testid="line-subtotal"
+                    line["total_label"],
+                    class_name="py-2 font-semibold",
+                    data_testid="line-subtotal",
                 ),
             ),
             class_name="grid gap-3 grid-cols-2 md:grid-cols-6",
+        ),
+        rx.el.div(
+            rx.el.div(
+                rx.el.label(
+                    "Status", html_for="line-status-" + index.to_string(), class_name=LABEL
+                ),
+                rx.el.select(
+                    *[rx.el.option(status_label(st), value=st) for st in STATUSES],
+                    id="line-status-" + index.to_string(),
+                    value=line["status"],
+                    on_change=lambda v: S.set_line(index, "status", v),
+                    class_name=INPUT,
+                ),
+            ),
+            rx.el.div(
+                rx.el.label("Notes", html_for="line-notes-" + index.to_string(), class_name=LABEL),
+                rx.el.textarea(
+                    id="line-notes-" + index.to_string(),
+                    value=line["notes"],
+                    on_change=lambda v: S.set_line(index, "notes", v),
+                    rows=2,
+                    max_length=2000,
+                    class_name=INPUT,
+                ),
+                class_name="md:col-span-2",
+            ),
+            class_name="mt-3 grid gap-3 md:grid-cols-3",
         ),
         class_name="mt-3 rounded-xl border border-slate-200 p-3",
         data_testid="edit-line",
@@ -95,16 +154,18 @@ def _form() -> rx.Component:
     return rx.el.form(
         rx.el.h2("Booking ", S.reference, class_name="text-lg font-bold"),
         rx.el.div(
+            _field("Customer name", "contact_name", S.contact_name),
             _field("Email", "contact_email", S.contact_email, kind="email", required=True),
             _field("Phone", "contact_phone", S.contact_phone, kind="tel", required=True),
-            _field("Venue address", "venue_address", S.venue_address, required=True),
+            _field("Venue address", "venue_address", S.venue_address, required=S.address_required),
+            _field("City", "city", S.city),
+            _field("ZIP Code", "zip_code", S.zip_code),
             rx.el.div(
                 rx.el.label("Event Type", html_for="edit-event_type", class_name=LABEL),
                 rx.el.select(
                     *[
-                        rx.el.option(t.capitalize(), value=t)
-                        for t in EVENT_TYPES
-                        if t in ADMIN_EVENT_TYPES
+                        rx.el.option(label, value=value)
+                        for value, label in EVENT_TYPE_LABELS.items()
                     ],
                     id="edit-event_type",
                     value=S.event_type,
@@ -135,11 +196,31 @@ def _form() -> rx.Component:
         ),
         rx.el.h2("Services", class_name="mt-6 text-lg font-bold"),
         rx.foreach(S.lines, _line),
-        rx.el.p(
-            "Total: ",
-            rx.el.strong(S.total_label),
-            class_name="mt-4 text-right",
-            data_testid="edit-total",
+        rx.el.div(
+            rx.el.p("Services: ", rx.el.span(S.lines_total_label, data_testid="lines-total")),
+            rx.el.div(
+                rx.el.label(
+                    "Total set by hand (optional)", html_for="edit-total_amount", class_name=LABEL
+                ),
+                rx.el.input(
+                    id="edit-total_amount",
+                    type="number",
+                    min=0,
+                    step="0.01",
+                    value=S.total_amount,
+                    placeholder="The services' sum",
+                    on_change=lambda v: S.set_field("total_amount", v),
+                    class_name=INPUT + " max-w-[12rem]",
+                ),
+                _field_error("total_amount", "edit-total_amount"),
+            ),
+            rx.el.p(
+                "Total: ",
+                rx.el.strong(S.total_label),
+                class_name="text-lg",
+                data_testid="edit-total",
+            ),
+            class_name="mt-4 flex flex-col items-end gap-2 text-right",
         ),
         rx.el.div(
             rx.el.button(
@@ -168,6 +249,7 @@ def _form() -> rx.Component:
             class_name="mt-6 flex flex-wrap gap-3 items-center",
         ),
         on_submit=S.save,
+        no_validate=True,
         class_name=CARD + " mt-6 p-4 md:p-6",
         data_testid="booking-edit-form",
     )
@@ -196,12 +278,41 @@ def _confirm_delete() -> rx.Component:
     )
 
 
+def _confirm_past() -> rx.Component:
+    return modal(
+        rx.dialog.title("Move into the past?", class_name="text-xl font-bold"),
+        rx.dialog.description(
+            PAST_QUESTION, S.past_lines.join(", "), ". Save anyway?", class_name="mt-2"
+        ),
+        rx.el.div(
+            rx.el.button(
+                "Keep editing",
+                on_click=S.keep_editing(False),
+                class_name=SMALL_BUTTON,
+                type="button",
+            ),
+            rx.el.button(
+                "Save anyway",
+                on_click=S.save_in_past,
+                class_name=DANGER_BUTTON,
+                type="button",
+                data_testid="confirm-past",
+            ),
+            class_name="mt-4 flex justify-end gap-2",
+        ),
+        open=S.past_lines.length() > 0,
+        on_close=S.keep_editing,
+        test_id="past-dialog",
+    )
+
+
 def admin_booking_edit_page() -> rx.Component:
     return admin_frame(
         "Edit Booking",
         notices(S.notice, S.error),
         rx.cond(S.loaded, rx.cond(S.found, _form()), loading_spinner()),
         _confirm_delete(),
+        _confirm_past(),
         current="bookings",
         actions=rx.link(
             rx.icon("arrow-left", size=16),

@@ -8,8 +8,9 @@ from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.services.booking import EVENT_TYPE_LABELS
 from storefront.state.auth import AuthState
-from storefront.state.book_service import EVENT_TYPES, BookServiceState
+from storefront.state.book_service import BookServiceState
 from storefront.state.slot_picker import SlotPickerState
 
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
@@ -41,7 +42,10 @@ def _details() -> rx.Component:
                     "Event Type *", html_for="book-event_type", class_name="text-sm font-semibold"
                 ),
                 rx.el.select(
-                    *[rx.el.option(t, value=t) for t in EVENT_TYPES],
+                    *[
+                        rx.el.option(label, value=value)
+                        for value, label in EVENT_TYPE_LABELS.items()
+                    ],
                     id="book-event_type",
                     value=BookServiceState.form["event_type"],
                     on_change=lambda value: BookServiceState.set_field("event_type", value),

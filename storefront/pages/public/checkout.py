@@ -11,7 +11,7 @@ from storefront.components.ui import (
     not_ready_note,
     page_title,
 )
-from storefront.services.booking import MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
 from storefront.state.checkout import CheckoutState
 
@@ -20,8 +20,6 @@ ZERO = format_price(0)
 
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
 STEPS = (("information", "Information"), ("review", "Review"), ("confirmation", "Confirmation"))
-EVENT_TYPES = (("wedding", "Wedding"), ("birthday", "Birthday"), ("corporate", "Corporate"))
-EVENT_TYPES += (("other", "Other"),)
 
 
 def _error(field: str) -> rx.Component:
@@ -71,7 +69,10 @@ def _information() -> rx.Component:
                     "Event Type", html_for="event_type", class_name="text-sm font-semibold"
                 ),
                 rx.el.select(
-                    *[rx.el.option(label, value=value) for value, label in EVENT_TYPES],
+                    *[
+                        rx.el.option(label, value=value)
+                        for value, label in EVENT_TYPE_LABELS.items()
+                    ],
                     id="event_type",
                     value=CheckoutState.form["event_type"],
                     on_change=lambda value: CheckoutState.set_field("event_type", value),
@@ -132,9 +133,10 @@ def _information() -> rx.Component:
 
 
 def _review_row(label: str, field: str) -> rx.Component:
+    value = CheckoutState.event_type_label if field == "event_type" else CheckoutState.form[field]
     return rx.el.div(
         rx.el.dt(label, class_name="text-sm text-slate-500"),
-        rx.el.dd(CheckoutState.form[field], class_name="font-medium break-words"),
+        rx.el.dd(value, class_name="font-medium break-words"),
     )
 
 
