@@ -36,6 +36,8 @@ CANCEL_FROM_ASK = "Cancel {count} pending booking(s) from {value}: {references}?
 CANCEL_FROM_DONE = "Cancelled {count} pending booking(s) from {value}."
 BAD_FILTER = "Please check the filter: a status from the list and dates as YYYY-MM-DD."
 SAVE_REDIRECT_SECONDS = 1.5
+# The list's filter in the address: ?status=&q=&from=&to=&page=, each cut to its length.
+LIMITS = {"status": 16, "q": admin_booking_list.SEARCH_MAX, "from": 10, "to": 10, "page": 6}
 STATUSES = list(admin_booking_list.STATUSES)
 
 
@@ -76,6 +78,9 @@ class AdminBookingsState(AdminState):
     search: str = ""
     date_from: str = ""
     date_to: str = ""
+    # The filter of the list shown (from the address: a reload or a shared link keeps it); the
+    # fields above are what is typed, applied by Search.
+    applied: dict[str, str] = {}
     notice: str = ""
     error: str = ""
     # The detail modal.
@@ -93,22 +98,30 @@ class AdminBookingsState(AdminState):
 
     @rx.var
     def csv_url(self) -> str:
-        """The export of exactly this filter (the route checks the admin itself)."""
+        """The export of exactly the list shown (the route checks the admin itself)."""
+        query = {k: v for k, v in self.applied.items() if k != "page"}
+        return routes.ADMIN_BOOKINGS_CSV + (f"?{urlencode(query)}" if query else "")
+
+    def _typed_query(self, page: int = 1) -> dict[str, str]:
         query = {
             "status": "" if self.status_filter == "all" else self.status_filter,
-            "q": self.search,
+            "q": self.search.strip(),
             "from": self.date_from,
             "to": self.date_to,
+            "page": str(page) if page > 1 else "",
         }
-        query = {k: v for k, v in query.items() if v}
-        return routes.ADMIN_BOOKINGS_CSV + (f"?{urlencode(query)}" if query else "")
+        return {k: v for k, v in query.items() if v}
+
+    def _go(self, query: dict[str, str]):
+        """Show the list of `query` and put it in the address."""
+        return rx.redirect(routes.ADMIN_BOOKINGS + (f"?{urlencode(query)}" if query else ""))
 
     def _filters(self) -> admin_booking_list.BookingFilter:
         return admin_booking_list.check_filter(
-            status=self.status_filter,
-            search=self.search,
-            date_from=self.date_from,
-            date_to=self.date_to,
+            status=self.applied.get("status") or "all",
+            search=self.applied.get("q", ""),
+            date_from=self.applied.get("from", ""),
+            date_to=self.applied.get("to", ""),
         )
 
     async def _reload(self, caller: str) -> None:
@@ -133,15 +146,24 @@ class AdminBookingsState(AdminState):
 
     @rx.event
     async def load(self):
+        """on_load: the list of the filter in the address."""
         self.notice = self.error = ""
         self.detail_open = False
+        params = self.router.url.query_parameters
+        given = {k: str(params.get(k) or "")[: LIMITS[k]] for k in LIMITS}
+        self.applied = {k: v for k, v in given.items() if v}
+        self.status_filter = given["status"] if given["status"] in STATUSES else "all"
+        self.search, self.date_from, self.date_to = given["q"], given["from"], given["to"]
+        self.page = int(given["page"]) if given["page"].isdigit() else 1
         caller = await self._admin_id()
         if caller:
             await self._reload(caller)
 
     @rx.event
     async def refresh(self):
-        await self.load()
+        caller = await self._admin_id()
+        if caller:
+            await self._reload(caller)
 
     @rx.event
     def type_search(self, value: str):
@@ -156,32 +178,31 @@ class AdminBookingsState(AdminState):
         self.date_to = str(value)[:10]
 
     @rx.event
-    async def choose_status(self, value: str):
+    def choose_status(self, value: str):
         value = str(value)
         self.status_filter = value if value in STATUSES else "all"
-        self.page = 1
-        await self.load()
+        return self._go(self._typed_query())
 
     @rx.event
-    async def apply_filters(self, _form: dict | None = None):
-        self.page = 1
-        await self.load()
+    def apply_filters(self, _form: dict | None = None):
+        return self._go(self._typed_query())
 
     @rx.event
-    async def clear_filters(self):
+    def clear_filters(self):
         self.status_filter, self.search, self.date_from, self.date_to = "all", "", "", ""
-        self.page = 1
-        await self.load()
+        return self._go({})
 
     @rx.event
-    async def next_page(self):
-        self.page = min(self.page + 1, self.pages)
-        await self.load()
+    def next_page(self):
+        return self._go(self.applied | {"page": str(min(self.page + 1, self.pages))})
 
     @rx.event
-    async def previous_page(self):
-        self.page = max(self.page - 1, 1)
-        await self.load()
+    def previous_page(self):
+        page = max(self.page - 1, 1)
+        return self._go(
+            {k: v for k, v in self.applied.items() if k != "page"}
+            | ({"page": str(page)} if page > 1 else {})
+        )
 
     # --- the detail modal ---------------------------------------------------------------------
 

@@ -78,7 +78,7 @@ def test_an_admin_finds_confirms_and_exports_a_guests_booking(page, server):
     row = page.get_by_test_id("booking-row")
     expect(row).to_have_count(1)
     expect(row).to_contain_text(reference)
-    expect(row).to_contain_text("Forged Victim")  # the name derived from the email
+    expect(row).to_contain_text("Arta Krasniqi")  # the name typed at checkout
     expect(row.get_by_test_id("status-badge")).to_have_text("pending")
 
     row.get_by_role("button", name=f"View booking {reference}").click()

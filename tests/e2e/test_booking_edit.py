@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -174,3 +175,31 @@ def test_the_typed_name_shows_in_the_list_the_detail_and_the_csv(page, server):
     rows = list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8-sig"))))
     mine = [r for r in rows if reference in r]
     assert mine and "Bora Berisha" in mine[0] and "Graduation" in mine[0]
+
+
+def test_the_export_is_the_list_shown_and_the_filter_lives_in_the_address(page, server):
+    booking_id, reference = _placed(server)
+    _signed_in(page, server, "admin")
+    page.goto("/admin/bookings")
+    rows = page.get_by_test_id("booking-row")
+    expect(rows.first).to_be_visible(timeout=15000)
+    search = page.get_by_label("Reference, email or phone")
+    search.fill(reference)  # typed, not applied: the list still shows every booking
+    export = page.get_by_test_id("booking-csv")
+    expect(export).to_have_attribute("href", "/api/admin/bookings.csv")
+
+    page.get_by_role("button", name="Search").click()
+    expect(page).to_have_url(re.compile(r"/admin/bookings\?q=" + reference + "$"))
+    expect(rows).to_have_count(1)
+    expect(export).to_have_attribute("href", f"/api/admin/bookings.csv?q={reference}")
+    search.fill("someone-else")
+    expect(export).to_have_attribute("href", f"/api/admin/bookings.csv?q={reference}")
+
+    page.reload()
+    expect(page.get_by_label("Reference, email or phone")).to_have_value(reference)
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text(reference)
+    with page.expect_download() as download:
+        page.get_by_test_id("booking-csv").click()
+    lines = list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8-sig"))))
+    assert len(lines) == 2 and reference in lines[1]
