@@ -4,7 +4,6 @@ entry are committed together or not at all."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -15,7 +14,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, col, select
 
-from storefront.models import AuditLog, User
+from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User
 from storefront.services.errors import ServiceError
 
 
@@ -119,7 +118,8 @@ class AuditEntry:
     action: str
     entity_type: str
     entity_id: str
-    details: str  # the before/after as compact JSON
+    entity: str  # in words: 'Service: Bouncy castle', 'Booking: MG-1A2B3C4D', 'Settings'
+    changes: tuple[str, ...]  # one line per field, `describe`
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,271 @@ class AuditPage:
     page: int
     pages: int
     entity_types: tuple[str, ...]
+
+
+# --- in words: what the viewer shows of an entry (the stored details stay as they are) -------
+
+# A field's name in the back office's words; a field not named here reads as its column name.
+FIELD_LABELS = {
+    # services and their capacity
+    "title": "Title",
+    "slug": "Slug",
+    "description": "Description",
+    "price": "Price",
+    "price_unit": "Price unit",
+    "kind": "Kind",
+    "images": "Images",
+    "meta": "Details",
+    "featured": "Featured",
+    "active": "Active",
+    "status": "Status",
+    "display_order": "Display order",
+    "total_units": "Units",
+    "buffer_time_minutes": "Buffer (minutes)",
+    # bookings and their items
+    "reference": "Reference",
+    "contact_name": "Name",
+    "contact_email": "Email",
+    "contact_phone": "Phone",
+    "venue_address": "Venue address",
+    "city": "City",
+    "state": "State",
+    "zip_code": "ZIP code",
+    "event_type": "Event type",
+    "guest_count": "Guest count",
+    "special_requests": "Special requests",
+    "total_amount": "Total",
+    "currency": "Currency",
+    "service_name": "Service",
+    "service_price": "Price",
+    "quantity": "Quantity",
+    "start_datetime": "Start",
+    "end_datetime": "End",
+    "notes": "Notes",
+    # users
+    "role": "Role",
+    "email": "Email",
+    # business settings
+    "business_name": "Business name",
+    "phone": "Phone",
+    "whatsapp_number": "WhatsApp number",
+    "instagram": "Instagram",
+    "facebook": "Facebook page",
+    "address": "Address",
+    "opening_hours": "Opening hours",
+    "min_notice_hours": "Minimum notice (hours)",
+    "admin_two_factor_required": "Two-factor sign-in required for admins",
+    # availability and blocked dates
+    "day_of_week": "Day",
+    "start_time": "From",
+    "end_time": "Until",
+    "slot_duration_minutes": "Slot (minutes)",
+    "max_bookings_per_slot": "Bookings per slot",
+    "is_available": "Available",
+    "start_date": "From",
+    "end_date": "Until",
+    "is_recurring_yearly": "Every year",
+    "reason": "Reason",
+    # banners
+    "name": "Name",
+    "is_active": "Active",
+    "image_url": "Image",
+    "link_url": "Link",
+    # what some entries add besides before and after
+    "override": "Capacity warning overridden",
+    "conflicts": "Conflicts",
+    "references": "Bookings",
+    "created": "Folders created",
+    "failed": "Folders failed",
+}
+# Columns that mean nothing to a reader (ids, timestamps, keys) or that the entity's name shows.
+HIDDEN_FIELDS = frozenset(
+    {
+        "id",
+        "created_at",
+        "updated_at",
+        "service_id",
+        "banner_id",
+        "booking_id",
+        "booking_ids",
+        "user_id",
+        "category_id",
+        "idempotency_key",
+        "lines_digest",
+        "client_address",
+        "submitted_by",
+        "submitted_at",
+    }
+)
+# Parts of an entry's before/after that are one thing to a reader: their fields are merged.
+SECTIONS = ("service", "capacity", "booking", "revision")
+ENTITY_LABELS = {
+    "service": "Service",
+    "booking": "Booking",
+    "user": "User",
+    "banner": "Banner",
+    "banner_item": "Banner item",
+    "settings": "Settings",
+    "service_availability": "Availability",
+    "blocked_date": "Blocked dates",
+    "storage": "Storage",
+}
+EMPTY = "(empty)"
+LONGEST_VALUE = 80
+
+
+def field_label(name: str) -> str:
+    """A field's name as the back office says it ('total_amount' -> 'Total')."""
+    return FIELD_LABELS.get(name) or name.replace("_", " ").strip().capitalize()
+
+
+def _in_words(name: str, value: Any) -> str:
+    """One stored value as a person reads it: local dates and times, yes/no, weekdays."""
+    from storefront.services import dates
+
+    if value is None or value == "" or value == [] or value == {}:
+        return EMPTY
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name == "day_of_week" and isinstance(value, int) and 0 <= value < len(dates.DAY_NAMES):
+        return dates.DAY_NAMES[value]
+    if isinstance(value, list):
+        if all(isinstance(v, dict) for v in value):
+            return str(len(value))  # images, price lines: how many
+        return ", ".join(_in_words(name, v) for v in value)
+    text = str(value)
+    if isinstance(value, str) and len(text) >= 10 and text[4:5] == "-" and text[7:8] == "-":
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            pass
+        else:
+            if len(text) == 10:
+                return dates.display_day(text)
+            if moment.tzinfo is not None:
+                return f"{dates.local_date(moment)} {dates.local_time(moment)}"
+    if isinstance(value, str) and len(text) == 8 and text[2:3] == ":" and text[5:6] == ":":
+        return text[:5]  # a time of day, 'HH:MM:SS'
+    text = " ".join(text.split())
+    return text if len(text) <= LONGEST_VALUE else text[: LONGEST_VALUE - 1] + "\u2026"
+
+
+def _fields(value: Any, label: str = "") -> dict[str, tuple[str, Any]]:
+    """A before or after as {key: (label, value)}: sections merged, booking items numbered,
+    nested details (a service's `meta`) under their parent's label, hidden columns left out."""
+    out: dict[str, tuple[str, Any]] = {}
+    if not isinstance(value, dict):
+        return out
+    for name, item in value.items():
+        if name in HIDDEN_FIELDS:
+            continue
+        if name in SECTIONS and (item is None or isinstance(item, dict)):
+            out.update(_fields(item, label))
+        elif name == "items" and isinstance(item, list):
+            for number, line in enumerate(item, start=1):
+                out.update(
+                    {f"items.{number}.{k}": v for k, v in _fields(line, f"Item {number} ").items()}
+                )
+        elif isinstance(item, dict) and item:
+            inner = _fields(item, f"{label}{field_label(name)} / ")
+            out.update({f"{name}.{k}": v for k, v in inner.items()})
+        else:
+            out[name] = (f"{label}{field_label(name)}", item)
+    return out
+
+
+def describe(details: Any) -> tuple[str, ...]:
+    """An entry's stored details in words, one line per field: 'Price: 150.00 -> 200.00' for
+    a change, 'Title: Bouncy castle' for what was created or deleted, then what the entry
+    adds ('Capacity warning overridden: yes'). Fields that did not change are left out."""
+    if not isinstance(details, dict):
+        return ()
+    before, after = details.get("before"), details.get("after")
+    old, new = _fields(before), _fields(after)
+    lines: list[str] = []
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key, (label, value) in new.items():
+            if key in old and old[key][1] != value:
+                field = key.rsplit(".", 1)[-1]
+                was, now = _in_words(field, old[key][1]), _in_words(field, value)
+                lines.append(f"{label}: {was} -> {now}")
+    else:  # created (no before) or deleted (no after): what it held
+        for key, (label, value) in (new or old).items():
+            shown = _in_words(key.rsplit(".", 1)[-1], value)
+            if shown != EMPTY:
+                lines.append(f"{label}: {shown}")
+    extra = {k: v for k, v in details.items() if k not in ("before", "after")}
+    for key, (label, value) in _fields(extra).items():
+        if key not in ("reference", "email"):  # the entity's name says it
+            lines.append(f"{label}: {_in_words(key, value)}")
+    return tuple(lines)
+
+
+NAME_FIELDS = {
+    "service": (Service, "title"),
+    "booking": (Booking, "reference"),
+    "user": (User, "email"),
+    "banner": (Banner, "name"),
+    "banner_item": (BannerItem, "title"),
+}
+
+
+def _stored_name(details: Any, field: str) -> str:
+    """The entity's name as the entry stored it (for an entity deleted since)."""
+    if not isinstance(details, dict):
+        return ""
+    for side in (details.get("after"), details.get("before"), details):
+        if not isinstance(side, dict):
+            continue
+        for part in (side, *(side.get(section) for section in SECTIONS)):
+            if isinstance(part, dict) and part.get(field):
+                return str(part[field])
+    return ""
+
+
+def entity_names(session: Session, entries: list[AuditLog]) -> dict[tuple[str, str], str]:
+    """{(entity type, entity id): its name now} for the entries' services, bookings, users,
+    banners and banner items that still exist; one query per type. Availability rows and
+    blocked dates are named by their service."""
+    wanted: dict[str, set[uuid.UUID]] = {}
+
+    def want(kind: str, raw: Any) -> None:
+        try:
+            wanted.setdefault(kind, set()).add(uuid.UUID(str(raw)))
+        except (TypeError, ValueError):
+            pass
+
+    for entry in entries:
+        if entry.entity_type in NAME_FIELDS:
+            want(entry.entity_type, entry.entity_id)
+        else:
+            want("service", _stored_name(entry.details, "service_id"))
+    names: dict[tuple[str, str], str] = {}
+    for kind, ids in wanted.items():
+        model, field = NAME_FIELDS[kind]
+        rows = session.exec(select(model.id, getattr(model, field)).where(col(model.id).in_(ids)))
+        names.update({(kind, str(i)): str(name) for i, name in rows.all() if name})
+    return names
+
+
+def entity_in_words(entry: AuditLog, names: dict[tuple[str, str], str]) -> str:
+    """'Service: Bouncy castle', 'Booking: MG-1A2B3C4D', 'User: ana@example.com', 'Settings'."""
+    kind = ENTITY_LABELS.get(entry.entity_type) or field_label(entry.entity_type)
+    if entry.entity_type in NAME_FIELDS:
+        field = NAME_FIELDS[entry.entity_type][1]
+        name = names.get((entry.entity_type, entry.entity_id or "")) or _stored_name(
+            entry.details, field
+        )
+        if not name and entry.entity_type == "booking":
+            name = _stored_name(entry.details, "reference")
+    else:
+        service = _stored_name(entry.details, "service_id")
+        name = names.get(("service", service), "")
+        if entry.entity_type == "blocked_date" and not service:
+            name = "All services"
+    if name:
+        return f"{kind}: {name}"
+    return f"{kind} {entry.entity_id}" if entry.entity_id and kind != "Settings" else kind
 
 
 def entries(
@@ -179,6 +444,7 @@ def entries(
         .limit(per_page)
     ).all()
     kinds = session.exec(select(AuditLog.entity_type).distinct().order_by(AuditLog.entity_type))
+    names = entity_names(session, [entry for entry, _email in rows])
     return AuditPage(
         entries=tuple(
             AuditEntry(
@@ -189,7 +455,8 @@ def entries(
                 action=entry.action,
                 entity_type=entry.entity_type,
                 entity_id=entry.entity_id or "",
-                details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True)[:2000],
+                entity=entity_in_words(entry, names),
+                changes=describe(entry.details),
             )
             for entry, email in rows
         ),

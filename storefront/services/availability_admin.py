@@ -19,7 +19,7 @@ from storefront.services.availability import AvailabilityError, parse_clock, par
 from storefront.services.errors import ServiceError
 
 # docs/product.md §3: day_of_week 0 Sunday .. 6 Saturday.
-DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+DAY_NAMES = dates.DAY_NAMES
 SLOT_MINUTES_MIN, SLOT_MINUTES_MAX = 1, 480
 MAX_BOOKINGS_MIN, MAX_BOOKINGS_MAX = 1, 1000
 REASON_MAX = 255

@@ -10,6 +10,8 @@ from storefront.settings import get_settings
 
 DATE_FORMAT = "%d.%m.%Y"
 TIME_FORMAT = "%H:%M"
+# A weekday as availability rows store it (day_of_week 0 is Sunday).
+DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
 
 def business_zone() -> ZoneInfo:

@@ -53,8 +53,8 @@ class AdminAuditState(AdminState):
                 "when": e.created_at,
                 "actor": e.actor,
                 "action": e.action,
-                "entity": f"{e.entity_type} {e.entity_id}".strip(),
-                "details": e.details,
+                "entity": e.entity,
+                "changes": "\n".join(e.changes),
             }
             for e in found.entries
         ]

@@ -4,6 +4,7 @@ page, export the CSV; promote a user, who sees the Admin link after signing in a
 admin screen fits a phone."""
 
 import csv
+import dataclasses
 import io
 import re
 import time
@@ -17,13 +18,14 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import NotificationOutbox, User
-from storefront.services import auth
+from storefront.services import admin_bookings, auth, catalog_admin
 from storefront.services.booking_links import sign_view_key
 from tests.e2e.helpers import PASSWORD
 from tests.e2e.helpers import sign_in as _sign_in
 from tests.e2e.helpers import sign_up as _sign_up
 from tests.e2e.test_accounts import _email
 from tests.e2e.test_admin_ops_forged import _booking
+from tests.factories import make_service, signed_in_account
 
 pytestmark = pytest.mark.e2e
 
@@ -205,3 +207,62 @@ def test_an_admin_edits_then_deletes_a_booking(page, server):
     page.get_by_label("Reference, email or phone").fill(reference)
     page.get_by_role("button", name="Search").click()
     expect(page.get_by_test_id("bookings-empty")).to_be_visible()
+
+
+def _committed(server, fn, **kwargs):
+    """Call a service against the server's database and commit, as a screen's event would."""
+    engine = make_engine(server.database_url)
+    try:
+        with Session(engine) as session:
+            result = fn(session=session, **kwargs)
+            session.commit()
+            return result
+    finally:
+        engine.dispose()
+
+
+def _priced_service(session, *, title: str) -> str:
+    service = make_service(session, title=title, price="150.00")
+    service.description = "A castle that bounces"  # the form requires one
+    return str(service.id)
+
+
+def test_the_audit_log_says_what_changed_in_words_and_names_the_entity(page, server):
+    admin_id, email, token = signed_in_account(
+        server.database_url, role="admin", password=PASSWORD, full_name="Audit Reader"
+    )
+    page.context.add_cookies([{"name": "sf_session", "value": token, "url": server.url}])
+    title = f"Audit castle {uuid.uuid4().hex[:6]}"
+    service_id = _committed(server, _priced_service, title=title)
+    form = _committed(server, catalog_admin.load_form, actor_id=admin_id, service_id=service_id)
+    _committed(
+        server,
+        catalog_admin.save_service,
+        actor_id=admin_id,
+        form=dataclasses.replace(form, price="200.00"),
+        service_id=service_id,
+    )
+    booking_id, reference = _booking(server)
+    _committed(
+        server,
+        admin_bookings.set_status,
+        actor_id=admin_id,
+        booking_id=booking_id,
+        status="confirmed",
+    )
+
+    page.goto("/admin/audit")
+    page.get_by_label("Actor email").fill(email)
+    page.get_by_role("button", name="Filter").click()
+    rows = page.get_by_test_id("audit-row")
+    expect(rows).to_have_count(2)
+    booking_row = rows.filter(has_text="booking_status")
+    expect(booking_row).to_contain_text(f"Booking: {reference}")
+    expect(booking_row.get_by_test_id("audit-changes")).to_have_text("Status: pending -> confirmed")
+    service_row = rows.filter(has_text=title)
+    expect(service_row).to_contain_text(f"Service: {title}")
+    expect(service_row.get_by_test_id("audit-changes")).to_have_text("Price: 150.00 -> 200.00")
+    # No raw JSON and no bare ids: the row's text names neither.
+    for row in (booking_row, service_row):
+        text = row.inner_text()
+        assert "{" not in text and booking_id not in text and service_id not in text

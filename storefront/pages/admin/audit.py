@@ -21,14 +21,14 @@ def _row(entry: dict) -> rx.Component:
         cell("When", entry["when"], class_name="whitespace-nowrap"),
         cell("Actor", entry["actor"], class_name="break-all"),
         cell("Action", entry["action"]),
-        cell("Entity", entry["entity"], class_name="break-all"),
+        cell("Entity", entry["entity"], class_name="[overflow-wrap:anywhere]"),
         cell(
             "Details",
-            rx.el.details(
-                rx.el.summary("Show", class_name="cursor-pointer text-fuchsia-700"),
-                rx.el.pre(
-                    entry["details"], class_name="mt-1 text-xs whitespace-pre-wrap break-all"
-                ),
+            # one line per field, in words (services/audit.describe)
+            rx.el.p(
+                entry["changes"],
+                class_name="text-sm whitespace-pre-line [overflow-wrap:anywhere]",
+                data_testid="audit-changes",
             ),
         ),
         data_testid="audit-row",
