@@ -10,6 +10,12 @@ from storefront.services import dates, users
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 
+# The confirmation 'Make Admin' asks first: there is no way back on screen (no demotion).
+CONFIRM_MAKE_ADMIN = (
+    "They will be able to open every admin screen and change bookings, services, users and "
+    "settings. This screen cannot take the admin role away again."
+)
+
 
 class AdminUsersState(AdminState):
     rows: list[dict[str, str]] = []
@@ -20,6 +26,9 @@ class AdminUsersState(AdminState):
     total: int = 0
     notice: str = ""
     error: str = ""
+    # The user 'Make Admin' waits to be confirmed for ('' when no confirmation is open).
+    confirm_user_id: str = ""
+    confirm_email: str = ""
 
     async def _reload(self, caller: str) -> None:
         found = await call_service(
@@ -65,7 +74,19 @@ class AdminUsersState(AdminState):
         await self.load()
 
     @rx.event
+    def ask_make_admin(self, user_id: str):
+        """Open the confirmation for a user of the list shown (not yet an admin)."""
+        row = next((r for r in self.rows if r["id"] == str(user_id) and r["role"] != "admin"), None)
+        if row is not None:
+            self.confirm_user_id, self.confirm_email = row["id"], row["email"]
+
+    @rx.event
+    def cancel_make_admin(self):
+        self.confirm_user_id = self.confirm_email = ""
+
+    @rx.event
     async def make_admin(self, user_id: str):
+        self.confirm_user_id = self.confirm_email = ""
         caller = await self._admin_id()
         if not caller:
             return

@@ -48,6 +48,15 @@ def _admin(server) -> str:
     return email
 
 
+def _role(server, email: str) -> str | None:
+    engine = make_engine(server.database_url)
+    try:
+        with Session(engine) as session:
+            return session.exec(select(User.role).where(User.email == email)).first()
+    finally:
+        engine.dispose()
+
+
 def _outbox_sent(server) -> None:
     """Wait until the server's outbox has sent what is due. On SQLite a sign-in's transaction
     that meets the outbox worker's write fails with 'database is locked' (reported; the
@@ -114,6 +123,8 @@ def test_an_admin_finds_confirms_and_exports_a_guests_booking(page, server):
 
 def test_a_promoted_user_sees_the_admin_link_after_signing_in_again(page, server, browser):
     email = _email()
+    # An admin exists first: the first account of an empty system would be made admin itself.
+    boss = _admin(server)
     _outbox_sent(server)
     _sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
@@ -123,16 +134,29 @@ def test_a_promoted_user_sees_the_admin_link_after_signing_in_again(page, server
     admin = browser.new_context(base_url=server.url, viewport={"width": 1280, "height": 900})
     admin_page = admin.new_page()
     _outbox_sent(server)
-    _sign_in(admin_page, _admin(server), redirect="/admin/users")
+    _sign_in(admin_page, boss, redirect="/admin/users")
     admin_page.get_by_label("Search users").fill(email)
     admin_page.get_by_role("button", name="Search").click()
     row = admin_page.get_by_test_id("user-row")
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Arta Krasniqi")
+    # 'Make Admin' asks first, saying what it does (there is no demotion on screen).
     row.get_by_role("button", name="Make Admin").click()
+    dialog = admin_page.get_by_test_id("make-admin-confirm")
+    expect(dialog).to_contain_text(f"Make {email} an admin?")
+    expect(dialog).to_contain_text("cannot take the admin role away again")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+    expect(row).to_contain_text("user")
+    assert _role(server, email) == "user"
+    row.get_by_role("button", name="Make Admin").click()
+    expect(dialog).to_be_visible()
+    dialog.get_by_test_id("make-admin-confirm-yes").click()
     expect(admin_page.get_by_test_id("admin-notice")).to_have_text(
         "User has been set as admin successfully!"
     )
+    expect(dialog).to_have_count(0)
+    assert _role(server, email) == "admin"
     expect(row.get_by_role("button", name="Make Admin")).to_have_count(0)
     admin.close()
 

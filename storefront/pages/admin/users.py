@@ -14,7 +14,8 @@ from storefront.components.admin_layout import (
     pager,
 )
 from storefront.components.first_admin import first_admin_setup
-from storefront.state.admin_users import AdminUsersState
+from storefront.components.modal import modal
+from storefront.state.admin_users import CONFIRM_MAKE_ADMIN, AdminUsersState
 
 DENIED = "Access Denied - You must be an admin to view this page."
 
@@ -36,7 +37,7 @@ def _row(user: dict) -> rx.Component:
                 user["role"] != "admin",
                 rx.el.button(
                     "Make Admin",
-                    on_click=AdminUsersState.make_admin(user["id"]),
+                    on_click=AdminUsersState.ask_make_admin(user["id"]),
                     type="button",
                     class_name="min-h-[32px] px-3 py-1 rounded-full bg-fuchsia-700 text-white "
                     "text-sm whitespace-nowrap",
@@ -45,6 +46,37 @@ def _row(user: dict) -> rx.Component:
             class_name="md:text-right",
         ),
         data_testid="user-row",
+    )
+
+
+def _confirm_make_admin() -> rx.Component:
+    S = AdminUsersState
+    return modal(
+        rx.dialog.title("Please confirm", class_name="text-xl font-bold pr-8"),
+        rx.dialog.description(
+            "Make ",
+            rx.el.strong(S.confirm_email, class_name="break-all"),
+            " an admin? ",
+            CONFIRM_MAKE_ADMIN,
+            class_name="mt-3 text-slate-700",
+        ),
+        rx.el.div(
+            rx.el.button(
+                "Cancel", type="button", on_click=S.cancel_make_admin, class_name=SMALL_BUTTON
+            ),
+            rx.el.button(
+                "Make Admin",
+                type="button",
+                on_click=S.make_admin(S.confirm_user_id),
+                class_name="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
+                "font-semibold bg-fuchsia-700 text-white hover:bg-fuchsia-800",
+                data_testid="make-admin-confirm-yes",
+            ),
+            class_name="mt-6 flex justify-end gap-2",
+        ),
+        open=S.confirm_user_id != "",
+        on_close=S.cancel_make_admin,
+        test_id="make-admin-confirm",
     )
 
 
@@ -72,6 +104,7 @@ def admin_users() -> rx.Component:
             rx.foreach(AdminUsersState.rows, _row),
             test_id="users-table",
         ),
+        _confirm_make_admin(),
         pager(
             AdminUsersState.page,
             AdminUsersState.pages,
