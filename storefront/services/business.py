@@ -109,12 +109,16 @@ SETTINGS_FIELDS = {
     "phone": ("Phone", True),
     "whatsapp_number": ("WhatsApp number", True),
     "instagram": ("Instagram", False),
-    "facebook": ("Facebook", False),
+    "facebook": ("Facebook page", False),
     "address": ("Address", True),
     "email": ("Email", True),
     "opening_hours": ("Opening hours", True),
 }
+# Each field's kind of text (services/fields.rule); the others are one line. The WhatsApp
+# number is where staff messages go: E.164.
+SETTINGS_KINDS = {"email": "email", "phone": "phone", "whatsapp_number": "phone"}
 MAX_NOTICE_HOURS = 24 * 30
+NOTICE_MESSAGE = f"Minimum notice (hours): enter whole hours from 0 to {MAX_NOTICE_HOURS}"
 
 
 class SettingsError(ServiceError):
@@ -146,13 +150,22 @@ def check_settings(
         limit, value = fields.max_length(BusinessSettings, name), values.get(name, "")
         if name == "phone":
             return lambda: _shown_phone(value, label, limit)
-        # The WhatsApp number is where staff messages go: E.164.
-        kind = {"email": "email", "whatsapp_number": "phone"}.get(name, "line")
+        kind = SETTINGS_KINDS.get(name, "line")
         return fields.rule(kind, value, label, limit, required=required)
 
     checked = fields.check({name: rule(name) for name in SETTINGS_FIELDS})
     clean: dict[str, object] = dict(checked.values)
     errors: dict[str, str] = dict(checked.codes)
+    # Each refused field's message names it and its rule (the screen shows it beside it).
+    messages = {
+        name: fields.rule_message(
+            SETTINGS_KINDS.get(name, "line"),
+            SETTINGS_FIELDS[name][0],
+            code,
+            fields.max_length(BusinessSettings, name),
+        )
+        for name, code in errors.items()
+    }
     notice = str(values.get("min_notice_hours", "")).strip()
     if not notice.isdigit():
         errors["min_notice_hours"] = "invalid"
@@ -160,7 +173,9 @@ def check_settings(
         errors["min_notice_hours"] = "out_of_range"
     else:
         clean["min_notice_hours"] = int(notice)
-    return clean, errors, checked.messages
+    if "min_notice_hours" in errors:
+        messages["min_notice_hours"] = NOTICE_MESSAGE
+    return clean, errors, messages
 
 
 def _shown_phone(value: object, label: str, limit: int) -> str:

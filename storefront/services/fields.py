@@ -47,6 +47,16 @@ MESSAGES = {
 PHONE_INVALID = "{label} is invalid: enter a number such as " + PHONE_EXAMPLE
 # What a typed phone number may hold besides digits.
 PHONE_PUNCTUATION = frozenset("+()-./ ")
+# Each kind of field's rule in words, for a form that names the field and its rule when it
+# refuses a value ('Phone: use digits, ...'; `rule_message`). The checks below are the rules.
+RULE_WORDS = {
+    "line": "write it on one line, up to {max} characters",
+    "text": "up to {max} characters",
+    "email": "enter one email address like name@example.com, up to {max} characters",
+    "phone": (
+        "use digits, spaces and a leading +, like " + PHONE_EXAMPLE + ", up to {max} characters"
+    ),
+}
 
 
 class FieldError(ServiceError):
@@ -169,6 +179,17 @@ def e164_or_none(value: object) -> str | None:
         return phone(value) or None
     except FieldError:
         return None
+
+
+def rule_message(kind: str, label: str, code: str, max_len: int) -> str:
+    """A refused field's message that names the field and its rule: 'Email: enter one email
+    address like name@example.com, up to 255 characters'; `code` is the FieldError's."""
+    words = RULE_WORDS[kind].format(max=max_len)
+    if code == "required":
+        return f"{label}: required; {words}"
+    if code == "unprintable":
+        return f"{label}: {words}, without control or invisible characters"
+    return f"{label}: {words}"
 
 
 # --- a whole form -------------------------------------------------------------------------------

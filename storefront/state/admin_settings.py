@@ -16,12 +16,6 @@ FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours")
 SAVED = "Settings saved successfully"
 FAILED = "Failed to save settings"
 LOAD_FAILED = "Failed to load settings"
-FIELD_MESSAGES = {
-    "required": "This field is required",
-    "too_long": "This is too long",
-    "invalid": "This value is not valid",
-    "out_of_range": f"Between 0 and {business.MAX_NOTICE_HOURS} hours",
-}
 
 
 class AdminSettingsState(AdminState):
@@ -62,10 +56,9 @@ class AdminSettingsState(AdminState):
             )
         except business.SettingsError as exc:
             fields = exc.details.get("fields", {}) if exc.code == "invalid" else {}
+            # The service names each refused field and its rule (business.check_settings).
             messages = exc.details.get("messages", {})
-            self.field_errors = {
-                k: messages.get(k) or FIELD_MESSAGES.get(v, v) for k, v in fields.items()
-            }
+            self.field_errors = {k: messages.get(k) or FAILED for k in fields}
             self.error = FAILED
             return
         except Exception as exc:

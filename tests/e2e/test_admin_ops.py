@@ -290,3 +290,37 @@ def test_the_audit_log_says_what_changed_in_words_and_names_the_entity(page, ser
     for row in (booking_row, service_row):
         text = row.inner_text()
         assert "{" not in text and booking_id not in text and service_id not in text
+
+
+def test_a_refused_setting_says_its_field_and_its_rule_beside_it(page, server):
+    _admin_id, _email_address, token = signed_in_account(
+        server.database_url, role="admin", password=PASSWORD, full_name="Settings Keeper"
+    )
+    page.context.add_cookies([{"name": "sf_session", "value": token, "url": server.url}])
+    page.goto("/admin/settings")
+    form = page.get_by_test_id("settings-form")
+    # The fields are the server's: wait for the saved values before typing over them.
+    expect(form.get_by_label("Business name")).not_to_have_value("", timeout=10000)
+    saved_name = form.get_by_label("Business name").input_value()
+    form.get_by_label("Phone", exact=True).fill("call the office")
+    form.get_by_label("Email").fill("ana@example")  # the browser lets it through; not an address
+    form.get_by_label("Minimum notice (hours)").fill("-3")
+    form.get_by_test_id("settings-save").click()
+
+    expect(page.get_by_test_id("admin-error")).to_have_text("Failed to save settings")
+    expect(page.locator("#settings-phone-hint")).to_have_text(
+        "Phone: use digits, spaces and a leading +, like +383 44 123 456, up to 64 characters"
+    )
+    expect(page.locator("#settings-email-hint")).to_have_text(
+        "Email: enter one email address like name@example.com, up to 255 characters"
+    )
+    expect(page.locator("#settings-min_notice_hours-hint")).to_have_text(
+        "Minimum notice (hours): enter whole hours from 0 to 720"
+    )
+    expect(form.get_by_label("Phone", exact=True)).to_have_attribute("aria-invalid", "true")
+    # A field that was accepted keeps its hint.
+    expect(page.locator("#settings-whatsapp_number-hint")).to_have_text(
+        "Digits with the country code, e.g. +38344000000"
+    )
+    expect(form).not_to_contain_text("This value is not valid")
+    assert form.get_by_label("Business name").input_value() == saved_name

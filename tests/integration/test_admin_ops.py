@@ -192,6 +192,11 @@ def test_settings_are_validated_saved_audited_and_read_by_the_site(session):
         "min_notice_hours": "invalid",
         "phone": "invalid",
     }
+    # Each says its field and its rule (business.check_settings), not 'This value is not valid'.
+    assert refused.value.details["messages"]["min_notice_hours"] == (
+        "Minimum notice (hours): enter whole hours from 0 to 720"
+    )
+    assert refused.value.details["messages"]["email"].startswith("Email: enter one email")
     with pytest.raises(business.SettingsError):
         business.update_settings(session=session, actor_id=_user(session), values=_settings())
 

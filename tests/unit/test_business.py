@@ -30,3 +30,47 @@ def test_details_follow_the_settings_row():
     assert details.instagram_url == "https://www.instagram.com/other.shop/"
     assert details.facebook_url == "https://www.facebook.com/othershop"
     assert details.phone == "+383 49 111 222"
+
+
+def _settings(**overrides) -> dict[str, object]:
+    return {
+        "business_name": "Magic Events Prishtina",
+        "phone": "+383 44 111 222",
+        "whatsapp_number": "+383 44 111 222",
+        "instagram": "@magic.ks",
+        "facebook": "magic.ks",
+        "address": "Rruga B, Prishtina",
+        "email": "hello@magic.example",
+        "opening_hours": "Mon-Sat 9-19",
+        "min_notice_hours": "48",
+    } | overrides
+
+
+def test_a_refused_setting_names_its_field_and_its_rule():
+    _clean, codes, messages = business.check_settings(
+        _settings(
+            business_name=" ",
+            phone="call the office",
+            whatsapp_number="+383 44",
+            email="a@x.com, b@x.com",
+            opening_hours="Mon\nTue",
+            min_notice_hours="soon",
+        )
+    )
+    assert set(messages) == set(codes)
+    assert messages == {
+        "business_name": "Business name: required; write it on one line, up to 120 characters",
+        "phone": "Phone: use digits, spaces and a leading +, like +383 44 123 456, "
+        "up to 64 characters",
+        "whatsapp_number": "WhatsApp number: use digits, spaces and a leading +, like "
+        "+383 44 123 456, up to 32 characters",
+        "email": "Email: enter one email address like name@example.com, up to 255 characters",
+        "opening_hours": "Opening hours: write it on one line, up to 120 characters",
+        "min_notice_hours": "Minimum notice (hours): enter whole hours from 0 to 720",
+    }
+    # The limits are the model's columns (services/fields.max_length).
+    assert BusinessSettings.__table__.c["whatsapp_number"].type.length == 32
+    _clean, codes, messages = business.check_settings(_settings(min_notice_hours="9999"))
+    assert codes == {"min_notice_hours": "out_of_range"}
+    assert messages["min_notice_hours"].startswith("Minimum notice (hours): ")
+    assert business.check_settings(_settings())[1:] == ({}, {})

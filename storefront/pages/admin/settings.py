@@ -45,6 +45,7 @@ def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
             value=S.values.get(name, ""),
             on_change=lambda v: S.set_value(name, v),
             aria_describedby=f"{field_id}-hint",
+            aria_invalid=rx.cond(S.field_errors.contains(name), "true", "false"),
             class_name=INPUT,
         ),
         rx.el.p(
