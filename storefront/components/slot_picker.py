@@ -114,5 +114,14 @@ def slot_picker(on_duration=None) -> rx.Component:
             SlotPickerState.error != "",
             rx.el.p(SlotPickerState.error, class_name="mt-3 text-sm text-red-600", role="alert"),
         ),
+        rx.cond(
+            (SlotPickerState.no_day_reason != "") & ~SlotPickerState.loading,
+            rx.el.p(
+                SlotPickerState.no_day_reason,
+                role="status",
+                class_name="mt-3 text-sm text-amber-800 bg-amber-50 rounded-lg px-3 py-2",
+                data_testid="picker-no-day",
+            ),
+        ),
         data_testid="slot-picker",
     )

@@ -93,7 +93,9 @@ NUMBER_DEBOUNCE_MS = 150
 
 def number_input(value: rx.Var, on_change, **props) -> rx.Component:
     """A field for a whole number. The browser keeps what is typed and tells the server after a
-    short pause (or on blur), so an answer to an earlier key never overwrites later keys."""
+    short pause (or on blur), so an answer to an earlier key never overwrites later keys. It
+    takes no keys before the page has come alive (NOT_READY)."""
+    props.setdefault("disabled", NOT_READY)
     return rx.debounce_input(
         rx.el.input(type="text", input_mode="numeric", value=value, on_change=on_change, **props),
         debounce_timeout=NUMBER_DEBOUNCE_MS,

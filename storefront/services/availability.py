@@ -509,6 +509,17 @@ def check_in_order(
     return refused
 
 
+def service_units(*, session: Session, service_id: object) -> int:
+    """How many units of a service exist: the most one time slot can ever hold (a missing
+    capacity row is one unit, docs/product.md §8); 0 for an unknown id."""
+    try:
+        key = uuid.UUID(str(service_id)[:64])
+    except ValueError:
+        return 0
+    row = session.get(ServiceCapacity, key)
+    return row.total_units if row is not None else Capacity().total_units
+
+
 def load_rules(*, session: Session, service_id: uuid.UUID) -> ServiceCalendar:
     """A service's hours, capacity, blocked dates and notice, without any holds."""
     capacity_row = session.get(ServiceCapacity, service_id)

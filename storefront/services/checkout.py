@@ -64,6 +64,7 @@ class CartLineView:
     start_time: str  # HH:MM
     duration: int
     available: bool  # False when the service can no longer be booked
+    max_quantity: int  # the most one time slot can hold (the service's units; capped by the cart)
 
 
 @dataclass(frozen=True)
@@ -71,20 +72,40 @@ class CartView:
     lines: list[CartLineView]
     total_label: str
     complete: bool  # every line bookable and with a date and a time
+    fitted_cart: str = ""  # set when a line held more than its service can: the cart to keep
 
 
 def cart_view(*, session: Session, raw_cart: str) -> CartView:
-    """The browser's cart priced from the catalogue (never from what the browser holds)."""
+    """The browser's cart priced from the catalogue (never from what the browser holds), each
+    line held to what one time slot of its service can hold (`fitted_cart`, when that changed
+    a line: a cart kept from before, or a service whose units went down)."""
     items = cart.parse(raw_cart)
+    fitted = False
+    for item in items:
+        most = _most(session, item["serviceId"])
+        if item["quantity"] > most:
+            item["quantity"], fitted = most, True
     lines = cart.booking_lines(items).lines
     views, total = [], Decimal("0")
     for item, line in zip(items, lines, strict=True):
         priced = _price(session, line)
         if priced is not None:
             total += priced.line_total
-        views.append(_line_view(item, line, priced))
+        views.append(_line_view(item, line, priced, _most(session, line.service_id)))
     complete = bool(views) and all(v.available and v.date and v.start_time for v in views)
-    return CartView(lines=views, total_label=format_price(total), complete=complete)
+    return CartView(
+        lines=views,
+        total_label=format_price(total),
+        complete=complete,
+        fitted_cart=cart.dump(items) if fitted else "",
+    )
+
+
+def _most(session: Session, service_id: str) -> int:
+    """The most of a service one cart line may hold: its units (at least 1), at most the cart's
+    MAX_QUANTITY."""
+    units = availability.service_units(session=session, service_id=service_id)
+    return max(1, min(cart.MAX_QUANTITY, units))
 
 
 def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
@@ -95,7 +116,7 @@ def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
 
 
 def _line_view(
-    item: dict[str, Any], line: BookingLine, priced: booking.QuoteLine | None
+    item: dict[str, Any], line: BookingLine, priced: booking.QuoteLine | None, most: int
 ) -> CartLineView:
     return CartLineView(
         id=item["id"],
@@ -112,7 +133,69 @@ def _line_view(
         start_time=line.start_time,
         duration=line.duration_hours,
         available=priced is not None,
+        max_quantity=most,
     )
+
+
+@dataclass(frozen=True)
+class Added:
+    """What an add to the cart did: the new cart, the service, how many the cart now holds of
+    it and the most it may (its units), and how many of those asked for did not fit."""
+
+    raw_cart: str
+    service_id: str
+    title: str
+    kind: str
+    held: int
+    most: int
+    refused: int
+
+
+def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int) -> Added | None:
+    """Add `count` of a public service (by id or slug) to the cart, never past what one time
+    slot of it can hold (its units): what does not fit is refused and counted in `refused`.
+    None when the service cannot be booked."""
+    service = catalog.get_public_service(session=session, service_id=service_ref)
+    if service is None or service.price is None:
+        return None
+    item = cart.make_item(
+        item_id=service.id,
+        name=service.title,
+        price=service.price,
+        image=service.image_url or "",
+        description=service.description,
+        quantity=count,
+        unit="table" if service.kind == "table" else getattr(service.details, "unit", None),
+    )
+    if item is None:
+        return None
+    most = min(
+        cart.MAX_QUANTITY, availability.service_units(session=session, service_id=service.id)
+    )
+    items = cart.parse(raw_cart)
+    held = next((i["quantity"] for i in items if i["id"] == item["id"]), 0)
+    fits = max(0, min(count, most - held))
+    if fits:
+        items = cart.add(items, item | {"quantity": fits})
+    return Added(
+        raw_cart=cart.dump(items),
+        service_id=service.id,
+        title=service.title,
+        kind=service.kind,
+        held=held + fits,
+        most=most,
+        refused=count - fits,
+    )
+
+
+def set_quantity(*, session: Session, raw_cart: str, line_id: str, quantity: int) -> str:
+    """The cart with `line_id`'s quantity set, within 1 and what one time slot of its service
+    can hold. A changed quantity keeps the line's date and time (checkout checks them again)."""
+    items = cart.parse(raw_cart)
+    for item in items:
+        if item["id"] == line_id:
+            item["quantity"] = max(1, min(int(quantity), _most(session, item["serviceId"])))
+    return cart.dump(items)
 
 
 def set_line_time(

@@ -8,7 +8,7 @@ import asyncio
 import reflex as rx
 
 from storefront import routes
-from storefront.services import cart, catalog, checkout
+from storefront.services import cart, checkout
 from storefront.services.booking import BookingError
 from storefront.state.access import access
 from storefront.state.base import call_service
@@ -19,6 +19,8 @@ ADD_BUSY_SECONDS = 1.0
 THEME_ADD_BUSY_SECONDS = 0.5
 LAST_ADDED_SECONDS = 2.0
 MAX_COUNT = 1000
+# An add past what one time slot of a service can hold (its units).
+FULL = "{title}: only {most} can be booked for one time, and your cart already holds {held}."
 NOTHING_SELECTED = "Please select a date and time before setting"
 SLOT_GONE = "This time slot is no longer available. Please select another time."
 CHECK_FAILED = "There was an error checking availability. Please try again."
@@ -42,6 +44,9 @@ def _line_dict(line: checkout.CartLineView) -> dict[str, str]:
         "start_time": line.start_time,
         "duration": str(line.duration),
         "available": "yes" if line.available else "no",
+        "max_quantity": str(line.max_quantity),
+        "at_most": "yes" if line.quantity >= line.max_quantity else "no",
+        "at_least": "yes" if line.quantity <= 1 else "no",
     }
 
 
@@ -82,24 +87,22 @@ class CartState(rx.State):
             return
         if not 1 <= count <= MAX_COUNT:
             return
-        service = await call_service(catalog.get_public_service, service_id=service_id)
-        if service is None or service.price is None:
-            return
-        item = cart.make_item(
-            item_id=service.id,
-            name=service.title,
-            price=service.price,
-            image=service.image_url or "",
-            description=service.description,
-            quantity=count,
-            unit="table" if service.kind == "table" else getattr(service.details, "unit", None),
+        added = await call_service(
+            checkout.add_to_cart, raw_cart=self.cart_json, service_ref=service_id, count=count
         )
-        if item is None:
+        if added is None:
             return
-        self.cart_json = cart.dump(cart.add(cart.parse(self.cart_json), item))
-        self.adding_id = service.id
+        self.cart_json = added.raw_cart
+        if added.refused:
+            # Nothing past what one time slot can hold goes in: say so where the visitor is.
+            return rx.toast.warning(
+                FULL.format(title=added.title, most=added.most, held=added.held),
+                duration=8000,
+            )
+        service = added
+        self.adding_id = service.service_id
         self._adding_ref = service_id
-        self.last_added_id = service.id
+        self.last_added_id = service.service_id
         self._busy_seconds = THEME_ADD_BUSY_SECONDS if service.kind == "theme" else ADD_BUSY_SECONDS
         # The fly-to-cart animation (components/cart_button.py), from where the visitor clicked.
         return [CartState.finish_adding, rx.call_script("window.flyToCart?.()")]
@@ -121,6 +124,8 @@ class CartState(rx.State):
     async def refresh(self):
         """The cart page's lines and total, priced from the catalogue."""
         view = await call_service(checkout.cart_view, raw_cart=self.cart_json)
+        if view.fitted_cart:
+            self.cart_json = view.fitted_cart
         self.lines = [_line_dict(line) for line in view.lines]
         self.total_label, self.complete = view.total_label, view.complete
 
@@ -129,6 +134,20 @@ class CartState(rx.State):
         if isinstance(item_id, str):
             self.cart_json = cart.dump(cart.remove(cart.parse(self.cart_json), item_id))
             await self.refresh()
+
+    @rx.event
+    async def change_quantity(self, item_id: str, step: int):
+        """The cart's - and + buttons: one less or one more, within 1 and the service's units."""
+        line = next((line for line in self.lines if line["id"] == item_id), None)
+        if line is None or step not in (-1, 1):
+            return
+        self.cart_json = await call_service(
+            checkout.set_quantity,
+            raw_cart=self.cart_json,
+            line_id=item_id,
+            quantity=int(line["quantity"]) + step,
+        )
+        await self.refresh()
 
     @rx.event
     def edit_time(self, item_id: str):

@@ -15,6 +15,11 @@ from storefront.state.base import call_service
 
 DAYS_ERROR = "Failed to load available days"
 SLOTS_ERROR = "Failed to load time slots"
+TOO_MANY = (
+    "Only {units} can be booked for one time, and {quantity} are asked for: lower the quantity "
+    "in your cart."
+)
+NO_DAY = "No day in {month} has a free time for this. Please try the next month."
 DURATIONS = [str(h) for h in range(1, 9)]
 MONTH_NAMES = (
     "January February March April May June July August September October November December"
@@ -36,7 +41,10 @@ class SlotPickerState(rx.State):
     selected_time: str = ""
     duration: str = "1"
     error: str = ""
+    # Why no day of the month shown can be picked ('' while one can).
+    no_day_reason: str = ""
     loading: bool = False
+    _units: int = 0  # the service's units: the most one time can hold
 
     @rx.var
     def month_label(self) -> str:
@@ -70,6 +78,7 @@ class SlotPickerState(rx.State):
         self.selected_time = str(start_time)[:5] if self.selected_date else ""
         shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
         self.year, self.month = shown.year, shown.month
+        self._units = await call_service(availability.service_units, service_id=self.service_id)
         await self._load_month()
         if self.selected_date:
             await self._load_slots(keep_time=True)
@@ -148,6 +157,7 @@ class SlotPickerState(rx.State):
                 {"date": d.date, "day": d.day, "available": "yes" if d.available else "no"}
                 for d in checkout.month_grid(statuses)
             ]
+        self.no_day_reason = _no_day_reason(self.days, self.quantity, self._units, self.month_label)
         self.loading = False
 
     async def _load_slots(self, *, keep_time: bool = False) -> None:
@@ -169,6 +179,14 @@ class SlotPickerState(rx.State):
         free = {s["start"] for s in self.slots if s["available"] == "yes"}
         if not keep_time or self.selected_time not in free:
             self.selected_time = ""
+
+
+def _no_day_reason(days: list[dict[str, str]], quantity: int, units: int, month: str) -> str:
+    if not days or any(d["available"] == "yes" for d in days):
+        return ""
+    if 0 < units < quantity:
+        return TOO_MANY.format(units=units, quantity=quantity)
+    return NO_DAY.format(month=month)
 
 
 def _bounded(value: object, low: int, high: int) -> int:

@@ -170,3 +170,18 @@ def test_forms_the_browser_keeps_hold_what_was_typed_before_the_page_came_alive(
         assert _type_before_ready(page, path, field, "early@example.com"), path
         page.wait_for_timeout(1500)  # alive, hydrated and its on_load answered
         expect(page.locator(field), path).to_have_value("early@example.com")
+
+
+def test_a_count_typed_before_the_page_came_alive_is_the_count_added(page, server):
+    for path, field, add in (
+        ("/services/wedding-tables", "#table-count", "add-tables"),
+        ("/services/magic-weddings", "#tiffany-people", "tiffany-add"),
+    ):
+        page.goto("/")
+        page.evaluate("localStorage.removeItem('cartItems')")
+        if not _type_before_ready(page, path, field, "7"):
+            expect(page.locator(field)).to_be_enabled(timeout=15000)
+            page.locator(field).fill("7")
+        expect(page.locator(field)).to_have_value("7")
+        page.get_by_test_id(add).click()
+        expect(page.get_by_test_id("cart-count")).to_have_text("7")

@@ -132,3 +132,59 @@ def test_a_booking_is_shown_to_its_owner_an_admin_or_the_mails_link(session):
     ics = checkout.booking_ics(session=session, booking_id=placed.id, viewer_id=owner_id)
     assert ics and b"BEGIN:VEVENT" in ics
     assert checkout.booking_ics(session=session, booking_id=placed.id) is None
+
+
+def test_the_cart_never_holds_more_than_a_service_has_units(session):
+    """Issue 20, item 2: an add past the units is refused and counted; the quantity is set within
+    1 and the units; a cart kept from before is brought within them."""
+    castle = make_service(session, units=2)
+    castle.images = [{"url": "/media/services/castle.webp"}]  # a cart line needs a picture
+    session.add(castle)
+    session.commit()
+    first = checkout.add_to_cart(
+        session=session, raw_cart="[]", service_ref=str(castle.id), count=1
+    )
+    assert (first.held, first.most, first.refused) == (1, 2, 0)
+    second = checkout.add_to_cart(
+        session=session, raw_cart=first.raw_cart, service_ref=castle.slug, count=3
+    )
+    assert (second.held, second.refused) == (2, 2)
+    assert [i["quantity"] for i in json.loads(second.raw_cart)] == [2]
+    line_id = json.loads(second.raw_cart)[0]["id"]
+    assert (
+        json.loads(
+            checkout.set_quantity(
+                session=session, raw_cart=second.raw_cart, line_id=line_id, quantity=9
+            )
+        )[0]["quantity"]
+        == 2
+    )
+    assert (
+        json.loads(
+            checkout.set_quantity(
+                session=session, raw_cart=second.raw_cart, line_id=line_id, quantity=0
+            )
+        )[0]["quantity"]
+        == 1
+    )
+    kept = json.loads(second.raw_cart)
+    kept[0]["quantity"] = 7
+    view = checkout.cart_view(session=session, raw_cart=json.dumps(kept))
+    assert view.lines[0].quantity == 2 and view.lines[0].max_quantity == 2
+    assert json.loads(view.fitted_cart)[0]["quantity"] == 2
+    assert checkout.cart_view(session=session, raw_cart=second.raw_cart).fitted_cart == ""
+    hidden = make_service(session, status="draft")
+    session.commit()
+    assert (
+        checkout.add_to_cart(session=session, raw_cart="[]", service_ref=str(hidden.id), count=1)
+        is None
+    )
+
+
+def test_a_picker_with_no_free_day_says_why():
+    from storefront.state.slot_picker import _no_day_reason
+
+    closed = [{"date": "2026-12-01", "day": "1", "available": "no"}]
+    assert "Only 1 can be booked" in _no_day_reason(closed, 2, 1, "December 2026")
+    assert "No day in December 2026" in _no_day_reason(closed, 1, 1, "December 2026")
+    assert _no_day_reason(closed + [{"date": "x", "day": "2", "available": "yes"}], 2, 1, "") == ""

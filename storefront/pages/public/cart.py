@@ -32,6 +32,46 @@ def _when(item: dict) -> rx.Component:
     )
 
 
+STEP_BUTTON = (
+    "w-8 h-8 inline-flex items-center justify-center rounded-full border border-slate-300 "
+    "text-slate-700 hover:bg-slate-50 disabled:opacity-40 disabled:cursor-not-allowed"
+)
+
+
+def _quantity(item: dict) -> rx.Component:
+    """One less / the quantity / one more, within 1 and what one time slot can hold."""
+    return rx.el.div(
+        rx.el.button(
+            rx.icon("minus", size=14),
+            type="button",
+            on_click=CartState.change_quantity(item["id"], -1),
+            disabled=item["at_least"] == "yes",
+            aria_label="One less " + item["name"],
+            class_name=STEP_BUTTON,
+            data_testid="cart-less",
+        ),
+        rx.el.span(
+            item["quantity"],
+            class_name="min-w-[2ch] text-center text-sm font-semibold",
+            aria_live="polite",
+            data_testid="cart-quantity",
+        ),
+        rx.el.button(
+            rx.icon("plus", size=14),
+            type="button",
+            on_click=CartState.change_quantity(item["id"], 1),
+            disabled=item["at_most"] == "yes",
+            aria_label="One more " + item["name"],
+            title=rx.cond(
+                item["at_most"] == "yes", "Only " + item["max_quantity"] + " for one time", ""
+            ),
+            class_name=STEP_BUTTON,
+            data_testid="cart-more",
+        ),
+        class_name="inline-flex items-center gap-2",
+    )
+
+
 def _item_row(item: dict) -> rx.Component:
     return rx.el.li(
         img(
@@ -45,8 +85,10 @@ def _item_row(item: dict) -> rx.Component:
         rx.el.div(
             rx.el.h2(item["name"], class_name="font-semibold break-words"),
             rx.el.p(item["description"], class_name="text-sm text-slate-600 line-clamp-2"),
-            rx.el.p(
-                item["price_label"], " × ", item["quantity"], class_name="mt-1 text-sm font-medium"
+            rx.el.div(
+                rx.el.span(item["price_label"], " ×", class_name="text-sm font-medium"),
+                _quantity(item),
+                class_name="mt-1 flex items-center gap-2",
             ),
             rx.cond(
                 item["available"] == "yes",

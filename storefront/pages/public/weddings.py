@@ -110,6 +110,8 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
 
 def tiffany_card() -> rx.Component:
     offer = WeddingsState.tiffany
+    # Busy only while this offer is being added (not while the page has no offer yet).
+    busy = (CartState.adding_id != "") & (CartState.adding_id == offer.id)
     return rx.el.article(
         _offer_photo(offer),
         rx.el.div(
@@ -145,9 +147,9 @@ def tiffany_card() -> rx.Component:
                 data_testid="tiffany-total",
             ),
             rx.el.button(
-                rx.cond(CartState.adding_id == offer.id, "Adding...", "Add to Cart"),
+                rx.cond(busy, "Adding...", "Add to Cart"),
                 on_click=WeddingsState.add_tiffany,
-                disabled=(WeddingsState.people < 1) | (CartState.adding_id == offer.id),
+                disabled=(WeddingsState.people < 1) | busy,
                 class_name=PRIMARY_BUTTON + " mt-4",
                 data_testid="tiffany-add",
             ),
