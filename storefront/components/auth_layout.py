@@ -5,7 +5,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.brand import logo
-from storefront.components.ui import error_box, success_box
+from storefront.components.ui import NOT_READY, error_box, success_box
 
 __all__ = ["auth_layout", "error_box", "field", "submit_button", "success_box"]
 
@@ -64,10 +64,12 @@ def field(
 def submit_button(
     label: str, busy: rx.Var, busy_label: str, *, class_name: str = SUBMIT
 ) -> rx.Component:
-    """A form's submit button, disabled and saying what it does while the form is busy."""
+    """A form's submit button, disabled and saying what it does while the form is busy. Before
+    the page has come alive it takes no click: the browser would send the form itself, as a
+    page load that answers nothing (what was typed stays in the fields)."""
     return rx.el.button(
         rx.cond(busy, busy_label, label),
         type="submit",
-        disabled=busy,
+        disabled=busy | NOT_READY,
         class_name=class_name,
     )

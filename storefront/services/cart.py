@@ -155,6 +155,15 @@ def add(items: list[dict[str, Any]], new: dict[str, Any]) -> list[dict[str, Any]
     return [*out, dict(new)]
 
 
+def clear_time(items: list[dict[str, Any]], index: object) -> list[dict[str, Any]]:
+    """The cart with line `index`'s date and time cleared (a slot taken meanwhile): the guest
+    picks another; any other index changes nothing."""
+    out = [dict(i) for i in items]
+    if isinstance(index, int) and 0 <= index < len(out):
+        out[index]["date"], out[index]["startTime"] = "", ""
+    return out
+
+
 def remove(items: list[dict[str, Any]], item_id: str) -> list[dict[str, Any]]:
     return [dict(i) for i in items if i["id"] != item_id]
 

@@ -13,9 +13,9 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from storefront.models import Booking, BookingItem
+from storefront.models import Booking, BookingItem, User
 from storefront.services import (
     availability,
     booking,
@@ -362,10 +362,39 @@ class ServiceRefError(ServiceError):
     }
 
 
+def known_contact(*, session: Session, user_id: object) -> dict[str, str]:
+    """What a signed-in customer's forms start with: their name and email from the account and
+    the phone of their latest booking ({} for no such user)."""
+    try:
+        user = session.get(User, uuid.UUID(str(user_id)[:64]))
+    except ValueError:
+        return {}
+    if user is None:
+        return {}
+    latest = session.exec(
+        select(Booking)
+        .where(Booking.user_id == user.id)
+        .order_by(col(Booking.created_at).desc())
+        .limit(1)
+    ).first()
+    known = {
+        "full_name": user.full_name or (latest.contact_name if latest else "") or "",
+        "email": user.email or "",
+        "phone": latest.contact_phone if latest else "",
+    }
+    return {k: v for k, v in known.items() if v}
+
+
+def fill_known(form: dict[str, str], known: dict[str, str]) -> dict[str, str]:
+    """`form` with the empty fields that `known` has filled in; what was typed stays."""
+    return form | {k: v for k, v in known.items() if k in form and not str(form[k]).strip()}
+
+
 def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceView:
     """docs/product.md §5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it
-    is a
-    slug; then it must be a UUID of an active, published service."""
+    is a slug; then it must be a UUID of an active, published service. A slug with hyphens (the
+    service pages' own Book links use them) is looked up too before the id is called malformed
+    (issue 20, item 9; README 'Bookings')."""
     ref = str(service_ref or "").strip()[:200]
     if not ref:
         raise ServiceRefError("missing_id", "No service ID provided")
@@ -375,6 +404,9 @@ def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceVie
             raise ServiceRefError("not_found", "Service not found")
         return found
     if not UUID_PATTERN.match(ref):
+        found = catalog.get_public_service(session=session, service_id=ref)
+        if found is not None:
+            return found
         raise ServiceRefError("bad_format", "Invalid service ID", given=ref)
     found = catalog.get_public_service(session=session, service_id=ref)
     if found is None:

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import reflex as rx
 
-from storefront.services import booking, booking_links, checkout
+from storefront.services import booking, booking_links, cart, checkout
 from storefront.services.money import format_price
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -24,13 +24,16 @@ from storefront.state.slot_picker import SlotPickerState
 log = logging.getLogger(__name__)
 
 REDIRECT_SECONDS = 2.0
+QUANTITY_MESSAGE = f"Quantity must be between 1 and {cart.MAX_QUANTITY}"
 NO_TIME = "Please select a date and time for your booking"
 FIELD_MESSAGES = {
-    "full_name": "Name is required",
-    "email": "Email is required",
-    "phone": "Phone number is required",
-    "event_type": "Event type is required",
+    ("full_name", "required"): "Name is required",
+    ("email", "required"): "Email is required",
+    ("email", "invalid"): "Email is invalid",
+    ("phone", "required"): "Phone number is required",
+    ("event_type", "required"): "Event type is required",
 }
+CHECK_FORM = "Please check the fields marked below."
 FAILED = "Error creating booking: please try again."
 
 
@@ -45,6 +48,8 @@ class BookServiceState(rx.State):
         "guest_count": "50",
     }
     error: str = ""
+    errors: dict[str, str] = {}  # field -> its message, shown beside it
+    quantity: str = "1"  # counted services (tables): how many
     placing: bool = False
     _key: str = ""
 
@@ -81,17 +86,39 @@ class BookServiceState(rx.State):
             "total": checkout.booking_total_label(found, 1),
             "price_unit": found.price_unit,
             "raw_price": str(found.price or 0),
+            "kind": found.kind,
         }
+        self.errors, self.quantity = {}, "1"
+        auth_state = await self.get_state(AuthState)
+        user_id, _role = await auth_state._caller()
+        if user_id:
+            known = await call_service(checkout.known_contact, user_id=user_id)
+            self.form = checkout.fill_known(self.form, known)
         self.images = [found.image_url] if found.image_url else []
         self._key = secrets.token_urlsafe(24)
         self.status = "ready"
         cart_state = await self.get_state(CartState)
         return SlotPickerState.open_for(found.id, 1, cart_json=cart_state.cart_json)
 
+    @rx.var
+    def counted(self) -> bool:
+        """A service booked by the piece (tables): the page asks how many."""
+        return self.service.get("kind", "") == "table"
+
     @rx.event
     def set_field(self, field: str, value: str):
         if field in checkout.FORM_FIELDS:
             self.form = self.form | {field: str(value)[:5000]}
+            self.errors = {k: v for k, v in self.errors.items() if k != field}
+
+    @rx.event
+    async def set_quantity(self, value: str):
+        self.quantity = "".join(ch for ch in str(value)[:6] if ch.isdigit())
+        self.errors = {k: v for k, v in self.errors.items() if k != "quantity"}
+        await self.refresh_total()
+
+    def _quantity(self) -> int:
+        return int(self.quantity) if self.counted and self.quantity.isdigit() else 1
 
     @rx.event
     async def refresh_total(self, _value: str = ""):
@@ -101,7 +128,7 @@ class BookServiceState(rx.State):
         total = booking.price_line(
             price=price,
             price_unit=self.service.get("price_unit", "per_hour"),
-            quantity=1,
+            quantity=max(1, self._quantity()),
             duration_hours=hours,
         )
         self.service = self.service | {"total": format_price(total)}
@@ -114,9 +141,12 @@ class BookServiceState(rx.State):
         if not picker.selected_date or not picker.selected_time:
             self.error = NO_TIME
             return
-        missing = [f for f in FIELD_MESSAGES if not self.form.get(f, "").strip()]
-        if missing:
-            self.error = FIELD_MESSAGES[missing[0]]
+        contact = checkout.contact_from_form(self.form)
+        self.errors = _field_errors(booking.check_contact(contact))
+        if self.counted and not 1 <= self._quantity() <= cart.MAX_QUANTITY:
+            self.errors = self.errors | {"quantity": QUANTITY_MESSAGE}
+        if self.errors:
+            self.error = CHECK_FORM
             return
         self.placing, self.error = True, ""
         yield
@@ -124,12 +154,11 @@ class BookServiceState(rx.State):
         user_id, _role = await auth_state._caller()
         line = booking.BookingLine(
             service_id=self.service["id"],
-            quantity=1,
+            quantity=self._quantity(),
             date=picker.selected_date,
             start_time=picker.selected_time,
             duration_hours=int(picker.duration),
         )
-        contact = checkout.contact_from_form(self.form)
         try:
             placed = await call_service(
                 booking.place_booking,
@@ -149,10 +178,12 @@ class BookServiceState(rx.State):
                 self.error = SLOT_GONE
             elif exc.code == "invalid_contact":
                 codes = exc.details.get("fields", {})
-                field = next(iter(codes), "")
-                self.error = (
-                    FIELD_MESSAGES.get(field) if codes.get(field) == "required" else None
-                ) or exc.details.get("messages", {}).get(field, "Please check your details")
+                messages = exc.details.get("messages", {})
+                self.errors = {
+                    f: FIELD_MESSAGES.get((f, c)) or messages.get(f, CHECK_FORM)
+                    for f, c in codes.items()
+                }
+                self.error = CHECK_FORM
             else:
                 self.error = FAILED
             return
@@ -165,3 +196,11 @@ class BookServiceState(rx.State):
         await asyncio.sleep(REDIRECT_SECONDS)
         key = booking_links.sign_view_key(placed.id)
         yield rx.redirect(f"/booking-confirmation/{placed.id}?key={key}")
+
+
+def _field_errors(checked) -> dict[str, str]:
+    """Each refused field's message: the spec's words where it gives them, else the rule's."""
+    return {
+        field: FIELD_MESSAGES.get((field, code)) or checked.messages.get(field, CHECK_FORM)
+        for field, code in checked.codes.items()
+    }

@@ -11,6 +11,15 @@ from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
 
+SUBMITTED = "Booking Submitted!"
+HEADLINES = {
+    "pending": SUBMITTED,
+    "confirmed": "Booking Confirmed!",
+    "on_the_way": "We are on our way!",
+    "completed": "Booking Completed",
+    "cancelled": "Booking Cancelled",
+}
+
 
 @access("public", caller_bound=True)
 class BookingViewState(rx.State):
@@ -19,6 +28,12 @@ class BookingViewState(rx.State):
     booking: dict[str, str] = {}
     lines: list[dict[str, str]] = []
     ics_href: str = ""
+
+    @rx.var
+    def headline(self) -> str:
+        """What the page says first, true to the booking's status (the spec's 'Booking
+        Submitted!' while it waits for the business)."""
+        return HEADLINES.get(self.booking.get("status_code", ""), SUBMITTED)
 
     @rx.event
     async def load(self):
@@ -41,14 +56,19 @@ class BookingViewState(rx.State):
         self.booking = {
             "reference": view.reference,
             "status": view.status.replace("_", " "),
+            "status_code": view.status,
             "created_at": view.created_at,
             "total": view.total_label,
             "name": view.contact_name,
             "email": view.contact_email,
             "phone": view.contact_phone,
             "address": ", ".join(p for p in (view.venue_address, view.city) if p),
-            "event": f"{view.event_type} · {view.guest_count or '-'} guests",
-            "requests": view.special_requests,
+            "event": " · ".join(
+                p
+                for p in (view.event_type, f"{view.guest_count} guests" if view.guest_count else "")
+                if p
+            ),
+            "requests": view.special_requests or "",
         }
         self.lines = [
             {

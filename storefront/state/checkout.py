@@ -12,7 +12,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.db import error_summary, is_outage
-from storefront.services import booking, cart, checkout
+from storefront.services import booking, booking_links, cart, checkout, dates
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -32,6 +32,23 @@ FIELD_MESSAGES = {
 }
 INVALID = "This field is invalid"
 PLACE_FAILED = "Failed to place booking. Please try again."
+# The information step's fields as the page shows them (the first in error gets the focus).
+PAGE_ORDER = (
+    "full_name",
+    "email",
+    "phone",
+    "event_type",
+    "guest_count",
+    "special_requests",
+    "address",
+    "city",
+    "state",
+    "zip_code",
+)
+SLOT_GONE_LINE = (
+    "{name} on {when} is no longer available. Its time was cleared in your cart: "
+    "please choose another time there."
+)
 DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
     "event_type": "wedding",
     "guest_count": str(checkout.GUESTS_DEFAULT),
@@ -54,9 +71,21 @@ class CheckoutState(rx.State):
     lines: list[dict[str, str]] = []
     total_label: str = ""
     reference: str = ""
+    # The placed booking's page (the mail's signed link) and calendar file, for the last step.
+    booking_href: str = ""
+    ics_href: str = ""
     placing: bool = False
     place_error: str = ""
+    slot_gone: bool = False  # a line's time was taken meanwhile: the review offers the cart
     _key: str = ""
+
+    async def _fill_known(self) -> None:
+        """A signed-in customer's name, email and phone in the fields still empty."""
+        auth_state = await self.get_state(AuthState)
+        user_id, _role = await auth_state._caller()
+        if user_id:
+            known = await call_service(checkout.known_contact, user_id=user_id)
+            self.form = checkout.fill_known(self.form, known)
 
     @rx.var
     def event_type_label(self) -> str:
@@ -66,6 +95,7 @@ class CheckoutState(rx.State):
     async def load(self):
         """on_load: the summary from the cart; an empty or incomplete cart goes back to it,
         unless the order was just placed."""
+        self.slot_gone = False
         if self.step == "confirmation":
             self.step, self.reference, self.form = "information", "", dict(DEFAULT_FORM)
         cart_state = await self.get_state(CartState)
@@ -81,6 +111,7 @@ class CheckoutState(rx.State):
             for line in view.lines
         ]
         self.total_label, self.errors, self.place_error = view.total_label, {}, ""
+        await self._fill_known()
         self._key = self._key or secrets.token_urlsafe(24)
 
     @rx.event
@@ -96,6 +127,10 @@ class CheckoutState(rx.State):
         self.errors = field_messages(checked.codes, checked.messages)
         if not self.errors:
             self.step, self.place_error = "review", ""
+            return None
+        # On a phone the first field in error may be screens above the button: go to it.
+        first = next((f for f in PAGE_ORDER if f in self.errors), None)
+        return rx.set_focus(first) if first else None
 
     @rx.event
     def back(self):
@@ -105,7 +140,7 @@ class CheckoutState(rx.State):
     async def complete(self):
         if self.placing or self.step != "review":
             return
-        self.placing, self.place_error = True, ""
+        self.placing, self.place_error, self.slot_gone = True, "", False
         yield
         cart_state = await self.get_state(CartState)
         auth_state = await self.get_state(AuthState)
@@ -139,9 +174,21 @@ class CheckoutState(rx.State):
                 if exc.code == "key_reused":
                     self._key = secrets.token_urlsafe(24)
                 return
-            self.place_error = (
-                SLOT_GONE if exc.code in ("slot_taken", "slot_unavailable") else PLACE_FAILED
-            )
+            if exc.code in ("slot_taken", "slot_unavailable"):
+                # Say which line, and clear its time so the cart asks for another.
+                items = cart.parse(cart_state.cart_json)
+                index = exc.details.get("line")
+                if isinstance(index, int) and 0 <= index < len(items):
+                    self.place_error = SLOT_GONE_LINE.format(
+                        name=items[index]["name"],
+                        when=f"{dates.display_day(items[index]['date'])} {items[index]['startTime']}",
+                    )
+                    cart_state.cart_json = cart.dump(cart.clear_time(items, index))
+                    self.slot_gone = True
+                    return
+                self.place_error = SLOT_GONE
+                return
+            self.place_error = PLACE_FAILED
             return
         except Exception as exc:
             if is_outage(exc):
@@ -154,6 +201,9 @@ class CheckoutState(rx.State):
             self.placing, self.place_error = False, PLACE_FAILED
             return
         self.reference, self.step, self.placing = placed.reference, "confirmation", False
+        key = booking_links.sign_view_key(placed.id)
+        self.booking_href = f"/booking-confirmation/{placed.id}?key={key}"
+        self.ics_href = f"/api/bookings/{placed.id}.ics?key={key}"
         self._key, self.form = "", dict(DEFAULT_FORM)  # the details are stored; the tab forgets
         cart_state.cart_json = "[]"
         cart_state.lines, cart_state.complete = [], False

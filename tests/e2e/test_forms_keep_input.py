@@ -185,3 +185,17 @@ def test_a_count_typed_before_the_page_came_alive_is_the_count_added(page, serve
         expect(page.locator(field)).to_have_value("7")
         page.get_by_test_id(add).click()
         expect(page.get_by_test_id("cart-count")).to_have_text("7")
+
+
+def test_a_form_is_not_sent_before_the_page_is_alive(page, server):
+    """A click on Send before the page is alive would be the browser's own submit: a page load
+    that answers nothing. The button waits for the page instead."""
+    held = []
+    page.route(ENTRY, lambda route: held.append(route))
+    page.goto("/reset-password", wait_until="commit")
+    button = page.get_by_role("button", name="Send Reset Link")
+    expect(button).to_be_disabled(timeout=15000)
+    for route in held:
+        route.continue_()
+    page.unroute(ENTRY)
+    expect(button).to_be_enabled(timeout=15000)

@@ -17,16 +17,53 @@ INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border
 CARD = "rounded-2xl border border-slate-100 bg-white p-5 sm:p-6 min-w-0"
 
 
+def _error(field: str) -> rx.Component:
+    return rx.cond(
+        BookServiceState.errors.contains(field),
+        rx.el.p(
+            BookServiceState.errors[field],
+            id=f"book-{field}-error",
+            class_name="mt-1 text-sm text-red-600",
+            data_testid=f"book-error-{field}",
+        ),
+    )
+
+
 def _input(label: str, field: str, kind: str = "text") -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for=f"book-{field}", class_name="text-sm font-semibold"),
         rx.el.input(
             id=f"book-{field}",
-            type=kind,
+            # The page's own messages say what is wrong, not the browser's bubble.
+            type="text" if kind == "email" else kind,
+            input_mode="email" if kind == "email" else None,
+            auto_complete={"full_name": "name", "email": "email", "phone": "tel"}.get(field),
             value=BookServiceState.form[field],
             on_change=lambda value: BookServiceState.set_field(field, value),
+            aria_invalid=rx.cond(BookServiceState.errors.contains(field), "true", "false"),
+            aria_describedby=f"book-{field}-error",
             class_name=INPUT,
         ),
+        _error(field),
+    )
+
+
+def _quantity() -> rx.Component:
+    """How many, for a service booked by the piece (tables)."""
+    return rx.el.div(
+        rx.el.label("Quantity *", html_for="book-quantity", class_name="text-sm font-semibold"),
+        rx.el.input(
+            id="book-quantity",
+            type="text",
+            input_mode="numeric",
+            max_length=4,
+            value=BookServiceState.quantity,
+            on_change=BookServiceState.set_quantity,
+            aria_invalid=rx.cond(BookServiceState.errors.contains("quantity"), "true", "false"),
+            aria_describedby="book-quantity-error",
+            class_name=INPUT,
+        ),
+        _error("quantity"),
     )
 
 
@@ -54,6 +91,7 @@ def _details() -> rx.Component:
             ),
             _input("Address", "address"),
             _input("Guests", "guest_count", "number"),
+            rx.cond(BookServiceState.counted, _quantity()),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.cond(
@@ -98,6 +136,14 @@ def _summary() -> rx.Component:
                 rx.el.dt("Duration"),
                 rx.el.dd(SlotPickerState.duration + " h"),
                 class_name="flex justify-between gap-3",
+            ),
+            rx.cond(
+                BookServiceState.counted,
+                rx.el.div(
+                    rx.el.dt("Quantity"),
+                    rx.el.dd(BookServiceState.quantity),
+                    class_name="flex justify-between gap-3",
+                ),
             ),
             rx.el.div(
                 rx.el.dt("Total"),

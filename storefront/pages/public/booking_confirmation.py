@@ -9,15 +9,28 @@ from storefront.state.booking_view import BookingViewState
 
 
 def _row(label: str, key: str) -> rx.Component:
-    return rx.el.div(
-        rx.el.dt(label, class_name="text-sm text-slate-500"),
-        rx.el.dd(BookingViewState.booking[key], class_name="font-medium break-words"),
+    """A detail of the booking, left out when the booking has none."""
+    return rx.cond(
+        BookingViewState.booking[key] != "",
+        rx.el.div(
+            rx.el.dt(label, class_name="text-sm text-slate-500"),
+            rx.el.dd(BookingViewState.booking[key], class_name="font-medium break-words"),
+            data_testid=f"confirmation-{key}",
+        ),
     )
 
 
 def _found() -> rx.Component:
     return rx.el.div(
-        rx.el.p("Booking Submitted!", class_name="text-sm font-semibold text-green-700"),
+        rx.el.p(
+            BookingViewState.headline,
+            class_name=rx.cond(
+                BookingViewState.booking["status_code"] == "cancelled",
+                "text-sm font-semibold text-red-700",
+                "text-sm font-semibold text-green-700",
+            ),
+            data_testid="confirmation-headline",
+        ),
         rx.el.h1(
             "Booking ",
             BookingViewState.booking["reference"],

@@ -167,6 +167,15 @@ def _review() -> rx.Component:
                 data_testid="checkout-error",
             ),
         ),
+        rx.cond(
+            CheckoutState.slot_gone,
+            rx.link(
+                "Choose another time in your cart",
+                href=routes.CART,
+                class_name="mt-2 inline-block font-semibold text-fuchsia-700 underline",
+                data_testid="checkout-to-cart",
+            ),
+        ),
         rx.el.div(
             rx.el.button(
                 "Back", type="button", on_click=CheckoutState.back, class_name=SECONDARY_BUTTON
@@ -188,7 +197,13 @@ def _review() -> rx.Component:
 def _confirmation() -> rx.Component:
     return rx.el.div(
         rx.icon("circle-check", size=48, class_name="text-green-600"),
-        rx.el.h2("Booking Confirmed!", class_name="mt-4 text-2xl font-bold"),
+        # Placed, not yet confirmed by the business: the status says so (docs/product.md §5).
+        rx.el.h2("Booking Submitted!", class_name="mt-4 text-2xl font-bold"),
+        rx.el.p(
+            "Status: pending. We will confirm your booking soon.",
+            class_name="mt-2 text-slate-600",
+            data_testid="checkout-status",
+        ),
         rx.el.p("Your booking reference:", class_name="mt-2 text-slate-600"),
         rx.el.p(
             CheckoutState.reference,
@@ -199,11 +214,27 @@ def _confirmation() -> rx.Component:
             "We sent a confirmation to your email. Payment is collected at the time of service.",
             class_name="mt-4 text-slate-600",
         ),
-        rx.link(
-            "Return to Home",
-            href=routes.HOME,
-            underline="none",
-            class_name=PRIMARY_BUTTON + " mt-6",
+        rx.el.div(
+            rx.el.a(
+                "View your booking",
+                href=CheckoutState.booking_href,
+                class_name=SECONDARY_BUTTON,
+                data_testid="checkout-booking-link",
+            ),
+            rx.el.a(
+                "Add to calendar (.ics)",
+                href=CheckoutState.ics_href,
+                download=True,
+                class_name=SECONDARY_BUTTON,
+                data_testid="checkout-ics",
+            ),
+            rx.link(
+                "Return to Home",
+                href=routes.HOME,
+                underline="none",
+                class_name=PRIMARY_BUTTON,
+            ),
+            class_name="mt-6 flex flex-wrap justify-center gap-3",
         ),
         class_name="text-center py-6",
         data_testid="checkout-confirmation",

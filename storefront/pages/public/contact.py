@@ -3,7 +3,13 @@
 import reflex as rx
 
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, page_title
+from storefront.components.ui import (
+    NOT_READY,
+    PRIMARY_BUTTON,
+    SECONDARY_BUTTON,
+    error_box,
+    page_title,
+)
 from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
@@ -92,7 +98,8 @@ def _form() -> rx.Component:
         rx.el.button(
             rx.cond(ContactState.status == "submitting", "Sending...", "Send Message"),
             type="submit",
-            disabled=ContactState.status == "submitting",
+            # Not before the page is alive: the browser would send the form as a page load.
+            disabled=(ContactState.status == "submitting") | NOT_READY,
             class_name=PRIMARY_BUTTON + " mt-6",
         ),
         on_submit=ContactState.submit,
