@@ -102,23 +102,64 @@ def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Com
     )
 
 
+# On phones the links are one row that scrolls sideways: the current section's link is brought
+# into the row's view (only the row scrolls, never the page), so the marked link is seen without
+# looking for it. Reflex runs this hook in the page's component, which mounts before the sidebar
+# (shown once the session says admin), so it waits for the row to appear, once.
+_SHOW_CURRENT = """
+useEffect(() => {
+  const show = () => {
+    const row = document.querySelector('[data-testid="admin-sidebar"]');
+    const here = row && row.querySelector('[aria-current="page"]');
+    if (!here) return false;
+    if (row.scrollWidth > row.clientWidth) {
+      const box = here.getBoundingClientRect(), view = row.getBoundingClientRect();
+      row.scrollLeft += box.left - view.left - (view.width - box.width) / 2;
+    }
+    return true;
+  };
+  if (show()) return;
+  const watch = new MutationObserver(() => show() && watch.disconnect());
+  watch.observe(document.body, { childList: true, subtree: true });
+  return () => watch.disconnect();
+}, []);
+"""
+
+
+class _ShowCurrent(rx.Fragment):
+    """Scrolls the phone's row of admin links to the current one (renders nothing)."""
+
+    def add_imports(self):
+        return {"react": [rx.ImportVar(tag="useEffect")]}
+
+    def add_hooks(self):
+        return [_SHOW_CURRENT]
+
+
 def sidebar(current: str) -> rx.Component:
-    return rx.el.nav(
-        *[_link(*section, current=current) for section in SECTIONS],
-        rx.link(
-            rx.icon("arrow-left", size=18),
-            rx.el.span("Back to Site"),
-            href=routes.HOME,
-            underline="none",
-            class_name="flex shrink-0 items-center gap-2 px-3 py-2 rounded-lg text-sm "
-            "font-medium text-slate-700 hover:bg-slate-100 md:mt-6",
-            data_testid="admin-back-to-site",
+    """The panel carries the background and the border and stretches with the frame, so it runs
+    the full height of a long page; the links inside it stay in view while the page scrolls."""
+    return rx.el.div(
+        rx.el.nav(
+            *[_link(*section, current=current) for section in SECTIONS],
+            rx.link(
+                rx.icon("arrow-left", size=18),
+                rx.el.span("Back to Site"),
+                href=routes.HOME,
+                underline="none",
+                class_name="flex shrink-0 items-center gap-2 px-3 py-2 rounded-lg text-sm "
+                "font-medium text-slate-700 hover:bg-slate-100 md:mt-6",
+                data_testid="admin-back-to-site",
+            ),
+            _ShowCurrent.create(),
+            aria_label="Admin",
+            class_name="flex md:flex-col gap-1 overflow-x-auto md:overflow-visible p-2 md:p-4 "
+            "md:sticky md:top-16",
+            data_testid="admin-sidebar",
         ),
-        aria_label="Admin",
-        class_name="flex md:flex-col gap-1 overflow-x-auto md:overflow-visible p-2 md:p-4 "
-        "bg-white border-b md:border-b-0 md:border-r border-slate-200 md:w-56 md:min-h-[calc(100vh-4rem)] "
-        "md:sticky md:top-16 md:self-start",
-        data_testid="admin-sidebar",
+        class_name="bg-white border-b md:border-b-0 md:border-r border-slate-200 md:w-56 "
+        "md:shrink-0",
+        data_testid="admin-sidebar-panel",
     )
 
 
@@ -176,9 +217,9 @@ def admin_frame(
                 ),
                 class_name="flex-1 min-w-0",
             ),
-            class_name="flex flex-col md:flex-row",
+            class_name="flex-1 flex flex-col md:flex-row",
         ),
-        class_name="min-h-screen bg-slate-50 text-slate-900",
+        class_name="min-h-screen flex flex-col bg-slate-50 text-slate-900",
     )
 
 

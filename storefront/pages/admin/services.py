@@ -52,7 +52,13 @@ def _row(service: ServiceRow) -> rx.Component:
             "Name",
             rx.el.div(
                 rx.el.p(service.title, class_name="font-medium"),
-                rx.el.p(service.slug, class_name="text-xs text-slate-600 break-all"),
+                # Wrapped where a slug breaks by itself, after its hyphens; a part too long
+                # for the column is broken only as a last resort (break-all split every word).
+                rx.el.p(
+                    service.slug,
+                    class_name="text-xs text-slate-600 break-words",
+                    data_testid="service-slug",
+                ),
             ),
         ),
         cell(

@@ -1,0 +1,133 @@
+"""Layout and status fixes found by trying the screens at 1280 and 390 px (issue 20), each
+measured in Chromium: boxes, computed styles and text, not pictures."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import Session
+
+from storefront.db import make_engine
+from tests.e2e.test_admin_catalogue import _signed_in
+from tests.factories import make_service
+
+pytestmark = pytest.mark.e2e
+
+# Where each line of an element's text starts a new line: the indexes of the characters that
+# begin a line after the first (a Range per character, grouped by where its box sits).
+LINE_STARTS = """(el) => {
+  const node = el.firstChild, text = node.textContent, range = document.createRange();
+  const starts = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    const box = range.getClientRects()[0];
+    if (!box) continue;
+    if (top !== null && box.top > top + 2) starts.push(i);
+    top = box.top;
+  }
+  return {text, starts};
+}"""
+
+
+def _commit(server, fn):
+    engine = make_engine(server.database_url)
+    try:
+        with Session(engine) as session:
+            result = fn(session)
+            session.commit()
+            return result
+    finally:
+        engine.dispose()
+
+
+def _long_slug_service(server) -> str:
+    """A service whose slug is long (its title's words joined by hyphens); returns its title."""
+    title = f"Giant Inflatable Rainbow Castle With Water Slide And Ball Pit {uuid.uuid4().hex[:4]}"
+    _commit(server, lambda session: make_service(session, title=title))
+    return title
+
+
+# --- 1. Back office frame -----------------------------------------------------------------
+
+
+def test_the_admin_sidebar_runs_the_full_height_of_a_long_page(page, server):
+    _signed_in(page, server, "admin")
+    page.goto("/admin/services")
+    expect(page.get_by_test_id("toggle-active").nth(10)).to_be_visible()
+    # Where the white panel behind the links and the content beside it run, on the page (not
+    # only the screen: a full-page screenshot or a print shows the whole column).
+    boxes = page.evaluate(
+        """() => {
+          const nav = document.querySelector('[data-testid="admin-sidebar"]');
+          // The sidebar's background: the nearest element from the links up that paints one.
+          let panel = nav;
+          while (getComputedStyle(panel).backgroundColor === 'rgba(0, 0, 0, 0)') {
+            panel = panel.parentElement;
+          }
+          const main = document.querySelector('main').getBoundingClientRect();
+          const p = panel.getBoundingClientRect();
+          return {panel: [p.top + scrollY, p.bottom + scrollY],
+                  main: [main.top + scrollY, main.bottom + scrollY],
+                  page: document.documentElement.scrollHeight, view: innerHeight,
+                  background: getComputedStyle(panel).backgroundColor};
+        }"""
+    )
+    assert boxes["page"] > 2 * boxes["view"], boxes  # the page is long
+    assert boxes["background"] in ("rgb(255, 255, 255)", "oklch(1 0 0)"), boxes
+    assert boxes["panel"][0] <= boxes["main"][0] + 1, boxes
+    assert boxes["panel"][1] >= boxes["main"][1] - 1, boxes
+    # Its links stay in view at the bottom of the page.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    links = page.get_by_test_id("admin-sidebar").bounding_box()
+    assert 0 <= links["y"] <= 100, links
+
+
+@pytest.mark.parametrize("screen", ["page", "phone"])
+def test_a_long_slug_breaks_after_its_hyphens(request, server, screen):
+    browser_page = request.getfixturevalue(screen)
+    _signed_in(browser_page, server, "admin")
+    title = _long_slug_service(server)
+    browser_page.goto("/admin/services")
+    expect(browser_page.get_by_test_id("toggle-active").first).to_be_visible()
+    browser_page.get_by_label("Search").fill(title)
+    rows = browser_page.get_by_test_id("services-table").locator("tbody tr")
+    expect(rows).to_have_count(1)
+    slug = rows.first.locator("td").first.locator("p").nth(1)
+    expect(slug).to_contain_text("giant-inflatable-rainbow")
+    lines = slug.evaluate(LINE_STARTS)
+    text, starts = lines["text"], lines["starts"]
+    if screen == "phone":
+        assert starts, lines  # too long for a phone's line: it wraps
+    for start in starts:
+        assert text[start - 1] == "-", (screen, text, starts)
+
+
+def test_on_a_phone_the_admin_links_show_the_current_section(phone, server):
+    _signed_in(phone, server, "admin")
+    phone.goto("/admin/users")
+    current = phone.get_by_test_id("admin-nav-users")
+    expect(current).to_have_attribute("aria-current", "page")
+    expect(phone.get_by_test_id("admin-nav-dashboard")).not_to_have_attribute(
+        "aria-current", "page"
+    )
+    # Marked by its colours, and scrolled into the row's view (the last link of the row).
+    phone.wait_for_function(
+        """() => {
+          const row = document.querySelector('[data-testid="admin-sidebar"]');
+          const here = document.querySelector('[data-testid="admin-nav-users"]');
+          const r = row.getBoundingClientRect(), h = here.getBoundingClientRect();
+          return h.left >= r.left - 1 && h.right <= r.right + 1 && h.right <= innerWidth;
+        }""",
+        timeout=5000,
+    )
+    looks = phone.evaluate(
+        """() => ['users', 'dashboard'].map(key => {
+          const s = getComputedStyle(document.querySelector(`[data-testid="admin-nav-${key}"]`));
+          return [s.backgroundColor, s.color];
+        })"""
+    )
+    assert looks[0][0] != looks[1][0] and looks[0][1] != looks[1][1], looks
+    assert phone.evaluate("scrollX") == 0
