@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 
+from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -25,7 +27,7 @@ from storefront.models import (
 from storefront.services import dates, health, outbox, storage
 from storefront.services.errors import ServiceError
 from storefront.services.users import check_role
-from storefront.settings import get_settings
+from storefront.settings import PROJECT_ROOT, get_settings
 
 WEEKS = 12
 UPCOMING_SERVICES = 10
@@ -181,27 +183,64 @@ def _storage() -> Check:
     return Check("Storage Service", True, "Online (writable)")
 
 
+class BackupSettings(BaseSettings):
+    """BACKUP_STATUS_FILE, read from the environment or `.env` as storefront/settings.py reads
+    its settings: a file the deployment's backup job touches (or writes) after each database
+    backup, so its modification time is when the last one finished. Unset: the deployment has
+    no backup the app knows of."""
+
+    model_config = SettingsConfigDict(env_file=PROJECT_ROOT / ".env", extra="ignore")
+
+    backup_status_file: Path | None = None
+
+
+# A backup older than this is shown as a problem (backups are expected daily).
+BACKUP_MAX_AGE = timedelta(hours=36)
+
+
+def _backup(status_file: Path | None, *, now: datetime) -> Check:
+    """docs/product.md §2 'Last Backup': when the last database backup finished, from the
+    modification time of BACKUP_STATUS_FILE; 'Not configured' without one."""
+    if status_file is None or not str(status_file).strip():
+        return Check("Last Backup", False, "Not configured")
+    try:
+        finished = datetime.fromtimestamp(status_file.stat().st_mtime, tz=UTC)
+    except OSError:
+        return Check("Last Backup", False, "No backup yet (its status file is missing)")
+    when = f"{dates.local_date(finished)} {dates.local_time(finished)}"
+    if now - finished > BACKUP_MAX_AGE:
+        hours = int(BACKUP_MAX_AGE.total_seconds() // 3600)
+        return Check("Last Backup", False, f"{when} (more than {hours} hours ago)")
+    return Check("Last Backup", True, when)
+
+
+def _whatsapp(session: Session) -> Check:
+    """Not configured says only that (messages are logged, none is delivered); configured, the
+    last staff message the webhook accepted."""
+    if not get_settings().notify_webhook_url:
+        return Check("WhatsApp API", False, "Not configured (messages are logged)")
+    last = session.exec(
+        select(func.max(NotificationOutbox.sent_at)).where(
+            NotificationOutbox.channel == "whatsapp", NotificationOutbox.status == "sent"
+        )
+    ).one()
+    if last is None:
+        return Check("WhatsApp API", True, "Active; nothing delivered yet")
+    return Check(
+        "WhatsApp API",
+        True,
+        f"Active; last delivered {dates.local_date(last)} {dates.local_time(last)}",
+    )
+
+
 def _notifications(session: Session) -> list[Check]:
     settings = get_settings()
-    last = session.exec(
-        select(func.max(NotificationOutbox.sent_at)).where(NotificationOutbox.status == "sent")
-    ).one()
-    last_text = (
-        f"last delivered {dates.local_date(last)} {dates.local_time(last)}"
-        if last
-        else "nothing delivered yet"
-    )
     waiting = outbox.count(session, "pending")
     failed = outbox.count(session, "failed")
     printed = outbox.count(session, "printed")
     held = outbox.count(session, "suppressed")  # over MAIL_CAP_PER_RECIPIENT: never sent
     return [
-        Check(
-            "WhatsApp API",
-            bool(settings.notify_webhook_url),
-            ("Active" if settings.notify_webhook_url else "Not configured (messages are logged)")
-            + f"; {last_text}",
-        ),
+        _whatsapp(session),
         Check(
             "Email",
             bool(settings.smtp_host),
@@ -217,7 +256,13 @@ def _notifications(session: Session) -> list[Check]:
     ]
 
 
-def system_status(*, session: Session, actor_id: object) -> tuple[Check, ...]:
+def system_status(
+    *, session: Session, actor_id: object, now: datetime | None = None
+) -> tuple[Check, ...]:
     _require_admin(session, actor_id)
     database, health_check = _health(session)
-    return (database, _storage(), *_notifications(session), health_check)
+    whatsapp, *messages = _notifications(session)
+    backup = _backup(BackupSettings().backup_status_file, now=now or utcnow())
+    # The spec's order (Database Connection, Storage Service, WhatsApp API, Last Backup), then
+    # the checks it does not name.
+    return (database, _storage(), whatsapp, backup, *messages, health_check)

@@ -3,6 +3,7 @@ measured in Chromium: boxes, computed styles and text, not pictures."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -131,3 +132,44 @@ def test_on_a_phone_the_admin_links_show_the_current_section(phone, server):
     )
     assert looks[0][0] != looks[1][0] and looks[0][1] != looks[1][1], looks
     assert phone.evaluate("scrollX") == 0
+
+
+# --- 2. Dashboard -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("screen", ["page", "phone"])
+def test_both_weekly_charts_name_the_same_weeks(request, server, screen):
+    browser_page = request.getfixturevalue(screen)
+    _signed_in(browser_page, server, "admin")
+    browser_page.goto("/admin")
+    charts = browser_page.get_by_test_id("weekly-charts")
+    surfaces = charts.locator("svg.recharts-surface")
+    expect(surfaces).to_have_count(2)
+    expect(surfaces.nth(1).locator(".recharts-xAxis-tick-labels text").first).to_be_visible()
+    labels = surfaces.evaluate_all(
+        """svgs => svgs.map(svg => [...svg.querySelectorAll('.recharts-xAxis-tick-labels text')]
+            .map(text => text.textContent))"""
+    )
+    assert labels[0] == labels[1], labels
+    assert len(labels[0]) == 12, labels  # every week of the twelve, on a phone too
+    # Each week's label sits under the same week in both charts: the plots are as wide.
+    lefts = charts.locator(".recharts-cartesian-grid").evaluate_all(
+        "grids => grids.map(g => Math.round(g.getBoundingClientRect().left))"
+    )
+    assert lefts[0] == lefts[1], lefts
+
+
+def test_system_status_names_the_last_backup_and_says_whatsapp_plainly(page, server):
+    _signed_in(page, server, "admin")
+    page.goto("/admin")
+    checks = page.get_by_test_id("status-check")
+    expect(checks.nth(3)).to_contain_text("Last Backup")
+    names = [c.split("\n")[0] for c in checks.all_inner_texts()]
+    assert names[:4] == ["Database Connection", "Storage Service", "WhatsApp API", "Last Backup"]
+    # The test server has no backup job (no BACKUP_STATUS_FILE) ...
+    expect(checks.nth(3)).to_have_text("Last BackupNot configured")
+    # ... and a webhook (NOTIFY_WEBHOOK_URL): active, with its last delivery, nothing else.
+    whatsapp = checks.nth(2).locator("p").nth(1)
+    expect(whatsapp).to_have_text(
+        re.compile(r"^Active; (nothing delivered yet|last delivered \d\d\.\d\d\.\d{4} \d\d:\d\d)$")
+    )

@@ -79,6 +79,7 @@ def test_system_status_reports_the_real_state(session, monkeypatch):
 
     admin = _user(session, "admin")
     monkeypatch.setattr(get_settings(), "notify_webhook_url", None)
+    monkeypatch.delenv("BACKUP_STATUS_FILE", raising=False)
     session.add(NotificationOutbox(channel="email", topic="mail", recipient="a@b.c", payload={}))
     session.add(
         NotificationOutbox(
@@ -87,9 +88,9 @@ def test_system_status_reports_the_real_state(session, monkeypatch):
     )
     session.add(
         NotificationOutbox(
-            channel="email",
-            topic="mail",
-            recipient="a@b.c",
+            channel="whatsapp",
+            topic="booking_placed",
+            recipient="+38344000000",
             payload={},
             status="sent",
             sent_at=datetime(2026, 5, 31, 20, 30, tzinfo=UTC),
@@ -97,13 +98,64 @@ def test_system_status_reports_the_real_state(session, monkeypatch):
     )
     session.commit()
 
-    checks = {c.name: c for c in dashboard.system_status(session=session, actor_id=admin)}
+    checks = dashboard.system_status(session=session, actor_id=admin, now=NOW)
+    named = {c.name: c for c in checks}
 
-    assert checks["Database Connection"].ok and checks["Storage Service"].ok
-    assert not checks["WhatsApp API"].ok
-    assert "last delivered 31.05.2026 22:30" in checks["WhatsApp API"].detail
-    assert checks["Notification Outbox"].detail == "1 waiting, 1 failed"
-    assert not checks["Notification Outbox"].ok
+    # The spec's four first, in its order.
+    assert [c.name for c in checks[:4]] == [
+        "Database Connection",
+        "Storage Service",
+        "WhatsApp API",
+        "Last Backup",
+    ]
+    assert named["Database Connection"].ok and named["Storage Service"].ok
+    # Without a webhook nothing is delivered: it says only that (issue 20, layout item 2).
+    assert not named["WhatsApp API"].ok
+    assert named["WhatsApp API"].detail == "Not configured (messages are logged)"
+    assert (named["Last Backup"].ok, named["Last Backup"].detail) == (False, "Not configured")
+    assert named["Notification Outbox"].detail == "1 waiting, 1 failed"
+    assert not named["Notification Outbox"].ok
+
+    # With one, the last staff message it delivered (a delivered mail is not one).
+    monkeypatch.setattr(get_settings(), "notify_webhook_url", "https://hooks.example.com/wa")
+    session.add(
+        NotificationOutbox(
+            channel="email",
+            topic="mail",
+            recipient="a@b.c",
+            payload={},
+            status="sent",
+            sent_at=datetime(2026, 6, 1, 5, 0, tzinfo=UTC),
+        )
+    )
+    session.commit()
+    named = {c.name: c for c in dashboard.system_status(session=session, actor_id=admin)}
+    assert named["WhatsApp API"].ok
+    assert named["WhatsApp API"].detail == "Active; last delivered 31.05.2026 22:30"
+
+
+def test_last_backup_is_the_time_of_the_backup_status_file(session, monkeypatch, tmp_path):
+    """docs/product.md §2 'Last Backup': the modification time of BACKUP_STATUS_FILE, local."""
+    import os
+
+    admin = _user(session, "admin")
+    status_file = tmp_path / "last-backup"
+    monkeypatch.setenv("BACKUP_STATUS_FILE", str(status_file))
+
+    def last_backup(now):
+        checks = dashboard.system_status(session=session, actor_id=admin, now=now)
+        return next((c.ok, c.detail) for c in checks if c.name == "Last Backup")
+
+    assert last_backup(NOW) == (False, "No backup yet (its status file is missing)")
+
+    status_file.write_text("ok\n")
+    finished = datetime(2026, 6, 1, 1, 15, tzinfo=UTC)  # 03:15 in Prishtina
+    os.utime(status_file, (finished.timestamp(), finished.timestamp()))
+    assert last_backup(NOW) == (True, "01.06.2026 03:15")
+    assert last_backup(NOW + timedelta(days=2)) == (
+        False,
+        "01.06.2026 03:15 (more than 36 hours ago)",
+    )
 
 
 def test_user_management_searches_and_pages_on_the_server(session):
