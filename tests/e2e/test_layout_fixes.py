@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import date, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -173,3 +174,90 @@ def test_system_status_names_the_last_backup_and_says_whatsapp_plainly(page, ser
     expect(whatsapp).to_have_text(
         re.compile(r"^Active; (nothing delivered yet|last delivered \d\d\.\d\d\.\d{4} \d\d:\d\d)$")
     )
+
+
+# --- 3. The account's orders ----------------------------------------------------------------
+
+
+def _customer_with_an_order(server, page) -> None:
+    """A signed-in customer (its session cookie in `page`) with one booking of a long name."""
+    from storefront.models import utcnow
+    from storefront.services.booking import place_booking
+    from tests.factories import contact, line, signed_in_account
+
+    user_id, _, token = signed_in_account(
+        server.database_url, role="user", password="a long enough password", full_name="Orders"
+    )
+    day = (date.today() + timedelta(days=40)).isoformat()
+
+    def book(session):
+        service = make_service(
+            session,
+            title="Enchanted Garden Party Package",
+            hours=[(d, "09:00", "17:00", 60, 1) for d in range(7)],
+        )
+        service_id = str(service.id)
+        session.commit()
+        place_booking(
+            session=session,
+            lines=[line(service_id, day, "10:00")],
+            contact=contact(),
+            idempotency_key=f"key-{uuid.uuid4().hex}",
+            now=utcnow(),
+            user_id=user_id,
+        )
+
+    _commit(server, book)
+    page.context.add_cookies([{"name": "sf_session", "value": token, "url": server.url}])
+
+
+def test_on_a_phone_every_column_of_the_orders_shows(phone, server):
+    _customer_with_an_order(server, phone)
+    phone.goto("/account/orders")
+    row = phone.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
+    status = row.locator("td").last
+    expect(status).to_have_text("pending")
+    cells = row.locator("td").evaluate_all(
+        """cells => cells.map(c => { const b = c.getBoundingClientRect();
+            return [c.dataset.label, b.left, b.right, c.innerText]; })"""
+    )
+    assert len(cells) == 5, cells
+    for _label, left, right, text in cells:
+        assert 0 <= left and right <= 390, cells  # within the screen, no sideways scrolling
+        assert text.strip(), cells
+    box = status.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    # Each value is named by its column on the card.
+    label = status.evaluate("td => getComputedStyle(td, '::before').content")
+    assert label == '"Status"', label
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_orders_headings_line_up_with_their_columns(page, server):
+    _customer_with_an_order(server, page)
+    page.goto("/account/orders")
+    row = page.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
+    expect(row.locator("td").last).to_have_text("pending")
+    columns = page.evaluate(
+        """() => {
+          const table = document.querySelector('[data-testid="order-link"]').closest('table');
+          const span = (el) => { const r = document.createRange(); r.selectNodeContents(el);
+                                 const b = r.getBoundingClientRect(); return [b.left, b.right]; };
+          const heads = [...table.querySelectorAll('thead th')];
+          const cells = [...table.querySelector('tbody tr').querySelectorAll('td')];
+          return heads.map((th, i) => ({
+            name: th.textContent, align: getComputedStyle(cells[i]).textAlign,
+            head: span(th), cell: span(cells[i]),
+          }));
+        }"""
+    )
+    assert [c["name"] for c in columns] == [
+        "Reference",
+        "Event date",
+        "Services",
+        "Total",
+        "Status",
+    ]
+    for column in columns:
+        side = 1 if column["align"] in ("right", "end") else 0
+        assert abs(column["head"][side] - column["cell"][side]) <= 2, column

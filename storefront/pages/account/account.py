@@ -232,28 +232,47 @@ def profile() -> rx.Component:
     )
 
 
+# The orders table's columns and the side each is aligned to, heading and cells alike.
+ORDER_COLUMNS = [
+    ("Reference", "text-left"),
+    ("Event date", "text-left"),
+    ("Services", "text-left"),
+    ("Total", "text-right"),
+    ("Status", "text-right"),
+]
+_ORDER_CELL = "px-3 py-3 align-top"
+
+
+def _order_cell(column: int, *children) -> rx.Component:
+    """A cell of the orders table, aligned as its heading; `data-label` names its column on a
+    phone, where each order is a card (the `admin-table` layout, assets/styles.css)."""
+    label, align = ORDER_COLUMNS[column]
+    return rx.el.td(*children, data_label=label, class_name=f"{_ORDER_CELL} {align}")
+
+
 def _booking_row(booking: dict) -> rx.Component:
     return rx.el.tr(
-        rx.el.td(
+        _order_cell(
+            0,
             rx.link(
                 booking["reference"],
                 href="/booking-confirmation/" + booking["id"],
                 class_name="font-mono text-sm",
                 data_testid="order-link",
             ),
-            class_name="py-3",
         ),
-        rx.el.td(booking["event_date"], class_name="py-3"),
-        rx.el.td(booking["services"], class_name="py-3"),
-        rx.el.td(booking["total_label"], class_name="py-3 text-right"),
-        rx.el.td(
+        _order_cell(1, booking["event_date"]),
+        _order_cell(2, booking["services"]),
+        _order_cell(3, rx.el.span(booking["total_label"], class_name="whitespace-nowrap")),
+        _order_cell(
+            4,
             rx.el.span(
                 booking["status"],
                 class_name="px-3 py-1 rounded-full text-xs font-semibold bg-slate-100",
+                data_testid="order-status",
             ),
-            class_name="py-3 text-right",
         ),
-        class_name="border-t border-slate-100",
+        data_testid="order-row",
     )
 
 
@@ -263,19 +282,26 @@ def orders() -> rx.Component:
         rx.cond(
             AccountAreaState.bookings.length() > 0,
             rx.el.div(
+                # On a phone each order is a card of named cells, so every column (the
+                # Status too) shows without scrolling sideways.
                 rx.el.table(
                     rx.el.thead(
                         rx.el.tr(
                             *[
-                                rx.el.th(h, class_name="py-2 text-left text-sm text-slate-500")
-                                for h in ("Reference", "Event date", "Services", "Total", "Status")
+                                rx.el.th(
+                                    label,
+                                    scope="col",
+                                    class_name=f"px-3 py-2 text-sm text-slate-500 {align}",
+                                )
+                                for label, align in ORDER_COLUMNS
                             ]
                         )
                     ),
                     rx.el.tbody(rx.foreach(AccountAreaState.bookings, _booking_row)),
-                    class_name="w-full",
+                    class_name="admin-table w-full",
+                    data_testid="orders-table",
                 ),
-                class_name=CARD + " mt-6 overflow-x-auto",
+                class_name=CARD + " mt-6",
             ),
             rx.el.div(
                 rx.el.p("You have no bookings yet.", class_name="text-slate-600"),
