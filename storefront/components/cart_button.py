@@ -8,6 +8,12 @@ from storefront.state.cart import CartState
 
 FLIGHT_MS = 700
 
+# Pages without the button: the booking screen books its one service (the cart plays no part),
+# and on a phone its total and 'Book Now' sit at the bottom right, where the button floats.
+# Route patterns, as routes.py names them. (Checkout keeps it: its count shows the cart is kept
+# when a booking is refused, tests/e2e/test_booking_limits.py.)
+HIDDEN_ON = (routes.SERVICE_BOOK,)
+
 # The one piece of script for the animation. It remembers where the last click was (a key press
 # counts from the middle of its button); `window.flyToCart()`, which the cart calls after an add,
 # sends a small bubble from there to this button along a short arc. Visitors who ask for reduced
@@ -65,28 +71,12 @@ class _FlyToCart(rx.Fragment):
 def floating_cart() -> rx.Component:
     """The button, and a polite live region that reads 'Adding...' while something is being
     added (the button that was pressed says it too, but a change of its text is not read)."""
+    route = rx.State.router.route_id
+    hidden = rx.Var.create(False)
+    for pattern in HIDDEN_ON:
+        hidden = hidden | (route == pattern) | (route == pattern.lstrip("/"))
     return rx.el.aside(
-        rx.link(
-            rx.icon("shopping-cart", size=26),
-            rx.cond(
-                CartState.count > 0,
-                rx.el.span(
-                    CartState.count,
-                    class_name="absolute -top-1 -right-1 min-w-6 h-6 px-1 rounded-full bg-white "
-                    "text-fuchsia-700 text-xs font-bold flex items-center justify-center shadow",
-                    data_testid="cart-count",
-                ),
-            ),
-            href=routes.CART,
-            underline="none",
-            aria_label="Cart",
-            class_name=rx.cond(
-                CartState.last_added_id != "",
-                "cart-fab cart-fab-hop",
-                "cart-fab",
-            ),
-            data_testid="floating-cart",
-        ),
+        rx.cond(hidden, rx.fragment(), _button()),
         rx.el.p(
             rx.cond(CartState.adding_id != "", "Adding...", ""),
             role="status",
@@ -95,4 +85,28 @@ def floating_cart() -> rx.Component:
         ),
         _FlyToCart.create(),
         aria_label="Cart",
+    )
+
+
+def _button() -> rx.Component:
+    return rx.link(
+        rx.icon("shopping-cart", size=26),
+        rx.cond(
+            CartState.count > 0,
+            rx.el.span(
+                CartState.count,
+                class_name="absolute -top-1 -right-1 min-w-6 h-6 px-1 rounded-full bg-white "
+                "text-fuchsia-700 text-xs font-bold flex items-center justify-center shadow",
+                data_testid="cart-count",
+            ),
+        ),
+        href=routes.CART,
+        underline="none",
+        aria_label="Cart",
+        class_name=rx.cond(
+            CartState.last_added_id != "",
+            "cart-fab cart-fab-hop",
+            "cart-fab",
+        ),
+        data_testid="floating-cart",
     )

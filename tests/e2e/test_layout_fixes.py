@@ -261,3 +261,35 @@ def test_the_orders_headings_line_up_with_their_columns(page, server):
     for column in columns:
         side = 1 if column["align"] in ("right", "end") else 0
         assert abs(column["head"][side] - column["cell"][side]) <= 2, column
+
+
+# --- 4. The floating cart button ------------------------------------------------------------
+
+# Whether every point across an element (its middle line, left to right) is the element itself
+# (or inside it) on the screen, i.e. nothing floats over any part of it.
+UNCOVERED = """(el) => {
+  const box = el.getBoundingClientRect(), y = box.top + box.height / 2;
+  const covered = [];
+  for (let x = box.left + 2; x < box.right - 1; x += 8) {
+    const top = document.elementFromPoint(x, y);
+    if (!top || !(el === top || el.contains(top))) covered.push([Math.round(x), top && top.outerHTML.slice(0, 60)]);
+  }
+  return covered;
+}"""
+
+
+def test_the_cart_button_covers_nothing_on_the_booking_screen(phone, server):
+    phone.goto("/services/enchanted-princess")
+    phone.get_by_role("link", name="Book Now").first.click()
+    expect(phone.get_by_test_id("book-screen")).to_be_visible()
+    expect(phone.get_by_test_id("book-total")).not_to_have_text("")
+    for test_id in ("book-total", "book-submit"):
+        target = phone.get_by_test_id(test_id)
+        # Scrolled to the bottom of the screen, where the cart button floats.
+        target.evaluate("el => el.scrollIntoView({block: 'end'})")
+        phone.wait_for_timeout(100)
+        assert target.evaluate(UNCOVERED) == [], test_id
+    expect(phone.get_by_test_id("floating-cart")).to_have_count(0)
+    # Elsewhere the button is there.
+    phone.goto("/services/mascots")
+    expect(phone.get_by_test_id("floating-cart")).to_be_visible()
