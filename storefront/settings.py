@@ -116,6 +116,10 @@ class Settings(BaseSettings):
     # another worker changed it: the staleness bound across workers (services/catalog_cache.py).
     catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
 
+    # A file the deployment's backup job touches (or writes) after each database backup: its
+    # modification time is the dashboard's 'Last Backup'. Unset: 'Not configured'.
+    backup_status_file: Path | None = None
+
     # Mail: SMTP when a host is set, otherwise printed to the console.
     smtp_host: str | None = None
     smtp_port: int = 587

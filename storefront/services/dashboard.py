@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -27,7 +26,7 @@ from storefront.models import (
 from storefront.services import dates, health, outbox, storage
 from storefront.services.errors import ServiceError
 from storefront.services.users import check_role
-from storefront.settings import PROJECT_ROOT, get_settings
+from storefront.settings import get_settings
 
 WEEKS = 12
 UPCOMING_SERVICES = 10
@@ -183,17 +182,6 @@ def _storage() -> Check:
     return Check("Storage Service", True, "Online (writable)")
 
 
-class BackupSettings(BaseSettings):
-    """BACKUP_STATUS_FILE, read from the environment or `.env` as storefront/settings.py reads
-    its settings: a file the deployment's backup job touches (or writes) after each database
-    backup, so its modification time is when the last one finished. Unset: the deployment has
-    no backup the app knows of."""
-
-    model_config = SettingsConfigDict(env_file=PROJECT_ROOT / ".env", extra="ignore")
-
-    backup_status_file: Path | None = None
-
-
 # A backup older than this is shown as a problem (backups are expected daily).
 BACKUP_MAX_AGE = timedelta(hours=36)
 
@@ -262,7 +250,7 @@ def system_status(
     _require_admin(session, actor_id)
     database, health_check = _health(session)
     whatsapp, *messages = _notifications(session)
-    backup = _backup(BackupSettings().backup_status_file, now=now or utcnow())
+    backup = _backup(get_settings().backup_status_file, now=now or utcnow())
     # The spec's order (Database Connection, Storage Service, WhatsApp API, Last Backup), then
     # the checks it does not name.
     return (database, _storage(), whatsapp, backup, *messages, health_check)

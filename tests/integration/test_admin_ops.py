@@ -140,7 +140,9 @@ def test_last_backup_is_the_time_of_the_backup_status_file(session, monkeypatch,
 
     admin = _user(session, "admin")
     status_file = tmp_path / "last-backup"
-    monkeypatch.setenv("BACKUP_STATUS_FILE", str(status_file))
+    from storefront.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "backup_status_file", status_file)
 
     def last_backup(now):
         checks = dashboard.system_status(session=session, actor_id=admin, now=now)

@@ -309,6 +309,6 @@ def test_the_admin_edit_and_checkout_share_one_validation(monkeypatch):
         event_type="wedding",
         guest_count="50",
     )
-    _clean, errors, _messages = admin_bookings._check_edit(edit)
+    _clean, errors, _messages = admin_bookings._check_edit(edit, address_required=True)
     assert errors == {"venue_address": "too_long"}
     assert len(asked) == 2 and {"address", "email"} <= asked[0] & asked[1]
