@@ -87,6 +87,23 @@ def not_ready_note() -> rx.Component:
     )
 
 
+DATE_PLACEHOLDER = "DD.MM.YYYY"
+
+
+def date_input(**props) -> rx.Component:
+    """A day, typed as the site shows days (DD.MM.YYYY), whatever the browser's language: a
+    browser's own date field shows its locale's format (mm/dd/yyyy in an English Chrome). The
+    services read it with dates.typed_day."""
+    return rx.el.input(
+        type="text",
+        input_mode="numeric",
+        placeholder=DATE_PLACEHOLDER,
+        max_length=10,
+        auto_complete="off",
+        **props,
+    )
+
+
 # Long enough to keep a quick typist's keys together, short enough that the total follows.
 NUMBER_DEBOUNCE_MS = 150
 

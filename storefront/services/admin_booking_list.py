@@ -19,7 +19,6 @@ from sqlmodel import Session, col, select
 from storefront.models import BOOKING_STATUSES, Booking, BookingItem
 from storefront.services import dates
 from storefront.services.admin_bookings import (
-    _DAY,
     AdminBookingError,
     _booking_id,
     _moment,
@@ -60,14 +59,17 @@ def check_filter(
         status = ""
     elif status not in BOOKING_STATUSES:
         raise AdminBookingError("invalid_filter", "Unknown status", field="status")
+    days = {}
     for name, value in (("date_from", date_from), ("date_to", date_to)):
-        if value and (not _DAY.match(str(value)) or _parse_day(str(value)) is None):
+        day = dates.typed_day(value) if value else None
+        if value and day is None:
             raise AdminBookingError("invalid_filter", "Bad date", field=name)
+        days[name] = day.isoformat() if day else ""
     return BookingFilter(
         status=status,
         search=str(search or "").strip()[:SEARCH_MAX],
-        date_from=str(date_from or ""),
-        date_to=str(date_to or ""),
+        date_from=days["date_from"],
+        date_to=days["date_to"],
     )
 
 

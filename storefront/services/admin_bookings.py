@@ -503,9 +503,9 @@ def _check_item(
         fail("duration_hours", f"Duration must be between {low} and {high} hours")
     start = None
     try:
-        if not _DAY.match(str(edit.date)):
+        day = dates.typed_day(edit.date)
+        if day is None:
             raise availability.AvailabilityError("invalid_date")
-        day = availability.parse_day(str(edit.date))
         clock = availability.parse_clock(str(edit.start_time))
         start = availability.local_to_utc(day, clock, dates.business_zone())
     except availability.AvailabilityError:

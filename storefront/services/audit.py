@@ -424,10 +424,9 @@ def entries(
     for value, after in ((date_from, True), (date_to, False)):
         if not value:
             continue
-        try:
-            day = date.fromisoformat(str(value))
-        except ValueError:
-            raise AuditError("invalid_filter") from None
+        day = dates.typed_day(value)
+        if day is None:
+            raise AuditError("invalid_filter")
         day = day if after else day + timedelta(days=1)
         moment = datetime.combine(day, time(0), tzinfo=zone).astimezone(UTC)
         where.append(AuditLog.created_at >= moment if after else AuditLog.created_at < moment)

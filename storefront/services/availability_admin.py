@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from storefront.models import BlockedDate, Service, ServiceAvailability, utcnow
 from storefront.services import audit, dates, locks, permissions
-from storefront.services.availability import AvailabilityError, parse_clock, parse_day
+from storefront.services.availability import AvailabilityError, parse_clock
 from storefront.services.errors import ServiceError
 
 # docs/product.md §3: day_of_week 0 Sunday .. 6 Saturday.
@@ -359,12 +359,9 @@ def list_blocked_dates(
 
 
 def _day(value: object) -> date:
-    try:
-        day = parse_day(str(value).strip()[:10])
-    except AvailabilityError:
-        raise AvailabilityAdminError("invalid_date", "Dates are YYYY-MM-DD") from None
-    if not FIRST_YEAR <= day.year <= LAST_YEAR:
-        raise AvailabilityAdminError("invalid_date", "Dates are YYYY-MM-DD")
+    day = dates.typed_day(value)
+    if day is None or not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise AvailabilityAdminError("invalid_date", "Dates are DD.MM.YYYY")
     return day
 
 

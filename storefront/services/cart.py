@@ -215,20 +215,20 @@ def tiffany_total_label(price_per_person: object, people: int) -> str:
 TIFFANY_PEOPLE_MAX = MAX_QUANTITY
 
 
-def people_count(text: str) -> int:
-    """Tiffany chairs: a whole number of people from 1 to 1000, else 0 (invalid).
+def people_count(text: str, most: int = TIFFANY_PEOPLE_MAX) -> int:
+    """Tiffany chairs: a whole number of people from 1 to `most` (the chairs there are, at most
+    the 1000 a cart line holds), else 0 (invalid).
 
-    The spec sets no upper limit, but a cart line holds at most 1000 (MAX_QUANTITY). A larger count
-    is refused rather than cut down, so the field, the total and the cart never show three
-    different numbers; `people_problem` says why."""
+    The spec sets no upper limit. A larger count is refused rather than cut down, so the field,
+    the total and the cart never show three different numbers; `people_problem` says why."""
     text = str(text).strip()[:12]
     if not text.isdigit():
         return 0
     number = int(text)
-    return number if 1 <= number <= TIFFANY_PEOPLE_MAX else 0
+    return number if 1 <= number <= min(most, TIFFANY_PEOPLE_MAX) else 0
 
 
-def people_problem(text: str) -> str:
+def people_problem(text: str, most: int = TIFFANY_PEOPLE_MAX) -> str:
     """'too_many' when more people are typed than one booking takes; '' otherwise."""
     text = str(text).strip()[:12]
-    return "too_many" if text.isdigit() and int(text) > TIFFANY_PEOPLE_MAX else ""
+    return "too_many" if text.isdigit() and int(text) > min(most, TIFFANY_PEOPLE_MAX) else ""

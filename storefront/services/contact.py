@@ -71,12 +71,13 @@ def check(request: ContactRequest, *, today: date) -> fields.Checked:
         checked.refuse("event_type", "required", "Please choose an event type")
     day = str(request.event_date or "").strip()
     if day:
-        try:
-            checked.values["event_date"] = date.fromisoformat(day)
-            if checked.values["event_date"] < today:
-                checked.refuse("event_date", "past", "The event date cannot be in the past")
-        except ValueError:
+        event_date = dates.typed_day(day)
+        if event_date is None:
             checked.refuse("event_date", "invalid", "The event date is invalid")
+        else:
+            checked.values["event_date"] = event_date
+            if event_date < today:
+                checked.refuse("event_date", "past", "The event date cannot be in the past")
     return checked
 
 

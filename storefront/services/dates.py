@@ -31,6 +31,23 @@ def local_time(moment: datetime, zone: ZoneInfo | None = None) -> str:
     return moment.astimezone(zone or business_zone()).strftime(TIME_FORMAT)
 
 
+def typed_day(value: object) -> date | None:
+    """A day as a person types it, DD.MM.YYYY (the site's one format; 1.6.2027 too), or as the
+    date fields of older links sent it, YYYY-MM-DD; None for anything else."""
+    text = str(value or "").strip()[:10]
+    try:
+        if "." in text:
+            day, month, year = text.split(".")
+            if len(year) != 4:
+                return None
+            return date(int(year), int(month), int(day))
+        if len(text) == 10 and text[4] == "-" and text[7] == "-":
+            return date.fromisoformat(text)
+    except ValueError:
+        return None
+    return None
+
+
 def display_day(value: date | str) -> str:
     """A calendar day ('2027-06-12' or a date) as '12.06.2027'; other text as it is."""
     try:

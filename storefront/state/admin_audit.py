@@ -10,7 +10,7 @@ from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
 LOAD_FAILED = "Failed to load the audit log"
-BAD_FILTER = "Please check the filter: dates as YYYY-MM-DD."
+BAD_FILTER = "Please check the filter: dates as DD.MM.YYYY."
 
 
 class AdminAuditState(AdminState):

@@ -11,7 +11,7 @@ import asyncio
 import reflex as rx
 
 from storefront import routes
-from storefront.services import admin_bookings
+from storefront.services import admin_bookings, dates
 from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
 from storefront.services.booking import EVENT_TYPES, price_line
 from storefront.services.money import format_price, to_amount
@@ -110,7 +110,7 @@ class AdminBookingEditState(AdminState):
                     "unit": line.price_unit,
                     "unit_label": "per hour" if line.price_unit == "per_hour" else "per event",
                     "quantity": str(line.quantity),
-                    "date": line.date,
+                    "date": dates.display_day(line.date),
                     "time": line.start_time,
                     "duration": str(line.duration_hours),
                     "status": line.status,

@@ -34,7 +34,7 @@ CANCEL_FROM_FAILED = "Failed to cancel the pending bookings. Please try again."
 CANCEL_FROM_NONE = "No pending bookings from {value}."
 CANCEL_FROM_ASK = "Cancel {count} pending booking(s) from {value}: {references}?"
 CANCEL_FROM_DONE = "Cancelled {count} pending booking(s) from {value}."
-BAD_FILTER = "Please check the filter: a status from the list and dates as YYYY-MM-DD."
+BAD_FILTER = "Please check the filter: a status from the list and dates as DD.MM.YYYY."
 SAVE_REDIRECT_SECONDS = 1.5
 # The list's filter in the address: ?status=&q=&from=&to=&page=, each cut to its length.
 LIMITS = {"status": 16, "q": admin_booking_list.SEARCH_MAX, "from": 10, "to": 10, "page": 6}

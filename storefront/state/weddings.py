@@ -7,7 +7,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import cart, showcase
+from storefront.services import availability, cart, showcase
 from storefront.state.access import access
 from storefront.state.banners import banner_cards, film_strip_cards
 from storefront.state.base import call_service
@@ -42,6 +42,7 @@ class WeddingsState(rx.State):
     people_text: str = ""
     detail: WeddingOffer = WeddingOffer()
     detail_open: bool = False
+    tiffany_most: int = cart.TIFFANY_PEOPLE_MAX  # the chairs there are, read at load
 
     @rx.event
     async def load(self):
@@ -54,16 +55,20 @@ class WeddingsState(rx.State):
             page = showcase.WeddingsPage(offers=showcase.fallback_wedding_offers(), tiffany=None)
         self.offers = [_offer(o) for o in page.offers]
         self.tiffany = _offer(page.tiffany)
+        if self.tiffany.id:
+            # The chairs there are: one booking takes no more (the cart holds to it too).
+            units = await call_service(availability.service_units, service_id=self.tiffany.id)
+            self.tiffany_most = min(max(units, 1), cart.TIFFANY_PEOPLE_MAX)
 
     @rx.var
     def people(self) -> int:
-        return cart.people_count(self.people_text)
+        return cart.people_count(self.people_text, self.tiffany_most)
 
     @rx.var
     def people_limit_message(self) -> str:
         """Beside the field when more people are typed than one booking takes."""
-        if cart.people_problem(self.people_text) == "too_many":
-            return f"Deri në {cart.TIFFANY_PEOPLE_MAX} persona; për më shumë na kontaktoni."
+        if cart.people_problem(self.people_text, self.tiffany_most) == "too_many":
+            return f"Deri në {self.tiffany_most} persona; për më shumë na kontaktoni."
         return ""
 
     @rx.var

@@ -203,3 +203,25 @@ def test_the_export_is_the_list_shown_and_the_filter_lives_in_the_address(page, 
         page.get_by_test_id("booking-csv").click()
     lines = list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8-sig"))))
     assert len(lines) == 2 and reference in lines[1]
+
+
+def test_dates_are_typed_as_the_site_shows_them(page, server):
+    """Item 22: DD.MM.YYYY in every date field, whatever the browser's language."""
+    booking_id, reference = _placed(server)
+    day = (datetime.now(UTC) + timedelta(days=9)).date()
+    _signed_in(page, server, "admin")
+    form = _open_edit(page, booking_id, reference)
+    expect(form.locator("#line-date-0")).to_have_value(f"{day:%d.%m.%Y}")
+    page.goto("/admin/bookings")
+    page.get_by_label("Reference, email or phone").fill(reference)
+    expect(page.get_by_label("From")).to_have_attribute("placeholder", "DD.MM.YYYY")
+    page.get_by_label("From").fill(f"{day:%d.%m.%Y}")
+    page.get_by_label("To").fill(f"{day:%d.%m.%Y}")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_test_id("booking-row")).to_have_count(1)
+    page.get_by_label("From").fill(f"{day + timedelta(days=1):%d.%m.%Y}")
+    page.get_by_label("To").fill(f"{day + timedelta(days=2):%d.%m.%Y}")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_test_id("bookings-empty")).to_be_visible()
+    page.goto("/contact")
+    expect(page.get_by_label("Event Date")).to_have_attribute("placeholder", "DD.MM.YYYY")

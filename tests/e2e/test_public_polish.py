@@ -38,16 +38,17 @@ def test_tiffany_people_over_the_limit_are_refused_with_a_message(page):
     people = card.get_by_test_id("tiffany-people")
     total = card.get_by_test_id("tiffany-total")
     add = card.get_by_test_id("tiffany-add")
-    people.fill("1234")
-    expect(card.get_by_test_id("tiffany-limit")).to_contain_text("1000")
-    expect(people).to_have_value("1234")
+    # The seed has 600 chairs: one booking takes no more (issue 20, item 2).
+    people.fill("601")
+    expect(card.get_by_test_id("tiffany-limit")).to_contain_text("Deri në 600 persona")
+    expect(people).to_have_value("601")
     expect(total).to_have_text("TOTALI = 0€")
     expect(add).to_be_disabled()
-    people.fill("1000")
-    expect(total).to_have_text("TOTALI = 5000€")
+    people.fill("600")
+    expect(total).to_have_text("TOTALI = 3000€")
     expect(card.get_by_test_id("tiffany-limit")).to_have_count(0)
     add.click()
-    expect(page.get_by_test_id("cart-count")).to_have_text("1000")
+    expect(page.get_by_test_id("cart-count")).to_have_text("600")
 
 
 # 2. Fast typing keeps every digit.

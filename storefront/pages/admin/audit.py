@@ -13,6 +13,7 @@ from storefront.components.admin_layout import (
     notices,
     pager,
 )
+from storefront.components.ui import date_input
 from storefront.state.admin_audit import AdminAuditState as S
 
 
@@ -60,9 +61,8 @@ def _filters() -> rx.Component:
         ),
         rx.el.div(
             rx.el.label("From", html_for="audit-from", class_name=LABEL),
-            rx.el.input(
+            date_input(
                 id="audit-from",
-                type="date",
                 value=S.date_from,
                 on_change=S.type_date_from,
                 class_name=INPUT,
@@ -70,9 +70,8 @@ def _filters() -> rx.Component:
         ),
         rx.el.div(
             rx.el.label("To", html_for="audit-to", class_name=LABEL),
-            rx.el.input(
+            date_input(
                 id="audit-to",
-                type="date",
                 value=S.date_to,
                 on_change=S.type_date_to,
                 class_name=INPUT,

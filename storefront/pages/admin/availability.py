@@ -20,7 +20,7 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.modal import modal
-from storefront.components.ui import PRIMARY_BUTTON, error_box
+from storefront.components.ui import PRIMARY_BUTTON, date_input, error_box
 from storefront.services.availability_admin import (
     MAX_BOOKINGS_MIN,
     REASON_MAX,
@@ -272,8 +272,7 @@ def _block_form() -> rx.Component:
         rx.el.div(
             _field(
                 "From",
-                rx.el.input(
-                    type="date",
+                date_input(
                     id="block-start",
                     name="start_date",
                     required=True,
@@ -283,7 +282,7 @@ def _block_form() -> rx.Component:
             ),
             _field(
                 "To (optional)",
-                rx.el.input(type="date", id="block-end", name="end_date", class_name=INPUT),
+                date_input(id="block-end", name="end_date", class_name=INPUT),
                 "block-end",
             ),
             _field(

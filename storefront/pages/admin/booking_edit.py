@@ -92,7 +92,16 @@ def _line(line: dict, index) -> rx.Component:
                 step="0.01",
             ),
             _line_input(index, line, "Quantity", "quantity", "number", min=1, step=1),
-            _line_input(index, line, "Date", "date", "date"),
+            _line_input(
+                index,
+                line,
+                "Date",
+                "date",
+                "text",
+                input_mode="numeric",
+                placeholder="DD.MM.YYYY",
+                max_length=10,
+            ),
             _line_input(index, line, "Time", "time", "time", error="date", step=60),
             rx.el.div(
                 rx.el.label(

@@ -18,7 +18,7 @@ from storefront.components.admin_layout import (
     pager,
 )
 from storefront.components.modal import modal
-from storefront.components.ui import error_box
+from storefront.components.ui import date_input, error_box
 from storefront.state.admin_bookings import STATUSES, AdminBookingsState, status_label
 
 DENIED = "You must be an admin to view this page."
@@ -119,9 +119,8 @@ def _filters() -> rx.Component:
         ),
         rx.el.div(
             rx.el.label("From", html_for="booking-from", class_name=LABEL),
-            rx.el.input(
+            date_input(
                 id="booking-from",
-                type="date",
                 value=AdminBookingsState.date_from,
                 on_change=AdminBookingsState.type_date_from,
                 class_name=INPUT,
@@ -129,9 +128,8 @@ def _filters() -> rx.Component:
         ),
         rx.el.div(
             rx.el.label("To", html_for="booking-to", class_name=LABEL),
-            rx.el.input(
+            date_input(
                 id="booking-to",
-                type="date",
                 value=AdminBookingsState.date_to,
                 on_change=AdminBookingsState.type_date_to,
                 class_name=INPUT,

@@ -144,6 +144,9 @@ def sign_up_page() -> rx.Component:
             submit_button("Create Account", SignUpState.busy, "Creating account..."),
             on_submit=SignUpState.submit,
             reset_on_submit=False,
+            # Every press reaches the server, which says what is missing (the terms too): a
+            # press the browser blocked left the message of the one before on screen.
+            no_validate=True,
             class_name="space-y-4",
             data_testid="sign-up-form",
         ),

@@ -7,6 +7,7 @@ from storefront.components.ui import (
     NOT_READY,
     PRIMARY_BUTTON,
     SECONDARY_BUTTON,
+    date_input,
     error_box,
     page_title,
 )
@@ -70,7 +71,11 @@ def _form() -> rx.Component:
                     class_name=INPUT,
                 ),
             ),
-            _field("Event Date", "event_date", _input("event_date", "date")),
+            _field(
+                "Event Date",
+                "event_date",
+                date_input(id="event_date", name="event_date", class_name=INPUT),
+            ),
             class_name="grid gap-4 md:grid-cols-3 mt-4",
         ),
         rx.el.div(
