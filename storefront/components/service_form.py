@@ -231,6 +231,16 @@ def service_form() -> rx.Component:
                 _text_input("service-slug", F.slug, F.set_slug, required=True, max_length=200),
                 "Made from the title until you change it; used in the page's address.",
             ),
+            rx.cond(
+                F.address_warning != "",
+                rx.el.p(
+                    F.address_warning,
+                    role="status",
+                    class_name="rounded-lg bg-amber-50 border border-amber-200 "
+                    "text-amber-900 px-4 py-3 text-sm",
+                    data_testid="service-address-warning",
+                ),
+            ),
             _field(
                 "Description",
                 "service-description",

@@ -24,6 +24,7 @@ from storefront.models.catalog import (
     ServiceCapacity,
     ServiceCategory,
     ServiceRevision,
+    ServiceSlugRedirect,
 )
 from storefront.models.operations import (
     CONTACT_EVENT_TYPES,
@@ -68,6 +69,7 @@ __all__ = [
     "ServiceCapacity",
     "ServiceCategory",
     "ServiceRevision",
+    "ServiceSlugRedirect",
     "HousekeepingLease",
     "RecoveryCode",
     "TwoFactor",

@@ -105,3 +105,17 @@ class ServiceRevision(SQLModel, table=True):
         default=None, foreign_key="users.id", ondelete="SET NULL"
     )
     submitted_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class ServiceSlugRedirect(SQLModel, table=True):
+    """An address a published service answered at before its slug changed (issue 20, item 18):
+    `/services/{old_slug}` redirects to the service's page under its current slug. A service
+    that takes the slug later wins: its save deletes the row. Written by services/catalog_admin,
+    read only through services/catalog.get_public_service."""
+
+    __tablename__ = "service_slug_redirects"
+    __table_args__ = (Index("ix_service_slug_redirects_service_id", "service_id"),)
+
+    old_slug: str = Field(max_length=200, primary_key=True)
+    service_id: uuid.UUID = Field(foreign_key="services.id", ondelete="CASCADE")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

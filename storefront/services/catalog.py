@@ -8,7 +8,13 @@ from decimal import Decimal
 
 from sqlmodel import Session, col, select
 
-from storefront.models import PER_EVENT_SLUGS, Service, ServiceCategory, kinds
+from storefront.models import (
+    PER_EVENT_SLUGS,
+    Service,
+    ServiceCategory,
+    ServiceSlugRedirect,
+    kinds,
+)
 from storefront.models.kinds import read_details
 from storefront.models.service_details import Details, PlainDetails
 from storefront.services.catalog_cache import cached
@@ -94,11 +100,35 @@ def detail_page_kinds() -> tuple[str, ...]:
 
 @cached
 def get_public_service(*, session: Session, service_id: str) -> ServiceView | None:
-    """An active, published service by id (or slug); None for anything else."""
-    query = select(Service, ServiceCategory.slug).join(ServiceCategory, isouter=True)
+    """An active, published service by id, by slug, or by a slug it had before (its old
+    addresses keep answering, issue 20, item 18; `moved_to` says where they lead); None for
+    anything else. A service that has a slug now wins over another's old address."""
+    query = (
+        select(Service, ServiceCategory.slug)
+        .join(ServiceCategory, isouter=True)
+        .where(col(Service.active), Service.status == "published")
+    )
     try:
-        query = query.where(Service.id == uuid.UUID(str(service_id)))
+        return _first(session, query.where(Service.id == uuid.UUID(str(service_id))))
     except ValueError:
-        query = query.where(Service.slug == str(service_id)[:200])
-    row = session.exec(query.where(col(Service.active), Service.status == "published")).first()
+        slug = str(service_id)[:200]
+    if session.exec(select(Service.id).where(Service.slug == slug)).first() is not None:
+        return _first(session, query.where(Service.slug == slug))
+    old = select(ServiceSlugRedirect.service_id).where(ServiceSlugRedirect.old_slug == slug)
+    return _first(session, query.where(col(Service.id).in_(old)))
+
+
+def _first(session: Session, query) -> ServiceView | None:
+    row = session.exec(query).first()
     return _view(*row) if row else None
+
+
+def moved_to(key: str, view: ServiceView) -> str | None:
+    """The slug a service page asked for by `key` moves to: the service's slug now when `key`
+    is an old one of it (get_public_service found it through a redirect); None when `key` is
+    its id or its slug."""
+    try:
+        uuid.UUID(str(key))
+    except ValueError:
+        return view.slug if key != view.slug else None
+    return None

@@ -14,7 +14,7 @@ import json
 import logging
 import re
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -32,7 +32,7 @@ from storefront.models import (
     kinds,
     utcnow,
 )
-from storefront.models.catalog import ServiceRevision
+from storefront.models.catalog import ServiceRevision, ServiceSlugRedirect
 from storefront.models.kinds import DetailField, read_details, validate_details
 from storefront.models.service_details import AddOn, PriceLine, dump_details
 from storefront.services import audit, permissions, storage
@@ -233,6 +233,9 @@ class ServiceForm:
     buffer_time_minutes: str = str(DEFAULT_BUFFER_MINUTES)
     # Filled by `load_form` only: a change of this published service waits for an admin.
     pending_review: bool = False
+    # Filled by `load_form` only: the slug of the service's public page now ('' when it has
+    # none); saving another slug moves the page (the form warns, issue 20, item 18).
+    public_slug: str = ""
 
 
 def _invalid(field_name: str, reason: str) -> CatalogError:
@@ -345,6 +348,26 @@ def _slug_free(session: Session, slug: str, service_id: uuid.UUID | None) -> Non
         raise CatalogError("slug_taken", "This slug is used by another service", field="slug")
 
 
+def _take_slug(session: Session, slug: str) -> None:
+    """A service saved with `slug` answers there itself: an old address of any service with that
+    slug stops redirecting (issue 20, item 18)."""
+    redirect = session.get(ServiceSlugRedirect, slug)
+    if redirect is not None:
+        session.delete(redirect)
+        session.flush()
+
+
+def _keep_old_address(session: Session, service: Service, old_slug: str) -> None:
+    """A published service's slug changed: its old address goes on answering, with a redirect
+    to the new one (services/catalog.get_public_service, moved_to)."""
+    redirect = session.get(ServiceSlugRedirect, old_slug) or ServiceSlugRedirect(
+        old_slug=old_slug, service_id=service.id
+    )
+    redirect.service_id, redirect.created_at = service.id, utcnow()
+    session.add(redirect)
+    session.flush()
+
+
 def save_service(
     *, session: Session, actor_id: object, form: ServiceForm, service_id: str | None = None
 ) -> str:
@@ -376,6 +399,7 @@ def save_service(
         _write(session, actor, service, checked, status=status, action="update", keep=kept)
         return str(service.id)
     _slug_free(session, checked.values["slug"], None)
+    _take_slug(session, checked.values["slug"])
     service = Service(
         **checked.values,
         status=status,
@@ -422,11 +446,16 @@ def _write(
     before = audit.snapshot(service)
     before_capacity = audit.snapshot(session.get(ServiceCapacity, service.id))
     removed = _paths(service.images) - _paths(checked.values["images"]) - keep
+    old_slug, was_public = service.slug, service.status == "published"
     for name, value in checked.values.items():
         setattr(service, name, value)
     service.status, service.updated_at = status, utcnow()
     session.add(service)
     session.flush()
+    if service.slug != old_slug:
+        _take_slug(session, service.slug)
+        if was_public:
+            _keep_old_address(session, service, old_slug)
     capacity = _set_capacity(session, service, checked)
     storage.release(session, removed)
     _audited(
@@ -617,8 +646,10 @@ def load_form(*, session: Session, actor_id: object, service_id: str) -> Service
     actor = _caller(session, actor_id)
     service = _editable(session, actor, service_id)
     revision = session.get(ServiceRevision, service.id)
+    public_slug = service.slug if service.status == "published" and service.active else ""
     if revision is not None and actor.role != "admin":
-        return _revision_form(service, revision)  # the owner goes on with their proposal
+        # the owner goes on with their proposal
+        return replace(_revision_form(service, revision), public_slug=public_slug)
     capacity = session.get(ServiceCapacity, service.id)
     return ServiceForm(
         title=service.title,
@@ -634,6 +665,7 @@ def load_form(*, session: Session, actor_id: object, service_id: str) -> Service
         total_units=str(capacity.total_units if capacity else DEFAULT_UNITS),
         buffer_time_minutes=str(capacity.buffer_time_minutes if capacity else 0),
         pending_review=revision is not None,
+        public_slug=public_slug,
     )
 
 

@@ -44,6 +44,7 @@ from storefront.models import (
     ServiceAvailability,
     ServiceCapacity,
     ServiceCategory,
+    ServiceSlugRedirect,
 )
 from storefront.models.operations import CacheVersion
 from storefront.settings import get_settings
@@ -53,10 +54,12 @@ T = TypeVar("T")
 CATALOGUE = "catalogue"
 # What the public pages show: services and categories, banners and their items, the business's
 # details (footer, contact page, structured data, minimum notice), and the rules of the public
-# calendars (weekly hours, capacity, blocked dates).
+# calendars (weekly hours, capacity, blocked dates), and the old addresses of services whose
+# slug changed.
 CATALOGUE_MODELS: tuple[type, ...] = (
     Service,
     ServiceCategory,
+    ServiceSlugRedirect,
     Banner,
     BannerItem,
     BusinessSettings,

@@ -12,7 +12,7 @@ from typing import ClassVar
 import reflex as rx
 
 from storefront import routes
-from storefront.services import catalog_admin, storage
+from storefront.services import catalog_admin, seo, storage
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
@@ -58,6 +58,15 @@ IN_REVIEW = (
 )
 
 
+def address_change(old_slug: str, new_slug: str) -> str:
+    """The warning shown while a published service's slug differs from its page's (issue 20,
+    item 18)."""
+    return (
+        f"Saving changes this service's public address from {seo.detail_url(old_slug)} to "
+        f"{seo.detail_url(new_slug)}. The old address will redirect to the new one."
+    )
+
+
 @dataclasses.dataclass
 class FormField:
     name: str = ""
@@ -95,6 +104,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     error: str = ""
     # A change of this published service waits for an admin (shown above the form).
     pending_review: bool = False
+    # The slug of the service's public page now ('' when it has none): saving another moves it.
+    public_slug: str = ""
 
     title: str = ""
     slug: str = ""
@@ -140,8 +151,17 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         self.total_units = form.total_units
         self.buffer_time_minutes = form.buffer_time_minutes
         self.pending_review = form.pending_review
+        self.public_slug = form.public_slug
         self._auto_slug = catalog_admin.slugify(form.title)
         self._show_kind(form.kind, dict(form.details))
+
+    @rx.var
+    def address_warning(self) -> str:
+        """Said before saving when the slug typed would move the service's public page."""
+        new_slug = self.slug.strip().lower()
+        if not self.public_slug or not new_slug or new_slug == self.public_slug:
+            return ""
+        return address_change(self.public_slug, new_slug)
 
     @rx.event
     async def load(self):

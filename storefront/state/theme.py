@@ -41,6 +41,10 @@ class ThemeState(rx.State):
         if view is None or view.kind not in catalog.detail_page_kinds():
             self.status, self.theme, self.gallery = "missing", {}, []
             return
+        moved = catalog.moved_to(key, view)
+        if moved is not None:  # an old address of a service whose slug changed
+            yield rx.redirect(seo.detail_path(moved), replace=True)
+            return
         self.gallery = list(view.image_urls)
         details = details_as(view.details, ThemeDetails)
         self.theme = {
