@@ -16,7 +16,7 @@ from storefront.models import (
     kinds,
 )
 from storefront.models.kinds import read_details
-from storefront.models.service_details import Details, PlainDetails
+from storefront.models.service_details import Details, PlainDetails, ThemeDetails, details_as
 from storefront.services.catalog_cache import cached
 
 
@@ -96,6 +96,27 @@ def list_public_services(
 def detail_page_kinds() -> tuple[str, ...]:
     """The kinds with a page of their own at services/{id or slug} (models/kinds.py)."""
     return kinds.detail_page_kinds()
+
+
+# The tabs of a service's page, in order (pages/public/theme.py).
+PAGE_TABS = ("description", "features", "addons")
+
+
+def page_tabs(view: ServiceView) -> tuple[str, ...]:
+    """The tabs a service's page shows: only those it has something for (issue 20, item 19),
+    so a plain service shows no empty Features or Add-Ons."""
+    details = details_as(view.details, ThemeDetails)
+    content = {
+        "description": (details.long_description or view.description).strip(),
+        "features": details.features,
+        "addons": details.add_ons,
+    }
+    return tuple(tab for tab in PAGE_TABS if content[tab])
+
+
+def more_themes(view: ServiceView) -> bool:
+    """Whether a service's page offers 'View More Themes': on themes only (issue 20, item 19)."""
+    return view.kind == "theme"
 
 
 @cached

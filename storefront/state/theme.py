@@ -13,7 +13,6 @@ from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
-TABS = ("description", "features", "addons")
 
 
 @access("public")
@@ -25,7 +24,11 @@ class ThemeState(rx.State):
     add_ons: list[dict[str, str]] = []
     # Every image of the service, the main one first.
     gallery: list[str] = []
+    # The tabs this service has something for (catalog.page_tabs), the first one open.
+    tabs: list[str] = []
     tab: str = "description"
+    # 'View More Themes' at the bottom: on themes only.
+    more_themes: bool = False
 
     @rx.event
     async def load(self):
@@ -62,6 +65,9 @@ class ThemeState(rx.State):
         self.paragraphs = [p.strip() for p in long_text.split("\n\n") if p.strip()]
         self.features = list(details.features)
         self.add_ons = [{"name": a.name, "price": format_price(a.price)} for a in details.add_ons]
+        self.tabs = list(catalog.page_tabs(view))
+        self.tab = self.tabs[0] if self.tabs else "description"
+        self.more_themes = catalog.more_themes(view)
         self.status = "found"
 
     @rx.var
@@ -90,5 +96,5 @@ class ThemeState(rx.State):
 
     @rx.event
     def show_tab(self, tab: str):
-        if tab in TABS:
+        if tab in self.tabs:
             self.tab = tab

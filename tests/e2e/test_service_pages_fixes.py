@@ -1,5 +1,6 @@
-"""Issue 20, item 18, in Chromium: changing a published service's title warns that its public
-address moves (old and new) and the old address then redirects to the new one."""
+"""Issue 20, items 18 and 19, in Chromium: changing a published service's title warns that its
+public address moves (old and new) and the old address then redirects to the new one; a plain
+service's page shows only the tabs it has content for, and 'View More Themes' only on themes."""
 
 from __future__ import annotations
 
@@ -57,4 +58,30 @@ def test_a_new_title_warns_before_saving_and_the_old_address_redirects(page, ser
     expect(page.get_by_role("heading", level=1, name=new_title)).to_be_visible()
     expect(page.locator('link[rel="canonical"]')).to_have_attribute(
         "href", re.compile(rf"/services/{new_slug}$")
+    )
+
+
+def test_a_plain_service_page_shows_only_what_the_service_has(page, server):
+    title = f"Face Painting {uuid.uuid4().hex[:5]}"
+    _id, slug = read(server, _plain_service(title, "Colourful faces for every guest."))
+
+    page.goto(f"/services/{slug}")
+    shown = page.get_by_test_id("theme")
+    expect(shown.get_by_role("heading", level=1, name=title)).to_be_visible()
+    expect(page.get_by_role("tabpanel")).to_contain_text("Colourful faces for every guest.")
+    expect(page.get_by_role("tab", name="Description")).to_be_visible()
+    expect(page.get_by_role("tab", name="Features")).to_have_count(0)
+    expect(page.get_by_role("tab", name="Add-Ons")).to_have_count(0)
+    expect(shown.get_by_role("link", name="View More Themes")).to_have_count(0)
+    expect(shown.get_by_role("link", name="Book Now").first).to_be_visible()
+
+
+def test_a_theme_page_keeps_its_tabs_and_more_themes(page):
+    page.goto("/services/enchanted-princess")
+    shown = page.get_by_test_id("theme")
+    expect(shown.get_by_role("heading", level=1)).to_be_visible()
+    for tab in ("Description", "Features", "Add-Ons"):
+        expect(page.get_by_role("tab", name=tab)).to_be_visible()
+    expect(shown.get_by_role("link", name="View More Themes")).to_have_attribute(
+        "href", "/services"
     )

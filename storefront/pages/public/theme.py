@@ -1,4 +1,5 @@
-"""A themed decoration: tiles, tabs (Description, Features, Add-Ons) and calls to action."""
+"""A service's page (a theme or a plain service): tiles, the tabs it has content for
+(Description, Features, Add-Ons) and calls to action; 'View More Themes' on themes only."""
 
 import reflex as rx
 
@@ -75,17 +76,24 @@ TAB_PANELS = {"description": _description, "features": _features, "addons": _add
 
 
 def _tabs() -> rx.Component:
-    """The WAI-ARIA tabs pattern (Radix): one tab stop, arrow keys move between the tabs."""
+    """The WAI-ARIA tabs pattern (Radix): one tab stop, arrow keys move between the tabs. Only
+    the tabs the service has something for are drawn (ThemeState.tabs)."""
     return rx.tabs.root(
         rx.tabs.list(
-            *[rx.tabs.trigger(label, value=value) for value, label in TAB_LABELS],
+            *[
+                rx.cond(ThemeState.tabs.contains(value), rx.tabs.trigger(label, value=value))
+                for value, label in TAB_LABELS
+            ],
         ),
         *[
-            rx.tabs.content(
-                TAB_PANELS[value](),
-                value=value,
-                class_name="py-6 text-slate-700",
-                data_testid="theme-tab-panel",
+            rx.cond(
+                ThemeState.tabs.contains(value),
+                rx.tabs.content(
+                    TAB_PANELS[value](),
+                    value=value,
+                    class_name="py-6 text-slate-700",
+                    data_testid="theme-tab-panel",
+                ),
             )
             for value, _label in TAB_LABELS
         ],
@@ -160,7 +168,7 @@ def _found() -> rx.Component:
             ),
             class_name="mt-6 grid gap-8 md:grid-cols-2 items-start",
         ),
-        _tabs(),
+        rx.cond(ThemeState.tabs.length() > 0, _tabs()),
         rx.el.div(
             rx.el.h2("Ready to celebrate?", class_name="text-2xl font-bold"),
             rx.el.div(
@@ -170,11 +178,15 @@ def _found() -> rx.Component:
                     underline="none",
                     class_name="px-6 py-3 rounded-full bg-white text-fuchsia-700 font-semibold",
                 ),
-                rx.link(
-                    "View More Themes",
-                    href=routes.SERVICES,
-                    underline="none",
-                    class_name="px-6 py-3 rounded-full border-2 border-white text-white font-semibold",
+                rx.cond(
+                    ThemeState.more_themes,
+                    rx.link(
+                        "View More Themes",
+                        href=routes.SERVICES,
+                        underline="none",
+                        class_name="px-6 py-3 rounded-full border-2 border-white text-white "
+                        "font-semibold",
+                    ),
                 ),
                 class_name="mt-6 flex flex-wrap justify-center gap-3",
             ),
