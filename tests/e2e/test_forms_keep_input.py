@@ -199,3 +199,25 @@ def test_a_form_is_not_sent_before_the_page_is_alive(page, server):
         route.continue_()
     page.unroute(ENTRY)
     expect(button).to_be_enabled(timeout=15000)
+
+
+def test_sign_up_never_leaves_the_message_of_an_earlier_press(page, server):
+    """Item 23: the browser used to block a press with the terms unticked, leaving the last
+    message on screen; every press now reaches the server, which says what is missing."""
+    page.goto("/sign-up")
+    form = page.get_by_test_id("sign-up-form")
+    expect(form.get_by_role("button", name="Create Account")).to_be_enabled(timeout=15000)
+    form.get_by_label("Full Name").fill("Arta Krasniqi")
+    form.get_by_label("Email").fill("arta-terms@example.com")
+    form.get_by_label("Password", exact=True).fill("a long enough password")
+    form.get_by_label("Confirm Password").fill("another long password")
+    form.locator("input[name=terms]").check()
+    form.get_by_role("button", name="Create Account").click()
+    error = page.get_by_test_id("auth-error")
+    expect(error).to_be_visible()
+    first = error.inner_text()
+    form.get_by_label("Confirm Password").fill("a long enough password")
+    form.locator("input[name=terms]").uncheck()
+    form.get_by_role("button", name="Create Account").click()
+    expect(error).to_have_text("Please accept the Terms of Service and Privacy Policy")
+    assert first != error.inner_text()
