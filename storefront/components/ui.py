@@ -104,6 +104,12 @@ def date_input(**props) -> rx.Component:
     )
 
 
+def time_input(**props) -> rx.Component:
+    """A time of day on the 24-hour clock (HH:MM), as the site shows times: a browser's own time
+    field shows its locale's clock (12:00 PM in an English Chrome)."""
+    return rx.el.input(type="text", placeholder="HH:MM", max_length=5, auto_complete="off", **props)
+
+
 # Long enough to keep a quick typist's keys together, short enough that the total follows.
 NUMBER_DEBOUNCE_MS = 150
 

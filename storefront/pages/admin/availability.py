@@ -20,7 +20,7 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.modal import modal
-from storefront.components.ui import PRIMARY_BUTTON, date_input, error_box
+from storefront.components.ui import PRIMARY_BUTTON, date_input, error_box, time_input
 from storefront.services.availability_admin import (
     MAX_BOOKINGS_MIN,
     REASON_MAX,
@@ -150,8 +150,7 @@ def _availability_form() -> rx.Component:
             rx.el.div(
                 _field(
                     "Start Time",
-                    rx.el.input(
-                        type="time",
+                    time_input(
                         id="availability-start",
                         name="start_time",
                         default_value=values["start_time"],
@@ -162,8 +161,7 @@ def _availability_form() -> rx.Component:
                 ),
                 _field(
                     "End Time",
-                    rx.el.input(
-                        type="time",
+                    time_input(
                         id="availability-end",
                         name="end_time",
                         default_value=values["end_time"],

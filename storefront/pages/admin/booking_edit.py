@@ -102,7 +102,9 @@ def _line(line: dict, index) -> rx.Component:
                 placeholder="DD.MM.YYYY",
                 max_length=10,
             ),
-            _line_input(index, line, "Time", "time", "time", error="date", step=60),
+            _line_input(
+                index, line, "Time", "time", "text", error="date", placeholder="HH:MM", max_length=5
+            ),
             rx.el.div(
                 rx.el.label(
                     "Duration (hours)",
