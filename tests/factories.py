@@ -161,3 +161,18 @@ def image_bytes(fmt: str = "PNG", size: tuple[int, int] = (64, 48), color=(200, 
     out = io.BytesIO()
     Image.new("RGB", size, color).save(out, format=fmt)
     return out.getvalue()
+
+
+def settings_form(**overrides) -> dict[str, object]:
+    """The admin Settings form as a browser sends it, valid unless `overrides` say otherwise."""
+    return {
+        "business_name": "Magic Events Prishtina",
+        "phone": "+383 44 111 222",
+        "whatsapp_number": "+383 44 111 222",
+        "instagram": "@magic.ks",
+        "facebook": "magic.ks",
+        "address": "Rruga B, Prishtina",
+        "email": "hello@magic.example",
+        "opening_hours": "Mon-Sat 9-19",
+        "min_notice_hours": "48",
+    } | overrides

@@ -75,6 +75,17 @@ NOT_READY = ~rx.State.is_hydrated
 NOT_READY_TEXT = "Loading the form..."
 
 
+def field_error(errors: rx.Var, key, error_id, test_id) -> rx.Component:
+    """A refused field's message beside it (`errors` maps a field to its message); the field
+    names it with aria-describedby=`error_id`."""
+    return rx.cond(
+        errors.contains(key),
+        rx.el.p(
+            errors[key], id=error_id, class_name="mt-1 text-sm text-red-600", data_testid=test_id
+        ),
+    )
+
+
 def not_ready_note() -> rx.Component:
     return rx.cond(
         NOT_READY,

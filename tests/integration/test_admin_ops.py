@@ -12,7 +12,7 @@ from storefront.models import Booking, NotificationOutbox, User
 from storefront.services import admin_bookings, audit, business, dashboard, users
 from storefront.services.booking import place_booking
 from storefront.settings import get_settings
-from tests.factories import contact, line, make_service
+from tests.factories import contact, line, make_service, settings_form
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # a Monday, 08:00 in Prishtina
 
@@ -211,18 +211,7 @@ def test_make_admin_promotes_and_is_audited_and_refused_to_plain_users(session):
     assert page.entries[0].entity.startswith("User: ")
 
 
-def _settings(**overrides) -> dict[str, object]:
-    return {
-        "business_name": "Magic Events Prishtina",
-        "phone": "+383 44 111 222",
-        "whatsapp_number": "+383 44 111 222",
-        "instagram": "@magic.ks",
-        "facebook": "magic.ks",
-        "address": "Rruga B, Prishtina",
-        "email": "hello@magic.example",
-        "opening_hours": "Mon-Sat 9-19",
-        "min_notice_hours": "48",
-    } | overrides
+_settings = settings_form
 
 
 def test_settings_are_validated_saved_audited_and_read_by_the_site(session):

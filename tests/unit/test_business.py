@@ -2,6 +2,7 @@
 
 from storefront.models import BusinessSettings
 from storefront.services import business
+from tests.factories import settings_form
 
 
 def test_social_links_lead_to_the_business_accounts():
@@ -32,18 +33,7 @@ def test_details_follow_the_settings_row():
     assert details.phone == "+383 49 111 222"
 
 
-def _settings(**overrides) -> dict[str, object]:
-    return {
-        "business_name": "Magic Events Prishtina",
-        "phone": "+383 44 111 222",
-        "whatsapp_number": "+383 44 111 222",
-        "instagram": "@magic.ks",
-        "facebook": "magic.ks",
-        "address": "Rruga B, Prishtina",
-        "email": "hello@magic.example",
-        "opening_hours": "Mon-Sat 9-19",
-        "min_notice_hours": "48",
-    } | overrides
+_settings = settings_form
 
 
 def test_a_refused_setting_names_its_field_and_its_rule():

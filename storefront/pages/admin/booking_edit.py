@@ -15,7 +15,7 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.modal import modal
-from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.components.ui import PRIMARY_BUTTON, field_error, loading_spinner
 from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
@@ -26,15 +26,7 @@ PAST_QUESTION = "This would move the booking into the past: "
 
 
 def _field_error(key, field_id) -> rx.Component:
-    return rx.cond(
-        S.field_errors.contains(key),
-        rx.el.p(
-            S.field_errors[key],
-            id=field_id + "-error",
-            class_name="mt-1 text-sm text-red-600",
-            data_testid="field-error",
-        ),
-    )
+    return field_error(S.field_errors, key, field_id + "-error", "field-error")
 
 
 def _field(label: str, name: str, value, *, kind: str = "text", required=False, **props):

@@ -7,7 +7,7 @@ from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
-from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.components.ui import PRIMARY_BUTTON, field_error, loading_spinner
 from storefront.services.booking import EVENT_TYPE_LABELS
 from storefront.state.auth import AuthState
 from storefront.state.book_service import BookServiceState
@@ -18,15 +18,7 @@ CARD = "rounded-2xl border border-slate-100 bg-white p-5 sm:p-6 min-w-0"
 
 
 def _error(field: str) -> rx.Component:
-    return rx.cond(
-        BookServiceState.errors.contains(field),
-        rx.el.p(
-            BookServiceState.errors[field],
-            id=f"book-{field}-error",
-            class_name="mt-1 text-sm text-red-600",
-            data_testid=f"book-error-{field}",
-        ),
-    )
+    return field_error(BookServiceState.errors, field, f"book-{field}-error", f"book-error-{field}")
 
 
 def _input(label: str, field: str, kind: str = "text") -> rx.Component:

@@ -8,6 +8,7 @@ from storefront.components.ui import (
     NOT_READY,
     PRIMARY_BUTTON,
     SECONDARY_BUTTON,
+    field_error,
     not_ready_note,
     page_title,
 )
@@ -23,15 +24,7 @@ STEPS = (("information", "Information"), ("review", "Review"), ("confirmation", 
 
 
 def _error(field: str) -> rx.Component:
-    return rx.cond(
-        CheckoutState.errors.contains(field),
-        rx.el.p(
-            CheckoutState.errors[field],
-            id=f"{field}-error",
-            class_name="mt-1 text-sm text-red-600",
-            data_testid=f"error-{field}",
-        ),
-    )
+    return field_error(CheckoutState.errors, field, f"{field}-error", f"error-{field}")
 
 
 def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) -> rx.Component:
