@@ -175,6 +175,12 @@ register(
         (
             DetailField("type", "Package type", "select", PACKAGE_TYPES),
             DetailField("features", "Features", "lines", hint="One a line, starting with an emoji"),
+            DetailField(
+                "hours",
+                "Length (hours)",
+                "number",
+                hint="The hours a cart line of it starts with, 1 to 8; blank for 1",
+            ),
         ),
         price_unit="per_event",
     )

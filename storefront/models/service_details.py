@@ -66,9 +66,16 @@ class TableDetails(Details):
     diameter: Literal[60, 80] = 60
 
 
+# A cart line's hours run from 1 to 8 (docs/product.md §9's booking duration).
+MAX_BOOKING_HOURS = 8
+
+
 class PackageDetails(Details):
     type: Literal["mascot", "mascot-activities", "bouncer", "castle", "combo"] = "mascot"
     features: TextList = []
+    # How long the package lasts ('a bubble house for 3 hours'): a cart line of it starts with
+    # these hours (services/catalog.default_hours); unset, it starts with 1.
+    hours: Annotated[int, Field(ge=1, le=MAX_BOOKING_HOURS)] | None = None
 
 
 class MascotDetails(Details):

@@ -311,6 +311,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot-activities",
+            "hours": 3,
             "features": [
                 "🧸 1 maskotë për 1 orë",
                 "🫧 Shtëpi me flluska për 3 orë",
@@ -372,6 +373,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot-activities",
+            "hours": 3,
             "features": [
                 "🧸 2 maskota për 1 orë",
                 "🏰 Kështjellë kërcyese për 3 orë",
@@ -393,6 +395,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "bouncer",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -412,6 +415,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "bouncer",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -432,6 +436,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "bouncer",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -453,6 +458,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "bouncer",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -474,6 +480,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "bouncer",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -496,6 +503,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "bouncer",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -518,6 +526,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "castle",
+            "hours": 3,
             "features": [
                 "🏰 Kështjellë kërcyese për 3 orë",
                 "🚚 Dorëzimi, montimi dhe fryrja",
@@ -537,6 +546,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "castle",
+            "hours": 3,
             "features": [
                 "🏰 Kështjellë kërcyese për 3 orë",
                 "👩 1 asistente për fëmijët",
@@ -556,6 +566,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "castle",
+            "hours": 3,
             "features": [
                 "🏰 Kështjellë kërcyese për 3 orë",
                 "🧸 1 maskotë për 40 minuta",
@@ -576,6 +587,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "castle",
+            "hours": 3,
             "features": [
                 "🏰 Kështjellë kërcyese për 3 orë",
                 "🧸 1 maskotë për 1 orë",
@@ -596,6 +608,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "castle",
+            "hours": 3,
             "features": [
                 "🏰 Kështjellë kërcyese për 3 orë",
                 "🧸 1 maskotë për 1 orë",
@@ -617,6 +630,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "castle",
+            "hours": 3,
             "features": [
                 "🏰 Kështjellë kërcyese për 3 orë",
                 "🧸 2 maskota për 1 orë",
@@ -639,6 +653,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "combo",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -659,6 +674,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "combo",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -680,6 +696,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "combo",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -702,6 +719,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "combo",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",
@@ -724,6 +742,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "combo",
+            "hours": 3,
             "features": [
                 "🫧 Shtëpi me flluska për 3 orë",
                 "🎈 50 balona brenda",

@@ -120,9 +120,10 @@ def make_item(
     quantity: int = 1,
     service_id: str | None = None,
     unit: str | None = None,
+    duration: int = 1,
 ) -> dict[str, Any] | None:
     """A cart line, or None unless id, name, price and image are all present (docs/product.md
-    §5)."""
+    §5). `duration`: the hours it starts with (a package's own length, catalog.default_hours)."""
     if not item_id or not name or price is None or price == "" or not image:
         return None
     item = {
@@ -133,7 +134,7 @@ def make_item(
         "price": float(to_amount(price)),
         "image": image,
         "quantity": _clamp_int(quantity, 1, 1, MAX_QUANTITY),
-        "duration": 1,
+        "duration": _clamp_int(duration, 1, 1, 8),
         "date": "",
         "startTime": "",
     }

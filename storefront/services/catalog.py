@@ -52,6 +52,13 @@ class ServiceView:
     image_urls: list[str] = field(default_factory=list)
 
 
+def default_hours(service: ServiceView) -> int:
+    """The hours a cart line of `service` starts with: the length its details give, when its
+    kind's schema has one ('a bubble house for 3 hours', PackageDetails.hours), else 1."""
+    hours = getattr(service.details, "hours", None)
+    return hours if isinstance(hours, int) and hours >= 1 else 1
+
+
 @cached
 def list_categories(*, session: Session) -> list[CategoryView]:
     rows = session.exec(select(ServiceCategory).order_by(col(ServiceCategory.name))).all()

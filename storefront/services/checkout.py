@@ -166,6 +166,8 @@ def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int
         description=service.description,
         quantity=count,
         unit="table" if service.kind == "table" else getattr(service.details, "unit", None),
+        # A package the spec gives a length ('for 3 hours') goes in for that length.
+        duration=catalog.default_hours(service),
     )
     if item is None:
         return None

@@ -28,3 +28,17 @@ def format_price(value: object, currency: str | None = None) -> str:
     code = currency or get_settings().currency
     symbol = SYMBOLS.get(code, code)
     return f"{amount:,.2f}\u00a0{symbol}"
+
+
+# How a price's unit is written after it (docs/architecture.md §9.9): the cart's '/ h' for a
+# rate per hour, 'per event' for a price that the hours do not multiply.
+UNIT_WORDS = {"per_hour": "/\u00a0h", "per_event": "per event"}
+
+
+def format_price_with_unit(value: object, unit: str | None, currency: str | None = None) -> str:
+    """`599, 'per_hour'` -> '599.00 € / h'; `150, 'per_event'` -> '150.00 € per event'. Every
+    public price goes through here, so a visitor always reads what the price is for; an unknown
+    unit shows the price alone. The unit stays on the amount's line (no-break space)."""
+    words = UNIT_WORDS.get(unit or "")
+    price = format_price(value, currency)
+    return f"{price}\u00a0{words}" if words else price

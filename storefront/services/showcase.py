@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
-from storefront.models import ServiceCategory
+from storefront.models import ServiceCategory, kinds
 from storefront.models.service_details import (
     BouncerOptionDetails,
     MascotDetails,
@@ -21,7 +21,7 @@ from storefront.services.banners import BannerCard, active_banner_items, gallery
 from storefront.services.catalog import ServiceView, list_public_services
 from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
-from storefront.services.money import format_price, to_amount
+from storefront.services.money import format_price, format_price_with_unit, to_amount
 
 MASCOTS_CATEGORY = "mascots"
 BOUNCERS_CATEGORY = "bouncers"
@@ -133,7 +133,7 @@ def to_mascot(service: ServiceView) -> Mascot:
         image=service.image_url or NO_IMAGE,
         suitable_for=details.suitable_for or list(DEFAULT_SUITABLE_FOR),
         color=details.color or DEFAULT_MASCOT_COLOR,
-        price_label=format_price(service.price),
+        price_label=format_price_with_unit(service.price, service.price_unit),
     )
 
 
@@ -144,7 +144,7 @@ def to_package(service: ServiceView) -> Package:
         name=service.title,
         type=details.type,
         features=details.features,
-        price_label=format_price(service.price),
+        price_label=format_price_with_unit(service.price, service.price_unit),
     )
 
 
@@ -157,7 +157,9 @@ def to_bouncer_option(service: ServiceView) -> BouncerOption:
         description=service.description,
         image=service.image_url or "",
         color=details.color,
-        price_label=format_price(to_amount(service.price, CASTLE_DEFAULT_PRICE)),
+        price_label=format_price_with_unit(
+            to_amount(service.price, CASTLE_DEFAULT_PRICE), service.price_unit
+        ),
     )
 
 
@@ -170,7 +172,8 @@ def fallback_bouncer_options() -> list[BouncerOption]:
             description="",
             image="",
             color=color,
-            price_label=format_price(price),
+            # Priced as a new bouncer option is (models/kinds.py).
+            price_label=format_price_with_unit(price, kinds.kind("bouncer_option").price_unit),
         )
         for kind, title, price, color in FALLBACK_BOUNCER_OPTIONS
     ]
@@ -273,7 +276,7 @@ def to_wedding_offer(service: ServiceView) -> WeddingOffer:
         description=service.description,
         image=service.image_url or "",
         price=str(to_amount(service.price)),
-        price_label=format_price(service.price),
+        price_label=format_price_with_unit(service.price, service.price_unit),
         lines=[f"{line.label}: {format_price(line.amount)}" for line in lines],
     )
 
@@ -286,7 +289,9 @@ def fallback_wedding_offers() -> list[WeddingOffer]:
             description="Dekorim i plotë për dasmën tuaj. Na kontaktoni për detaje.",
             image="",
             price=str(FALLBACK_WEDDING_PRICE),
-            price_label=format_price(FALLBACK_WEDDING_PRICE),
+            price_label=format_price_with_unit(
+                FALLBACK_WEDDING_PRICE, kinds.kind("wedding_offer").price_unit
+            ),
             lines=[],
         )
         for title in FALLBACK_WEDDING_PACKAGES

@@ -14,7 +14,7 @@ from decimal import Decimal
 import reflex as rx
 
 from storefront.services import booking, booking_links, cart, checkout
-from storefront.services.money import format_price
+from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -81,8 +81,9 @@ class BookServiceState(rx.State):
             "id": found.id,
             "title": found.title,
             "description": found.description,
-            "price": format_price(found.price) if found.price is not None else "",
-            "unit": "per hour" if found.price_unit == "per_hour" else "per event",
+            "price": format_price_with_unit(found.price, found.price_unit)
+            if found.price is not None
+            else "",
             "total": checkout.booking_total_label(found, 1),
             "price_unit": found.price_unit,
             "raw_price": str(found.price or 0),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.services import catalog, seo
-from storefront.services.money import format_price
+from storefront.services.money import format_price_with_unit
 from storefront.state.access import access
 from storefront.state.base import call_service
 
@@ -45,6 +45,8 @@ def _card(view: catalog.ServiceView, price_prefix: str = "") -> dict[str, str]:
         "title": view.title,
         "description": view.description,
         "image": view.image_url or "",
-        "price": price_prefix + format_price(view.price) if view.price is not None else "",
+        "price": price_prefix + format_price_with_unit(view.price, view.price_unit)
+        if view.price is not None
+        else "",
         "href": seo.detail_path(view.slug),
     }

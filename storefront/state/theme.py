@@ -8,7 +8,7 @@ import reflex as rx
 
 from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business, catalog, seo
-from storefront.services.money import format_price
+from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
 from storefront.state.base import call_service
 
@@ -56,7 +56,7 @@ class ThemeState(rx.State):
             "slug": view.slug,
             "description": view.description,
             "image": view.image_url or "",
-            "price": format_price(view.price),
+            "price": format_price_with_unit(view.price, view.price_unit),
             "age": details.age,
             "duration": details.duration,
             "capacity": details.capacity,

@@ -148,3 +148,39 @@ def test_booking_lines_say_whether_every_line_has_a_date_and_time():
     )
     assert not cart.booking_lines(cart.parse(cart.dump([timed, chosen]))).complete
     assert not cart.booking_lines([]).complete
+
+
+def test_a_price_says_its_unit():
+    """Issue 20, item 8: one formatter for every public price with its unit."""
+    from storefront.services.money import format_price_with_unit
+
+    assert format_price_with_unit(599, "per_hour") == "599.00\u00a0€\u00a0/\u00a0h"
+    assert format_price_with_unit("150", "per_event") == "150.00\u00a0€\u00a0per event"
+    assert format_price_with_unit(7, None) == "7.00\u00a0€"  # unknown unit: the price alone
+
+
+def test_a_package_with_a_length_starts_with_that_many_hours():
+    """Issue 20, item 8: 'a bubble house for 3 hours' goes into the cart for 3 hours."""
+    from storefront.models.kinds import read_details
+    from storefront.services.catalog import ServiceView, default_hours
+
+    def view(kind, meta):
+        return ServiceView(
+            id="x",
+            title="t",
+            slug="s",
+            description="",
+            price=Decimal("150"),
+            kind=kind,
+            category_slug=None,
+            image_url="/i",
+            details=read_details(kind, meta),
+        )
+
+    assert default_hours(view("package", {"type": "bouncer", "hours": 3})) == 3
+    assert default_hours(view("package", {"type": "mascot"})) == 1
+    assert default_hours(view("package", {"type": "bouncer", "hours": 99})) == 1  # out of range
+    assert default_hours(view("mascot", {})) == 1  # its kind has no length
+    item = cart.make_item(item_id="a", name="x", price=150, image="/i", duration=3)
+    assert item["duration"] == 3
+    assert _item()["duration"] == 1

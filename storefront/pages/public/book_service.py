@@ -188,8 +188,6 @@ def _ready() -> rx.Component:
                 rx.el.p(BookServiceState.service["description"], class_name="mt-2 text-slate-600"),
                 rx.el.p(
                     BookServiceState.service["price"],
-                    " ",
-                    BookServiceState.service["unit"],
                     class_name="mt-2 font-semibold text-fuchsia-700",
                 ),
                 class_name=CARD,
