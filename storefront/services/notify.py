@@ -18,7 +18,8 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -30,7 +31,7 @@ from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.booking_links import view_url
 from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
-from storefront.services.money import format_price
+from storefront.services.money import CENT, format_price, format_price_with_unit
 from storefront.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -207,9 +208,7 @@ def render_booking_confirmation(notification: Notification, session: Session) ->
         f"Thank you for your booking at {business.business_name}.",
         f"Booking reference: {booking.reference}",
         "",
-        *[f"- {_service_line(item, booking.currency)}" for item in items],
-        "",
-        f"Total: {format_price(booking.total_amount, booking.currency)}",
+        *_priced_lines(booking, items),
         "Payment is collected at the time of service.",
         "",
         "View your booking:",
@@ -228,19 +227,24 @@ def render_booking_confirmation(notification: Notification, session: Session) ->
 
 
 def render_booking_status(notification: Notification, session: Session) -> MailMessage:
-    booking, _items = _booking(notification, session)
+    booking, items = _booking(notification, session)
     business = _business(session)
     status = str(notification.payload.get("status") or booking.status).replace("_", " ")
-    text = (
-        f"Booking status updated to {status}\n\n"
-        f"Booking reference: {booking.reference}\n"
-        f"View your booking: {view_url(booking.id)}\n\n"
-        f"Questions? {business.phone} or {business.email}\n"
-    )
+    lines = [
+        f"Booking status updated to {status}",
+        "",
+        f"Booking reference: {booking.reference}",
+        "",
+        *_priced_lines(booking, items),
+        "",
+        f"View your booking: {view_url(booking.id)}",
+        "",
+        f"Questions? {business.phone} or {business.email}",
+    ]
     return MailMessage(
         to=notification.recipient,
         subject=f"Booking {booking.reference}: status updated to {status}",
-        text=text,
+        text="\n".join(lines) + "\n",
     )
 
 
@@ -323,6 +327,54 @@ def _service_line(item: BookingItem, currency: str) -> str:
         dates.local_time(start),
         format_price(item.service_price, currency),
     )
+
+
+def price_sum(item: BookingItem, currency: str) -> str:
+    """A booked line as the mails show it, from what the booking stored: the rate with its
+    unit, the hours (per hour) or the quantity, and the line's total, the same way for every
+    kind: 'Ice Princess: 599.00 € / h x 2 h = 1,198.00 €', 'White tables 60cm: 7.00 € x 30 =
+    210.00 €', 'Pink Castle: 249.99 € / h x 3 h x 2 = 1,499.94 €'. The total is what the
+    booking's total counts (service_price, one unit for the booked hours, x quantity)."""
+    total = (Decimal(item.service_price) * item.quantity).quantize(CENT)
+    rate = stored_rate(item)
+    if item.price_unit == "per_hour":
+        factors = f"{format_price_with_unit(rate, item.price_unit, currency)} x "
+        factors += f"{booked_hours(item)} h"
+        if item.quantity != 1:
+            factors += f" x {item.quantity}"
+    else:
+        # Per event the quantity alone multiplies (tables, chairs, packages).
+        factors = f"{format_price(rate, currency)} x {item.quantity}"
+    return f"{item.service_name}: {factors} = {format_price(total, currency)}"
+
+
+def stored_rate(item: BookingItem) -> Decimal:
+    """The line's stored rate; a row written without one (a price but no rate) reads it back
+    from its price, as migration 0013 did for older rows."""
+    rate = Decimal(item.unit_price or 0)
+    price = Decimal(item.service_price or 0)
+    if rate or not price:
+        return rate
+    hours = booked_hours(item) if item.price_unit == "per_hour" else 1
+    return (price / hours).quantize(CENT)
+
+
+def booked_hours(item: BookingItem) -> int:
+    return max(1, round((item.end_datetime - item.start_datetime) / timedelta(hours=1)))
+
+
+def _priced_lines(booking: Booking, items: Sequence[BookingItem]) -> list[str]:
+    """The mails' lines (each priced by `price_sum`, with its local date and start time), then
+    the booking's total."""
+    return [
+        *[
+            f"- {price_sum(item, booking.currency)} "
+            f"({dates.local_date(item.start_datetime)}, {dates.local_time(item.start_datetime)})"
+            for item in items
+        ],
+        "",
+        f"Total: {format_price(booking.total_amount, booking.currency)}",
+    ]
 
 
 def _booking(notification: Notification, session: Session) -> tuple[Booking, list[BookingItem]]:

@@ -133,7 +133,10 @@ def test_the_confirmation_mail_carries_the_ics_and_a_signed_link(session, engine
     assert mailbox.recipients == [["arta.krasniqi@example.com"]]
     assert booking.reference in message["Subject"]
     text = message.get_body(("plain",)).get_content()
-    assert "Wedding offer for 100 people, 12.06.2027, 18:00, 650.00\u00a0€" in text
+    assert (
+        "- Wedding offer for 100 people: 650.00\u00a0€ x 1 = 650.00\u00a0€ (12.06.2027, 18:00)"
+        in text
+    )
     assert "Total: 650.00\u00a0€" in text and "Payment is collected at the time of service." in text
     assert "info@magicevents.example" in text
 
