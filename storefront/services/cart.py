@@ -174,15 +174,6 @@ def count(items: list[dict[str, Any]]) -> int:
     return sum(int(i["quantity"]) for i in items)
 
 
-def line_total(item: dict[str, Any]) -> Decimal:
-    return to_amount(item["price"]) * int(item["quantity"]) * int(item.get("duration") or 1)
-
-
-def total(items: list[dict[str, Any]]) -> Decimal:
-    """Sum of price x quantity x duration."""
-    return sum((line_total(i) for i in items), Decimal("0.00"))
-
-
 # Counted lines: wedding tables (one unit a table) and Tiffany chairs (one unit a guest).
 UNIT_LABELS = {"table": "tavolina", "person": "persona"}
 TABLE_COUNT_MAX = 1000

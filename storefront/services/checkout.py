@@ -30,7 +30,7 @@ from storefront.services import (
 from storefront.services.booking import BookingError, BookingLine, Contact
 from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.errors import ServiceError
-from storefront.services.money import format_price
+from storefront.services.money import format_price, format_price_with_unit
 
 # The guest count the form starts with (its bounds are the booking's, booking.MIN/MAX_GUESTS).
 GUESTS_DEFAULT = 50
@@ -125,7 +125,9 @@ def _line_view(
         description=item["description"],
         image=item["image"],
         quantity=line.quantity,
-        unit_price_label=format_price(priced.unit_price) if priced else "",
+        unit_price_label=(
+            format_price_with_unit(priced.unit_price, priced.price_unit) if priced else ""
+        ),
         per_hour=bool(priced and priced.price_unit == "per_hour"),
         line_total_label=format_price(priced.line_total) if priced else "",
         date=line.date,

@@ -37,7 +37,7 @@ def _line_dict(line: checkout.CartLineView) -> dict[str, str]:
         "description": line.description,
         "image": line.image,
         "quantity": str(line.quantity),
-        "price_label": line.unit_price_label + (" / h" if line.per_hour else ""),
+        "price_label": line.unit_price_label,
         "line_total_label": line.line_total_label,
         "date": line.date,
         "date_label": line.date_label,

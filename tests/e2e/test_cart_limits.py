@@ -75,3 +75,41 @@ def test_the_cart_changes_a_quantity_within_the_services_units(page, server):
     expect(quantity).to_have_text("2")
     stored = json.loads(page.evaluate("localStorage.getItem('cartItems')"))
     assert [i["quantity"] for i in stored] == [2]
+
+
+def test_a_picker_with_no_free_day_says_why(page, server):
+    from datetime import time
+
+    from storefront.models import ServiceAvailability
+
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        service = make_service(session, title=f"Closed {uuid.uuid4().hex[:6]}", units=1)
+        for weekday in range(7):  # every weekday closed
+            session.add(
+                ServiceAvailability(
+                    service_id=service.id,
+                    day_of_week=weekday,
+                    start_time=time(9),
+                    end_time=time(17),
+                    is_available=False,
+                )
+            )
+        session.commit()
+        service_id, title = str(service.id), service.title
+    engine.dispose()
+    item = {
+        "id": service_id,
+        "serviceId": service_id,
+        "name": title,
+        "image": "/placeholder.svg",
+        "price": 100,
+        "quantity": 1,
+        "duration": 1,
+        "date": "",
+        "startTime": "",
+    }
+    page.add_init_script(f"localStorage.setItem('cartItems', {json.dumps(json.dumps([item]))})")
+    page.goto("/cart")
+    page.get_by_test_id("cart-select-time").click()
+    expect(page.get_by_test_id("picker-no-day")).to_contain_text("has a free time for this")

@@ -37,12 +37,6 @@ def test_adding_an_existing_item_raises_its_quantity():
     assert len(items) == 1 and items[0]["quantity"] == 2
     items = cart.add(items, _item("b", "5", quantity=10))
     assert cart.count(items) == 12
-    assert cart.total(items) == Decimal("64.00")
-
-
-def test_total_multiplies_price_quantity_and_duration():
-    item = _item(price="100", quantity=2) | {"duration": 3}
-    assert cart.total([item]) == Decimal("600.00")
 
 
 def test_parse_drops_garbage_and_clamps_numbers():
