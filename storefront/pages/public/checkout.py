@@ -126,10 +126,15 @@ def _information() -> rx.Component:
 
 
 def _review_row(label: str, field: str) -> rx.Component:
+    """A detail as it will be booked; left out when it was left empty (City, Special Requests)."""
     value = CheckoutState.event_type_label if field == "event_type" else CheckoutState.form[field]
-    return rx.el.div(
-        rx.el.dt(label, class_name="text-sm text-slate-500"),
-        rx.el.dd(value, class_name="font-medium break-words"),
+    return rx.cond(
+        value != "",
+        rx.el.div(
+            rx.el.dt(label, class_name="text-sm text-slate-500"),
+            rx.el.dd(value, class_name="font-medium break-words"),
+            data_testid=f"review-{field}",
+        ),
     )
 
 
