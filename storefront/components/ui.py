@@ -75,6 +75,17 @@ NOT_READY = ~rx.State.is_hydrated
 NOT_READY_TEXT = "Loading the form..."
 
 
+def calendar_link(href, test_id: str) -> rx.Component:
+    """A booking's calendar file (booking_links.ics_path), downloaded."""
+    return rx.el.a(
+        "Add to calendar (.ics)",
+        href=href,
+        download=True,
+        class_name=SECONDARY_BUTTON,
+        data_testid=test_id,
+    )
+
+
 def field_error(errors: rx.Var, key, error_id, test_id) -> rx.Component:
     """A refused field's message beside it (`errors` maps a field to its message); the field
     names it with aria-describedby=`error_id`."""
@@ -98,27 +109,26 @@ def not_ready_note() -> rx.Component:
     )
 
 
-DATE_PLACEHOLDER = "DD.MM.YYYY"
+# A day typed as the site shows days (DD.MM.YYYY) and a time on the 24-hour clock (HH:MM),
+# whatever the browser's language: a browser's own date and time fields show its locale's
+# format (mm/dd/yyyy and 12:00 PM in an English Chrome). The services read them with
+# dates.typed_day and availability.parse_clock.
+DATE_FIELD = {
+    "type": "text",
+    "input_mode": "numeric",
+    "placeholder": "DD.MM.YYYY",
+    "max_length": 10,
+    "auto_complete": "off",
+}
+TIME_FIELD = {"type": "text", "placeholder": "HH:MM", "max_length": 5, "auto_complete": "off"}
 
 
 def date_input(**props) -> rx.Component:
-    """A day, typed as the site shows days (DD.MM.YYYY), whatever the browser's language: a
-    browser's own date field shows its locale's format (mm/dd/yyyy in an English Chrome). The
-    services read it with dates.typed_day."""
-    return rx.el.input(
-        type="text",
-        input_mode="numeric",
-        placeholder=DATE_PLACEHOLDER,
-        max_length=10,
-        auto_complete="off",
-        **props,
-    )
+    return rx.el.input(**DATE_FIELD, **props)
 
 
 def time_input(**props) -> rx.Component:
-    """A time of day on the 24-hour clock (HH:MM), as the site shows times: a browser's own time
-    field shows its locale's clock (12:00 PM in an English Chrome)."""
-    return rx.el.input(type="text", placeholder="HH:MM", max_length=5, auto_complete="off", **props)
+    return rx.el.input(**TIME_FIELD, **props)
 
 
 # Long enough to keep a quick typist's keys together, short enough that the total follows.

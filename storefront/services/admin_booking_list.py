@@ -73,13 +73,6 @@ def check_filter(
     )
 
 
-def _parse_day(value: str) -> date | None:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        return None
-
-
 def _day_start_utc(day: date) -> datetime:
     zone = dates.business_zone()
     return datetime.combine(day, datetime.min.time(), tzinfo=zone).astimezone(UTC)

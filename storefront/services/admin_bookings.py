@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,7 +31,6 @@ from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, to_amount
 
 MAX_PRICE = Decimal("1000000")
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # The edit form's fields: the booking's column -> its name in the booking's one validation
 # (booking.check_fields), with this screen's labels for its messages.
 EDIT_FIELDS = {

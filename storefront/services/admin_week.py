@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 
 from storefront.models import HOLD_STATUSES, Booking, BookingItem, utcnow
 from storefront.services import dates
-from storefront.services.admin_booking_list import _day_start_utc, _parse_day
+from storefront.services.admin_booking_list import _day_start_utc
 from storefront.services.admin_bookings import AdminBookingError, _require_admin
 
 # --- the week calendar -----------------------------------------------------------------------
@@ -46,7 +46,7 @@ def week_calendar(*, session: Session, actor_id: object, day: object = None) -> 
 
     _require_admin(session, actor_id)
     zone = dates.business_zone()
-    picked = _parse_day(str(day)) if day else None
+    picked = dates.typed_day(day) if day else None
     if day and picked is None:
         raise AdminBookingError("invalid_filter", "Bad date", field="day")
     picked = picked or utcnow().astimezone(zone).date()

@@ -47,7 +47,17 @@ def verify_view_key(
     return not expired and claims.get("purpose") == PURPOSE and claims["sub"] == str(booking_id)
 
 
+def view_path(booking_id: uuid.UUID | str, key: str | None = None) -> str:
+    """`/booking-confirmation/{id}`, with `?key=` when a key is given."""
+    return f"/booking-confirmation/{booking_id}" + (f"?key={key}" if key else "")
+
+
+def ics_path(booking_id: uuid.UUID | str, key: str | None = None) -> str:
+    """`/api/bookings/{id}.ics` (api/bookings.py), with `?key=` when a key is given."""
+    return f"/api/bookings/{booking_id}.ics" + (f"?key={key}" if key else "")
+
+
 def view_url(booking_id: uuid.UUID | str, *, now: datetime | None = None) -> str:
     """`{PUBLIC_URL}/booking-confirmation/{id}?key=...`"""
     base = get_settings().public_url.rstrip("/")
-    return f"{base}/booking-confirmation/{booking_id}?key={sign_view_key(booking_id, now=now)}"
+    return base + view_path(booking_id, sign_view_key(booking_id, now=now))

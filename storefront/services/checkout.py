@@ -56,8 +56,7 @@ class CartLineView:
     description: str
     image: str
     quantity: int
-    unit_price_label: str  # per hour, or per event
-    per_hour: bool
+    unit_price_label: str  # with its unit: '599.00 € / h', '7.00 € per event'
     line_total_label: str
     date: str  # YYYY-MM-DD, blank until chosen
     date_label: str  # DD.MM.YYYY
@@ -82,7 +81,7 @@ def cart_view(*, session: Session, raw_cart: str) -> CartView:
     items = cart.parse(raw_cart)
     fitted = False
     for item in items:
-        most = _most(session, item["serviceId"])
+        most = most_per_line(session=session, service_id=item["serviceId"])
         if item["quantity"] > most:
             item["quantity"], fitted = most, True
     lines = cart.booking_lines(items).lines
@@ -91,7 +90,11 @@ def cart_view(*, session: Session, raw_cart: str) -> CartView:
         priced = _price(session, line)
         if priced is not None:
             total += priced.line_total
-        views.append(_line_view(item, line, priced, _most(session, line.service_id)))
+        views.append(
+            _line_view(
+                item, line, priced, most_per_line(session=session, service_id=line.service_id)
+            )
+        )
     complete = bool(views) and all(v.available and v.date and v.start_time for v in views)
     return CartView(
         lines=views,
@@ -101,9 +104,9 @@ def cart_view(*, session: Session, raw_cart: str) -> CartView:
     )
 
 
-def _most(session: Session, service_id: str) -> int:
-    """The most of a service one cart line may hold: its units (at least 1), at most the cart's
-    MAX_QUANTITY."""
+def most_per_line(*, session: Session, service_id: str) -> int:
+    """The most of a service one cart line (one booking of it) may hold: its units (at least 1),
+    at most the cart's MAX_QUANTITY."""
     units = availability.service_units(session=session, service_id=service_id)
     return max(1, min(cart.MAX_QUANTITY, units))
 
@@ -128,7 +131,6 @@ def _line_view(
         unit_price_label=(
             format_price_with_unit(priced.unit_price, priced.price_unit) if priced else ""
         ),
-        per_hour=bool(priced and priced.price_unit == "per_hour"),
         line_total_label=format_price(priced.line_total) if priced else "",
         date=line.date,
         date_label=dates.display_day(line.date) if line.date else "",
@@ -137,6 +139,32 @@ def _line_view(
         available=priced is not None,
         max_quantity=most,
     )
+
+
+def counted(kind: str) -> bool:
+    """A service booked by the piece (tables): its screens ask how many."""
+    return kind == "table"
+
+
+@dataclass(frozen=True)
+class TakenLine:
+    """A cart line whose time was taken while the guest checked out: its name and time as
+    shown, and the cart with that line's time cleared so the guest picks another."""
+
+    name: str
+    when: str  # 'DD.MM.YYYY HH:MM'
+    raw_cart: str
+
+
+def release_taken_line(raw_cart: str, index: object) -> TakenLine | None:
+    """The line `index` (a booking refusal's `line`) of the cart, its time cleared; None when
+    there is no such line."""
+    items = cart.parse(raw_cart)
+    if not isinstance(index, int) or not 0 <= index < len(items):
+        return None
+    line = items[index]
+    when = f"{dates.display_day(line['date'])} {line['startTime']}".strip()
+    return TakenLine(line["name"], when, cart.dump(cart.clear_time(items, index)))
 
 
 @dataclass(frozen=True)
@@ -167,15 +195,13 @@ def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int
         image=service.image_url or "",
         description=service.description,
         quantity=count,
-        unit="table" if service.kind == "table" else getattr(service.details, "unit", None),
+        unit="table" if counted(service.kind) else getattr(service.details, "unit", None),
         # A package the spec gives a length ('for 3 hours') goes in for that length.
         duration=catalog.default_hours(service),
     )
     if item is None:
         return None
-    most = min(
-        cart.MAX_QUANTITY, availability.service_units(session=session, service_id=service.id)
-    )
+    most = most_per_line(session=session, service_id=service.id)
     items = cart.parse(raw_cart)
     held = next((i["quantity"] for i in items if i["id"] == item["id"]), 0)
     fits = max(0, min(count, most - held))
@@ -198,7 +224,9 @@ def set_quantity(*, session: Session, raw_cart: str, line_id: str, quantity: int
     items = cart.parse(raw_cart)
     for item in items:
         if item["id"] == line_id:
-            item["quantity"] = max(1, min(int(quantity), _most(session, item["serviceId"])))
+            item["quantity"] = max(
+                1, min(int(quantity), most_per_line(session=session, service_id=item["serviceId"]))
+            )
     return cart.dump(items)
 
 

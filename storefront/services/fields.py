@@ -234,3 +234,18 @@ def check(rules: Mapping[str, Callable[[], Any]]) -> Checked:
         except FieldError as error:
             result.refuse(name, error.code, error.message)
     return result
+
+
+def in_words(
+    codes: Mapping[str, str],
+    messages: Mapping[str, str],
+    words: Mapping[tuple[str, str], str],
+    fallback: str,
+) -> dict[str, str]:
+    """Each refused field's message for a screen: the screen's words for (field, code) where it
+    has them (the spec's, such as 'Name is required'), else the rule's own message, else
+    `fallback`."""
+    return {
+        name: words.get((name, code)) or messages.get(name) or fallback
+        for name, code in codes.items()
+    }

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import reflex as rx
 
 from storefront import routes
-from storefront.services import auth
+from storefront.services import auth, checkout
 from storefront.state.access import access, private_state_classes
 from storefront.state.base import call_service
 
@@ -85,6 +85,15 @@ class AuthState(rx.State):
         for state_class in private_state_classes(type(root)):
             substate = await root.get_state(state_class)
             substate.reset()
+
+    async def with_known_contact(self, form: dict[str, str]) -> dict[str, str]:
+        """`form` with a signed-in caller's name, email and phone in the fields still empty
+        (checkout.known_contact); as it is for a guest."""
+        user_id, _role = await self._caller()
+        if not user_id:
+            return form
+        known = await call_service(checkout.known_contact, user_id=user_id)
+        return checkout.fill_known(form, known)
 
     async def _caller(self) -> tuple[str, str]:
         """(user id, role) of the caller as the database says now; empty when signed out."""

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import reflex as rx
 
-from storefront.services import booking, booking_links, cart, checkout
+from storefront.services import booking, booking_links, cart, checkout, fields
 from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -49,7 +49,8 @@ class BookServiceState(rx.State):
     }
     error: str = ""
     errors: dict[str, str] = {}  # field -> its message, shown beside it
-    quantity: str = "1"  # counted services (tables): how many
+    counted: bool = False  # booked by the piece (tables): the page asks how many
+    quantity: str = "1"  # counted services: how many
     placing: bool = False
     _key: str = ""
 
@@ -87,24 +88,16 @@ class BookServiceState(rx.State):
             "total": checkout.booking_total_label(found, 1),
             "price_unit": found.price_unit,
             "raw_price": str(found.price or 0),
-            "kind": found.kind,
         }
+        self.counted = checkout.counted(found.kind)
         self.errors, self.quantity = {}, "1"
         auth_state = await self.get_state(AuthState)
-        user_id, _role = await auth_state._caller()
-        if user_id:
-            known = await call_service(checkout.known_contact, user_id=user_id)
-            self.form = checkout.fill_known(self.form, known)
+        self.form = await auth_state.with_known_contact(self.form)
         self.images = [found.image_url] if found.image_url else []
         self._key = secrets.token_urlsafe(24)
         self.status = "ready"
         cart_state = await self.get_state(CartState)
         return SlotPickerState.open_for(found.id, 1, cart_json=cart_state.cart_json)
-
-    @rx.var
-    def counted(self) -> bool:
-        """A service booked by the piece (tables): the page asks how many."""
-        return self.service.get("kind", "") == "table"
 
     @rx.event
     def set_field(self, field: str, value: str):
@@ -143,7 +136,8 @@ class BookServiceState(rx.State):
             self.error = NO_TIME
             return
         contact = checkout.contact_from_form(self.form)
-        self.errors = _field_errors(booking.check_contact(contact))
+        checked = booking.check_contact(contact)
+        self.errors = fields.in_words(checked.codes, checked.messages, FIELD_MESSAGES, CHECK_FORM)
         if self.counted and not 1 <= self._quantity() <= cart.MAX_QUANTITY:
             self.errors = self.errors | {"quantity": QUANTITY_MESSAGE}
         if self.errors:
@@ -178,12 +172,12 @@ class BookServiceState(rx.State):
             elif exc.code in ("slot_taken", "slot_unavailable"):
                 self.error = SLOT_GONE
             elif exc.code == "invalid_contact":
-                codes = exc.details.get("fields", {})
-                messages = exc.details.get("messages", {})
-                self.errors = {
-                    f: FIELD_MESSAGES.get((f, c)) or messages.get(f, CHECK_FORM)
-                    for f, c in codes.items()
-                }
+                self.errors = fields.in_words(
+                    exc.details.get("fields", {}),
+                    exc.details.get("messages", {}),
+                    FIELD_MESSAGES,
+                    CHECK_FORM,
+                )
                 self.error = CHECK_FORM
             else:
                 self.error = FAILED
@@ -196,12 +190,4 @@ class BookServiceState(rx.State):
         yield
         await asyncio.sleep(REDIRECT_SECONDS)
         key = booking_links.sign_view_key(placed.id)
-        yield rx.redirect(f"/booking-confirmation/{placed.id}?key={key}")
-
-
-def _field_errors(checked) -> dict[str, str]:
-    """Each refused field's message: the spec's words where it gives them, else the rule's."""
-    return {
-        field: FIELD_MESSAGES.get((field, code)) or checked.messages.get(field, CHECK_FORM)
-        for field, code in checked.codes.items()
-    }
+        yield rx.redirect(booking_links.view_path(placed.id, key))

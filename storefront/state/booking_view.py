@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import checkout
+from storefront.services import booking_links, checkout
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -79,4 +79,4 @@ class BookingViewState(rx.State):
             }
             for line in view.lines
         ]
-        self.ics_href = f"/api/bookings/{view.id}.ics" + (f"?key={key}" if key else "")
+        self.ics_href = booking_links.ics_path(view.id, key)

@@ -12,7 +12,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.db import error_summary, is_outage
-from storefront.services import booking, booking_links, cart, checkout, dates
+from storefront.services import booking, booking_links, cart, checkout, fields
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -57,10 +57,7 @@ DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
 
 def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
     """The spec's text where the spec names one, else the field rule's own message."""
-    return {
-        field: FIELD_MESSAGES.get((field, code)) or messages.get(field, INVALID)
-        for field, code in codes.items()
-    }
+    return fields.in_words(codes, messages, FIELD_MESSAGES, INVALID)
 
 
 @access("public", caller_bound=True)
@@ -78,14 +75,6 @@ class CheckoutState(rx.State):
     place_error: str = ""
     slot_gone: bool = False  # a line's time was taken meanwhile: the review offers the cart
     _key: str = ""
-
-    async def _fill_known(self) -> None:
-        """A signed-in customer's name, email and phone in the fields still empty."""
-        auth_state = await self.get_state(AuthState)
-        user_id, _role = await auth_state._caller()
-        if user_id:
-            known = await call_service(checkout.known_contact, user_id=user_id)
-            self.form = checkout.fill_known(self.form, known)
 
     @rx.var
     def event_type_label(self) -> str:
@@ -111,7 +100,8 @@ class CheckoutState(rx.State):
             for line in view.lines
         ]
         self.total_label, self.errors, self.place_error = view.total_label, {}, ""
-        await self._fill_known()
+        auth_state = await self.get_state(AuthState)
+        self.form = await auth_state.with_known_contact(self.form)
         self._key = self._key or secrets.token_urlsafe(24)
 
     @rx.event
@@ -176,17 +166,12 @@ class CheckoutState(rx.State):
                 return
             if exc.code in ("slot_taken", "slot_unavailable"):
                 # Say which line, and clear its time so the cart asks for another.
-                items = cart.parse(cart_state.cart_json)
-                index = exc.details.get("line")
-                if isinstance(index, int) and 0 <= index < len(items):
-                    self.place_error = SLOT_GONE_LINE.format(
-                        name=items[index]["name"],
-                        when=f"{dates.display_day(items[index]['date'])} {items[index]['startTime']}",
-                    )
-                    cart_state.cart_json = cart.dump(cart.clear_time(items, index))
-                    self.slot_gone = True
+                taken = checkout.release_taken_line(cart_state.cart_json, exc.details.get("line"))
+                if taken is None:
+                    self.place_error = SLOT_GONE
                     return
-                self.place_error = SLOT_GONE
+                self.place_error = SLOT_GONE_LINE.format(name=taken.name, when=taken.when)
+                cart_state.cart_json, self.slot_gone = taken.raw_cart, True
                 return
             self.place_error = PLACE_FAILED
             return
@@ -202,8 +187,8 @@ class CheckoutState(rx.State):
             return
         self.reference, self.step, self.placing = placed.reference, "confirmation", False
         key = booking_links.sign_view_key(placed.id)
-        self.booking_href = f"/booking-confirmation/{placed.id}?key={key}"
-        self.ics_href = f"/api/bookings/{placed.id}.ics?key={key}"
+        self.booking_href = booking_links.view_path(placed.id, key)
+        self.ics_href = booking_links.ics_path(placed.id, key)
         self._key, self.form = "", dict(DEFAULT_FORM)  # the details are stored; the tab forgets
         cart_state.cart_json = "[]"
         cart_state.lines, cart_state.complete = [], False

@@ -7,7 +7,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import availability, cart, showcase
+from storefront.services import cart, checkout, showcase
 from storefront.state.access import access
 from storefront.state.banners import banner_cards, film_strip_cards
 from storefront.state.base import call_service
@@ -57,8 +57,9 @@ class WeddingsState(rx.State):
         self.tiffany = _offer(page.tiffany)
         if self.tiffany.id:
             # The chairs there are: one booking takes no more (the cart holds to it too).
-            units = await call_service(availability.service_units, service_id=self.tiffany.id)
-            self.tiffany_most = min(max(units, 1), cart.TIFFANY_PEOPLE_MAX)
+            self.tiffany_most = await call_service(
+                checkout.most_per_line, service_id=self.tiffany.id
+            )
 
     @rx.var
     def people(self) -> int:

@@ -15,7 +15,13 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.modal import modal
-from storefront.components.ui import PRIMARY_BUTTON, field_error, loading_spinner
+from storefront.components.ui import (
+    DATE_FIELD,
+    PRIMARY_BUTTON,
+    TIME_FIELD,
+    field_error,
+    loading_spinner,
+)
 from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
@@ -51,14 +57,15 @@ def _field(label: str, name: str, value, *, kind: str = "text", required=False, 
     )
 
 
-def _line_input(index, line: dict, label, name: str, kind: str, error: str = "", **props):
+def _line_input(index, line: dict, label, name: str, error: str = "", **props):
+    """A field of one booked service; `props` give its type. Its error is the service's
+    `items.{index}.{error or name}`."""
     field_id = f"line-{name}-" + index.to_string()
     key = "items." + index.to_string() + "." + (error or name)
     return rx.el.div(
         rx.el.label(label, html_for=field_id, class_name=LABEL),
         rx.el.input(
             id=field_id,
-            type=kind,
             value=line[name],
             on_change=lambda v: S.set_line(index, name, v),
             aria_invalid=rx.cond(S.field_errors.contains(key), "true", "false"),
@@ -66,6 +73,21 @@ def _line_input(index, line: dict, label, name: str, kind: str, error: str = "",
             **props,
         ),
         _field_error(key, field_id),
+    )
+
+
+def _line_select(index, line: dict, label: str, name: str, options: list[tuple[str, str]]):
+    """A choice of one booked service: `options` are (value, label)."""
+    field_id = f"line-{name}-" + index.to_string()
+    return rx.el.div(
+        rx.el.label(label, html_for=field_id, class_name=LABEL),
+        rx.el.select(
+            *[rx.el.option(text, value=value) for value, text in options],
+            id=field_id,
+            value=line[name],
+            on_change=lambda v: S.set_line(index, name, v),
+            class_name=INPUT,
+        ),
     )
 
 
@@ -78,38 +100,16 @@ def _line(line: dict, index) -> rx.Component:
                 line,
                 rx.el.span("Price ", rx.el.span(line["unit_label"], data_testid="line-unit")),
                 "rate",
-                "number",
                 error="unit_price",
+                type="number",
                 min=0,
                 step="0.01",
             ),
-            _line_input(index, line, "Quantity", "quantity", "number", min=1, step=1),
-            _line_input(
-                index,
-                line,
-                "Date",
-                "date",
-                "text",
-                input_mode="numeric",
-                placeholder="DD.MM.YYYY",
-                max_length=10,
-            ),
-            _line_input(
-                index, line, "Time", "time", "text", error="date", placeholder="HH:MM", max_length=5
-            ),
-            rx.el.div(
-                rx.el.label(
-                    "Duration (hours)",
-                    html_for="line-duration-" + index.to_string(),
-                    class_name=LABEL,
-                ),
-                rx.el.select(
-                    *[rx.el.option(str(h), value=str(h)) for h in range(1, 9)],
-                    id="line-duration-" + index.to_string(),
-                    value=line["duration"],
-                    on_change=lambda v: S.set_line(index, "duration", v),
-                    class_name=INPUT,
-                ),
+            _line_input(index, line, "Quantity", "quantity", type="number", min=1, step=1),
+            _line_input(index, line, "Date", "date", **DATE_FIELD),
+            _line_input(index, line, "Time", "time", error="date", **TIME_FIELD),
+            _line_select(
+                index, line, "Duration (hours)", "duration", [(str(h), str(h)) for h in range(1, 9)]
             ),
             rx.el.div(
                 rx.el.p("Line total", class_name=LABEL),
@@ -122,17 +122,8 @@ def _line(line: dict, index) -> rx.Component:
             class_name="grid gap-3 grid-cols-2 md:grid-cols-6",
         ),
         rx.el.div(
-            rx.el.div(
-                rx.el.label(
-                    "Status", html_for="line-status-" + index.to_string(), class_name=LABEL
-                ),
-                rx.el.select(
-                    *[rx.el.option(status_label(st), value=st) for st in STATUSES],
-                    id="line-status-" + index.to_string(),
-                    value=line["status"],
-                    on_change=lambda v: S.set_line(index, "status", v),
-                    class_name=INPUT,
-                ),
+            _line_select(
+                index, line, "Status", "status", [(st, status_label(st)) for st in STATUSES]
             ),
             rx.el.div(
                 rx.el.label("Notes", html_for="line-notes-" + index.to_string(), class_name=LABEL),

@@ -4,7 +4,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
+from storefront.components.ui import PRIMARY_BUTTON, calendar_link, loading_spinner
 from storefront.state.booking_view import BookingViewState
 
 
@@ -77,13 +77,7 @@ def _found() -> rx.Component:
         ),
         rx.el.p("Payment is collected at the time of service.", class_name="mt-6 text-slate-600"),
         rx.el.div(
-            rx.el.a(
-                "Add to calendar (.ics)",
-                href=BookingViewState.ics_href,
-                download=True,
-                class_name=SECONDARY_BUTTON,
-                data_testid="confirmation-ics",
-            ),
+            calendar_link(BookingViewState.ics_href, "confirmation-ics"),
             rx.link(
                 "Return to Home", href=routes.HOME, underline="none", class_name=PRIMARY_BUTTON
             ),

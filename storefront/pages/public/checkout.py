@@ -8,6 +8,7 @@ from storefront.components.ui import (
     NOT_READY,
     PRIMARY_BUTTON,
     SECONDARY_BUTTON,
+    calendar_link,
     field_error,
     not_ready_note,
     page_title,
@@ -219,13 +220,7 @@ def _confirmation() -> rx.Component:
                 class_name=SECONDARY_BUTTON,
                 data_testid="checkout-booking-link",
             ),
-            rx.el.a(
-                "Add to calendar (.ics)",
-                href=CheckoutState.ics_href,
-                download=True,
-                class_name=SECONDARY_BUTTON,
-                data_testid="checkout-ics",
-            ),
+            calendar_link(CheckoutState.ics_href, "checkout-ics"),
             rx.link(
                 "Return to Home",
                 href=routes.HOME,
