@@ -9,6 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront import routes
+from storefront.components.modal import modal
 from storefront.components.navbar import navbar
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
 from storefront.state.auth import AuthState
@@ -290,3 +291,44 @@ def cell(label: str, *children: rx.Component | rx.Var | str, **props) -> rx.Comp
     """A table cell; `label` is its column's name, shown before it on phones."""
     extra = props.pop("class_name", "")
     return rx.el.td(*children, data_label=label, class_name=f"{TABLE_CELL} {extra}", **props)
+
+
+def confirm_dialog(
+    title: str,
+    *question,
+    confirm_label: str,
+    on_confirm,
+    on_cancel,
+    open: rx.Var,
+    test_id: str,
+    confirm_test_id: str,
+    cancel_label: str = "Cancel",
+    confirm_class: str = DANGER_BUTTON,
+) -> rx.Component:
+    """The back office's one 'are you sure' dialog: the question, then Cancel and the button
+    that does it. Escape, the ✕ and a click outside cancel too."""
+    return modal(
+        rx.dialog.title(title, class_name="text-xl font-bold pr-8"),
+        rx.dialog.description(*question, class_name="mt-3 text-slate-700"),
+        rx.el.div(
+            # The click's own event is not passed on (a cancel handler may take the dialog's
+            # open flag, which on_close sends).
+            rx.el.button(
+                cancel_label,
+                type="button",
+                on_click=lambda _click: on_cancel(),
+                class_name=SMALL_BUTTON,
+            ),
+            rx.el.button(
+                confirm_label,
+                type="button",
+                on_click=on_confirm,
+                class_name=confirm_class,
+                data_testid=confirm_test_id,
+            ),
+            class_name="mt-6 flex justify-end gap-2",
+        ),
+        open=open,
+        on_close=on_cancel,
+        test_id=test_id,
+    )

@@ -17,6 +17,7 @@ from storefront.components.admin_layout import (
     cancel_save,
     cell,
     checkbox,
+    confirm_dialog,
     notices,
 )
 from storefront.components.image_upload import image_upload
@@ -279,26 +280,17 @@ def _item_form() -> rx.Component:
 
 
 def _confirm_delete() -> rx.Component:
-    return modal(
-        rx.dialog.title("Please confirm", class_name="text-xl font-bold pr-8"),
-        rx.dialog.description(CONFIRM_DELETE, class_name="mt-3 text-slate-700"),
-        rx.el.div(
-            rx.el.button(
-                "Cancel", type="button", on_click=S.cancel_delete, class_name=SMALL_BUTTON
-            ),
-            rx.el.button(
-                "Delete",
-                type="button",
-                on_click=S.delete_item,
-                class_name="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
-                "font-semibold bg-red-600 text-white hover:bg-red-700",
-                data_testid="banner-item-confirm-yes",
-            ),
-            class_name="mt-6 flex justify-end gap-2",
-        ),
+    return confirm_dialog(
+        "Please confirm",
+        CONFIRM_DELETE,
+        confirm_label="Delete",
+        on_confirm=S.delete_item,
+        on_cancel=S.cancel_delete,
         open=S.confirm_item_id != "",
-        on_close=S.cancel_delete,
         test_id="banner-item-confirm",
+        confirm_test_id="banner-item-confirm-yes",
+        confirm_class="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
+        "font-semibold bg-red-600 text-white hover:bg-red-700",
     )
 
 

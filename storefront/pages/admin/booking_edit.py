@@ -12,9 +12,9 @@ from storefront.components.admin_layout import (
     LABEL,
     SMALL_BUTTON,
     admin_frame,
+    confirm_dialog,
     notices,
 )
-from storefront.components.modal import modal
 from storefront.components.ui import (
     DATE_FIELD,
     PRIMARY_BUTTON,
@@ -250,53 +250,31 @@ def _form() -> rx.Component:
 
 
 def _confirm_delete() -> rx.Component:
-    return modal(
-        rx.dialog.title("Delete Booking", class_name="text-xl font-bold"),
-        rx.dialog.description(DELETE_QUESTION, class_name="mt-2"),
-        rx.el.div(
-            rx.el.button(
-                "Cancel", on_click=S.cancel_delete(False), class_name=SMALL_BUTTON, type="button"
-            ),
-            rx.el.button(
-                "Delete Booking",
-                on_click=S.delete,
-                class_name=DANGER_BUTTON,
-                type="button",
-                data_testid="confirm-delete",
-            ),
-            class_name="mt-4 flex justify-end gap-2",
-        ),
+    return confirm_dialog(
+        "Delete Booking",
+        DELETE_QUESTION,
+        confirm_label="Delete Booking",
+        on_confirm=S.delete,
+        on_cancel=S.cancel_delete,
         open=S.confirm_delete,
-        on_close=S.cancel_delete,
         test_id="delete-dialog",
+        confirm_test_id="confirm-delete",
     )
 
 
 def _confirm_past() -> rx.Component:
-    return modal(
-        rx.dialog.title("Move into the past?", class_name="text-xl font-bold"),
-        rx.dialog.description(
-            PAST_QUESTION, S.past_lines.join(", "), ". Save anyway?", class_name="mt-2"
-        ),
-        rx.el.div(
-            rx.el.button(
-                "Keep editing",
-                on_click=S.keep_editing(False),
-                class_name=SMALL_BUTTON,
-                type="button",
-            ),
-            rx.el.button(
-                "Save anyway",
-                on_click=S.save_in_past,
-                class_name=DANGER_BUTTON,
-                type="button",
-                data_testid="confirm-past",
-            ),
-            class_name="mt-4 flex justify-end gap-2",
-        ),
+    return confirm_dialog(
+        "Move into the past?",
+        PAST_QUESTION,
+        S.past_lines.join(", "),
+        ". Save anyway?",
+        confirm_label="Save anyway",
+        on_confirm=S.save_in_past,
+        on_cancel=S.keep_editing,
+        cancel_label="Keep editing",
         open=S.past_lines.length() > 0,
-        on_close=S.keep_editing,
         test_id="past-dialog",
+        confirm_test_id="confirm-past",
     )
 
 

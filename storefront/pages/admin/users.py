@@ -10,11 +10,11 @@ from storefront.components.admin_layout import (
     admin_frame,
     admin_table,
     cell,
+    confirm_dialog,
     notices,
     pager,
 )
 from storefront.components.first_admin import first_admin_setup
-from storefront.components.modal import modal
 from storefront.state.admin_users import CONFIRM_MAKE_ADMIN, AdminUsersState
 
 DENIED = "Access Denied - You must be an admin to view this page."
@@ -51,32 +51,20 @@ def _row(user: dict) -> rx.Component:
 
 def _confirm_make_admin() -> rx.Component:
     S = AdminUsersState
-    return modal(
-        rx.dialog.title("Please confirm", class_name="text-xl font-bold pr-8"),
-        rx.dialog.description(
-            "Make ",
-            rx.el.strong(S.confirm_email, class_name="break-all"),
-            " an admin? ",
-            CONFIRM_MAKE_ADMIN,
-            class_name="mt-3 text-slate-700",
-        ),
-        rx.el.div(
-            rx.el.button(
-                "Cancel", type="button", on_click=S.cancel_make_admin, class_name=SMALL_BUTTON
-            ),
-            rx.el.button(
-                "Make Admin",
-                type="button",
-                on_click=S.make_admin(S.confirm_user_id),
-                class_name="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
-                "font-semibold bg-fuchsia-700 text-white hover:bg-fuchsia-800",
-                data_testid="make-admin-confirm-yes",
-            ),
-            class_name="mt-6 flex justify-end gap-2",
-        ),
+    return confirm_dialog(
+        "Please confirm",
+        "Make ",
+        rx.el.strong(S.confirm_email, class_name="break-all"),
+        " an admin? ",
+        CONFIRM_MAKE_ADMIN,
+        confirm_label="Make Admin",
+        on_confirm=S.make_admin(S.confirm_user_id),
+        on_cancel=S.cancel_make_admin,
         open=S.confirm_user_id != "",
-        on_close=S.cancel_make_admin,
         test_id="make-admin-confirm",
+        confirm_test_id="make-admin-confirm-yes",
+        confirm_class="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
+        "font-semibold bg-fuchsia-700 text-white hover:bg-fuchsia-800",
     )
 
 
