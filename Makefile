@@ -16,7 +16,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run run-prod install install-dev migrate seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
-        browser lint format bench bench-ws lighthouse radix-css clean make-admin secret
+        browser lint format bench bench-ws lighthouse radix-css clean make-admin secret \
+        translations translations-check
 
 run: install migrate seed
 	$(BIN)/reflex run --env prod --single-port
@@ -77,6 +78,27 @@ make-admin: install
 # A SECRET_KEY for .env or the environment (prod and public addresses refuse a weak one).
 secret:
 	@$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))'
+
+# Strings (docs/extending.md, 'Add or change a string'): extract every marked string into the
+# template, merge it into each language's catalog (new strings arrive untranslated, removed
+# ones go), then compile each catalog with Babel to show what is still untranslated. The app
+# reads the .po files itself; tests/unit/test_translations.py fails on a missing translation.
+CATALOGS := storefront/translations
+TRANSLATED_LANGUAGES := en
+translations: install-dev
+	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
+		--project=storefront --copyright-holder="Magic Events" -o $(CATALOGS)/messages.pot storefront
+	for lang in $(TRANSLATED_LANGUAGES); do \
+		$(BIN)/pybabel update -i $(CATALOGS)/messages.pot -d $(CATALOGS) -l $$lang \
+			--no-wrap --ignore-obsolete --init-missing --no-fuzzy-matching || exit 1; \
+	done
+	$(MAKE) --no-print-directory translations-check
+
+translations-check: install-dev
+	for lang in $(TRANSLATED_LANGUAGES); do \
+		$(BIN)/pybabel compile --statistics -l $$lang -i $(CATALOGS)/$$lang/LC_MESSAGES/messages.po \
+			-o /dev/null || exit 1; \
+	done
 
 # Every test, in about 7 minutes on 2 cores: the unit and integration tests on both databases,
 # then the faults, the browser tests (one frontend build, shared with the two-process suite) and

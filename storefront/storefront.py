@@ -2,12 +2,14 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.api import create_api
 from storefront.api.body_limit import upload_body_limit
+from storefront.api.language import remembered_language
 from storefront.api.media import static_files
 from storefront.api.security import security_headers
-from storefront.components.head import site_head
+from storefront.components.head import document_language, site_head
+from storefront.i18n import _
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.account.security import security
 from storefront.pages.admin.audit import admin_audit_page
@@ -28,6 +30,7 @@ from storefront.pages.admin.services import admin_services
 from storefront.pages.admin.settings import admin_settings_page
 from storefront.pages.admin.users import admin_users
 from storefront.pages.auth.sign_in import reset_password_page, sign_in_page, sign_up_page
+from storefront.pages.editions import compile_in_page_language, in_language
 from storefront.pages.head import head_for
 from storefront.pages.public.book_service import book_service
 from storefront.pages.public.booking_confirmation import booking_confirmation
@@ -91,9 +94,15 @@ from storefront.state.weddings import WeddingsState
 app = rx.App(
     # Long cache lifetimes on the build's hashed assets, the API routes, the cap on upload
     # bodies, then the security headers on every response.
-    api_transformer=[static_files, create_api(), upload_body_limit, security_headers],
+    api_transformer=[
+        static_files,
+        remembered_language,
+        create_api(),
+        upload_body_limit,
+        security_headers,
+    ],
     stylesheets=["/styles.css"],
-    html_lang="sq",
+    html_custom_attrs={"lang": document_language()},
     head_components=site_head(),
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
     backend_exception_handler=backend_exception_handler,
@@ -165,27 +174,42 @@ ACCOUNT_PAGES = [
 
 
 def _title(title: str | rx.Var) -> str | rx.Var:
-    return title if isinstance(title, rx.Var) else business.page_title(title)
+    """A page's tab title in the language of the moment."""
+    return title if isinstance(title, rx.Var) else business.page_title(_(title))
 
 
+def add_page_in_every_language(component, route: str, title, on_load, *, head: bool) -> None:
+    """The page at `route` in every edition: '/cart' and '/en/cart' (pages/editions.py)."""
+    for lang in i18n.LANGUAGES:
+        with i18n.using(lang):
+            page_title = _title(title)
+            app.add_page(
+                in_language(lang, component, route),
+                route=i18n.href(route),
+                title=page_title,
+                on_load=on_load,
+                **(head_for(route, page_title) if head else {}),
+            )
+
+
+compile_in_page_language()
 for component, route, title, loads in PUBLIC_PAGES:
-    app.add_page(
+    add_page_in_every_language(
         component,
-        route=route,
-        title=_title(title),
-        on_load=[AuthState.check_session, BusinessState.load, SeoState.load, *loads],
-        **head_for(route, _title(title)),
+        route,
+        title,
+        [AuthState.check_session, BusinessState.load, SeoState.load, *loads],
+        head=True,
     )
 for component, route, title, load in AUTH_PAGES:
-    app.add_page(
-        component, route=route, title=_title(title), on_load=load, **head_for(route, _title(title))
-    )
+    add_page_in_every_language(component, route, title, load, head=True)
 for component, route, title, loads in ACCOUNT_PAGES:
-    app.add_page(
+    add_page_in_every_language(
         component,
-        route=route,
-        title=_title(title),
-        on_load=[AuthState.require_account, BusinessState.load, *loads],
+        route,
+        title,
+        [AuthState.require_account, BusinessState.load, *loads],
+        head=False,
     )
 ADMIN_PAGES = [
     (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),

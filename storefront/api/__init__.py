@@ -6,6 +6,7 @@ from storefront.api.admin_export import routes as admin_export_routes
 from storefront.api.auth import routes as auth_routes
 from storefront.api.bookings import routes as booking_routes
 from storefront.api.health import routes as health_routes
+from storefront.api.language import routes as language_routes
 from storefront.api.media import routes as media_routes
 from storefront.api.oauth import routes as oauth_routes
 from storefront.api.redirects import routes as redirect_routes
@@ -19,6 +20,7 @@ def create_api() -> Starlette:
             *auth_routes,
             *booking_routes,
             *health_routes,
+            *language_routes,
             *oauth_routes,
             *media_routes,
             *redirect_routes,

@@ -13,15 +13,15 @@ from storefront.services import seo
 CACHE = "public, max-age=3600"
 
 
-def _sitemap_urls() -> list[str]:
+def _sitemap_pages() -> list[dict[str, str]]:
     with session_scope() as session:
-        return seo.sitemap_urls(session=session)
+        return seo.sitemap_pages(session=session)
 
 
 async def sitemap(request: Request) -> Response:
-    urls = await asyncio.to_thread(_sitemap_urls)
+    pages = await asyncio.to_thread(_sitemap_pages)
     return Response(
-        seo.sitemap_xml(urls),
+        seo.sitemap_xml(pages),
         media_type="application/xml",
         headers={"cache-control": CACHE},
     )

@@ -5,10 +5,33 @@ and Twitter card tags, and its structured data (JSON-LD)."""
 from __future__ import annotations
 
 import reflex as rx
+from reflex.utils.imports import ImportVar
 
+from storefront import i18n
 from storefront.state.seo import SeoState
 
 THEME_COLOR = "#c026d3"
+# Open Graph names locales with a country.
+OG_LOCALES = {"sq": "sq_AL", "en": "en_GB"}
+
+
+def document_language() -> rx.Var:
+    """`<html lang>` of every page, for `rx.App(html_lang=...)`: the language of its edition,
+    read from the address (storefront/i18n.py: '/en/...' is English). Reflex's document root
+    takes no hooks as components; React Router's `useLocation` is read where the attribute is
+    rendered, so the prerendered HTML of each page has its own language and a navigation to the
+    other edition changes it."""
+    prefixes = "|".join(
+        i18n.PREFIXES[lang].lstrip("/") for lang in i18n.LANGUAGES if lang != i18n.DEFAULT
+    )
+    return rx.Var(
+        _js_expr=(
+            f"((useLocation().pathname.match(/^\\/({prefixes})(?=\\/|$)/) || [])[1]"
+            f' || "{i18n.DEFAULT}")'
+        ),
+        _var_type=str,
+        _var_data=rx.vars.VarData(imports={"react-router": [ImportVar(tag="useLocation")]}),
+    )
 
 
 def site_head() -> list[rx.Component]:
@@ -30,12 +53,31 @@ def _name(name: str, content) -> rx.Component:
     return rx.el.meta(name=name, content=content)
 
 
-def page_head(*, title, description, url, image, site_name: str) -> dict:
+def _alternates(alternates) -> list[rx.Component]:
+    """A link to the page in each language (`hreflang`), and `x-default` (the default edition)
+    for a visitor whose language is neither. `alternates`: {lang: address}, or a state var of
+    that shape (a theme's page)."""
+    links = [
+        rx.el.link(rel="alternate", hreflang=lang, href=alternates[lang]) for lang in i18n.LANGUAGES
+    ]
+    return [
+        *links,
+        rx.el.link(rel="alternate", hreflang="x-default", href=alternates[i18n.DEFAULT]),
+    ]
+
+
+def page_head(*, title, description, url, alternates, image, site_name: str) -> dict:
     """`app.add_page` arguments: `description` and `image` (og:image, absolute) plus the rest
     as `meta`. Each value may be text or a state var (a theme's page). A page with no one
-    address (`url` None: a booking, a 404) gets no canonical link."""
+    address (`url` None: a booking, a 404) gets no canonical link and no alternates."""
     address = (
-        [] if url is None else [rx.el.link(rel="canonical", href=url), _property("og:url", url)]
+        []
+        if url is None
+        else [
+            rx.el.link(rel="canonical", href=url),
+            _property("og:url", url),
+            *([] if alternates is None else _alternates(alternates)),
+        ]
     )
     return {
         "description": description,
@@ -44,7 +86,7 @@ def page_head(*, title, description, url, image, site_name: str) -> dict:
             *address,
             _property("og:type", "website"),
             _property("og:site_name", site_name),
-            _property("og:locale", "sq_AL"),
+            _property("og:locale", OG_LOCALES[i18n.language()]),
             _property("og:title", title),
             _property("og:description", description),
             _name("twitter:card", "summary_large_image"),

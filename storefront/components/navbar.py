@@ -1,20 +1,23 @@
 """The public navigation: links on desktop, a menu behind a button under 768 px."""
 
+from urllib.parse import quote
+
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.brand import logo
+from storefront.i18n import N_, _
 from storefront.state.auth import AuthState
 
 # (label on desktop, label on mobile, href)
 NAV_LINKS = [
-    ("Home", "Home", routes.HOME),
-    ("Magic Weddings", "Magic Weddings", routes.WEDDINGS),
-    ("Mascots", "Mascots", routes.MASCOTS),
-    ("Bouncers", "Bouncers", routes.BOUNCERS),
-    ("Event Tables", "Wedding Tables", routes.WEDDING_TABLES),
-    ("Contact", "Contact", routes.CONTACT),
+    (N_("Home"), N_("Home"), routes.HOME),
+    (N_("Magic Weddings"), N_("Magic Weddings"), routes.WEDDINGS),
+    (N_("Mascots"), N_("Mascots"), routes.MASCOTS),
+    (N_("Bouncers"), N_("Bouncers"), routes.BOUNCERS),
+    (N_("Event Tables"), N_("Wedding Tables"), routes.WEDDING_TABLES),
+    (N_("Contact"), N_("Contact"), routes.CONTACT),
 ]
 
 menu_open = ClientStateVar.create("mobile_menu_open", default=False, global_ref=True)
@@ -29,25 +32,25 @@ ACCOUNT_ICONS = {"Admin": "shield-check", "Dashboard": "circle-user", "Sign In":
 
 
 def _desktop_link(label: str, href: str) -> rx.Component:
-    return rx.link(label, href=href, underline="none", class_name=DESKTOP_LINK)
+    return rx.link(_(label), href=i18n.href(href), underline="none", class_name=DESKTOP_LINK)
 
 
 def _desktop_account_link(label: str, href: str) -> rx.Component:
     return rx.link(
         rx.icon(ACCOUNT_ICONS[label], size=18, class_name="lg:hidden"),
-        rx.el.span(label, class_name="hidden lg:inline"),
-        href=href,
+        rx.el.span(_(label), class_name="hidden lg:inline"),
+        href=i18n.href(href),
         underline="none",
-        aria_label=label,
-        title=label,
+        aria_label=_(label),
+        title=_(label),
         class_name=DESKTOP_LINK,
     )
 
 
 def _mobile_link(label: str, href: str) -> rx.Component:
     return rx.link(
-        label,
-        href=href,
+        _(label),
+        href=i18n.href(href),
         underline="none",
         on_click=menu_open.set_value(False),
         class_name="block px-4 py-3 text-base font-medium text-slate-800 hover:bg-fuchsia-50 rounded-lg",
@@ -57,9 +60,9 @@ def _mobile_link(label: str, href: str) -> rx.Component:
 def cart_link() -> rx.Component:
     return rx.link(
         rx.icon("shopping-cart", size=20),
-        href=routes.CART,
+        href=i18n.href(routes.CART),
         underline="none",
-        aria_label="Cart",
+        aria_label=_("Cart"),
         class_name="text-slate-700 hover:text-fuchsia-600",
     )
 
@@ -69,11 +72,11 @@ def _account_links(link, sign_out: rx.Component) -> rx.Component:
     return rx.cond(
         AuthState.signed_in,
         rx.fragment(
-            rx.cond(AuthState.is_admin, link("Admin", routes.ADMIN)),
-            link("Dashboard", routes.ACCOUNT),
+            rx.cond(AuthState.is_admin, link(N_("Admin"), routes.ADMIN)),
+            link(N_("Dashboard"), routes.ACCOUNT),
             sign_out,
         ),
-        link("Sign In", routes.SIGN_IN),
+        link(N_("Sign In"), routes.SIGN_IN),
     )
 
 
@@ -81,11 +84,45 @@ def _sign_out_button(*children: rx.Component, class_name: str) -> rx.Component:
     return rx.el.button(
         *children,
         on_click=AuthState.sign_out,
-        aria_label="Sign Out",
-        title="Sign Out",
+        aria_label=_("Sign Out"),
+        title=_("Sign Out"),
         class_name=class_name,
         data_testid="sign-out",
     )
+
+
+DESKTOP_SWITCH = (
+    "whitespace-nowrap rounded-full border border-slate-200 px-2.5 py-1 text-xs font-semibold "
+    "text-slate-700 hover:border-fuchsia-400 hover:text-fuchsia-700"
+)
+MOBILE_SWITCH = (
+    "block px-4 py-3 text-base font-medium text-slate-800 hover:bg-fuchsia-50 rounded-lg"
+)
+
+
+def language_switch(class_name: str) -> rx.Component:
+    """A link to this page in the other language, named in that language. A plain link through
+    `/api/language/{lang}` (api/language.py), which remembers the choice and opens the same page
+    (and the same service) there: the page knows its route when it is built; a page whose
+    address holds an id is found from where the click came from."""
+    route = i18n.page_route()
+    known_address = route is not None and "[" not in route
+    links = []
+    for lang in i18n.LANGUAGES:
+        if lang == i18n.language():
+            continue
+        target = f"/api/language/{lang}" + (f"?next={quote(route)}" if known_address else "")
+        links.append(
+            rx.el.a(
+                i18n.NAMES[lang],
+                href=target,
+                lang=lang,
+                custom_attrs={"hreflang": lang},
+                class_name=class_name,
+                data_testid=f"language-{lang}",
+            )
+        )
+    return rx.fragment(*links)
 
 
 def navbar() -> rx.Component:
@@ -98,11 +135,12 @@ def navbar() -> rx.Component:
                     _desktop_account_link,
                     _sign_out_button(
                         rx.icon("log-out", size=18, class_name="lg:hidden"),
-                        rx.el.span("Sign Out", class_name="hidden lg:inline"),
+                        rx.el.span(_("Sign Out"), class_name="hidden lg:inline"),
                         class_name=DESKTOP_LINK,
                     ),
                 ),
                 cart_link(),
+                language_switch(DESKTOP_SWITCH),
                 class_name="hidden md:flex items-center gap-4 lg:gap-6",
                 data_testid="desktop-nav",
             ),
@@ -110,7 +148,7 @@ def navbar() -> rx.Component:
                 rx.cond(menu_open.value, rx.icon("x", size=24), rx.icon("menu", size=24)),
                 on_click=menu_open.set_value(~menu_open.value),
                 class_name="md:hidden p-2 rounded-lg text-slate-700 hover:bg-slate-100",
-                aria_label="Menu",
+                aria_label=_("Menu"),
                 aria_expanded=rx.cond(menu_open.value, "true", "false"),
                 aria_controls="mobile-nav",
                 data_testid="mobile-menu-button",
@@ -121,11 +159,12 @@ def navbar() -> rx.Component:
             menu_open.value,
             rx.el.div(
                 *[_mobile_link(mobile, href) for _desktop, mobile, href in NAV_LINKS],
-                _mobile_link("Cart", routes.CART),
+                _mobile_link(N_("Cart"), routes.CART),
+                language_switch(MOBILE_SWITCH),
                 _account_links(
                     _mobile_link,
                     _sign_out_button(
-                        "Sign Out",
+                        _("Sign Out"),
                         class_name="block w-full text-left px-4 py-3 text-base font-medium "
                         "text-slate-800 hover:bg-fuchsia-50 rounded-lg",
                     ),

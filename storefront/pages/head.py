@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.footer import TAGLINE
 from storefront.components.head import page_head
+from storefront.i18n import _
 from storefront.pages.auth.sign_in import RESET_SUBTITLE, SIGN_IN_SUBTITLE, SIGN_UP_SUBTITLE
 from storefront.pages.public import (
     bouncers,
@@ -45,19 +46,23 @@ THEME_ROUTES = (routes.SERVICE_DETAIL, routes.THEMED_DECORATION)
 
 
 def head_for(route: str, title: str | rx.Var) -> dict:
-    """The head of the page at `route` titled `title` (as its tab shows it)."""
+    """The head of the page at `route` titled `title` (as its tab shows it), in the edition of
+    the moment: its own canonical address, and its address in every language (hreflang)."""
     if route in THEME_ROUTES:
         return page_head(
             title=ThemeState.page_title,
             description=ThemeState.meta_description,
             url=ThemeState.canonical_url,
+            alternates=ThemeState.alternate_urls,
             image=ThemeState.share_image,
             site_name=business.SITE_NAME,
         )
+    has_address = "[" not in route and route != "404"
     return page_head(
         title=title,
-        description=DESCRIPTIONS.get(route, TAGLINE),
-        url=None if "[" in route or route == "404" else seo.canonical_url(route),
+        description=_(DESCRIPTIONS.get(route, TAGLINE)),
+        url=seo.canonical_url(i18n.href(route)) if has_address else None,
+        alternates=seo.alternate_urls(route) if has_address else None,
         image=seo.absolute(IMAGES.get(route, seo.SHARE_IMAGE)),
         site_name=business.SITE_NAME,
     )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from babel.numbers import format_currency, format_decimal
+
+from storefront import i18n
+from storefront.i18n import N_, _
 from storefront.settings import get_settings
 
-SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
 CENT = Decimal("0.01")
 
 
@@ -22,23 +25,29 @@ def to_amount(value: object, default: Decimal = Decimal("0")) -> Decimal:
 
 
 def format_price(value: object, currency: str | None = None) -> str:
-    """`7` -> '7.00 €' (two decimals, the site's one currency). Amount and symbol are joined
-    by a no-break space, so a narrow line never leaves the '€' on a line of its own."""
+    """A price as the language of the moment writes it (storefront/i18n.py), by Babel's
+    locale data: `1999` -> '1 999,00 €' (sq_XK), '€1,999.00' (en). Two decimals, the site's
+    one currency; Babel joins amount and symbol with a no-break space where the locale puts
+    one, so a narrow line never leaves the '€' on a line of its own."""
     amount = to_amount(value)
     code = currency or get_settings().currency
-    symbol = SYMBOLS.get(code, code)
-    return f"{amount:,.2f}\u00a0{symbol}"
+    return format_currency(amount, code, locale=i18n.locale(), format_type="standard")
+
+
+def format_number(value: object) -> str:
+    """A count or amount as the language of the moment groups it: 1200 -> '1 200' / '1,200'."""
+    return format_decimal(value, locale=i18n.locale())
 
 
 # How a price's unit is written after it (docs/architecture.md §9.9): the cart's '/ h' for a
 # rate per hour, 'per event' for a price that the hours do not multiply.
-UNIT_WORDS = {"per_hour": "/\u00a0h", "per_event": "per event"}
+UNIT_WORDS = {"per_hour": N_("/\u00a0h"), "per_event": N_("per event")}
 
 
 def format_price_with_unit(value: object, unit: str | None, currency: str | None = None) -> str:
-    """`599, 'per_hour'` -> '599.00 € / h'; `150, 'per_event'` -> '150.00 € per event'. Every
+    """`599, 'per_hour'` -> '599,00 € / h'; `150, 'per_event'` -> '150,00 € per event'. Every
     public price goes through here, so a visitor always reads what the price is for; an unknown
     unit shows the price alone. The unit stays on the amount's line (no-break space)."""
-    words = UNIT_WORDS.get(unit or "")
+    words = _(UNIT_WORDS[unit]) if unit in UNIT_WORDS else None
     price = format_price(value, currency)
     return f"{price}\u00a0{words}" if words else price

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 from sqlmodel import Session
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.services import business, catalog
 from storefront.services.catalog_cache import cached
 from storefront.services.money import to_amount
@@ -33,7 +33,7 @@ SITEMAP_PAGES = (
     routes.PRIVACY,
 )
 # Kept out of search results: private areas, the buying steps and the API.
-DISALLOWED = (
+_PRIVATE = (
     "/admin",
     "/account",
     "/checkout",
@@ -41,6 +41,9 @@ DISALLOWED = (
     "/services/create",
     "/services/edit/",
     "/services/*/book",
+)
+DISALLOWED = (
+    *dict.fromkeys(i18n.href(path, lang) for lang in i18n.LANGUAGES for path in _PRIVATE),
     "/api/",
 )
 # A category page shows the catalogue of one category (services.showcase names them).
@@ -92,24 +95,49 @@ def absolute(url: str | None, base: str | None = None) -> str:
 # --- sitemap and robots ---------------------------------------------------------------------
 
 
-def sitemap_urls(*, session: Session, base: str | None = None) -> list[str]:
+def alternate_urls(path: str, base: str | None = None) -> dict[str, str]:
+    """The page at `path` (a route of the default edition) in every language: {'sq': ..., 'en':
+    ...}, for its `hreflang` links and the sitemap."""
+    return {lang: canonical_url(i18n.href(path, lang), base) for lang in i18n.LANGUAGES}
+
+
+def sitemap_pages(*, session: Session, base: str | None = None) -> list[dict[str, str]]:
     """Every public page and every service page of the catalogue (themes and plain services),
-    as real addresses."""
-    pages = [canonical_url(path, base) for path in SITEMAP_PAGES]
+    each with its address in every language."""
     services = [
         service
         for kind in catalog.detail_page_kinds()
         for service in catalog.list_public_services(session=session, kind=kind)
     ]
-    return pages + [detail_url(service.slug, base) for service in services]
+    paths = [*SITEMAP_PAGES, *(detail_path(service.slug) for service in services)]
+    return [alternate_urls(path, base) for path in paths]
 
 
-def sitemap_xml(urls: list[str]) -> str:
-    entries = "".join(f"  <url><loc>{escape(url)}</loc></url>\n" for url in urls)
+def sitemap_urls(*, session: Session, base: str | None = None) -> list[str]:
+    """Every address of `sitemap_pages`, all languages."""
+    return [url for page in sitemap_pages(session=session, base=base) for url in page.values()]
+
+
+def sitemap_xml(pages: list[dict[str, str]] | list[str]) -> str:
+    """The sitemap: one <url> per address; a page known in several languages lists, under each
+    of its addresses, every language's address (`xhtml:link` alternates, x-default too)."""
+    entries = []
+    for page in pages:
+        group = page if isinstance(page, dict) else {}
+        for url in group.values() if group else [page]:
+            links = "".join(
+                f'    <xhtml:link rel="alternate" hreflang="{lang}" href="{escape(address)}"/>\n'
+                for lang, address in [
+                    *group.items(),
+                    *([("x-default", group[i18n.DEFAULT])] if group else []),
+                ]
+            )
+            entries.append(f"  <url>\n    <loc>{escape(url)}</loc>\n{links}  </url>\n")
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-        f"{entries}</urlset>\n"
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        f"{''.join(entries)}</urlset>\n"
     )
 
 

@@ -34,6 +34,7 @@ from reflex.state import (
 )
 from reflex_base.registry import RegistrationContext
 
+from storefront import i18n
 from storefront.state.access import REFLEX_STATES, access_of, identity_state
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,8 @@ def _reload() -> StateUpdate:
 
 class AuthGuard(Middleware):
     async def preprocess(self, app, state: BaseState, event) -> StateUpdate | None:
+        # The event speaks the language of the page that sent it (storefront/i18n.py).
+        i18n.set_language(i18n.language_of(state.router.url.path))
         target = target_of(event.name)
         if target is None:
             log.warning("refused unknown event %s", _shown_name(event.name))

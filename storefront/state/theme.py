@@ -6,6 +6,7 @@ import logging
 
 import reflex as rx
 
+from storefront import i18n
 from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business, catalog, seo
 from storefront.services.money import format_price, format_price_with_unit
@@ -46,7 +47,7 @@ class ThemeState(rx.State):
             return
         moved = catalog.moved_to(key, view)
         if moved is not None:  # an old address of a service whose slug changed
-            yield rx.redirect(seo.detail_path(moved), replace=True)
+            yield rx.redirect(i18n.href(seo.detail_path(moved)), replace=True)
             return
         self.gallery = list(view.image_urls)
         details = details_as(view.details, ThemeDetails)
@@ -80,10 +81,15 @@ class ThemeState(rx.State):
         return business.page_title("Theme")
 
     @rx.var
-    def canonical_url(self) -> str:
-        """The page's one address (by slug), whichever address showed it."""
+    def alternate_urls(self) -> dict[str, str]:
+        """The page's one address (by slug) in every language, whichever address showed it."""
         slug = self.theme.get("slug", "")
-        return seo.detail_url(slug) if slug else seo.canonical_url("/services")
+        return seo.alternate_urls(seo.detail_path(slug) if slug else "/services")
+
+    @rx.var
+    def canonical_url(self) -> str:
+        """The page's one address in the language of the page that shows it."""
+        return self.alternate_urls.get(i18n.language_of(self.router.url.path), "")
 
     @rx.var
     def share_image(self) -> str:

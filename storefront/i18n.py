@@ -1,0 +1,184 @@
+"""Languages: the default edition (SPEC's copy, Albanian, at `/...`) and English (at `/en/...`).
+
+Every string a person reads is written once, in the source, in the default edition's words, and
+marked with `_()` (or `N_()` where it is only named, in a module-level constant or a table, and
+translated where it is shown). `make translations` extracts the marked strings with Babel into
+`storefront/translations/messages.pot` and merges them into each language's `.po`, where the
+translation is written (docs/extending.md, 'Add or change a string').
+
+Which language `_()` answers in is the one of the moment (`language()`):
+- while a page is compiled, the page's edition (pages/editions.py registers every page once per
+  language and compiles each in its own), so static text is in the prerendered HTML and never
+  goes over the websocket;
+- while an event is handled, the edition of the page that sent it (state/guard.py reads it from
+  the page's address), so toasts, validation messages and computed text follow the visitor;
+- elsewhere (mails, the outbox, a booking's calendar file), the language a caller names with
+  `using(lang)`: a booking's own (`Booking.language`), the staff's (business settings).
+
+The default edition is the source text itself: its catalog is empty, so it shows SPEC's copy word
+for word, whatever any catalog holds. The `.po` files are read (and compiled in memory with
+Babel's own compiler) when first needed; a change to a `.po` shows at the next start.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from gettext import NullTranslations
+from pathlib import Path
+
+DEFAULT = "sq"
+LANGUAGES = ("sq", "en")
+# Where each edition lives: its address prefix.
+PREFIXES = {"sq": "", "en": "/en"}
+# The Babel locale of each language: how prices, numbers, dates, weekdays and months are written.
+LOCALES = {"sq": "sq_XK", "en": "en"}
+# What the language switch calls each language, in that language.
+NAMES = {"sq": "Shqip", "en": "English"}
+DOMAIN = "messages"
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+# Languages with a catalog: every language but the default, whose text is the source.
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
+
+_language: ContextVar[str] = ContextVar("storefront_language", default=DEFAULT)
+# The route of the page being compiled ('/services/[service_id]'), for the language switch.
+_page_route: ContextVar[str | None] = ContextVar("storefront_page_route", default=None)
+
+
+def po_path(lang: str) -> Path:
+    return TRANSLATIONS / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def catalog(lang: str) -> NullTranslations:
+    """The translations of `lang`, compiled from its `.po` by Babel (an empty one for the
+    default language, whose text is the source)."""
+    if lang not in TRANSLATED:
+        return NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    with po_path(lang).open("rb") as source:
+        messages = read_po(source, locale=LOCALES[lang], domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, messages, use_fuzzy=False)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def known(lang: str | None) -> str:
+    """`lang` when it is one of the site's languages, else the default."""
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def language() -> str:
+    """The language of the moment (see the module's docstring)."""
+    return _language.get()
+
+
+@contextmanager
+def using(lang: str | None, *, page_route: str | None = None) -> Iterator[str]:
+    """Everything inside speaks `lang` (an unknown one speaks the default); `page_route`: the
+    route of the page being compiled inside, in the default edition."""
+    token = _language.set(known(lang))
+    route_token = _page_route.set(page_route) if page_route is not None else None
+    try:
+        yield _language.get()
+    finally:
+        _language.reset(token)
+        if route_token is not None:
+            _page_route.reset(route_token)
+
+
+def page_route() -> str | None:
+    """The route of the page being compiled (in the default edition), or None."""
+    return _page_route.get()
+
+
+def set_language(lang: str | None) -> None:
+    """The language of the rest of this task (an event's, set once by the guard)."""
+    _language.set(known(lang))
+
+
+def gettext(message: str) -> str:
+    """`message` (the default edition's words) in the language of the moment."""
+    return catalog(language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return catalog(language()).ngettext(singular, plural, n)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
+    """Marks `message` for translation where it is only named (a constant, a table's value);
+    the code that shows it passes it through `_()`."""
+    return message
+
+
+def locale() -> str:
+    """The Babel locale of the moment's language."""
+    return LOCALES[language()]
+
+
+def prefix(lang: str | None = None) -> str:
+    return PREFIXES[known(lang) if lang else language()]
+
+
+def href(path: str, lang: str | None = None) -> str:
+    """The address of the page at `path` (a route of storefront/routes.py, or a path with its
+    query) in `lang`'s edition, by default the edition of the moment: '/cart' -> '/en/cart'.
+    Addresses that are not pages (the API, media, other sites) are left as they are."""
+    head = prefix(lang)
+    if not head or not path.startswith("/") or not is_page_path(path):
+        return path
+    if path == "/" or path.startswith(("/?", "/#")):
+        return head + path[1:]
+    return head + path
+
+
+# Addresses served by the backend or the build, never a page of an edition.
+_NOT_PAGES = ("/api/", "/_", "/assets/", "/media/", "/uploads/", "/sitemap.xml", "/robots.txt")
+
+
+# Pages with one address for every language: the back office follows its user's language (a
+# profile setting), not its address.
+ONE_EDITION = ("/admin",)
+
+
+def is_page_path(path: str) -> bool:
+    """Whether `path` is a page that each edition has at its own address."""
+    if path.startswith(_NOT_PAGES) or path.startswith("//"):
+        return False
+    return not any(path == p or path.startswith(p + "/") for p in ONE_EDITION)
+
+
+_EDITION = re.compile(r"^/(en)(?=/|$|\?|#)")
+
+
+def split(path: str) -> tuple[str, str]:
+    """('en', '/cart') for '/en/cart'; ('sq', '/cart') for '/cart'; the rest of the address
+    (query, fragment) is kept."""
+    match = _EDITION.match(path or "")
+    if not match:
+        return DEFAULT, path or "/"
+    rest = path[match.end() :]
+    return match.group(1), rest if rest.startswith("/") else "/" + rest
+
+
+def language_of(path: str | None) -> str:
+    """The language of the page at `path` (its edition's prefix)."""
+    return split(path or "/")[0]
+
+
+def in_language(path: str, lang: str) -> str:
+    """The same page as `path` in `lang`'s edition: '/en/services/mascots', 'sq' ->
+    '/services/mascots'."""
+    return href(split(path)[1], lang)
