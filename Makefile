@@ -79,26 +79,30 @@ make-admin: install
 secret:
 	@$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))'
 
-# Strings (docs/extending.md, 'Add or change a string'): extract every marked string into the
-# template, merge it into each language's catalog (new strings arrive untranslated, removed
-# ones go), then compile each catalog with Babel to show what is still untranslated. The app
-# reads the .po files itself; tests/unit/test_translations.py fails on a missing translation.
+# Strings (docs/extending.md, 'Add or change a string'): extract every marked string of each
+# catalog (storefront/i18n.py: `messages`, marked _() and N_(), written in the default edition's
+# words; `office`, marked _o() and N_o(), written in English) into its template, merge it into
+# each language's .po (new strings arrive untranslated, removed ones go), then compile each
+# catalog with Babel to show what is still untranslated. The app reads the .po files itself;
+# tests/unit/test_translations.py fails on a missing translation.
 CATALOGS := storefront/translations
-TRANSLATED_LANGUAGES := en
+EXTRACT := $(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
+	--project=storefront --copyright-holder="Magic Events"
+UPDATE := $(BIN)/pybabel update -d $(CATALOGS) --no-wrap --ignore-obsolete --init-missing \
+	--no-fuzzy-matching
 translations: install-dev
-	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
-		--project=storefront --copyright-holder="Magic Events" -o $(CATALOGS)/messages.pot storefront
-	for lang in $(TRANSLATED_LANGUAGES); do \
-		$(BIN)/pybabel update -i $(CATALOGS)/messages.pot -d $(CATALOGS) -l $$lang \
-			--no-wrap --ignore-obsolete --init-missing --no-fuzzy-matching || exit 1; \
-	done
+	$(EXTRACT) -o $(CATALOGS)/messages.pot storefront
+	$(EXTRACT) --no-default-keywords -k _o -k N_o -k office_gettext -k office_ngettext:1,2 \
+		-o $(CATALOGS)/office.pot storefront
+	$(UPDATE) -D messages -i $(CATALOGS)/messages.pot -l en
+	$(UPDATE) -D office -i $(CATALOGS)/office.pot -l sq
 	$(MAKE) --no-print-directory translations-check
 
 translations-check: install-dev
-	for lang in $(TRANSLATED_LANGUAGES); do \
-		$(BIN)/pybabel compile --statistics -l $$lang -i $(CATALOGS)/$$lang/LC_MESSAGES/messages.po \
-			-o /dev/null || exit 1; \
-	done
+	$(BIN)/pybabel compile --statistics -D messages -l en -d $(CATALOGS) \
+		-i $(CATALOGS)/en/LC_MESSAGES/messages.po -o /dev/null
+	$(BIN)/pybabel compile --statistics -D office -l sq -d $(CATALOGS) \
+		-i $(CATALOGS)/sq/LC_MESSAGES/office.po -o /dev/null
 
 # Every test, in about 7 minutes on 2 cores: the unit and integration tests on both databases,
 # then the faults, the browser tests (one frontend build, shared with the two-process suite) and

@@ -1,10 +1,16 @@
 """Languages: the default edition (SPEC's copy, Albanian, at `/...`) and English (at `/en/...`).
 
-Every string a person reads is written once, in the source, in the default edition's words, and
-marked with `_()` (or `N_()` where it is only named, in a module-level constant or a table, and
-translated where it is shown). `make translations` extracts the marked strings with Babel into
-`storefront/translations/messages.pot` and merges them into each language's `.po`, where the
-translation is written (docs/extending.md, 'Add or change a string').
+Every string a person reads is written once, in the source, and marked for translation. Two
+catalogs (gettext domains), by the language the source is written in:
+- `messages`: what visitors read on the site, written in the default edition's words (SPEC's
+  copy), marked with `_()`, translated into English (`en/LC_MESSAGES/messages.po`);
+- `office`: what the business writes to people outside the site's pages (mails, the staff's
+  WhatsApp messages, a booking's calendar file), written in English, marked with `_o()`,
+  translated into Albanian (`sq/LC_MESSAGES/office.po`).
+`N_()` / `N_o()` mark a string that is only named (a module-level constant, a table's value)
+and translated where it is shown. `make translations` extracts the marked strings with Babel into
+`storefront/translations/<domain>.pot` and merges them into each catalog, where the translation
+is written (docs/extending.md, 'Add or change a string').
 
 Which language `_()` answers in is the one of the moment (`language()`):
 - while a page is compiled, the page's edition (pages/editions.py registers every page once per
@@ -15,7 +21,7 @@ Which language `_()` answers in is the one of the moment (`language()`):
 - elsewhere (mails, the outbox, a booking's calendar file), the language a caller names with
   `using(lang)`: a booking's own (`Booking.language`), the staff's (business settings).
 
-The default edition is the source text itself: its catalog is empty, so it shows SPEC's copy word
+A text in its source language is the source itself: the default edition shows SPEC's copy word
 for word, whatever any catalog holds. The `.po` files are read (and compiled in memory with
 Babel's own compiler) when first needed; a change to a `.po` shows at the next start.
 """
@@ -39,36 +45,40 @@ PREFIXES = {"sq": "", "en": "/en"}
 LOCALES = {"sq": "sq_XK", "en": "en"}
 # What the language switch calls each language, in that language.
 NAMES = {"sq": "Shqip", "en": "English"}
-DOMAIN = "messages"
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-# Languages with a catalog: every language but the default, whose text is the source.
-TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
+# Each catalog and the language its source text is written in; every other language has a .po.
+SOURCES = {"messages": DEFAULT, "office": "en"}
 
 _language: ContextVar[str] = ContextVar("storefront_language", default=DEFAULT)
 # The route of the page being compiled ('/services/[service_id]'), for the language switch.
 _page_route: ContextVar[str | None] = ContextVar("storefront_page_route", default=None)
 
 
-def po_path(lang: str) -> Path:
-    return TRANSLATIONS / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def translated(domain: str) -> tuple[str, ...]:
+    """The languages `domain` is translated into (all but its source's)."""
+    return tuple(lang for lang in LANGUAGES if lang != SOURCES[domain])
+
+
+def po_path(lang: str, domain: str = "messages") -> Path:
+    return TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 @cache
-def catalog(lang: str) -> NullTranslations:
-    """The translations of `lang`, compiled from its `.po` by Babel (an empty one for the
-    default language, whose text is the source)."""
-    if lang not in TRANSLATED:
+def catalog(lang: str, domain: str = "messages") -> NullTranslations:
+    """The translations of `domain` into `lang`, compiled from its `.po` by Babel (an empty one
+    for the language its source is written in)."""
+    if lang not in translated(domain):
         return NullTranslations()
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
     from babel.support import Translations
 
-    with po_path(lang).open("rb") as source:
-        messages = read_po(source, locale=LOCALES[lang], domain=DOMAIN)
+    with po_path(lang, domain).open("rb") as source:
+        messages = read_po(source, locale=LOCALES[lang], domain=domain)
     compiled = io.BytesIO()
     write_mo(compiled, messages, use_fuzzy=False)
     compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+    return Translations(compiled, domain=domain)
 
 
 def known(lang: str | None) -> str:
@@ -114,13 +124,26 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(language()).ngettext(singular, plural, n)
 
 
+def office_gettext(message: str) -> str:
+    """`message` (written in English: a mail, a staff message) in the language of the moment."""
+    return catalog(language(), "office").gettext(message)
+
+
+def office_ngettext(singular: str, plural: str, n: int) -> str:
+    return catalog(language(), "office").ngettext(singular, plural, n)
+
+
 _ = gettext
+_o = office_gettext
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
     """Marks `message` for translation where it is only named (a constant, a table's value);
     the code that shows it passes it through `_()`."""
     return message
+
+
+N_o = N_  # the same, for the `office` catalog (shown through `_o()`)
 
 
 def locale() -> str:

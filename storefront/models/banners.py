@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import CheckConstraint, Index
+from sqlalchemy import JSON, CheckConstraint, Column, Index
 from sqlmodel import Field, SQLModel
 
 from storefront.models.base import UTCDateTime, new_id, utcnow
@@ -35,6 +36,11 @@ class BannerItem(SQLModel, table=True):
     description: str | None = Field(default=None, max_length=2000)
     image_url: str = Field(max_length=1024)
     link_url: str | None = Field(default=None, max_length=1024)
+    # The English text of fields an admin filled in ({"en": {"title": ...}}); the rest shows
+    # the default edition's (services/content.py).
+    translations: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     display_order: int = Field(default=1)
     is_active: bool = Field(default=True)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

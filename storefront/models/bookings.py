@@ -56,6 +56,8 @@ class Booking(SQLModel, table=True):
     special_requests: str | None = Field(default=None, max_length=5000)
     total_amount: Decimal = Field(default=Decimal("0"), sa_type=MONEY)
     currency: str = Field(default="EUR", max_length=3)
+    # The language the booking was made in: its mails, calendar file and confirmation page.
+    language: str = Field(default="sq", max_length=8, sa_column_kwargs={"server_default": "sq"})
     user_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

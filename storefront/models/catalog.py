@@ -27,6 +27,11 @@ class ServiceCategory(SQLModel, table=True):
     name: str = Field(max_length=120)
     slug: str = Field(max_length=120, unique=True)
     description: str | None = Field(default=None, max_length=2000)
+    # The English text of fields an admin filled in ({"en": {"title": ...}}); the rest shows
+    # the default edition's (services/content.py).
+    translations: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
@@ -62,6 +67,11 @@ class Service(SQLModel, table=True):
     # Kind-specific attributes (features, colour, table size, theme tiles, ...).
     meta: dict[str, Any] = Field(
         default_factory=dict, sa_column=Column("metadata", JSON, nullable=False)
+    )
+    # The English text of fields an admin filled in ({"en": {"title": ...}}); the rest shows
+    # the default edition's (services/content.py).
+    translations: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
     featured: bool = Field(default=False)
     active: bool = Field(default=True)

@@ -108,6 +108,15 @@ class BusinessSettings(SQLModel, table=True):
     min_notice_hours: int = Field(default=24)
     # Every admin must sign in with two-factor (services/two_factor.py); admins toggle it.
     admin_two_factor_required: bool = Field(default=False)
+    # The language of the staff's WhatsApp messages, whatever the customer's (storefront/i18n.py).
+    staff_language: str = Field(
+        default="sq", max_length=8, sa_column_kwargs={"server_default": "sq"}
+    )
+    # The English text of fields an admin filled in ({"en": {"title": ...}}); the rest shows
+    # the default edition's (services/content.py).
+    translations: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from sqlmodel import Session, col, select
 
 from storefront.models import Banner, BannerItem
+from storefront.services import content
 from storefront.services.catalog_cache import cached
 
 HOME_BANNER = "Home Page Main Banner"
@@ -42,8 +43,8 @@ def active_banner_items(
     return [
         BannerCard(
             id=str(row.id),
-            title=row.title,
-            description=row.description,
+            title=content.text(row.translations, "title", row.title),
+            description=content.text(row.translations, "description", row.description),
             image_url=row.image_url,
             link_url=row.link_url,
         )

@@ -29,6 +29,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import Session, col, select
 
+from storefront import i18n
 from storefront.db import error_summary, is_outage
 from storefront.models import (
     Booking,
@@ -728,6 +729,8 @@ def _new_booking(order: _Order, plan: _Plan, now: datetime) -> Booking:
         guest_count=contact.guest_count,
         special_requests=contact.special_requests.strip() or None,
         currency=get_settings().currency,
+        # The language of the page it was placed on: its mails, calendar file and confirmation.
+        language=i18n.language(),
         user_id=plan.owner,
         created_at=now,
         updated_at=now,

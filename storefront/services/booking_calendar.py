@@ -10,6 +10,8 @@ from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
 
+from storefront import i18n
+from storefront.i18n import _o
 from storefront.models import Booking, BookingItem, BusinessSettings
 from storefront.settings import get_settings
 
@@ -20,6 +22,14 @@ TIMEZONE_MARGIN = timedelta(days=366)
 
 
 def ics_for_booking(
+    booking: Booking, items: Iterable[BookingItem], *, business: BusinessSettings
+) -> bytes:
+    """In the language the booking was made in (storefront/i18n.py)."""
+    with i18n.using(booking.language):
+        return _calendar(booking, items, business=business)
+
+
+def _calendar(
     booking: Booking, items: Iterable[BookingItem], *, business: BusinessSettings
 ) -> bytes:
     settings = get_settings()
@@ -54,7 +64,8 @@ def _event(
     event.add("summary", summary)
     event.add(
         "description",
-        f"Booking {booking.reference}\n{business.business_name}: {business.phone}, {business.email}",
+        _o("Booking {reference}").format(reference=booking.reference)
+        + f"\n{business.business_name}: {business.phone}, {business.email}",
     )
     venue = ", ".join(part for part in (booking.venue_address, booking.city or "") if part)
     if venue:

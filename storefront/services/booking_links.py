@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 import jwt
 
+from storefront import i18n
 from storefront.models import utcnow
 from storefront.settings import get_settings
 
@@ -57,7 +58,11 @@ def ics_path(booking_id: uuid.UUID | str, key: str | None = None) -> str:
     return f"/api/bookings/{booking_id}.ics" + (f"?key={key}" if key else "")
 
 
-def view_url(booking_id: uuid.UUID | str, *, now: datetime | None = None) -> str:
-    """`{PUBLIC_URL}/booking-confirmation/{id}?key=...`"""
+def view_url(
+    booking_id: uuid.UUID | str, *, now: datetime | None = None, language: str | None = None
+) -> str:
+    """`{PUBLIC_URL}/booking-confirmation/{id}?key=...`, in `language`'s edition (the booking's
+    own, for its mails; `/en/booking-confirmation/...` for a booking made in English)."""
     base = get_settings().public_url.rstrip("/")
-    return base + view_path(booking_id, sign_view_key(booking_id, now=now))
+    path = view_path(booking_id, sign_view_key(booking_id, now=now))
+    return base + (i18n.href(path, language) if language else path)

@@ -10,6 +10,7 @@ from urllib.parse import quote
 from sqlmodel import Session
 
 from storefront.models import BusinessSettings
+from storefront.services import content
 from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
 
@@ -64,8 +65,8 @@ def _details(row: BusinessSettings) -> BusinessDetails:
         name=row.business_name,
         phone=row.phone,
         email=row.email,
-        address=row.address,
-        opening_hours=row.opening_hours,
+        address=content.text(row.translations, "address", row.address),
+        opening_hours=content.text(row.translations, "opening_hours", row.opening_hours),
         instagram_handle=f"@{handle}" if handle else "",
         instagram_url=instagram_url(row.instagram),
         facebook_url=facebook_url(row.facebook),

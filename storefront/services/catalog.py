@@ -17,6 +17,7 @@ from storefront.models import (
 )
 from storefront.models.kinds import read_details
 from storefront.models.service_details import Details, PlainDetails, ThemeDetails, details_as
+from storefront.services import content
 from storefront.services.catalog_cache import cached
 
 
@@ -62,21 +63,29 @@ def default_hours(service: ServiceView) -> int:
 @cached
 def list_categories(*, session: Session) -> list[CategoryView]:
     rows = session.exec(select(ServiceCategory).order_by(col(ServiceCategory.name))).all()
-    return [CategoryView(str(r.id), r.name, r.slug, r.description) for r in rows]
+    return [
+        CategoryView(
+            str(r.id),
+            content.text(r.translations, "name", r.name),
+            r.slug,
+            content.text(r.translations, "description", r.description),
+        )
+        for r in rows
+    ]
 
 
 def _view(service: Service, category_slug: str | None) -> ServiceView:
     image = service.images[0]["url"] if service.images else None
     return ServiceView(
         id=str(service.id),
-        title=service.title,
+        title=content.text(service.translations, "title", service.title),
         slug=service.slug,
-        description=service.description,
+        description=content.text(service.translations, "description", service.description),
         price=service.price,
         kind=service.kind,
         category_slug=category_slug,
         image_url=image,
-        details=read_details(service.kind, service.meta),
+        details=read_details(service.kind, content.details(service.translations, service.meta)),
         price_unit=service.price_unit,
         image_urls=[i["url"] for i in service.images if i.get("url")],
     )

@@ -35,6 +35,7 @@ from sqlalchemy.orm import ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, select
 
+from storefront import i18n
 from storefront.models import (
     Banner,
     BannerItem,
@@ -148,10 +149,12 @@ MISSING = object()
 
 
 def cached(fn: Callable[..., T]) -> Callable[..., T]:
-    """Serve `fn(..., session=...)` from the cache, keyed by its other arguments."""
+    """Serve `fn(..., session=...)` from the cache, keyed by its other arguments and by the
+    language of the moment (storefront/i18n.py): what a cached read shapes (a service's title,
+    a price written out) is in that language."""
 
     def key_of(args: tuple, kwargs: dict[str, Any]) -> tuple:
-        return (fn.__module__, fn.__qualname__, args, *sorted(kwargs.items()))
+        return (fn.__module__, fn.__qualname__, i18n.language(), args, *sorted(kwargs.items()))
 
     @functools.wraps(fn)
     def wrapper(*args: Any, session: Session, **kwargs: Any) -> T:

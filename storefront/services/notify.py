@@ -8,7 +8,11 @@ Topics and their payloads:
 - contact_request (whatsapp): {"name", "email", "phone", "event_type", "event_date", "message"}.
 - booking_confirmation (email): {"booking_id"}; with the .ics and the signed booking link.
 - booking_status (email): {"booking_id", "status"}.
-- mail (email): {"subject", "text", optional "html"}; any other mail (password reset)."""
+- mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
+
+Languages (storefront/i18n.py): a customer's mail speaks the language the booking was made in
+(`Booking.language`), the staff's WhatsApp messages the staff's (business settings), whatever the
+customer's. Their text is written in English and marked `_o()` (the `office` catalog)."""
 
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ from typing import Any
 import httpx
 from sqlmodel import Session, col, select
 
+from storefront import i18n
+from storefront.i18n import N_o, _o
 from storefront.models import Booking, BookingItem, BusinessSettings
 from storefront.services import dates, fields, mail
 from storefront.services.booking_calendar import ics_for_booking
@@ -166,11 +172,20 @@ def render(notification: Notification, *, session: Session) -> Message:
 
 def render_booking_placed(notification: Notification, session: Session) -> WebhookMessage:
     booking, items = _booking(notification, session)
+    with i18n.using(_business(session).staff_language):
+        return _booking_placed(booking, items)
+
+
+def _booking_placed(booking: Booking, items: list[BookingItem]) -> WebhookMessage:
     when = dates.local_date(items[0].start_datetime) if items else "-"
-    guests = f"{booking.guest_count} guests" if booking.guest_count is not None else ""
+    guests = (
+        _o("{count} guests").format(count=booking.guest_count)
+        if booking.guest_count is not None
+        else ""
+    )
     services = "; ".join(_service_line(item, booking.currency) for item in items)
     if booking.special_requests:
-        services += f" | Special requests: {booking.special_requests}"
+        services += " | " + _o("Special requests: {text}").format(text=booking.special_requests)
     return _webhook(
         [
             booking.reference,
@@ -183,12 +198,16 @@ def render_booking_placed(notification: Notification, session: Session) -> Webho
     )
 
 
-def render_contact_request(notification: Notification, _session: Session) -> WebhookMessage:
-    p = notification.payload
+def render_contact_request(notification: Notification, session: Session) -> WebhookMessage:
+    with i18n.using(_business(session).staff_language):
+        return _contact_request(notification.payload)
+
+
+def _contact_request(p: dict[str, Any]) -> WebhookMessage:
     event_date = dates.display_day(p.get("event_date") or "")
     return _webhook(
         [
-            "Kontakt",
+            _o("Contact"),
             _joined(p.get("name", ""), p.get("phone", ""), p.get("email", "")),
             _joined(_label(p.get("event_type")), event_date),
             "-",
@@ -200,52 +219,89 @@ def render_contact_request(notification: Notification, _session: Session) -> Web
 
 def render_booking_confirmation(notification: Notification, session: Session) -> MailMessage:
     booking, items = _booking(notification, session)
-    business = _business(session)
+    with i18n.using(booking.language):
+        return _booking_confirmation(notification, booking, items, _business(session))
+
+
+def _booking_confirmation(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    business: BusinessSettings,
+) -> MailMessage:
     name = customer_name(booking)
     lines = [
-        f"Hello {name}," if name else "Hello,",
+        _o("Hello {name},").format(name=name) if name else _o("Hello,"),
         "",
-        f"Thank you for your booking at {business.business_name}.",
-        f"Booking reference: {booking.reference}",
+        _o("Thank you for your booking at {business}.").format(business=business.business_name),
+        _o("Booking reference: {reference}").format(reference=booking.reference),
         "",
         *_priced_lines(booking, items),
-        "Payment is collected at the time of service.",
+        _o("Payment is collected at the time of service."),
         "",
-        "View your booking:",
-        view_url(booking.id),
+        _o("View your booking:"),
+        view_url(booking.id, language=booking.language),
         "",
-        f"Questions? {business.phone} or {business.email}",
+        _questions(business),
         business.business_name,
     ]
     ics = ics_for_booking(booking, items, business=business)
     return MailMessage(
         to=notification.recipient,
-        subject=f"Booking {booking.reference} received",
+        subject=_o("Booking {reference} received").format(reference=booking.reference),
         text="\n".join(lines) + "\n",
         attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
     )
 
 
+# A booking's statuses as its mails name them.
+STATUS_WORDS = {
+    "pending": N_o("pending"),
+    "confirmed": N_o("confirmed"),
+    "on_the_way": N_o("on the way"),
+    "completed": N_o("completed"),
+    "cancelled": N_o("cancelled"),
+}
+
+
 def render_booking_status(notification: Notification, session: Session) -> MailMessage:
     booking, items = _booking(notification, session)
-    business = _business(session)
-    status = str(notification.payload.get("status") or booking.status).replace("_", " ")
+    with i18n.using(booking.language):
+        return _booking_status(notification, booking, items, _business(session))
+
+
+def _booking_status(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    business: BusinessSettings,
+) -> MailMessage:
+    code = str(notification.payload.get("status") or booking.status)
+    status = _o(STATUS_WORDS[code]) if code in STATUS_WORDS else code.replace("_", " ")
     lines = [
-        f"Booking status updated to {status}",
+        _o("Booking status updated to {status}").format(status=status),
         "",
-        f"Booking reference: {booking.reference}",
+        _o("Booking reference: {reference}").format(reference=booking.reference),
         "",
         *_priced_lines(booking, items),
         "",
-        f"View your booking: {view_url(booking.id)}",
+        _o("View your booking: {address}").format(
+            address=view_url(booking.id, language=booking.language)
+        ),
         "",
-        f"Questions? {business.phone} or {business.email}",
+        _questions(business),
     ]
     return MailMessage(
         to=notification.recipient,
-        subject=f"Booking {booking.reference}: status updated to {status}",
+        subject=_o("Booking {reference}: status updated to {status}").format(
+            reference=booking.reference, status=status
+        ),
         text="\n".join(lines) + "\n",
     )
+
+
+def _questions(business: BusinessSettings) -> str:
+    return _o("Questions? {phone} or {email}").format(phone=business.phone, email=business.email)
 
 
 def render_mail(notification: Notification, _session: Session) -> MailMessage:
@@ -310,7 +366,21 @@ def _joined(*parts: str | None) -> str:
     return ", ".join(p.strip() for p in parts if p and p.strip())
 
 
+# Event types as the staff's messages name them (checkout's and the contact form's).
+EVENT_WORDS = {
+    "wedding": N_o("Wedding"),
+    "birthday": N_o("Birthday"),
+    "corporate": N_o("Corporate"),
+    "anniversary": N_o("Anniversary"),
+    "graduation": N_o("Graduation"),
+    "baby-shower": N_o("Baby shower"),
+    "other": N_o("Other"),
+}
+
+
 def _label(slug: str | None) -> str:
+    if slug in EVENT_WORDS:
+        return _o(EVENT_WORDS[slug])
     return (slug or "").replace("-", " ").replace("_", " ").capitalize()
 
 
@@ -339,7 +409,7 @@ def price_sum(item: BookingItem, currency: str) -> str:
     rate = stored_rate(item)
     if item.price_unit == "per_hour":
         factors = f"{format_price_with_unit(rate, item.price_unit, currency)} x "
-        factors += f"{booked_hours(item)} h"
+        factors += _o("{hours} h").format(hours=booked_hours(item))
         if item.quantity != 1:
             factors += f" x {item.quantity}"
     else:
@@ -373,7 +443,7 @@ def _priced_lines(booking: Booking, items: Sequence[BookingItem]) -> list[str]:
             for item in items
         ],
         "",
-        f"Total: {format_price(booking.total_amount, booking.currency)}",
+        _o("Total: {amount}").format(amount=format_price(booking.total_amount, booking.currency)),
     ]
 
 

@@ -16,6 +16,8 @@ from urllib.parse import urlencode
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
+from storefront import i18n
+from storefront.i18n import _o
 from storefront.models import PasswordResetToken, User, utcnow
 from storefront.services import fields, outbox, throttle
 from storefront.services.auth import (
@@ -63,7 +65,8 @@ def reset_link(token: str) -> str:
     """The spec puts type=recovery in the URL hash; a hash never reaches the server, so the query
     carries it (and the token) instead."""
     query = urlencode({"type": "recovery", "token": token})
-    return f"{get_settings().public_url.rstrip('/')}{RESET_PATH}?{query}"
+    # In the edition of the page the reset was asked on (storefront/i18n.py).
+    return f"{get_settings().public_url.rstrip('/')}{i18n.href(RESET_PATH)}?{query}"
 
 
 def request_reset(
@@ -111,7 +114,7 @@ def request_reset(
         channel="email",
         topic="mail",
         recipient=user.email,
-        payload={"subject": "Reset your password", "text": text, "html": html_body},
+        payload={"subject": _o("Reset your password"), "text": text, "html": html_body},
         now=now,
     )
     session.flush()
@@ -159,24 +162,29 @@ def complete_reset(
 
 
 def _reset_mail(link: str, full_name: str) -> tuple[str, str]:
-    site = parseaddr(get_settings().mail_from)[0] or "our site"
+    """The mail's text and HTML, in the language of the page the reset was asked on."""
+    site = parseaddr(get_settings().mail_from)[0] or _o("our site")
     minutes = int(RESET_LINK_LIFETIME.total_seconds() // 60)
-    greeting = f"Hello {full_name}," if full_name else "Hello,"
+    greeting = _o("Hello {name},").format(name=full_name) if full_name else _o("Hello,")
+    asked = _o("Someone asked to reset the password of your {site} account.")
+    within = _o("Open this link within {minutes} minutes to choose a new password:")
+    once = _o(
+        "The link works once. If you did not ask for it, ignore this mail: "
+        "your password stays as it is."
+    )
     text = (
         f"{greeting}\n\n"
-        f"Someone asked to reset the password of your {site} account.\n"
-        f"Open this link within {minutes} minutes to choose a new password:\n\n"
+        f"{asked.format(site=site)}\n"
+        f"{within.format(minutes=minutes)}\n\n"
         f"{link}\n\n"
-        "The link works once. If you did not ask for it, ignore this mail: "
-        "your password stays as it is.\n"
+        f"{once}\n"
     )
     html_body = (
         f"<p>{html.escape(greeting)}</p>"
-        f"<p>Someone asked to reset the password of your {html.escape(site)} account. "
-        f"Open this link within {minutes} minutes to choose a new password:</p>"
-        f'<p><a href="{html.escape(link)}">Set a new password</a></p>'
+        f"<p>{html.escape(asked.format(site=site))} "
+        f"{html.escape(within.format(minutes=minutes))}</p>"
+        f'<p><a href="{html.escape(link)}">{html.escape(_o("Set a new password"))}</a></p>'
         f"<p>{html.escape(link)}</p>"
-        "<p>The link works once. If you did not ask for it, ignore this mail: "
-        "your password stays as it is.</p>"
+        f"<p>{html.escape(once)}</p>"
     )
     return text, html_body

@@ -288,7 +288,7 @@ def test_the_account_area_shows_only_the_callers_own_bookings(session):
     session.commit()
     own = booking_views.bookings_for_user(session=session, user_id=str(mine.id))
     assert [b.services for b in own] == ["Tables for mine@example.com"]
-    assert own[0].reference.startswith("MG-") and own[0].total_label == "84.00\u00a0€"
+    assert own[0].reference.startswith("MG-") and own[0].total_label == "84,00\u00a0€"
     assert booking_views.bookings_for_user(session=session, user_id="not-a-uuid") == []
 
 

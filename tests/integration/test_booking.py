@@ -301,7 +301,7 @@ def test_the_booking_view_shows_local_dates_and_times(session):
         placed.reference,
         "pending",
         Decimal("850.00"),
-        "850.00\u00a0€",
+        "850,00\u00a0€",
     )
     assert [
         (v.service_name, v.date, v.start_time, v.end_time, v.line_total) for v in view.lines
@@ -320,7 +320,7 @@ def test_the_booking_view_shows_local_dates_and_times(session):
     assert (summary.reference, summary.event_date, summary.total_label) == (
         placed.reference,
         "10.06.2026",
-        "850.00\u00a0€",
+        "850,00\u00a0€",
     )
     assert summary.services == "Bouncy castle, Wedding offer"
 

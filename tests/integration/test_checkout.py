@@ -43,8 +43,8 @@ def test_the_cart_is_priced_from_the_catalogue_per_hour_and_per_event(session):
         _item(offer, 1, date=DAY, startTime="12:00", duration=4),
     )
     view = checkout.cart_view(session=session, raw_cart=raw)
-    assert [line.line_total_label for line in view.lines] == ["300.00\u00a0€", "650.00\u00a0€"]
-    assert view.total_label == "950.00\u00a0€" and view.complete
+    assert [line.line_total_label for line in view.lines] == ["300,00\u00a0€", "650,00\u00a0€"]
+    assert view.total_label == "950,00\u00a0€" and view.complete
     assert view.lines[0].date_label == "10.06.2026"
     missing_time = checkout.cart_view(session=session, raw_cart=_cart(_item(bouncer)))
     assert not missing_time.complete

@@ -254,7 +254,7 @@ def test_the_confirmation_mail_carries_no_paragraph_of_the_visitors_making(
     assert mailbox.recipients == [["victim@corp.example"]]
     text = message.get_body(("plain",)).get_content()
     assert "IMPORTANT" not in text and "pay.example.net" not in text
-    assert text.splitlines()[0] == "Hello Ana,"
+    assert text.splitlines()[0] == "Përshëndetje Ana,"  # placed in the default edition
 
 
 def test_an_address_stored_before_the_rules_is_never_mailed_to_two_recipients(

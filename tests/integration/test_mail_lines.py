@@ -1,7 +1,8 @@
 """The customer's mails price every line the same way, from what the booking stored (issue 20,
 item 13): its rate with its unit, its hours or its quantity, and its total ('Ice Princess:
-599.00 € / h x 2 h = 1,198.00 €'; 'White tables 60cm: 7.00 € x 30 = 210.00 €'). Sent by the outbox
-to a real SMTP server."""
+599,00 € / h x 2 h = 1 198,00 €'; 'White tables 60cm: 7,00 € x 30 = 210,00 €'), with the prices
+written as the booking's language writes them (issue 21). Sent by the outbox to a real SMTP
+server."""
 
 import os
 from datetime import UTC, datetime
@@ -28,8 +29,9 @@ def _item(booking, name, *, rate, unit, hours, quantity, start_hour=16):
     )
 
 
-def _booking(session):
+def _booking(session, language="sq"):
     booking = Booking(
+        language=language,
         idempotency_key=f"key-{os.urandom(6).hex()}",
         contact_email="arta.krasniqi@example.com",
         contact_phone="+38344123456",
@@ -54,9 +56,14 @@ def _booking(session):
 
 
 LINES = [
-    f"Ice Princess: 599.00{NB}€{NB}/{NB}h x 2 h = 1,198.00{NB}€",
-    f"White tables 60cm: 7.00{NB}€ x 30 = 210.00{NB}€",
-    f"Pink Castle: 249.99{NB}€{NB}/{NB}h x 3 h x 2 = 1,499.94{NB}€",
+    f"Ice Princess: 599,00{NB}€{NB}/{NB}h x 2 h = 1{NB}198,00{NB}€",
+    f"White tables 60cm: 7,00{NB}€ x 30 = 210,00{NB}€",
+    f"Pink Castle: 249,99{NB}€{NB}/{NB}h x 3 h x 2 = 1{NB}499,94{NB}€",
+]
+ENGLISH_LINES = [
+    f"Ice Princess: €599.00{NB}/{NB}h x 2 h = €1,198.00",
+    "White tables 60cm: €7.00 x 30 = €210.00",
+    f"Pink Castle: €249.99{NB}/{NB}h x 3 h x 2 = €1,499.94",
 ]
 
 
@@ -84,11 +91,11 @@ def test_the_confirmation_prices_each_line_with_its_unit(session, engine, mailbo
         assert line in text, (line, text)
     # Each line still says when: the local date and start time.
     assert f"- {LINES[0]} (12.06.2027, 18:00)" in text
-    assert f"Total: 2,907.94{NB}€" in text
+    assert f"Totali: 2{NB}907,94{NB}€" in text
 
 
 def test_the_status_mail_lists_the_same_lines(session, engine, mailbox):
-    booking = _booking(session)
+    booking = _booking(session, language="en")
     outbox.enqueue(
         session=session,
         channel="email",
@@ -103,6 +110,6 @@ def test_the_status_mail_lists_the_same_lines(session, engine, mailbox):
     assert outbox.run_once(now=NOW, engine=engine).sent == 1
     text = _mailed_text(mailbox)
     assert "Booking status updated to confirmed" in text and booking.reference in text
-    for line in LINES:
+    for line in ENGLISH_LINES:
         assert line in text, (line, text)
-    assert f"Total: 2,907.94{NB}€" in text
+    assert "Total: €2,907.94" in text

@@ -112,37 +112,38 @@ def test_a_booking_reaches_staff_and_customer(session, engine, webhook, mailbox)
     [body] = webhook.requests
     params = body["templateParams"]
     assert len(params) == 5 and all(isinstance(p, str) and "\n" not in p for p in params)
+    # In the staff's language (Albanian unless the settings say otherwise).
     assert params == [
         booking.reference,
         "Arta Krasniqi, 38344123456, arta.krasniqi@example.com",
-        "Wedding, 12.06.2027, 150 guests, Rruga UCK 1, Prishtina",
-        "650.00 €",
-        "Tiffany chairs, 12.06.2027, 16:30, 0.00 €; "
-        "Wedding offer for 100 people, 12.06.2027, 18:00, 650.00 € | "
-        "Special requests: Pink balloons, please",
+        "Dasmë, 12.06.2027, 150 mysafirë, Rruga UCK 1, Prishtina",
+        "650,00 €",
+        "Tiffany chairs, 12.06.2027, 16:30, 0,00 €; "
+        "Wedding offer for 100 people, 12.06.2027, 18:00, 650,00 € | "
+        "Kërkesa të veçanta: Pink balloons, please",
     ]
     assert body["customerPhone"] == "+38344123456"
     assert [(r.status, r.attempts, r.sent_at) for r in rows(session)] == [("sent", 1, NOW)] * 2
 
 
 def test_the_confirmation_mail_carries_the_ics_and_a_signed_link(session, engine, webhook, mailbox):
-    booking = place_booking(session)
+    """A booking made in English gets its mail, its calendar file and its link in English; the
+    staff's message stays in the staff's language."""
+    booking = place_booking(session, language="en")
     outbox.run_once(now=NOW, engine=engine)
 
     [message] = mailbox.messages
     assert mailbox.recipients == [["arta.krasniqi@example.com"]]
-    assert booking.reference in message["Subject"]
+    assert message["Subject"] == f"Booking {booking.reference} received"
     text = message.get_body(("plain",)).get_content()
-    assert (
-        "- Wedding offer for 100 people: 650.00\u00a0€ x 1 = 650.00\u00a0€ (12.06.2027, 18:00)"
-        in text
-    )
-    assert "Total: 650.00\u00a0€" in text and "Payment is collected at the time of service." in text
+    assert "- Wedding offer for 100 people: €650.00 x 1 = €650.00 (12.06.2027, 18:00)" in text
+    assert "Total: €650.00" in text and "Payment is collected at the time of service." in text
     assert "info@magicevents.example" in text
+    assert "Dasmë" in webhook.requests[0]["templateParams"][2]
 
     link = next(line for line in text.splitlines() if "/booking-confirmation/" in line)
     url = urlsplit(link)
-    assert url.path == f"/booking-confirmation/{booking.id}"
+    assert url.path == f"/en/booking-confirmation/{booking.id}"
     assert verify_view_key(booking.id, parse_qs(url.query)["key"][0])
 
     [attachment] = list(message.iter_attachments())
@@ -153,7 +154,26 @@ def test_the_confirmation_mail_carries_the_ics_and_a_signed_link(session, engine
         ("Tiffany chairs", "12.06.2027 16:30"),
         ("Wedding offer for 100 people", "12.06.2027 18:00"),
     ]
-    assert all(booking.reference in str(e["DESCRIPTION"]) for e in events)
+    assert all(f"Booking {booking.reference}" in str(e["DESCRIPTION"]) for e in events)
+
+
+def test_a_booking_made_in_the_default_edition_is_answered_in_albanian(
+    session, engine, webhook, mailbox
+):
+    booking = place_booking(session)
+    assert booking.language == "sq"
+    outbox.run_once(now=NOW, engine=engine)
+
+    [message] = mailbox.messages
+    assert message["Subject"] == f"Rezervimi {booking.reference} u pranua"
+    text = message.get_body(("plain",)).get_content()
+    assert "Përshëndetje" in text and "Pagesa bëhet në momentin e shërbimit." in text
+    assert "Totali: 650,00\u00a0€" in text
+    link = next(line for line in text.splitlines() if "/booking-confirmation/" in line)
+    assert urlsplit(link).path == f"/booking-confirmation/{booking.id}"
+    [attachment] = list(message.iter_attachments())
+    events = Calendar.from_ical(attachment.get_content()).events
+    assert all(f"Rezervimi {booking.reference}" in str(e["DESCRIPTION"]) for e in events)
 
 
 def test_webhook_failures_are_retried_with_backoff_then_sent_once(session, engine, webhook):
@@ -372,7 +392,7 @@ def test_a_mail_row_that_fails_for_good_is_redacted_too(session, engine, mailbox
 
 
 def test_a_status_change_mails_the_customer(session, engine, mailbox):
-    booking = place_booking(session)
+    booking = place_booking(session, language="en")
     for row in rows(session):
         session.delete(row)
     outbox.enqueue(

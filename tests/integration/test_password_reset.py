@@ -94,7 +94,7 @@ def test_the_mailed_link_sets_a_new_password(session, mailbox, user):
     [message] = mailbox.messages
     assert mailbox.recipients == [["arta@example.com"]]
     assert message["To"] == "arta@example.com"
-    assert message["Subject"] == "Reset your password"
+    assert message["Subject"] == "Rivendosni fjalëkalimin tuaj"  # asked in the default edition
     token = _token_from(message)
 
     assert _reset(session, token) == user.id

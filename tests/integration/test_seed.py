@@ -185,15 +185,15 @@ def test_weddings_page_falls_back_to_built_in_packages(session):
     from storefront.services import showcase
 
     empty = showcase.weddings_page(session=session)
-    assert [o.price_label for o in empty.offers] == ["1,999.00\u00a0€\u00a0per event"] * 4
+    assert [o.price_label for o in empty.offers] == ["1\u00a0999,00\u00a0€\u00a0per event"] * 4
     assert all(o.id == "" for o in empty.offers) and empty.tiffany is None
 
     load_demo(session=session)
     session.commit()
     page = showcase.weddings_page(session=session)
     assert [o.price_label for o in page.offers] == [
-        "650.00\u00a0€\u00a0per event",
-        "1,300.00\u00a0€\u00a0per event",
+        "650,00\u00a0€\u00a0per event",
+        "1\u00a0300,00\u00a0€\u00a0per event",
     ]
     assert page.tiffany is not None and page.tiffany.price == "5.00"
-    assert page.offers[0].lines[0] == "Dekorimi bazë: 225.00\u00a0€"
+    assert page.offers[0].lines[0] == "Dekorimi bazë: 225,00\u00a0€"

@@ -1,5 +1,6 @@
 from decimal import Decimal
 
+from storefront import i18n
 from storefront.services import cart
 from storefront.services.money import format_price, to_amount
 
@@ -11,10 +12,16 @@ def _item(item_id="a", price="7", quantity=1):
 
 
 def test_one_formatter_two_decimals_one_currency():
-    # The symbol is joined to the amount by a no-break space: a price never wraps in two.
-    assert format_price(7) == "7.00\u00a0€"
-    assert format_price("1300") == "1,300.00\u00a0€"
-    assert format_price(Decimal("249.99"), "USD") == "249.99\u00a0$"
+    """Written as each language writes a price (Babel's sq_XK and en, issue 21). The default
+    edition joins the symbol to the amount by a no-break space and groups thousands with one:
+    a price never wraps in two."""
+    assert format_price(7) == "7,00\u00a0€"
+    assert format_price("1300") == "1\u00a0300,00\u00a0€"
+    assert format_price(Decimal("249.99"), "USD") == "249,99\u00a0US$"
+    with i18n.using("en"):
+        assert format_price(7) == "€7.00"
+        assert format_price("1300") == "€1,300.00"
+        assert format_price(Decimal("249.99"), "USD") == "$249.99"
 
 
 def test_price_parsing_defaults_when_not_numeric():
@@ -148,9 +155,11 @@ def test_a_price_says_its_unit():
     """Issue 20, item 8: one formatter for every public price with its unit."""
     from storefront.services.money import format_price_with_unit
 
-    assert format_price_with_unit(599, "per_hour") == "599.00\u00a0€\u00a0/\u00a0h"
-    assert format_price_with_unit("150", "per_event") == "150.00\u00a0€\u00a0per event"
-    assert format_price_with_unit(7, None) == "7.00\u00a0€"  # unknown unit: the price alone
+    assert format_price_with_unit(599, "per_hour") == "599,00\u00a0€\u00a0/\u00a0h"
+    assert format_price_with_unit("150", "per_event") == "150,00\u00a0€\u00a0per event"
+    assert format_price_with_unit(7, None) == "7,00\u00a0€"  # unknown unit: the price alone
+    with i18n.using("en"):
+        assert format_price_with_unit(599, "per_hour") == "€599.00\u00a0/\u00a0h"
 
 
 def test_a_package_with_a_length_starts_with_that_many_hours():

@@ -43,7 +43,7 @@ def test_mascot_takes_its_texts_from_meta():
     assert (mascot.number, mascot.name, mascot.short_description) == (3, "Ice Princess", "Brief.")
     assert mascot.full_description == "Long story."
     assert mascot.suitable_for == ["Weddings"] and mascot.color == "bg-sky-500"
-    assert mascot.price_label == "250.00\u00a0€\u00a0/\u00a0h"  # a mascot is priced per hour
+    assert mascot.price_label == "250,00\u00a0€\u00a0/\u00a0h"  # a mascot is priced per hour
 
 
 def test_mascot_defaults_follow_spec():
@@ -59,22 +59,22 @@ def test_package_keeps_its_type_and_features():
         _view(kind="package", price="120", meta={"type": "mascot", "features": ["🧸 1", 5, " "]})
     )
     assert package.type == "mascot" and package.features == ["🧸 1"]
-    assert package.price_label == "120.00\u00a0€\u00a0per event"
+    assert package.price_label == "120,00\u00a0€\u00a0per event"
 
 
 def test_bouncer_option_without_a_price_uses_the_castle_default():
     option = showcase.to_bouncer_option(
         _view(kind="bouncer_option", price=None, meta={"type": "castle-pink", "color": "#ec4899"})
     )
-    assert option.price_label == "249.99\u00a0€\u00a0/\u00a0h" and option.color == "#ec4899"
+    assert option.price_label == "249,99\u00a0€\u00a0/\u00a0h" and option.color == "#ec4899"
 
 
 def test_fallback_bouncer_options_are_specs_six_and_not_addable():
     options = showcase.fallback_bouncer_options()
     assert [o.price_label for o in options] == [
-        "199.99\u00a0€\u00a0/\u00a0h",
-        "219.99\u00a0€\u00a0/\u00a0h",
-    ] + ["249.99\u00a0€\u00a0/\u00a0h"] * 4
+        "199,99\u00a0€\u00a0/\u00a0h",
+        "219,99\u00a0€\u00a0/\u00a0h",
+    ] + ["249,99\u00a0€\u00a0/\u00a0h"] * 4
     assert {o.id for o in options} == {""}
 
 

@@ -1,0 +1,107 @@
+"""The catalogs (storefront/i18n.py) hold a translation of every marked string, with the same
+placeholders, and nothing the code no longer uses: `make translations` keeps them in step."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+
+from storefront import i18n
+
+OFFICE_KEYWORDS = {"_o": None, "N_o": None, "office_gettext": None, "office_ngettext": (1, 2)}
+KEYWORDS = {"messages": DEFAULT_KEYWORDS, "office": OFFICE_KEYWORDS}
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([^)]+\)[sd]")
+
+
+def _extracted(domain: str) -> dict[str, str]:
+    """Every string marked for `domain` in the app's sources: {msgid: where}."""
+    found: dict[str, str] = {}
+    for filename, _line, message, _comments, _context in extract_from_dir(
+        str(i18n.TRANSLATIONS.parent),
+        method_map=[("**.py", "python")],
+        keywords=KEYWORDS[domain],
+    ):
+        ids = message if isinstance(message, tuple) else (message,)
+        for msgid in ids:
+            if msgid:
+                found.setdefault(msgid, filename)
+    return found
+
+
+def _catalog(domain: str, lang: str):
+    with i18n.po_path(lang, domain).open("rb") as source:
+        return read_po(source, locale=i18n.LOCALES[lang], domain=domain)
+
+
+CATALOGS = [(domain, lang) for domain in i18n.SOURCES for lang in i18n.translated(domain)]
+
+
+@pytest.mark.parametrize(("domain", "lang"), CATALOGS)
+def test_every_marked_string_is_translated(domain, lang):
+    catalog = _catalog(domain, lang)
+    translated = {
+        (m.id if isinstance(m.id, str) else m.id[0]): m
+        for m in catalog
+        if m.id and not m.fuzzy and (m.string if isinstance(m.string, str) else all(m.string))
+    }
+    missing = sorted(
+        f"{where}: {msgid!r}"
+        for msgid, where in _extracted(domain).items()
+        if msgid not in translated
+    )
+    assert not missing, (
+        f"{len(missing)} strings have no {lang} translation in {i18n.po_path(lang, domain)} "
+        "(run `make translations`, then write them):\n" + "\n".join(missing[:40])
+    )
+
+
+@pytest.mark.parametrize(("domain", "lang"), CATALOGS)
+def test_translations_keep_their_placeholders(domain, lang):
+    wrong = []
+    for message in _catalog(domain, lang):
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        expected = sorted(PLACEHOLDER.findall(ids[-1]))
+        for string in strings:
+            if sorted(PLACEHOLDER.findall(string)) != expected:
+                wrong.append(f"{ids[0]!r} -> {string!r}")
+    assert not wrong, "placeholders differ from the source:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(("domain", "lang"), CATALOGS)
+def test_catalogs_hold_nothing_the_code_does_not_use(domain, lang):
+    used = _extracted(domain)
+    stale = sorted(
+        m.id if isinstance(m.id, str) else m.id[0]
+        for m in _catalog(domain, lang)
+        if m.id and (m.id if isinstance(m.id, str) else m.id[0]) not in used
+    )
+    assert not stale, "no longer in the code (run `make translations`): " + repr(stale[:20])
+
+
+def test_a_missing_translation_fails(tmp_path, monkeypatch):
+    """The check above can fail: a marked string absent from a catalog is reported."""
+    monkeypatch.setattr(i18n, "TRANSLATIONS", tmp_path / "storefront" / "translations")
+    source = tmp_path / "storefront" / "page.py"
+    source.parent.mkdir(parents=True)
+    source.write_text('from storefront.i18n import _\nTITLE = _("Not translated anywhere")\n')
+    (tmp_path / "storefront" / "translations" / "en" / "LC_MESSAGES").mkdir(parents=True)
+    i18n.po_path("en").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+    )
+    with pytest.raises(AssertionError, match="Not translated anywhere"):
+        test_every_marked_string_is_translated("messages", "en")
+
+
+def test_the_default_edition_is_the_source_text_and_english_is_translated():
+    with i18n.using("sq"):
+        assert i18n._("Event Tables") == "Event Tables"
+        assert i18n._o("Hello,") == "Përshëndetje,"
+    with i18n.using("en"):
+        assert i18n._o("Hello,") == "Hello,"
+    assert i18n.language() == i18n.DEFAULT
