@@ -99,9 +99,9 @@ def test_a_tables_service_is_booked_by_the_piece(page, server):
     page.goto("/services/white-tables-60cm/book")
     quantity = page.get_by_label("Quantity *")
     expect(quantity).to_have_value("1")
-    expect(page.get_by_test_id("book-total")).to_have_text("7.00\u00a0€")
+    expect(page.get_by_test_id("book-total")).to_have_text("7,00\u00a0€")
     quantity.fill("30")
-    expect(page.get_by_test_id("book-total")).to_have_text("210.00\u00a0€")
+    expect(page.get_by_test_id("book-total")).to_have_text("210,00\u00a0€")
 
 
 def test_checkout_says_the_booking_is_pending_and_offers_its_page_and_calendar(page, server):

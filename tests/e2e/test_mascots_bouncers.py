@@ -202,7 +202,7 @@ def test_the_product_modal_opens_and_closes(page, server):
     expect(modal).to_be_visible()
     expect(modal.get_by_role("heading", name="Pink Castle")).to_be_visible()
     expect(modal).to_contain_text(option.description)
-    expect(modal.get_by_test_id("product-price")).to_have_text("249.99 € / h")
+    expect(modal.get_by_test_id("product-price")).to_have_text("249,99 € / h")
     expect(modal.get_by_test_id("color-swatch")).to_have_css(
         "background-color", "rgb(236, 72, 153)"
     )

@@ -1,5 +1,5 @@
-"""Every public price says what it is for (issue 20, item 8): '599.00 € / h' for a service priced
-per hour, '150.00 € per event' for one the hours do not multiply (services/money.
+"""Every public price says what it is for (issue 20, item 8): '599,00 € / h' for a service priced
+per hour, '150,00 € per event' for one the hours do not multiply (services/money.
 format_price_with_unit); and a package the spec gives a length ('a bubble house for 3 hours')
 goes into the cart for that length."""
 
@@ -26,21 +26,21 @@ def _texts(locator) -> list[str]:
 def test_the_services_list_and_a_theme_page_show_the_hourly_unit(page):
     page.goto("/services")
     card = page.locator('[data-testid="theme-card"][href="/services/enchanted-princess"]')
-    expect(card).to_contain_text("From 599.00 € / h")
+    expect(card).to_contain_text("From 599,00 € / h")
 
     page.goto("/services/enchanted-princess")
     theme = page.get_by_test_id("theme")
     price = theme.get_by_text("Price", exact=True).locator("xpath=following-sibling::p")
-    expect(price).to_have_text("599.00 € / h")
+    expect(price).to_have_text("599,00 € / h")
 
 
 def test_mascots_show_the_hourly_unit_and_packages_per_event(page):
     _still(page)
     page.goto(MASCOTS)
     slide = page.locator('[data-testid="mascot-carousel-slide"][data-active="true"]')
-    expect(slide).to_contain_text("250.00 € / h")
+    expect(slide).to_contain_text("250,00 € / h")
     slide.get_by_test_id("mascot-add").click()
-    expect(page.get_by_test_id("character-price")).to_have_text("250.00 € / h")
+    expect(page.get_by_test_id("character-price")).to_have_text("250,00 € / h")
     page.keyboard.press("Escape")
 
     panel = page.get_by_test_id("mascot-packages-panel-mascot")
@@ -54,9 +54,9 @@ def test_bouncer_options_show_the_hourly_unit_and_packages_per_event(page):
     _still(page)
     page.goto(BOUNCERS)
     option = page.get_by_test_id("bouncer-option").filter(has_text="Pink Castle")
-    expect(option).to_contain_text("249.99 € / h")
+    expect(option).to_contain_text("249,99 € / h")
     option.click()
-    expect(page.get_by_test_id("product-price")).to_have_text("249.99 € / h")
+    expect(page.get_by_test_id("product-price")).to_have_text("249,99 € / h")
     page.get_by_test_id("product-modal-close").click()
 
     panel = page.get_by_test_id("bouncer-packages-panel-bouncer")

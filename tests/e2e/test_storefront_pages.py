@@ -12,7 +12,7 @@ def test_wedding_tables_count_rules_and_total(page):
     page.goto("/services/wedding-tables")
     count = page.get_by_test_id("table-count")
     expect(count).to_have_value("1")
-    expect(page.get_by_test_id("table-price")).to_have_text("7.00 €")
+    expect(page.get_by_test_id("table-price")).to_have_text("7,00 €")
     expect(page.get_by_test_id("table-total")).to_have_count(0)  # no total for one table
 
     count.fill("")
@@ -23,12 +23,12 @@ def test_wedding_tables_count_rules_and_total(page):
 
     count.fill("2500")
     expect(count).to_have_value("1000")  # at most 1000
-    expect(page.get_by_test_id("table-total")).to_have_text("7,000.00 €")
+    expect(page.get_by_test_id("table-total")).to_have_text("7 000,00 €")
 
     count.fill("12")
     page.get_by_test_id("color-black").click()
     page.get_by_test_id("size").get_by_text("80cm").click()
-    expect(page.get_by_test_id("table-total")).to_have_text("84.00 €")
+    expect(page.get_by_test_id("table-total")).to_have_text("84,00 €")
 
 
 def test_adding_tables_updates_the_floating_cart_and_survives_a_reload(page):
@@ -48,7 +48,7 @@ def test_adding_tables_updates_the_floating_cart_and_survives_a_reload(page):
     expect(item).to_have_count(1)
     expect(item).to_contain_text("(12 tavolina)")
     expect(item).to_contain_text("No time selected")
-    expect(page.get_by_test_id("cart-total")).to_have_text("84.00 €")
+    expect(page.get_by_test_id("cart-total")).to_have_text("84,00 €")
     item.get_by_test_id("cart-remove").click()
     expect(page.get_by_test_id("cart-empty")).to_contain_text("Browse Services")
     expect(page.get_by_test_id("cart-count")).to_have_count(0)
@@ -77,8 +77,8 @@ def test_wedding_offers_show_spec_prices(page):
     expect(page.get_by_role("heading", name="Shërbimet Tona")).to_be_visible()
     offers = page.get_by_test_id("wedding-offer")
     expect(offers).to_have_count(2)
-    expect(offers.nth(0)).to_contain_text("650.00 €")
-    expect(offers.nth(1)).to_contain_text("1,300.00 €")
+    expect(offers.nth(0)).to_contain_text("650,00 €")
+    expect(offers.nth(1)).to_contain_text("1 300,00 €")
     offers.nth(0).get_by_role("button", name="Detajet").click()
     expect(page.get_by_test_id("wedding-modal")).to_be_visible()
     page.get_by_role("button", name="Mbyll").click()
@@ -95,7 +95,7 @@ def test_adding_the_same_offer_twice_raises_its_quantity(page):
     expect(page.get_by_test_id("cart-count")).to_have_text("2")
     page.goto("/cart")
     expect(page.get_by_test_id("cart-item")).to_have_count(1)
-    expect(page.get_by_test_id("cart-total")).to_have_text("1,300.00 €")
+    expect(page.get_by_test_id("cart-total")).to_have_text("1 300,00 €")
 
 
 def test_contact_form_is_stored_and_shows_spec_success(page, server):
@@ -144,7 +144,7 @@ def test_theme_page_tiles_and_tabs(page, server):
     theme = page.get_by_test_id("theme")
     expect(theme.get_by_role("heading", level=1)).to_be_visible()
     expect(page.get_by_test_id("breadcrumb")).to_contain_text("Services")
-    expect(theme).to_contain_text("599.00 €")
+    expect(theme).to_contain_text("599,00 €")
     for tile in ("Price", "Age Range", "Duration", "Capacity"):
         expect(theme.get_by_text(tile, exact=True)).to_be_visible()
     panel = page.get_by_role("tabpanel")
@@ -174,4 +174,4 @@ def test_unknown_theme_shows_theme_not_found(page):
 
 def test_themed_decoration_by_slug(page):
     page.goto("/themes/jungle-safari")
-    expect(page.get_by_test_id("theme")).to_contain_text("579.00 €")
+    expect(page.get_by_test_id("theme")).to_contain_text("579,00 €")
