@@ -1,0 +1,121 @@
+"""Every page has an address per language, served prerendered in that language, linking the
+other (issue 21): `<html lang>`, the canonical address and the `hreflang` alternates of each
+page, the sitemap, and the header's switch that keeps the page and remembers the choice.
+
+The HTTP tests need only the server (they run without Chromium); the switch is tried in the
+browser."""
+
+from __future__ import annotations
+
+import re
+from xml.etree import ElementTree
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from storefront import i18n
+from storefront.storefront import ACCOUNT_PAGES, AUTH_PAGES, PUBLIC_PAGES
+
+# Pages whose address holds an id or a key: there is no one page to fetch by its route.
+STATIC_PAGES = [route for _c, route, _t, _l in PUBLIC_PAGES + AUTH_PAGES if "[" not in route]
+ACCOUNT_ROUTES = [route for _c, route, _t, _l in ACCOUNT_PAGES if "[" not in route]
+LANG = re.compile(r'<html[^>]*\blang="([^"]+)"')
+LINK = re.compile(r"<link\b[^>]*>")
+
+
+def _links(html: str) -> list[dict[str, str]]:
+    return [dict(re.findall(r'([\w-]+)="([^"]*)"', tag)) for tag in LINK.findall(html)]
+
+
+def _get(server, path: str) -> httpx.Response:
+    return httpx.get(server.url + path, timeout=30)
+
+
+def _absolute(base: str, path: str) -> str:
+    return base.rstrip("/") + path
+
+
+@pytest.mark.parametrize("route", STATIC_PAGES)
+def test_every_page_has_both_addresses_with_its_language_and_alternates(server, route):
+    expected = {lang: _absolute(server.site_url, i18n.href(route, lang)) for lang in i18n.LANGUAGES}
+    expected["x-default"] = expected[i18n.DEFAULT]
+    for lang in i18n.LANGUAGES:
+        path = i18n.href(route, lang)
+        answer = _get(server, path)
+        assert answer.status_code == 200, path
+        html = answer.text
+        assert LANG.search(html).group(1) == lang, path
+        links = _links(html)
+        canonical = [link["href"] for link in links if link.get("rel") == "canonical"]
+        assert canonical == [expected[lang]], path
+        alternates = {
+            link["hreflang"]: link["href"] for link in links if link.get("rel") == "alternate"
+        }
+        assert alternates == expected, path
+
+
+@pytest.mark.parametrize("route", ACCOUNT_ROUTES)
+def test_account_pages_exist_in_both_languages(server, route):
+    for lang in i18n.LANGUAGES:
+        answer = _get(server, i18n.href(route, lang))
+        assert answer.status_code == 200
+        assert LANG.search(answer.text).group(1) == lang
+
+
+def test_the_english_edition_is_english_before_any_script_runs(server):
+    """Static text is compiled into each language's page: no flash of the other language."""
+    english = _get(server, "/en/services").text
+    default = _get(server, "/services").text
+    assert ">English<" in default and ">Shqip<" in english  # the switch names the other
+    assert "Event Tables" in default
+
+
+def test_the_sitemap_lists_every_page_in_both_languages(server):
+    answer = _get(server, "/sitemap.xml")
+    assert answer.status_code == 200
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ElementTree.fromstring(answer.content)
+    entries = {
+        url.findtext("s:loc", namespaces=ns): {
+            link.get("hreflang"): link.get("href") for link in url.findall("x:link", ns)
+        }
+        for url in root.findall("s:url", ns)
+    }
+    base = server.url
+    for default, english in (
+        ("/", "/en"),
+        ("/contact", "/en/contact"),
+        ("/services/mascots", "/en/services/mascots"),
+        ("/services/enchanted-princess", "/en/services/enchanted-princess"),
+    ):
+        pair = {"sq": _absolute(base, default), "en": _absolute(base, english)}
+        pair["x-default"] = pair["sq"]
+        assert entries[pair["sq"]] == pair
+        assert entries[pair["en"]] == pair
+
+
+def test_the_switch_keeps_the_page_and_remembers_the_choice(page, server):
+    page.goto("/services/mascots")
+    page.get_by_test_id("language-en").first.click()
+    expect(page).to_have_url(re.compile(r"/en/services/mascots$"))
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    # A bookmark of the default edition opens in the chosen language...
+    page.goto("/contact")
+    expect(page).to_have_url(re.compile(r"/en/contact$"))
+    # ...until the visitor switches back.
+    page.get_by_test_id("language-sq").first.click()
+    expect(page).to_have_url(re.compile(r"/contact$"))
+    expect(page.locator("html")).to_have_attribute("lang", "sq")
+    page.goto("/services")
+    expect(page).to_have_url(re.compile(r"/services$"))
+
+
+def test_the_switch_on_a_service_page_opens_the_same_service(page, server):
+    """A service page's address holds its slug: the switch finds it from where it was clicked."""
+    page.goto("/services/enchanted-princess")
+    expect(page.get_by_test_id("theme")).to_be_visible()
+    page.get_by_test_id("language-en").first.click()
+    expect(page).to_have_url(re.compile(r"/en/services/enchanted-princess$"))
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_test_id("theme")).to_be_visible()
