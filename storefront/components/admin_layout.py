@@ -57,6 +57,35 @@ def checkbox(label: str, *, id: str, name: str, checked=None) -> rx.Component:
     )
 
 
+def in_both_languages(
+    label: str, default: rx.Component, english: rx.Component, *, field_id: str
+) -> rx.Component:
+    """A text a page shows in each language, edited side by side: the default edition's on the
+    left (`field_id`), the English on the right (`field_id`-en); stacked on a phone. An empty
+    English text shows the default one on the English pages (services/content.py)."""
+    return rx.el.fieldset(
+        rx.el.legend(label, class_name=LABEL),
+        rx.el.div(
+            rx.el.div(
+                rx.el.label(
+                    "Shqip", html_for=field_id, class_name="block text-xs text-slate-500 mb-1"
+                ),
+                default,
+            ),
+            rx.el.div(
+                rx.el.label(
+                    "English (optional)",
+                    html_for=f"{field_id}-en",
+                    class_name="block text-xs text-slate-500 mb-1",
+                ),
+                english,
+            ),
+            class_name="grid gap-3 md:grid-cols-2",
+        ),
+        data_testid=f"{field_id}-languages",
+    )
+
+
 def cancel_save(on_cancel, *, save_test_id: str, disabled=False) -> rx.Component:
     """An admin form's closing row: Cancel (closes it) and Save (submits it)."""
     return rx.el.div(

@@ -8,7 +8,7 @@ the audit log in the transaction of the change."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import func
@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storefront.models import Banner, BannerItem, utcnow
-from storefront.services import audit, permissions, storage
+from storefront.services import audit, content, permissions, storage
 from storefront.services.errors import ServiceError
 
 IMAGE_MAX_BYTES = storage.MAX_BYTES["banner"]  # docs/product.md §9: banner image 5 MB
@@ -72,6 +72,9 @@ class ItemRow:
     link_url: str
     display_order: int
     is_active: bool
+    # The English texts (empty: the English pages show the default ones).
+    title_en: str = ""
+    description_en: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,8 @@ class ItemInput:
     link_url: str | None
     display_order: int | None  # None: after the last item (docs/product.md §9: count + 1)
     is_active: bool = True
+    # {"title": ..., "description": ...} in English; blank ones are left out.
+    english: dict[str, str] = field(default_factory=dict)
 
 
 # --- arguments -------------------------------------------------------------------------------
@@ -112,9 +117,19 @@ def check_item(
     link_url: object = "",
     display_order: object = None,
     is_active: object = True,
+    title_en: object = "",
+    description_en: object = "",
 ) -> ItemInput:
-    """docs/product.md §5's rules for a banner item; whatever a client sends is checked here."""
+    """docs/product.md §5's rules for a banner item; whatever a client sends is checked here.
+    The English title and description are optional, with the same limits."""
     title_text, image = _text(title), _text(image_url)
+    english = {"title": _text(title_en), "description": _text(description_en)}
+    if len(english["title"]) > TITLE_MAX:
+        raise BannerAdminError("title_too_long", "The title is too long", max=TITLE_MAX)
+    if len(english["description"]) > ITEM_DESCRIPTION_MAX:
+        raise BannerAdminError(
+            "description_too_long", "The description is too long", max=ITEM_DESCRIPTION_MAX
+        )
     if not title_text or not image:
         raise BannerAdminError("title_and_image_missing", "Title and Banner Image are required")
     if len(title_text) > TITLE_MAX:
@@ -146,6 +161,7 @@ def check_item(
         link_url=_url(link, "bad_link_url") if link else None,
         display_order=order,
         is_active=is_active,
+        english=english,
     )
 
 
@@ -184,6 +200,8 @@ def _item_row(item: BannerItem) -> ItemRow:
         link_url=item.link_url or "",
         display_order=item.display_order,
         is_active=item.is_active,
+        title_en=content.written(item.translations, "en").get("title", ""),
+        description_en=content.written(item.translations, "en").get("description", ""),
     )
 
 
@@ -276,6 +294,7 @@ def create_item(
         link_url=item.link_url,
         display_order=order,
         is_active=item.is_active,
+        translations=content.with_texts({}, "en", item.english),
     )
     audit.saved(
         session,
@@ -298,6 +317,7 @@ def update_item(*, session: Session, actor_id: object, item_id: object, item: It
     if item.display_order is not None:
         row.display_order = item.display_order
     row.is_active = item.is_active
+    row.translations = content.with_texts(row.translations, "en", item.english)
     audit.saved(
         session,
         row,

@@ -53,7 +53,14 @@ def _uuid(value: object) -> str:
 
 
 def _new_item_values(order: int) -> dict[str, str]:
-    return {"title": "", "description": "", "link_url": "", "display_order": str(order)}
+    return {
+        "title": "",
+        "title_en": "",
+        "description": "",
+        "description_en": "",
+        "link_url": "",
+        "display_order": str(order),
+    }
 
 
 def folders_message(created: int, failed: int) -> tuple[str, str]:
@@ -215,7 +222,9 @@ class AdminBannersState(ImageUploadMixin, AdminState):
         self.editing_item_id = item["id"]
         self.item_values = {
             "title": item["title"],
+            "title_en": item["title_en"],
             "description": item["description"],
+            "description_en": item["description_en"],
             "link_url": item["link_url"],
             "display_order": item["display_order"],
         }
@@ -240,6 +249,10 @@ class AdminBannersState(ImageUploadMixin, AdminState):
                 title=str(form_data.get("title", ""))[: banner_admin.TITLE_MAX + 1],
                 image_url=self.item_image_url,
                 description=str(form_data.get("description", ""))[
+                    : banner_admin.ITEM_DESCRIPTION_MAX + 1
+                ],
+                title_en=str(form_data.get("title_en", ""))[: banner_admin.TITLE_MAX + 1],
+                description_en=str(form_data.get("description_en", ""))[
                     : banner_admin.ITEM_DESCRIPTION_MAX + 1
                 ],
                 link_url=str(form_data.get("link_url", ""))[: banner_admin.URL_MAX + 1],

@@ -231,3 +231,37 @@ def test_create_storage_folders_makes_the_banner_folders_for_admins_only(session
     assert folders_message(5, 0) == ("Successfully created all 5 banner folders in storage", "")
     assert folders_message(3, 2) == ("", "Created 3 folders, but 2 failed...")
     assert folders_message(0, 5) == ("", "Failed to create banner folders...")
+
+
+def test_an_item_has_an_english_text_beside_the_default_one(session):
+    """Issue 21: the admin writes both; an English text left empty shows the default one."""
+    from storefront import i18n
+
+    home, boss, _ = _setup(session)
+    item = admin.create_item(
+        session=session,
+        actor_id=boss,
+        banner_id=home.id,
+        item=_item(title="Dasma", description="Për dasmën tuaj", title_en="Weddings"),
+    )
+    session.commit()
+    assert (item.title_en, item.description_en) == ("Weddings", "")
+    with i18n.using("en"):
+        [card] = banners.active_banner_items(banners.HOME_BANNER, session=session)
+        assert (card.title, card.description) == ("Weddings", "Për dasmën tuaj")
+    [card] = banners.active_banner_items(banners.HOME_BANNER, session=session)
+    assert card.title == "Dasma"
+
+    admin.update_item(
+        session=session,
+        actor_id=boss,
+        item_id=item.id,
+        item=_item(title="Dasma", description_en="For your wedding", title_en="  "),
+    )
+    session.commit()
+    with i18n.using("en"):
+        [card] = banners.active_banner_items(banners.HOME_BANNER, session=session)
+        assert (card.title, card.description) == ("Dasma", "For your wedding")
+    with pytest.raises(BannerAdminError) as refused:
+        _item(title_en="x" * (admin.TITLE_MAX + 1))
+    assert refused.value.code == "title_too_long"

@@ -18,6 +18,7 @@ from storefront.components.admin_layout import (
     cell,
     checkbox,
     confirm_dialog,
+    in_both_languages,
     notices,
 )
 from storefront.components.image_upload import image_upload
@@ -193,29 +194,35 @@ def _item_form() -> rx.Component:
             class_name="text-xl font-bold pr-8",
         ),
         rx.el.div(
-            _field(
+            in_both_languages(
                 "Title",
-                rx.el.input(
-                    type="text",
-                    id="item-title",
-                    name="title",
-                    max_length=TITLE_MAX,
-                    default_value=values["title"],
-                    class_name=INPUT,
-                ),
-                "item-title",
+                *[
+                    rx.el.input(
+                        type="text",
+                        id="item-title" + suffix,
+                        name="title" + suffix.replace("-", "_"),
+                        max_length=TITLE_MAX,
+                        default_value=values["title" + suffix.replace("-", "_")],
+                        class_name=INPUT,
+                    )
+                    for suffix in ("", "-en")
+                ],
+                field_id="item-title",
             ),
-            _field(
+            in_both_languages(
                 "Description (optional)",
-                rx.el.textarea(
-                    id="item-description",
-                    name="description",
-                    rows=3,
-                    max_length=ITEM_DESCRIPTION_MAX,
-                    default_value=values["description"],
-                    class_name=INPUT,
-                ),
-                "item-description",
+                *[
+                    rx.el.textarea(
+                        id="item-description" + suffix,
+                        name="description" + suffix.replace("-", "_"),
+                        rows=3,
+                        max_length=ITEM_DESCRIPTION_MAX,
+                        default_value=values["description" + suffix.replace("-", "_")],
+                        class_name=INPUT,
+                    )
+                    for suffix in ("", "-en")
+                ],
+                field_id="item-description",
             ),
             rx.el.div(
                 rx.el.p("Banner Image", class_name=LABEL),
