@@ -13,6 +13,7 @@ Accept-Language does not move anyone (docs/architecture.md §9.16)."""
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Callable
 from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
@@ -85,19 +86,75 @@ def _is_page_request(scope) -> bool:
 
 def remembered_language(app: Callable) -> Callable:
     """For `rx.App(api_transformer=[...])`: a page asked for in the other edition than the
-    visitor's chosen language answers with a redirect to the chosen one (see the docstring)."""
+    visitor's chosen language answers with a redirect to the chosen one (see the docstring); a
+    page of another edition than the default that the build could not make ahead (a service's
+    page, whose address holds its slug, is answered by the build's one fallback page) gets its
+    own `<html lang>` before it leaves."""
 
     async def wrapped(scope, receive, send) -> None:
-        if _is_page_request(scope):
-            chosen = _cookie(scope)
-            path: str = scope.get("path", "/")
-            if chosen is not None and chosen != i18n.language_of(path):
-                query = scope.get("query_string", b"").decode("latin-1")
-                target = i18n.in_language(path, chosen) + (f"?{query}" if query else "")
-                response = RedirectResponse(target, status_code=307)
-                response.headers["vary"] = "Cookie"
-                await response(scope, receive, send)
-                return
-        await app(scope, receive, send)
+        if not _is_page_request(scope):
+            await app(scope, receive, send)
+            return
+        path: str = scope.get("path", "/")
+        lang = i18n.language_of(path)
+        chosen = _cookie(scope)
+        if chosen is not None and chosen != lang:
+            query = scope.get("query_string", b"").decode("latin-1")
+            target = i18n.in_language(path, chosen) + (f"?{query}" if query else "")
+            response = RedirectResponse(target, status_code=307)
+            response.headers["vary"] = "Cookie"
+            await response(scope, receive, send)
+            return
+        if lang == i18n.DEFAULT:
+            await app(scope, receive, send)
+            return
+        await app(scope, receive, _in_language(send, lang))
 
     return wrapped
+
+
+_DEFAULT_LANG = f'<html lang="{i18n.DEFAULT}"'.encode()
+
+
+def _in_language(send: Callable, lang: str) -> Callable:
+    """`send`, with an HTML body's `<html lang>` set to `lang` (gzip or not)."""
+    held: dict = {}
+    chunks: list[bytes] = []
+
+    async def sending(message) -> None:
+        if message["type"] == "http.response.start":
+            headers = dict(message.get("headers", []))
+            if headers.get(b"content-type", b"").startswith(b"text/html"):
+                held["start"] = message
+                return
+            await send(message)
+            return
+        if message["type"] == "http.response.body" and "start" in held:
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            start, body = held.pop("start"), b"".join(chunks)
+            body = _with_language(body, start, lang)
+            headers = [
+                (k, str(len(body)).encode() if k.lower() == b"content-length" else v)
+                for k, v in start.get("headers", [])
+            ]
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await send(message)
+
+    return sending
+
+
+def _with_language(body: bytes, start: dict, lang: str) -> bytes:
+    wanted = f'<html lang="{lang}"'.encode()
+    gzipped = dict(start.get("headers", [])).get(b"content-encoding", b"").strip() == b"gzip"
+    try:
+        html = gzip.decompress(body) if gzipped else body
+    except OSError:
+        return body
+    if _DEFAULT_LANG not in html[:4096]:
+        return body
+    html = html.replace(_DEFAULT_LANG, wanted, 1)
+    return gzip.compress(html, compresslevel=6) if gzipped else html

@@ -79,3 +79,28 @@ def test_a_chosen_language_is_followed_and_a_first_visit_is_not_moved():
     assert client.get("/api/health").status_code == 200
     client.cookies.set("sf_lang", "sq")
     assert client.get("/en/cart").headers["location"] == "/cart"
+
+
+def test_a_page_the_build_could_not_make_ahead_gets_its_language():
+    """A service's page is answered by the build's fallback page, prerendered in the default
+    edition: under /en its <html lang> is set on the way out, gzip or not."""
+    import gzip
+
+    from starlette.responses import Response
+
+    fallback = b'<!DOCTYPE html><html lang="sq"><head></head><body>x</body></html>'
+
+    async def page(request):
+        if request.query_params.get("gz"):
+            return Response(
+                gzip.compress(fallback),
+                media_type="text/html",
+                headers={"content-encoding": "gzip"},
+            )
+        return Response(fallback, media_type="text/html")
+
+    app = Starlette(routes=[Route("/{path:path}", page)])
+    client = TestClient(language.remembered_language(app), follow_redirects=False)
+    assert '<html lang="en">' in client.get("/en/services/enchanted-princess").text
+    assert '<html lang="en">' in client.get("/en/services/x", params={"gz": 1}).text
+    assert '<html lang="sq">' in client.get("/services/enchanted-princess").text
