@@ -44,7 +44,10 @@ PAGES = [
     ("/sign-up", "form"),
     ("/reset-password", "form"),
 ]
+# The same pages in English (issue 21): axe judges each language's edition.
+PAGES += [("/en" + ("" if path == "/" else path), ready) for path, ready in PAGES]
 AUTH_SCREENS = ("/sign-in", "/sign-up", "/reset-password")
+AUTH_SCREENS += tuple("/en" + path for path in AUTH_SCREENS)
 BLOCKING = ("serious", "critical")
 
 # Fields must be named by a label (or an ARIA name), not by a placeholder that goes away as
