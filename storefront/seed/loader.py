@@ -1,5 +1,11 @@
 """Load the demo catalogue idempotently: rows are matched by slug or name and only missing
-ones are inserted, so seeding twice changes nothing and an admin's edits are never overwritten."""
+ones are inserted, so seeding twice changes nothing and an admin's edits are never overwritten.
+
+Every row gets its English text (seed/catalog_en.py) in `translations["en"]`, when it is created
+and, for rows an earlier seed created, on the next run: a field is filled in only where English
+lacks it and the row still has the seed's own default text for it (the English of a text an
+admin rewrote would be the English of something else; a wedding offer's English `lines` carry
+its amounts)."""
 
 from __future__ import annotations
 
@@ -20,8 +26,8 @@ from storefront.models import (
 )
 from storefront.models.kinds import validate_details
 from storefront.models.service_details import dump_details
-from storefront.seed import catalog
-from storefront.services import storage
+from storefront.seed import catalog, catalog_en
+from storefront.services import content, storage
 from storefront.services.banners import GALLERY_PREFIX
 from storefront.services.catalog import default_price_unit
 from storefront.services.placeholders import placeholder_image
@@ -73,11 +79,13 @@ def load_demo(*, session: Session) -> SeedReport:
 def _categories(session: Session, report: SeedReport) -> dict[str, ServiceCategory]:
     existing = {c.slug: c for c in session.exec(select(ServiceCategory)).all()}
     for spec in catalog.CATEGORIES:
-        if spec["slug"] not in existing:
+        category = existing.get(spec["slug"])
+        if category is None:
             category = ServiceCategory(**spec)
             session.add(category)
             existing[spec["slug"]] = category
             report.add("service_categories")
+        _in_english(category, catalog_en.CATEGORIES.get(spec["slug"], {}), spec, report)
     session.flush()
     return existing
 
@@ -109,6 +117,7 @@ def _services(session: Session, categories: dict[str, ServiceCategory], report: 
             session.add(service)
             session.flush()
             report.add("services")
+        _in_english(service, _english_service(spec), _seeded_service(spec), report)
         if session.get(ServiceCapacity, service.id) is None:
             session.add(ServiceCapacity(service_id=service.id, **spec["capacity"]))
             report.add("service_capacity")
@@ -144,7 +153,12 @@ def _banner(
     folder: str,
     size: tuple[int, int] = CARD_SIZE,
 ) -> None:
-    if session.exec(select(Banner).where(Banner.name == spec["name"])).first() is not None:
+    existing = session.exec(select(Banner).where(Banner.name == spec["name"])).first()
+    if existing is not None:
+        seeded = {item["title"]: item for item in spec["items"]}
+        for row in session.exec(select(BannerItem).where(BannerItem.banner_id == existing.id)):
+            if row.title in seeded:
+                _in_english(row, _english_banner_item(seeded[row.title]), seeded[row.title], report)
         return
     banner = Banner(
         name=spec["name"], description=spec["description"], display_order=spec["display_order"]
@@ -158,18 +172,74 @@ def _banner(
             f"{_slug(spec['name'])}-{order}.webp",
             placeholder_image(item["title"], width=size[0], height=size[1]),
         )
-        session.add(
-            BannerItem(
-                banner_id=banner.id,
-                title=item["title"],
-                description=item["description"],
-                image_url=image.url,
-                link_url=item["link_url"],
-                display_order=order,
-            )
+        row = BannerItem(
+            banner_id=banner.id,
+            title=item["title"],
+            description=item["description"],
+            image_url=image.url,
+            link_url=item["link_url"],
+            display_order=order,
         )
+        session.add(row)
         report.add("banner_items")
+        _in_english(row, _english_banner_item(item), item, report)
 
 
 def _slug(text: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def _english_service(spec: dict) -> dict:
+    """The English of a service of the seed, its details checked against the kind's schema like
+    every other write (the keys given replace the default's: services/content.details)."""
+    english = dict(catalog_en.SERVICES.get(spec["slug"], {}))
+    written = english.get("details")
+    if written:
+        checked = dump_details(validate_details(spec["kind"], {**spec["meta"], **written}))
+        english["details"] = {key: checked[key] for key in written}
+    return english
+
+
+def _seeded_service(spec: dict) -> dict:
+    """What the seed writes in a service's own columns, with its details as stored."""
+    meta = dump_details(validate_details(spec["kind"], spec["meta"]))
+    return {"title": spec["title"], "description": spec["description"], "details": meta}
+
+
+def _english_banner_item(spec: dict) -> dict:
+    return {
+        "title": catalog_en.BANNER_ITEMS.get(spec["title"]),
+        "description": catalog_en.BANNER_ITEM_DESCRIPTIONS.get(spec["description"] or ""),
+    }
+
+
+def _in_english(row, english: dict, seeded: dict, report: SeedReport) -> None:
+    """Gives `row` the English texts of the seed it lacks (see the module's docstring): a field
+    (a key of `details`, one of the service's meta) is written when `translations["en"]` has
+    nothing for it and `row` still holds the seed's default text (`seeded`) for it."""
+    own = content.written(row.translations, "en")
+    texts: dict = {}
+    for name, value in english.items():
+        if name == "details":
+            continue
+        if value and not _has(own.get(name)) and getattr(row, name) == seeded.get(name):
+            texts[name] = value
+    before = own.get("details") if isinstance(own.get("details"), dict) else {}
+    details = dict(before)
+    meta = getattr(row, "meta", None) or {}
+    for key, value in (english.get("details") or {}).items():
+        if not _has(details.get(key)) and meta.get(key) == seeded["details"].get(key):
+            details[key] = value
+    if details != before:
+        texts["details"] = details
+    if texts:
+        row.translations = content.with_texts(row.translations, "en", texts)
+        report.add("english_texts")
+
+
+def _has(value) -> bool:
+    """Whether a text (or a list, a dict of details) was written: services/content.py shows a
+    blank one as missing."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return value not in (None, [], {})

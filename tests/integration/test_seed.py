@@ -6,6 +6,7 @@ from decimal import Decimal
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, select
 
+from storefront import i18n
 from storefront.models import (
     Banner,
     BannerItem,
@@ -15,8 +16,8 @@ from storefront.models import (
     ServiceCapacity,
     ServiceCategory,
 )
-from storefront.seed import load_demo
-from storefront.services import banners, storage
+from storefront.seed import catalog_en, load_demo
+from storefront.services import banners, catalog, content, storage
 
 
 def _snapshot(session: Session) -> dict:
@@ -197,3 +198,144 @@ def test_weddings_page_falls_back_to_built_in_packages(session):
     ]
     assert page.tiffany is not None and page.tiffany.price == "5.00"
     assert page.offers[0].lines[0] == "Dekorimi bazë: 225,00\u00a0€"
+
+
+# The catalogue in both languages (seed/catalog_en.py; services/content.py reads it).
+
+
+def _public_services(session: Session, lang: str) -> dict[str, catalog.ServiceView]:
+    with i18n.using(lang):
+        return {v.slug: v for v in catalog.list_public_services(session=session)}
+
+
+def test_every_published_service_reads_in_both_languages(session):
+    load_demo(session=session)
+    session.commit()
+    rows = {
+        s.slug: s
+        for s in session.exec(
+            select(Service).where(Service.active, Service.status == "published")
+        ).all()
+    }
+    missing = sorted(
+        slug
+        for slug, row in rows.items()
+        if not all(content.written(row.translations, "en").get(f) for f in ("title", "description"))
+    )
+    assert not missing, f"published services without their English title or description: {missing}"
+
+    default, english = _public_services(session, i18n.DEFAULT), _public_services(session, "en")
+    assert set(default) == set(english) == set(rows)
+    for slug, row in rows.items():
+        assert (default[slug].title, default[slug].description) == (row.title, row.description)
+        written = content.written(row.translations, "en")
+        for name in ("title", "description"):
+            shown = getattr(english[slug], name)
+            assert shown.strip(), (slug, name)
+            assert shown == (written.get(name) or getattr(row, name)), (slug, name)
+
+
+def test_a_service_without_english_shows_its_default_text_on_english_pages(session):
+    load_demo(session=session)
+    session.commit()
+    row = session.exec(select(Service).where(Service.slug == "oferta-100-persona")).one()
+    row.translations = {"en": {"title": "  "}}
+    session.add(row)
+    session.commit()
+    with i18n.using("en"):
+        view = catalog.get_public_service(session=session, service_id=row.slug)
+    assert view is not None
+    assert (view.title, view.description) == (row.title, row.description)
+    assert view.details.lines[0].label == "Dekorimi bazë"
+
+
+def test_a_service_reads_in_the_language_of_the_moment(session):
+    load_demo(session=session)
+    session.commit()
+
+    def read(lang: str, slug: str) -> catalog.ServiceView:
+        with i18n.using(lang):
+            view = catalog.get_public_service(session=session, service_id=slug)
+        assert view is not None
+        return view
+
+    offer_sq, offer_en = read("sq", "oferta-100-persona"), read("en", "oferta-100-persona")
+    assert offer_sq.title == "Oferta për 100 persona"
+    assert offer_en.title == "Offer for 100 guests"
+    assert [(line.label, line.amount) for line in offer_sq.details.lines][0] == (
+        "Dekorimi bazë",
+        Decimal("225.00"),
+    )
+    assert [line.amount for line in offer_en.details.lines] == [
+        line.amount for line in offer_sq.details.lines
+    ]
+    assert offer_en.details.lines[0].label == "Base decoration"
+    assert offer_en.details.people == 100
+
+    package_sq, package_en = read("sq", "paketa-maskota-1"), read("en", "paketa-maskota-1")
+    assert package_sq.details.features[0] == "🧸 1 maskotë sipas zgjedhjes"
+    assert package_en.details.features[0] == "🧸 1 mascot of your choice"
+    assert package_en.title == "Package 1" and package_en.price == package_sq.price
+
+    theme_en = read("en", "enchanted-princess")
+    assert theme_en.details.add_ons[0].name == "Princess mascot visit (1 hour)"
+    assert theme_en.details.add_ons[0].price == Decimal("149.00")
+
+    with i18n.using("en"):
+        categories = {c.slug: c for c in catalog.list_categories(session=session)}
+        cards = banners.active_banner_items(banners.HOME_BANNER, session=session)
+    assert categories["mascots"].description.startswith("Mascots for birthdays")
+    assert cards[0].title == "Magic Weddings"
+    with i18n.using("sq"):
+        cards = banners.active_banner_items(banners.HOME_BANNER, session=session)
+    assert cards[0].title == "Dasma Magjike"
+
+
+def test_reseeding_an_older_database_fills_english_and_keeps_an_admins(session):
+    load_demo(session=session)
+    session.commit()
+    # A database seeded before the catalogue had English: every `translations` is empty.
+    for model in (Service, ServiceCategory, BannerItem):
+        for row in session.exec(select(model)).all():
+            row.translations = {}
+            session.add(row)
+    # An admin's own English title, and English features of a theme.
+    table = session.exec(select(Service).where(Service.slug == "white-tables-60cm")).one()
+    table.translations = {"en": {"title": "Round white table (60 cm)"}}
+    theme = session.exec(select(Service).where(Service.slug == "jungle-safari")).one()
+    theme.translations = {"en": {"details": {"features": ["Our own jungle"]}}}
+    # An admin's own default texts: the seed's English would be of something else.
+    offer = session.exec(select(Service).where(Service.slug == "oferta-100-persona")).one()
+    offer.meta = {**offer.meta, "lines": [{"label": "Dekorimi bazë", "amount": "250.00"}]}
+    category = session.exec(select(ServiceCategory).where(ServiceCategory.slug == "mascots")).one()
+    category.description = "Maskotat tona."
+    session.add_all([table, theme, offer, category])
+    session.commit()
+
+    report = load_demo(session=session)
+    session.commit()
+    assert set(report.inserted) == {"english_texts"}, report.inserted
+
+    english = content.written(table.translations, "en")
+    assert english["title"] == "Round white table (60 cm)"
+    assert english["description"] == catalog_en.SERVICES["white-tables-60cm"]["description"]
+    theme_english = content.written(theme.translations, "en")
+    assert theme_english["title"] == "Jungle Safari"
+    assert theme_english["details"]["features"] == ["Our own jungle"]
+    assert theme_english["details"]["add_ons"][0]["name"] == "Jolly Lion mascot visit (1 hour)"
+    offer_english = content.written(offer.translations, "en")
+    assert offer_english["title"] == "Offer for 100 guests"
+    assert "lines" not in offer_english.get("details", {})
+    assert content.written(category.translations, "en") == {"name": "Mascots"}
+
+    with i18n.using("en"):
+        view = catalog.get_public_service(session=session, service_id="oferta-100-persona")
+        cards = banners.active_banner_items(banners.HOME_BANNER, session=session)
+    assert view is not None
+    assert [(line.label, line.amount) for line in view.details.lines] == [
+        ("Dekorimi bazë", Decimal("250.00"))
+    ]
+    assert [c.title for c in cards][:2] == ["Magic Weddings", "Tiffany Chairs"]
+
+    # A third run has nothing left to fill.
+    assert load_demo(session=session).total == 0
