@@ -31,6 +31,7 @@ from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.db import error_summary, is_outage
+from storefront.i18n import N_, _
 from storefront.models import (
     Booking,
     BookingItem,
@@ -50,42 +51,46 @@ MAX_LINES = 50
 MAX_KEY_LENGTH = 64
 # The one list of a booking's event types, stored lowercase and shown by their labels: the
 # booking screen's six (docs/product.md §5), offered by checkout and the admin edit too (the
-# spec's four there are among them; docs/architecture.md §9).
+# spec's four there are among them; docs/architecture.md §9). The labels are translated where
+# they are shown (`event_type_label`, the pages' selects: `_(label)`).
 EVENT_TYPE_LABELS = {
-    "wedding": "Wedding",
-    "birthday": "Birthday",
-    "corporate": "Corporate",
-    "anniversary": "Anniversary",
-    "graduation": "Graduation",
-    "other": "Other",
+    "wedding": N_("Wedding"),
+    "birthday": N_("Birthday"),
+    "corporate": N_("Corporate"),
+    "anniversary": N_("Anniversary"),
+    "graduation": N_("Graduation"),
+    "other": N_("Other"),
 }
 EVENT_TYPES = tuple(EVENT_TYPE_LABELS)
 
 
 def event_type_label(value: str | None) -> str:
-    """'graduation' -> 'Graduation'; a value stored before the list was one keeps its text."""
+    """'graduation' -> 'Graduation' (in the language of the moment); a value stored before the
+    list was one keeps its text."""
     text = (value or "").strip()
-    return EVENT_TYPE_LABELS.get(text.lower(), text.capitalize())
+    label = EVENT_TYPE_LABELS.get(text.lower())
+    return _(label) if label else text.capitalize()
 
 
 MIN_GUESTS, MAX_GUESTS = 1, 500
 # Each contact field: the booking column it is stored in (whose declared length is its limit),
-# the label its messages use, and its kind of text (services/fields.rule).
+# the label its messages use (translated when a message names it), and its kind of text
+# (services/fields.rule).
 CONTACT_COLUMNS = {
-    "full_name": ("contact_name", "Full name", "line"),
-    "email": ("contact_email", "Email", "email"),
-    "phone": ("contact_phone", "Phone number", "phone"),
-    "address": ("venue_address", "Address", "line"),
-    "city": ("city", "City", "line"),
-    "state": ("state", "State", "line"),
-    "zip_code": ("zip_code", "ZIP code", "line"),
-    "event_type": ("event_type", "Event type", "line"),
-    "special_requests": ("special_requests", "Special requests", "text"),
+    "full_name": ("contact_name", N_("Full name"), "line"),
+    "email": ("contact_email", N_("Email"), "email"),
+    "phone": ("contact_phone", N_("Phone number"), "phone"),
+    "address": ("venue_address", N_("Address"), "line"),
+    "city": ("city", N_("City"), "line"),
+    "state": ("state", N_("State"), "line"),
+    "zip_code": ("zip_code", N_("ZIP code"), "line"),
+    "event_type": ("event_type", N_("Event type"), "line"),
+    "special_requests": ("special_requests", N_("Special requests"), "text"),
 }
 CONTACT_LIMITS = {
     name: fields.max_length(Booking, column) for name, (column, *_) in CONTACT_COLUMNS.items()
 }
-GUESTS_MESSAGE = f"Guests must be between {MIN_GUESTS} and {MAX_GUESTS}"
+GUESTS_MESSAGE = N_("Guests must be between {least} and {most}")
 # What every booking needs; the cart's checkout also asks for the address and ZIP code
 # (services/checkout.checkout_errors), the booking screen does not (docs/product.md §5).
 REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
@@ -93,11 +98,11 @@ REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
 # per email and per phone in CONTACT_WINDOW; how many is in the settings (BOOKING_LIMIT_*).
 ADDRESS_WINDOW = timedelta(hours=1)
 CONTACT_WINDOW = timedelta(hours=24)
-LIMIT_MESSAGE = (
+LIMIT_MESSAGE = N_(
     "You have placed as many bookings as we take online in a short time. Your cart is kept: "
     "please try again later, or call or write to us to book more."
 )
-KEY_REUSED_MESSAGE = (
+KEY_REUSED_MESSAGE = N_(
     "This checkout was already placed as {reference}, with other services or times, so your "
     "cart was not booked again. Please check it and place it again."
 )
@@ -288,7 +293,7 @@ def check_fields(
             name: fields.rule(
                 kind,
                 values[name],
-                labels.get(name, label),
+                labels.get(name) or _(label),
                 CONTACT_LIMITS[name],
                 required=name in required,
             )
@@ -299,17 +304,22 @@ def check_fields(
     if "event_type" in values:
         event_type = str(checked.values.get("event_type", "")).lower()
         if "event_type" not in checked.codes and event_type not in EVENT_TYPES:
-            checked.refuse("event_type", "invalid", "Event type is invalid")
+            checked.refuse("event_type", "invalid", _("Event type is invalid"))
         checked.values["event_type"] = event_type
     if "guest_count" in values:
         guests = values["guest_count"]
         if not isinstance(guests, int) or isinstance(guests, bool):
-            checked.refuse("guest_count", "invalid", GUESTS_MESSAGE)
+            checked.refuse("guest_count", "invalid", guests_message())
         elif not MIN_GUESTS <= guests <= MAX_GUESTS:
-            checked.refuse("guest_count", "out_of_range", GUESTS_MESSAGE)
+            checked.refuse("guest_count", "out_of_range", guests_message())
         else:
             checked.values["guest_count"] = guests
     return checked
+
+
+def guests_message() -> str:
+    """'Guests must be between 1 and 500', in the language of the moment."""
+    return _(GUESTS_MESSAGE).format(least=MIN_GUESTS, most=MAX_GUESTS)
 
 
 def check_contact(contact: Contact) -> fields.Checked:
@@ -630,7 +640,8 @@ def _check_limits(session: Session, order: _Order, now: datetime) -> None:
             logger.warning(
                 "Booking refused: the %s limit (%s in %s) was reached", name, allowed, window
             )
-            raise BookingError("too_many_bookings", LIMIT_MESSAGE, limit=name)
+            # Shown to the guest as it is (GUEST_MESSAGE_CODES): in the guest's language.
+            raise BookingError("too_many_bookings", _(LIMIT_MESSAGE), limit=name)
 
 
 def _limit_lock_keys(order: _Order) -> list[locks.Key]:
@@ -653,7 +664,7 @@ def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
         return None
     if row[3] is not None and row[3] != order.digest:
         raise BookingError(
-            "key_reused", KEY_REUSED_MESSAGE.format(reference=row[1]), reference=row[1]
+            "key_reused", _(KEY_REUSED_MESSAGE).format(reference=row[1]), reference=row[1]
         )
     return PlacedBooking(str(row[0]), row[1], Decimal(row[2]))
 

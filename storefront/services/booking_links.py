@@ -58,11 +58,8 @@ def ics_path(booking_id: uuid.UUID | str, key: str | None = None) -> str:
     return f"/api/bookings/{booking_id}.ics" + (f"?key={key}" if key else "")
 
 
-def view_url(
-    booking_id: uuid.UUID | str, *, now: datetime | None = None, language: str | None = None
-) -> str:
-    """`{PUBLIC_URL}/booking-confirmation/{id}?key=...`, in `language`'s edition (the booking's
-    own, for its mails; `/en/booking-confirmation/...` for a booking made in English)."""
+def view_url(booking_id: uuid.UUID | str, *, now: datetime | None = None) -> str:
+    """`{PUBLIC_URL}/booking-confirmation/{id}?key=...`, in the edition of the language of the
+    moment (a mail written in English links to `/en/booking-confirmation/...`)."""
     base = get_settings().public_url.rstrip("/")
-    path = view_path(booking_id, sign_view_key(booking_id, now=now))
-    return base + (i18n.href(path, language) if language else path)
+    return base + i18n.href(view_path(booking_id, sign_view_key(booking_id, now=now)))

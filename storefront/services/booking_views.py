@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
+from storefront.i18n import N_, _
 from storefront.models import (
     Booking,
     BookingItem,
@@ -20,6 +21,21 @@ from storefront.services import dates
 from storefront.services.booking import event_type_label
 from storefront.services.money import CENT, format_price
 from storefront.settings import get_settings
+
+# A booking's status as a person reads it (the stored code stays as it is).
+STATUS_WORDS = {
+    "pending": N_("pending"),
+    "confirmed": N_("confirmed"),
+    "on_the_way": N_("on the way"),
+    "completed": N_("completed"),
+    "cancelled": N_("cancelled"),
+}
+
+
+def status_words(status: str) -> str:
+    """'on_the_way' -> 'on the way', in the language of the moment."""
+    words = STATUS_WORDS.get(status)
+    return _(words) if words else status.replace("_", " ")
 
 
 @dataclass(frozen=True)

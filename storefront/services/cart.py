@@ -12,10 +12,13 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from storefront.i18n import N_, _
 from storefront.services.booking import BookingLine
 from storefront.services.money import to_amount
 
-DEFAULT_DESCRIPTION = "No description provided"
+# Stored in the browser's cart as it is (a key, not words): translated where it is shown
+# (services/checkout's cart lines).
+DEFAULT_DESCRIPTION = N_("No description provided")
 MAX_ITEMS = 50
 MAX_QUANTITY = 1000
 # A stored cart longer than this is not read (MAX_ITEMS lines fit many times over).
@@ -175,14 +178,14 @@ def count(items: list[dict[str, Any]]) -> int:
 
 
 # Counted lines: wedding tables (one unit a table) and Tiffany chairs (one unit a guest).
-UNIT_LABELS = {"table": "tavolina", "person": "persona"}
+UNIT_LABELS = {"table": N_("tavolina"), "person": N_("persona")}
 TABLE_COUNT_MAX = 1000
 
 
 def counted_name(name: str, quantity: int, unit: str | None) -> str:
     """The cart shows a counted line with its count: 'White tables 60cm (12 tavolina)'."""
     label = UNIT_LABELS.get(unit or "")
-    return f"{name} ({quantity} {label})" if label else name
+    return f"{name} ({quantity} {_(label)})" if label else name
 
 
 def table_count_input(text: str, *, on_blur: bool) -> str:
@@ -201,7 +204,7 @@ def tiffany_total_label(price_per_person: object, people: int) -> str:
     """The spec's copy for Tiffany chairs: 'TOTALI = {n*5}€' (whole euros shown without decimals)."""
     total = to_amount(price_per_person) * max(0, int(people))
     shown = total.quantize(Decimal(1)) if total == total.to_integral_value() else total
-    return f"TOTALI = {shown}€"
+    return _("TOTALI = {total}€").format(total=shown)
 
 
 TIFFANY_PEOPLE_MAX = MAX_QUANTITY

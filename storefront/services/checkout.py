@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from storefront.i18n import _
 from storefront.models import Booking, BookingItem, User
 from storefront.services import (
     availability,
@@ -125,7 +126,9 @@ def _line_view(
         id=item["id"],
         service_id=line.service_id,
         name=cart.counted_name(item["name"], item["quantity"], item.get("unit")),
-        description=item["description"],
+        description=_(cart.DEFAULT_DESCRIPTION)
+        if item["description"] == cart.DEFAULT_DESCRIPTION
+        else item["description"],
         image=item["image"],
         quantity=line.quantity,
         unit_price_label=(
@@ -300,8 +303,9 @@ def checkout_check(contact: Contact) -> fields.Checked:
     checked = booking.check_contact(contact)
     for name in ("address", "zip_code"):
         if not str(getattr(contact, name)).strip() and name not in checked.codes:
-            label = booking.CONTACT_COLUMNS[name][1]
-            checked.refuse(name, "required", fields.MESSAGES["required"].format(label=label))
+            label = _(booking.CONTACT_COLUMNS[name][1])
+            required = fields.MESSAGES["required"]
+            checked.refuse(name, "required", _(required).format(label=label))
     return checked
 
 

@@ -6,12 +6,22 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from storefront.i18n import N_
 from storefront.settings import get_settings
 
 DATE_FORMAT = "%d.%m.%Y"
 TIME_FORMAT = "%H:%M"
-# A weekday as availability rows store it (day_of_week 0 is Sunday).
-DAY_NAMES = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+# A weekday as availability rows store it (day_of_week 0 is Sunday); marked for translation,
+# whoever shows one passes it through `_()`.
+DAY_NAMES = (
+    N_("Sunday"),
+    N_("Monday"),
+    N_("Tuesday"),
+    N_("Wednesday"),
+    N_("Thursday"),
+    N_("Friday"),
+    N_("Saturday"),
+)
 
 
 def business_zone() -> ZoneInfo:

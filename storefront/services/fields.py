@@ -20,6 +20,7 @@ from typing import Any
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
 
+from storefront.i18n import N_, _
 from storefront.services.errors import ServiceError
 
 # Numbers typed without a country code are Kosovo's (+383).
@@ -37,25 +38,25 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 # What a multi-line field keeps of the control characters.
 MULTI_LINE_KEEPS = frozenset("\n\t")
 
+# Marked for translation (storefront/i18n.py); `_fail` says them in the language of the moment,
+# so a label passed in should be in that language too (`_("Email")`).
 MESSAGES = {
-    "required": "{label} is required",
-    "too_long": "{label} can be at most {max} characters long",
-    "not_one_line": "{label} must be on one line",
-    "unprintable": "{label} contains a control or invisible character; please retype it",
-    "invalid": "{label} is invalid",
+    "required": N_("{label} is required"),
+    "too_long": N_("{label} can be at most {max} characters long"),
+    "not_one_line": N_("{label} must be on one line"),
+    "unprintable": N_("{label} contains a control or invisible character; please retype it"),
+    "invalid": N_("{label} is invalid"),
 }
-PHONE_INVALID = "{label} is invalid: enter a number such as " + PHONE_EXAMPLE
+PHONE_INVALID = N_("{label} is invalid: enter a number such as {example}")
 # What a typed phone number may hold besides digits.
 PHONE_PUNCTUATION = frozenset("+()-./ ")
 # Each kind of field's rule in words, for a form that names the field and its rule when it
 # refuses a value ('Phone: use digits, ...'; `rule_message`). The checks below are the rules.
 RULE_WORDS = {
-    "line": "write it on one line, up to {max} characters",
-    "text": "up to {max} characters",
-    "email": "enter one email address like name@example.com, up to {max} characters",
-    "phone": (
-        "use digits, spaces and a leading +, like " + PHONE_EXAMPLE + ", up to {max} characters"
-    ),
+    "line": N_("write it on one line, up to {max} characters"),
+    "text": N_("up to {max} characters"),
+    "email": N_("enter one email address like name@example.com, up to {max} characters"),
+    "phone": N_("use digits, spaces and a leading +, like {example}, up to {max} characters"),
 }
 
 
@@ -81,7 +82,7 @@ def max_length(model: type, column: str) -> int:
 
 
 def _fail(code: str, label: str, **details: Any) -> FieldError:
-    return FieldError(code, MESSAGES[code].format(label=label, **details), **details)
+    return FieldError(code, _(MESSAGES[code]).format(label=label, **details), **details)
 
 
 def _text(value: object, label: str, max_len: int, *, required: bool) -> str:
@@ -124,10 +125,13 @@ def multi_line(value: object, label: str, max_len: int, *, required: bool = Fals
     return text
 
 
-def email(value: object, label: str = "Email", *, required: bool = True, max_len: int = 255) -> str:
+def email(
+    value: object, label: str | None = None, *, required: bool = True, max_len: int = 255
+) -> str:
     """Exactly one address, checked by email-validator (syntax only: no DNS), lowercased as the
     accounts store them; '' when blank and not required. `a,b@x.com`, `Ana <a@x.com>` and a
-    second line are refused."""
+    second line are refused. `label`: 'Email' unless named."""
+    label = label or _("Email")
     text = _text(value, label, max_len, required=required)
     if not text:
         return ""
@@ -140,17 +144,18 @@ def email(value: object, label: str = "Email", *, required: bool = True, max_len
 
 
 def phone(
-    value: object, label: str = "Phone number", *, required: bool = True, max_len: int = 64
+    value: object, label: str | None = None, *, required: bool = True, max_len: int = 64
 ) -> str:
     """A phone number in E.164 ('+38344123456'); one without a country code is read as a
     Kosovo number (+383). '' when blank and not required; anything that is not a valid number
-    is refused."""
+    is refused. `label`: 'Phone number' unless named."""
+    label = label or _("Phone number")
     text = _text(value, label, max_len, required=required)
     if not text:
         return ""
     number = _parse_phone(single_line(text, label, max_len))
     if number is None:
-        raise FieldError("invalid", PHONE_INVALID.format(label=label))
+        raise FieldError("invalid", _(PHONE_INVALID).format(label=label, example=PHONE_EXAMPLE))
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
@@ -184,12 +189,14 @@ def e164_or_none(value: object) -> str | None:
 def rule_message(kind: str, label: str, code: str, max_len: int) -> str:
     """A refused field's message that names the field and its rule: 'Email: enter one email
     address like name@example.com, up to 255 characters'; `code` is the FieldError's."""
-    words = RULE_WORDS[kind].format(max=max_len)
+    words = _(RULE_WORDS[kind]).format(max=max_len, example=PHONE_EXAMPLE)
     if code == "required":
-        return f"{label}: required; {words}"
+        return _("{label}: required; {words}").format(label=label, words=words)
     if code == "unprintable":
-        return f"{label}: {words}, without control or invisible characters"
-    return f"{label}: {words}"
+        return _("{label}: {words}, without control or invisible characters").format(
+            label=label, words=words
+        )
+    return _("{label}: {words}").format(label=label, words=words)
 
 
 # --- a whole form -------------------------------------------------------------------------------

@@ -240,7 +240,7 @@ def _booking_confirmation(
         _o("Payment is collected at the time of service."),
         "",
         _o("View your booking:"),
-        view_url(booking.id, language=booking.language),
+        view_url(booking.id),
         "",
         _questions(business),
         business.business_name,
@@ -286,7 +286,7 @@ def _booking_status(
         *_priced_lines(booking, items),
         "",
         _o("View your booking: {address}").format(
-            address=view_url(booking.id, language=booking.language)
+            address=view_url(booking.id)
         ),
         "",
         _questions(business),
