@@ -13,6 +13,8 @@ from decimal import Decimal
 
 import reflex as rx
 
+from storefront import i18n, routes
+from storefront.i18n import N_, _
 from storefront.services import booking, booking_links, cart, checkout, fields
 from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
@@ -24,17 +26,24 @@ from storefront.state.slot_picker import SlotPickerState
 log = logging.getLogger(__name__)
 
 REDIRECT_SECONDS = 2.0
-QUANTITY_MESSAGE = f"Quantity must be between 1 and {cart.MAX_QUANTITY}"
-NO_TIME = "Please select a date and time for your booking"
+# Messages, marked for translation and said with `_()` where they are shown.
+QUANTITY_MESSAGE = N_("Quantity must be between 1 and {most}")
+NO_TIME = N_("Please select a date and time for your booking")
 FIELD_MESSAGES = {
-    ("full_name", "required"): "Name is required",
-    ("email", "required"): "Email is required",
-    ("email", "invalid"): "Email is invalid",
-    ("phone", "required"): "Phone number is required",
-    ("event_type", "required"): "Event type is required",
+    ("full_name", "required"): N_("Name is required"),
+    ("email", "required"): N_("Email is required"),
+    ("email", "invalid"): N_("Email is invalid"),
+    ("phone", "required"): N_("Phone number is required"),
+    ("event_type", "required"): N_("Event type is required"),
 }
-CHECK_FORM = "Please check the fields marked below."
-FAILED = "Error creating booking: please try again."
+CHECK_FORM = N_("Please check the fields marked below.")
+FAILED = N_("Error creating booking: please try again.")
+
+
+def _in_words(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
+    """Each refused field's message in the visitor's language (services/fields.in_words)."""
+    words = {key: _(text) for key, text in FIELD_MESSAGES.items()}
+    return fields.in_words(codes, messages, words, _(CHECK_FORM))
 
 
 @access("public", caller_bound=True)
@@ -60,7 +69,7 @@ class BookServiceState(rx.State):
 
     @rx.var
     def sign_in_href(self) -> str:
-        return f"/sign-in?redirectTo={self.router.url.path}"
+        return i18n.href(f"{routes.SIGN_IN}?redirectTo={self.router.url.path}")
 
     @rx.event
     async def load(self):
@@ -133,15 +142,17 @@ class BookServiceState(rx.State):
             return
         picker = await self.get_state(SlotPickerState)
         if not picker.selected_date or not picker.selected_time:
-            self.error = NO_TIME
+            self.error = _(NO_TIME)
             return
         contact = checkout.contact_from_form(self.form)
         checked = booking.check_contact(contact)
-        self.errors = fields.in_words(checked.codes, checked.messages, FIELD_MESSAGES, CHECK_FORM)
+        self.errors = _in_words(checked.codes, checked.messages)
         if self.counted and not 1 <= self._quantity() <= cart.MAX_QUANTITY:
-            self.errors = self.errors | {"quantity": QUANTITY_MESSAGE}
+            self.errors = self.errors | {
+                "quantity": _(QUANTITY_MESSAGE).format(most=cart.MAX_QUANTITY)
+            }
         if self.errors:
-            self.error = CHECK_FORM
+            self.error = _(CHECK_FORM)
             return
         self.placing, self.error = True, ""
         yield
@@ -170,24 +181,21 @@ class BookServiceState(rx.State):
                 if exc.code == "key_reused":
                     self._key = secrets.token_urlsafe(24)
             elif exc.code in ("slot_taken", "slot_unavailable"):
-                self.error = SLOT_GONE
+                self.error = _(SLOT_GONE)
             elif exc.code == "invalid_contact":
-                self.errors = fields.in_words(
-                    exc.details.get("fields", {}),
-                    exc.details.get("messages", {}),
-                    FIELD_MESSAGES,
-                    CHECK_FORM,
+                self.errors = _in_words(
+                    exc.details.get("fields", {}), exc.details.get("messages", {})
                 )
-                self.error = CHECK_FORM
+                self.error = _(CHECK_FORM)
             else:
-                self.error = FAILED
+                self.error = _(FAILED)
             return
         except Exception:
             log.exception("booking from the service screen failed")
-            self.placing, self.error = False, FAILED
+            self.placing, self.error = False, _(FAILED)
             return
         self.status = "done"
         yield
         await asyncio.sleep(REDIRECT_SECONDS)
         key = booking_links.sign_view_key(placed.id)
-        yield rx.redirect(booking_links.view_path(placed.id, key))
+        yield rx.redirect(i18n.href(booking_links.view_path(placed.id, key)))

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import booking_links, checkout
+from storefront.i18n import N_, _
+from storefront.services import booking_links, booking_views, checkout
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
 
-SUBMITTED = "Booking Submitted!"
+SUBMITTED = N_("Booking Submitted!")
 HEADLINES = {
     "pending": SUBMITTED,
-    "confirmed": "Booking Confirmed!",
-    "on_the_way": "We are on our way!",
-    "completed": "Booking Completed",
-    "cancelled": "Booking Cancelled",
+    "confirmed": N_("Booking Confirmed!"),
+    "on_the_way": N_("We are on our way!"),
+    "completed": N_("Booking Completed"),
+    "cancelled": N_("Booking Cancelled"),
 }
 
 
@@ -33,7 +34,7 @@ class BookingViewState(rx.State):
     def headline(self) -> str:
         """What the page says first, true to the booking's status (the spec's 'Booking
         Submitted!' while it waits for the business)."""
-        return HEADLINES.get(self.booking.get("status_code", ""), SUBMITTED)
+        return _(HEADLINES.get(self.booking.get("status_code", ""), SUBMITTED))
 
     @rx.event
     async def load(self):
@@ -55,7 +56,7 @@ class BookingViewState(rx.State):
         self.found = True
         self.booking = {
             "reference": view.reference,
-            "status": view.status.replace("_", " "),
+            "status": booking_views.status_words(view.status),
             "status_code": view.status,
             "created_at": view.created_at,
             "total": view.total_label,
@@ -65,7 +66,10 @@ class BookingViewState(rx.State):
             "address": ", ".join(p for p in (view.venue_address, view.city) if p),
             "event": " · ".join(
                 p
-                for p in (view.event_type, f"{view.guest_count} guests" if view.guest_count else "")
+                for p in (
+                    view.event_type,
+                    _("{count} guests").format(count=view.guest_count) if view.guest_count else "",
+                )
                 if p
             ),
             "requests": view.special_requests or "",

@@ -7,7 +7,8 @@ import asyncio
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import N_, _
 from storefront.services import cart, checkout
 from storefront.services.booking import BookingError
 from storefront.state.access import access
@@ -20,11 +21,12 @@ THEME_ADD_BUSY_SECONDS = 0.5
 LAST_ADDED_SECONDS = 2.0
 MAX_COUNT = 1000
 # An add past what one time slot of a service can hold (its units).
-FULL = "{title}: only {most} can be booked for one time, and your cart already holds {held}."
-NOTHING_SELECTED = "Please select a date and time before setting"
-SLOT_GONE = "This time slot is no longer available. Please select another time."
-CHECK_FAILED = "There was an error checking availability. Please try again."
-INCOMPLETE = (
+# Messages, marked for translation and said with `_()` where they are shown.
+FULL = N_("{title}: only {most} can be booked for one time, and your cart already holds {held}.")
+NOTHING_SELECTED = N_("Please select a date and time before setting")
+SLOT_GONE = N_("This time slot is no longer available. Please select another time.")
+CHECK_FAILED = N_("There was an error checking availability. Please try again.")
+INCOMPLETE = N_(
     "Please select a date and time for all services in your cart before proceeding to checkout."
 )
 
@@ -96,7 +98,7 @@ class CartState(rx.State):
         if added.refused:
             # Nothing past what one time slot can hold goes in: say so where the visitor is.
             return rx.toast.warning(
-                FULL.format(title=added.title, most=added.most, held=added.held),
+                _(FULL).format(title=added.title, most=added.most, held=added.held),
                 duration=8000,
             )
         service = added
@@ -182,7 +184,7 @@ class CartState(rx.State):
         """Set: save the picker's date, time and duration into the line, if still free."""
         picker = await self.get_state(SlotPickerState)
         if not picker.selected_date or not picker.selected_time:
-            self.time_error = NOTHING_SELECTED
+            self.time_error = _(NOTHING_SELECTED)
             return
         try:
             self.cart_json = await call_service(
@@ -194,7 +196,7 @@ class CartState(rx.State):
                 duration_hours=int(picker.duration),
             )
         except BookingError as exc:
-            self.time_error = SLOT_GONE if exc.code == "slot_taken" else CHECK_FAILED
+            self.time_error = _(SLOT_GONE) if exc.code == "slot_taken" else _(CHECK_FAILED)
             return
         self.editing_id, self.time_error = "", ""
         await self.refresh()
@@ -203,8 +205,8 @@ class CartState(rx.State):
     def proceed(self):
         """'Proceed to Checkout' (disabled until every line has a date and time)."""
         if not self.complete:
-            return rx.window_alert(INCOMPLETE)
-        return rx.redirect(routes.CHECKOUT)
+            return rx.window_alert(_(INCOMPLETE))
+        return rx.redirect(i18n.href(routes.CHECKOUT))
 
     @rx.event
     def clear(self):

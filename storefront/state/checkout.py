@@ -10,8 +10,9 @@ import secrets
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.db import error_summary, is_outage
+from storefront.i18n import N_, _
 from storefront.services import booking, booking_links, cart, checkout, fields
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -20,18 +21,19 @@ from storefront.state.cart import SLOT_GONE, CartState
 
 log = logging.getLogger(__name__)
 
+# Marked for translation; `field_messages` says them in the visitor's language.
 FIELD_MESSAGES = {
-    ("full_name", "required"): "Full name is required",
-    ("email", "required"): "Email is required",
-    ("email", "invalid"): "Email is invalid",
-    ("phone", "required"): "Phone number is required",
-    ("address", "required"): "Address is required",
-    ("zip_code", "required"): "ZIP code is required",
-    ("guest_count", "out_of_range"): "Guests must be between 1 and 500",
-    ("guest_count", "invalid"): "Guests must be between 1 and 500",
+    ("full_name", "required"): N_("Full name is required"),
+    ("email", "required"): N_("Email is required"),
+    ("email", "invalid"): N_("Email is invalid"),
+    ("phone", "required"): N_("Phone number is required"),
+    ("address", "required"): N_("Address is required"),
+    ("zip_code", "required"): N_("ZIP code is required"),
+    ("guest_count", "out_of_range"): N_("Guests must be between 1 and 500"),
+    ("guest_count", "invalid"): N_("Guests must be between 1 and 500"),
 }
-INVALID = "This field is invalid"
-PLACE_FAILED = "Failed to place booking. Please try again."
+INVALID = N_("This field is invalid")
+PLACE_FAILED = N_("Failed to place booking. Please try again.")
 # The information step's fields as the page shows them (the first in error gets the focus).
 PAGE_ORDER = (
     "full_name",
@@ -45,7 +47,7 @@ PAGE_ORDER = (
     "state",
     "zip_code",
 )
-SLOT_GONE_LINE = (
+SLOT_GONE_LINE = N_(
     "{name} on {when} is no longer available. Its time was cleared in your cart: "
     "please choose another time there."
 )
@@ -56,8 +58,10 @@ DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
 
 
 def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
-    """The spec's text where the spec names one, else the field rule's own message."""
-    return fields.in_words(codes, messages, FIELD_MESSAGES, INVALID)
+    """The spec's text where the spec names one, else the field rule's own message (in the
+    language of the moment)."""
+    words = {key: _(text) for key, text in FIELD_MESSAGES.items()}
+    return fields.in_words(codes, messages, words, _(INVALID))
 
 
 @access("public", caller_bound=True)
@@ -90,11 +94,13 @@ class CheckoutState(rx.State):
         cart_state = await self.get_state(CartState)
         view = await call_service(checkout.cart_view, raw_cart=cart_state.cart_json)
         if not view.complete:
-            return rx.redirect(routes.CART)
+            return rx.redirect(i18n.href(routes.CART))
         self.lines = [
             {
                 "name": line.name,
-                "when": f"{line.date_label} · {line.start_time} · {line.duration} h",
+                "when": _("{date} · {start} · {hours} h").format(
+                    date=line.date_label, start=line.start_time, hours=line.duration
+                ),
                 "total": line.line_total_label,
             }
             for line in view.lines
@@ -168,26 +174,26 @@ class CheckoutState(rx.State):
                 # Say which line, and clear its time so the cart asks for another.
                 taken = checkout.release_taken_line(cart_state.cart_json, exc.details.get("line"))
                 if taken is None:
-                    self.place_error = SLOT_GONE
+                    self.place_error = _(SLOT_GONE)
                     return
-                self.place_error = SLOT_GONE_LINE.format(name=taken.name, when=taken.when)
+                self.place_error = _(SLOT_GONE_LINE).format(name=taken.name, when=taken.when)
                 cart_state.cart_json, self.slot_gone = taken.raw_cart, True
                 return
-            self.place_error = PLACE_FAILED
+            self.place_error = _(PLACE_FAILED)
             return
         except Exception as exc:
             if is_outage(exc):
                 log.warning(
                     "placing a booking failed, the database is unavailable: %s", error_summary(exc)
                 )
-                self.placing, self.place_error = False, PLACE_FAILED
+                self.placing, self.place_error = False, _(PLACE_FAILED)
                 return
             log.exception("placing a booking failed")
-            self.placing, self.place_error = False, PLACE_FAILED
+            self.placing, self.place_error = False, _(PLACE_FAILED)
             return
         self.reference, self.step, self.placing = placed.reference, "confirmation", False
         key = booking_links.sign_view_key(placed.id)
-        self.booking_href = booking_links.view_path(placed.id, key)
+        self.booking_href = i18n.href(booking_links.view_path(placed.id, key))
         self.ics_href = booking_links.ics_path(placed.id, key)
         self._key, self.form = "", dict(DEFAULT_FORM)  # the details are stored; the tab forgets
         cart_state.cart_json = "[]"

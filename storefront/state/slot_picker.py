@@ -9,21 +9,34 @@ from datetime import date
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.services import availability, booking, cart, checkout, dates
 from storefront.state.access import access
 from storefront.state.base import call_service
 
-DAYS_ERROR = "Failed to load available days"
-SLOTS_ERROR = "Failed to load time slots"
-TOO_MANY = (
+# Messages, marked for translation and said with `_()` where they are shown.
+DAYS_ERROR = N_("Failed to load available days")
+SLOTS_ERROR = N_("Failed to load time slots")
+TOO_MANY = N_(
     "Only {units} can be booked for one time, and {quantity} are asked for: lower the quantity "
     "in your cart."
 )
-NO_DAY = "No day in {month} has a free time for this. Please try the next month."
+NO_DAY = N_("No day in {month} has a free time for this. Please try the next month.")
 DURATIONS = [str(h) for h in range(1, 9)]
-MONTH_NAMES = (
-    "January February March April May June July August September October November December"
-).split()
+MONTH_NAMES = [
+    N_("January"),
+    N_("February"),
+    N_("March"),
+    N_("April"),
+    N_("May"),
+    N_("June"),
+    N_("July"),
+    N_("August"),
+    N_("September"),
+    N_("October"),
+    N_("November"),
+    N_("December"),
+]
 
 
 @access("public")
@@ -48,7 +61,7 @@ class SlotPickerState(rx.State):
 
     @rx.var
     def month_label(self) -> str:
-        return f"{MONTH_NAMES[self.month - 1]} {self.year}" if self.month else ""
+        return f"{_(MONTH_NAMES[self.month - 1])} {self.year}" if self.month else ""
 
     @rx.var
     def selected_label(self) -> str:
@@ -151,7 +164,7 @@ class SlotPickerState(rx.State):
                 cart_holds=await self._holds(),
             )
         except availability.AvailabilityError:
-            self.days, self.error = [], f"Error: {DAYS_ERROR}"
+            self.days, self.error = [], _("Error: {message}").format(message=_(DAYS_ERROR))
         else:
             self.days = [
                 {"date": d.date, "day": d.day, "available": "yes" if d.available else "no"}
@@ -171,7 +184,7 @@ class SlotPickerState(rx.State):
                 cart_holds=await self._holds(),
             )
         except availability.AvailabilityError:
-            self.slots, self.error = [], f"Error: {SLOTS_ERROR}"
+            self.slots, self.error = [], _("Error: {message}").format(message=_(SLOTS_ERROR))
             return
         self.slots = [
             {"start": s.start_time, "available": "yes" if s.available else "no"} for s in slots
@@ -185,8 +198,8 @@ def _no_day_reason(days: list[dict[str, str]], quantity: int, units: int, month:
     if not days or any(d["available"] == "yes" for d in days):
         return ""
     if 0 < units < quantity:
-        return TOO_MANY.format(units=units, quantity=quantity)
-    return NO_DAY.format(month=month)
+        return _(TOO_MANY).format(units=units, quantity=quantity)
+    return _(NO_DAY).format(month=month)
 
 
 def _bounded(value: object, low: int, high: int) -> int:
