@@ -3,9 +3,10 @@ duration (1-8 hours) and the free start times of the chosen day."""
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.state.slot_picker import DURATIONS, SlotPickerState
 
-WEEKDAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
+WEEKDAYS = (N_("Mo"), N_("Tu"), N_("We"), N_("Th"), N_("Fr"), N_("Sa"), N_("Su"))
 
 
 def _day(day: dict) -> rx.Component:
@@ -64,7 +65,7 @@ def slot_picker(on_duration=None) -> rx.Component:
                 rx.icon("chevron-left", size=18),
                 type="button",
                 on_click=SlotPickerState.previous_month,
-                aria_label="Previous month",
+                aria_label=_("Previous month"),
                 class_name="p-2 rounded-lg hover:bg-slate-100",
             ),
             rx.el.span(
@@ -77,21 +78,23 @@ def slot_picker(on_duration=None) -> rx.Component:
                 rx.icon("chevron-right", size=18),
                 type="button",
                 on_click=SlotPickerState.next_month,
-                aria_label="Next month",
+                aria_label=_("Next month"),
                 class_name="p-2 rounded-lg hover:bg-slate-100",
             ),
             class_name="flex items-center justify-between",
         ),
         rx.el.div(
-            *[rx.el.span(d, class_name="text-xs text-center text-slate-600") for d in WEEKDAYS],
+            *[rx.el.span(_(d), class_name="text-xs text-center text-slate-600") for d in WEEKDAYS],
             rx.foreach(SlotPickerState.days, _day),
             class_name="mt-2 grid grid-cols-7 gap-1",
             data_testid="picker-month",
         ),
         rx.el.div(
-            rx.el.label("Duration", html_for="picker-duration", class_name="text-sm font-semibold"),
+            rx.el.label(
+                _("Duration"), html_for="picker-duration", class_name="text-sm font-semibold"
+            ),
             rx.el.select(
-                *[rx.el.option(f"{h} h", value=h) for h in DURATIONS],
+                *[rx.el.option(_("{hours} h").format(hours=h), value=h) for h in DURATIONS],
                 id="picker-duration",
                 value=SlotPickerState.duration,
                 on_change=duration_changed,
@@ -102,7 +105,10 @@ def slot_picker(on_duration=None) -> rx.Component:
         rx.cond(
             SlotPickerState.selected_date != "",
             rx.el.div(
-                rx.el.p("Start times on ", SlotPickerState.selected_label, class_name="text-sm"),
+                rx.el.p(
+                    _("Start times on {day}").format(day=SlotPickerState.selected_label),
+                    class_name="text-sm",
+                ),
                 rx.el.div(
                     rx.foreach(SlotPickerState.slots, _slot),
                     class_name="mt-2 flex flex-wrap gap-2",

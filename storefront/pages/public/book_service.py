@@ -3,11 +3,12 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, field_error, loading_spinner
+from storefront.i18n import _
 from storefront.services.booking import EVENT_TYPE_LABELS
 from storefront.state.auth import AuthState
 from storefront.state.book_service import BookServiceState
@@ -43,7 +44,7 @@ def _input(label: str, field: str, kind: str = "text") -> rx.Component:
 def _quantity() -> rx.Component:
     """How many, for a service booked by the piece (tables)."""
     return rx.el.div(
-        rx.el.label("Quantity *", html_for="book-quantity", class_name="text-sm font-semibold"),
+        rx.el.label(_("Quantity *"), html_for="book-quantity", class_name="text-sm font-semibold"),
         rx.el.input(
             id="book-quantity",
             type="text",
@@ -61,18 +62,20 @@ def _quantity() -> rx.Component:
 
 def _details() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Your Details", class_name="text-lg font-bold"),
+        rx.el.h2(_("Your Details"), class_name="text-lg font-bold"),
         rx.el.div(
-            _input("Name *", "full_name"),
-            _input("Email *", "email", "email"),
-            _input("Phone *", "phone", "tel"),
+            _input(_("Name *"), "full_name"),
+            _input(_("Email *"), "email", "email"),
+            _input(_("Phone *"), "phone", "tel"),
             rx.el.div(
                 rx.el.label(
-                    "Event Type *", html_for="book-event_type", class_name="text-sm font-semibold"
+                    _("Event Type *"),
+                    html_for="book-event_type",
+                    class_name="text-sm font-semibold",
                 ),
                 rx.el.select(
                     *[
-                        rx.el.option(label, value=value)
+                        rx.el.option(_(label), value=value)
                         for value, label in EVENT_TYPE_LABELS.items()
                     ],
                     id="book-event_type",
@@ -81,17 +84,17 @@ def _details() -> rx.Component:
                     class_name=INPUT,
                 ),
             ),
-            _input("Address", "address"),
-            _input("Guests", "guest_count", "number"),
+            _input(_("Address"), "address"),
+            _input(_("Guests"), "guest_count", "number"),
             rx.cond(BookServiceState.counted, _quantity()),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.cond(
             ~AuthState.signed_in,
             rx.el.p(
-                "Booking as a guest. ",
-                rx.link("Sign in", href=BookServiceState.sign_in_href),
-                " to see your bookings and offers in your account.",
+                _("Booking as a guest. "),
+                rx.link(_("Sign in"), href=BookServiceState.sign_in_href),
+                _(" to see your bookings and offers in your account."),
                 class_name="mt-4 text-sm text-slate-600",
             ),
         ),
@@ -101,15 +104,15 @@ def _details() -> rx.Component:
 
 def _summary() -> rx.Component:
     return rx.el.aside(
-        rx.el.h2("Booking Summary", class_name="text-lg font-bold"),
+        rx.el.h2(_("Booking Summary"), class_name="text-lg font-bold"),
         rx.el.dl(
             rx.el.div(
-                rx.el.dt("Service"),
+                rx.el.dt(_("Service")),
                 rx.el.dd(BookServiceState.service["title"]),
                 class_name="flex justify-between gap-3",
             ),
             rx.el.div(
-                rx.el.dt("Date"),
+                rx.el.dt(_("Date")),
                 rx.el.dd(
                     rx.cond(
                         SlotPickerState.selected_date != "", SlotPickerState.selected_label, "-"
@@ -118,27 +121,27 @@ def _summary() -> rx.Component:
                 class_name="flex justify-between gap-3",
             ),
             rx.el.div(
-                rx.el.dt("Time"),
+                rx.el.dt(_("Time")),
                 rx.el.dd(
                     rx.cond(SlotPickerState.selected_time != "", SlotPickerState.selected_time, "-")
                 ),
                 class_name="flex justify-between gap-3",
             ),
             rx.el.div(
-                rx.el.dt("Duration"),
-                rx.el.dd(SlotPickerState.duration + " h"),
+                rx.el.dt(_("Duration")),
+                rx.el.dd(_("{hours} h").format(hours=SlotPickerState.duration)),
                 class_name="flex justify-between gap-3",
             ),
             rx.cond(
                 BookServiceState.counted,
                 rx.el.div(
-                    rx.el.dt("Quantity"),
+                    rx.el.dt(_("Quantity")),
                     rx.el.dd(BookServiceState.quantity),
                     class_name="flex justify-between gap-3",
                 ),
             ),
             rx.el.div(
-                rx.el.dt("Total"),
+                rx.el.dt(_("Total")),
                 rx.el.dd(BookServiceState.total_label, data_testid="book-total"),
                 class_name="flex justify-between gap-3 pt-3 border-t font-bold text-lg",
             ),
@@ -154,7 +157,7 @@ def _summary() -> rx.Component:
             ),
         ),
         rx.el.button(
-            rx.cond(BookServiceState.placing, "Booking...", "Book Now"),
+            rx.cond(BookServiceState.placing, _("Booking..."), _("Book Now")),
             type="button",
             on_click=BookServiceState.submit,
             disabled=BookServiceState.placing
@@ -164,7 +167,8 @@ def _summary() -> rx.Component:
             data_testid="book-submit",
         ),
         rx.el.p(
-            "Payment is collected at the time of service.", class_name="mt-3 text-xs text-slate-500"
+            _("Payment is collected at the time of service."),
+            class_name="mt-3 text-xs text-slate-500",
         ),
         class_name=CARD + " h-fit",
     )
@@ -193,7 +197,7 @@ def _ready() -> rx.Component:
                 class_name=CARD,
             ),
             rx.el.section(
-                rx.el.h2("Date & Time", class_name="text-lg font-bold"),
+                rx.el.h2(_("Date & Time"), class_name="text-lg font-bold"),
                 rx.el.div(
                     slot_picker(on_duration=BookServiceState.refresh_total), class_name="mt-3"
                 ),
@@ -212,7 +216,9 @@ def _message(title: str, text, button: str, href: str, test_id: str) -> rx.Compo
     return rx.el.div(
         rx.el.h1(title, class_name="text-3xl font-bold"),
         rx.el.p(text, class_name="mt-4 text-slate-600"),
-        rx.link(button, href=href, underline="none", class_name=PRIMARY_BUTTON + " mt-6"),
+        rx.link(
+            button, href=i18n.href(href), underline="none", class_name=PRIMARY_BUTTON + " mt-6"
+        ),
         class_name="text-center py-12",
         data_testid=test_id,
     )
@@ -229,7 +235,7 @@ def book_service() -> rx.Component:
                     "done",
                     rx.el.div(
                         rx.icon("circle-check", size=48, class_name="mx-auto text-green-600"),
-                        rx.el.h1("Booking Submitted!", class_name="mt-4 text-3xl font-bold"),
+                        rx.el.h1(_("Booking Submitted!"), class_name="mt-4 text-3xl font-bold"),
                         class_name="text-center py-12",
                         data_testid="book-submitted",
                     ),
@@ -237,9 +243,9 @@ def book_service() -> rx.Component:
                 (
                     "missing",
                     _message(
-                        "Error",
-                        "No service ID provided",
-                        "Back to Services",
+                        _("Error"),
+                        _("No service ID provided"),
+                        _("Back to Services"),
                         routes.SERVICES,
                         "book-error-page",
                     ),
@@ -247,10 +253,11 @@ def book_service() -> rx.Component:
                 (
                     "bad_id",
                     _message(
-                        "Error",
-                        "Invalid service ID format. Expected a UUID but got: "
-                        + BookServiceState.bad_id,
-                        "Back to Services",
+                        _("Error"),
+                        _("Invalid service ID format. Expected a UUID but got: {given}").format(
+                            given=BookServiceState.bad_id
+                        ),
+                        _("Back to Services"),
                         routes.SERVICES,
                         "book-error-page",
                     ),
@@ -258,17 +265,17 @@ def book_service() -> rx.Component:
                 (
                     "not_found",
                     _message(
-                        "Service Not Found",
-                        "The service you are looking for does not exist.",
-                        "View All Services",
+                        _("Service Not Found"),
+                        _("The service you are looking for does not exist."),
+                        _("View All Services"),
                         routes.SERVICES,
                         "book-not-found",
                     ),
                 ),
                 _message(
-                    "Error",
-                    "Something went wrong loading this service.",
-                    "Back to Services",
+                    _("Error"),
+                    _("Something went wrong loading this service."),
+                    _("Back to Services"),
                     routes.SERVICES,
                     "book-error-page",
                 ),

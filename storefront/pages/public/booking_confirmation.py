@@ -2,9 +2,10 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, calendar_link, loading_spinner
+from storefront.i18n import _
 from storefront.state.booking_view import BookingViewState
 
 
@@ -32,13 +33,13 @@ def _found() -> rx.Component:
             data_testid="confirmation-headline",
         ),
         rx.el.h1(
-            "Booking ",
-            BookingViewState.booking["reference"],
+            _("Booking {reference}").format(reference=BookingViewState.booking["reference"]),
             class_name="mt-1 text-3xl font-bold",
             data_testid="confirmation-reference",
         ),
         rx.el.p(
-            "Status: ",
+            _("Status:"),
+            " ",
             rx.el.span(BookingViewState.booking["status"], data_testid="confirmation-status"),
             class_name="mt-2 text-slate-600 capitalize",
         ),
@@ -61,25 +62,29 @@ def _found() -> rx.Component:
             class_name="mt-6 divide-y rounded-2xl border border-slate-100 bg-white px-5",
         ),
         rx.el.p(
-            "Total: ",
-            BookingViewState.booking["total"],
+            _("Total: {total}").format(total=BookingViewState.booking["total"]),
             class_name="mt-4 text-lg font-bold",
             data_testid="confirmation-total",
         ),
         rx.el.dl(
-            _row("Name", "name"),
-            _row("Email", "email"),
-            _row("Phone", "phone"),
-            _row("Venue", "address"),
-            _row("Event", "event"),
-            _row("Special requests", "requests"),
+            _row(_("Name"), "name"),
+            _row(_("Email"), "email"),
+            _row(_("Phone"), "phone"),
+            _row(_("Venue"), "address"),
+            _row(_("Event"), "event"),
+            _row(_("Special requests"), "requests"),
             class_name="mt-6 grid gap-3 sm:grid-cols-2",
         ),
-        rx.el.p("Payment is collected at the time of service.", class_name="mt-6 text-slate-600"),
+        rx.el.p(
+            _("Payment is collected at the time of service."), class_name="mt-6 text-slate-600"
+        ),
         rx.el.div(
             calendar_link(BookingViewState.ics_href, "confirmation-ics"),
             rx.link(
-                "Return to Home", href=routes.HOME, underline="none", class_name=PRIMARY_BUTTON
+                _("Return to Home"),
+                href=i18n.href(routes.HOME),
+                underline="none",
+                class_name=PRIMARY_BUTTON,
             ),
             class_name="mt-8 flex flex-wrap gap-3",
         ),
@@ -89,13 +94,16 @@ def _found() -> rx.Component:
 
 def _not_found() -> rx.Component:
     return rx.el.div(
-        rx.el.h1("Booking Not Found", class_name="text-3xl font-bold"),
+        rx.el.h1(_("Booking Not Found"), class_name="text-3xl font-bold"),
         rx.el.p(
-            "This booking does not exist, or this link does not open it.",
+            _("This booking does not exist, or this link does not open it."),
             class_name="mt-4 text-slate-600",
         ),
         rx.link(
-            "Back to Home", href=routes.HOME, underline="none", class_name=PRIMARY_BUTTON + " mt-6"
+            _("Back to Home"),
+            href=i18n.href(routes.HOME),
+            underline="none",
+            class_name=PRIMARY_BUTTON + " mt-6",
         ),
         data_testid="booking-not-found",
     )

@@ -3,15 +3,16 @@ Time' modal, and the order summary."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.modal import return_focus
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
+from storefront.i18n import N_, _
 from storefront.state.cart import CartState
 
-SLOTS_NOTICE = (
+SLOTS_NOTICE = N_(
     "Time slots are available from 8 AM to 8 PM. Payment is collected at the time of service."
 )
 
@@ -20,8 +21,10 @@ def _when(item: dict) -> rx.Component:
     return rx.el.p(
         rx.cond(
             item["date"] != "",
-            item["date_label"] + " · " + item["start_time"] + " · " + item["duration"] + " h",
-            "No time selected",
+            _("{date} · {start} · {hours} h").format(
+                date=item["date_label"], start=item["start_time"], hours=item["duration"]
+            ),
+            _("No time selected"),
         ),
         class_name=rx.cond(
             item["date"] != "",
@@ -46,7 +49,7 @@ def _quantity(item: dict) -> rx.Component:
             type="button",
             on_click=CartState.change_quantity(item["id"], -1),
             disabled=item["at_least"] == "yes",
-            aria_label="One less " + item["name"],
+            aria_label=_("One less {name}").format(name=item["name"]),
             class_name=STEP_BUTTON,
             data_testid="cart-less",
         ),
@@ -61,9 +64,11 @@ def _quantity(item: dict) -> rx.Component:
             type="button",
             on_click=CartState.change_quantity(item["id"], 1),
             disabled=item["at_most"] == "yes",
-            aria_label="One more " + item["name"],
+            aria_label=_("One more {name}").format(name=item["name"]),
             title=rx.cond(
-                item["at_most"] == "yes", "Only " + item["max_quantity"] + " for one time", ""
+                item["at_most"] == "yes",
+                _("Only {most} for one time").format(most=item["max_quantity"]),
+                "",
             ),
             class_name=STEP_BUTTON,
             data_testid="cart-more",
@@ -94,12 +99,12 @@ def _item_row(item: dict) -> rx.Component:
                 item["available"] == "yes",
                 _when(item),
                 rx.el.p(
-                    "This service can no longer be booked.",
+                    _("This service can no longer be booked."),
                     class_name="mt-1 text-sm text-red-600",
                 ),
             ),
             rx.el.button(
-                rx.cond(item["date"] != "", "Change Date/Time", "Select Date/Time"),
+                rx.cond(item["date"] != "", _("Change Date/Time"), _("Select Date/Time")),
                 type="button",
                 on_click=CartState.edit_time(item["id"]),
                 disabled=item["available"] != "yes",
@@ -111,7 +116,7 @@ def _item_row(item: dict) -> rx.Component:
         rx.el.button(
             rx.icon("trash-2", size=18),
             on_click=CartState.remove(item["id"]),
-            aria_label="Remove",
+            aria_label=_("Remove"),
             class_name="p-2 rounded-lg text-slate-500 hover:text-red-600 hover:bg-red-50",
             data_testid="cart-remove",
         ),
@@ -123,8 +128,8 @@ def _item_row(item: dict) -> rx.Component:
 def _time_modal() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
-            rx.dialog.title("Select Date & Time", class_name="text-xl font-bold"),
-            rx.dialog.description(SLOTS_NOTICE, class_name="text-sm text-slate-600"),
+            rx.dialog.title(_("Select Date & Time"), class_name="text-xl font-bold"),
+            rx.dialog.description(_(SLOTS_NOTICE), class_name="text-sm text-slate-600"),
             rx.el.div(slot_picker(), class_name="mt-4"),
             rx.cond(
                 CartState.time_error != "",
@@ -137,13 +142,13 @@ def _time_modal() -> rx.Component:
             ),
             rx.el.div(
                 rx.el.button(
-                    "Cancel",
+                    _("Cancel"),
                     type="button",
                     on_click=CartState.close_time,
                     class_name=SECONDARY_BUTTON,
                 ),
                 rx.el.button(
-                    "Set",
+                    _("Set"),
                     type="button",
                     on_click=CartState.apply_time,
                     class_name=PRIMARY_BUTTON,
@@ -162,7 +167,7 @@ def _time_modal() -> rx.Component:
 
 def _summary() -> rx.Component:
     return rx.el.aside(
-        rx.el.h2("Order Summary", class_name="text-xl font-bold"),
+        rx.el.h2(_("Order Summary"), class_name="text-xl font-bold"),
         rx.el.ul(
             rx.foreach(
                 CartState.lines,
@@ -175,26 +180,26 @@ def _summary() -> rx.Component:
             class_name="mt-4 space-y-2",
         ),
         rx.el.div(
-            rx.el.span("Total"),
+            rx.el.span(_("Total")),
             rx.el.span(CartState.total_label, data_testid="cart-total"),
             class_name="mt-4 pt-4 border-t flex justify-between font-bold text-lg",
         ),
         rx.el.button(
-            "Proceed to Checkout",
+            _("Proceed to Checkout"),
             type="button",
             on_click=CartState.proceed,
             disabled=~CartState.complete,
             class_name=PRIMARY_BUTTON + " w-full mt-6",
             data_testid="cart-checkout",
         ),
-        rx.el.p(SLOTS_NOTICE, class_name="mt-3 text-xs text-slate-500"),
+        rx.el.p(_(SLOTS_NOTICE), class_name="mt-3 text-xs text-slate-500"),
         class_name="rounded-2xl border border-slate-100 shadow-lg p-5 sm:p-6 bg-white h-fit min-w-0",
     )
 
 
 def cart_page() -> rx.Component:
     return page_layout(
-        page_title("Cart"),
+        page_title(_("Cart")),
         rx.cond(
             CartState.count > 0,
             rx.el.div(
@@ -204,10 +209,10 @@ def cart_page() -> rx.Component:
                 class_name="max-w-6xl mx-auto px-4 grid gap-8 md:grid-cols-[minmax(0,1fr)_360px]",
             ),
             rx.el.div(
-                rx.el.p("Your cart is empty.", class_name="text-slate-600"),
+                rx.el.p(_("Your cart is empty."), class_name="text-slate-600"),
                 rx.link(
-                    "Browse Services",
-                    href=routes.HOME,
+                    _("Browse Services"),
+                    href=i18n.href(routes.HOME),
                     underline="none",
                     class_name=PRIMARY_BUTTON + " mt-6",
                 ),

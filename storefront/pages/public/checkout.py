@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import (
     NOT_READY,
@@ -13,15 +13,17 @@ from storefront.components.ui import (
     not_ready_note,
     page_title,
 )
+from storefront.i18n import N_, _
 from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
 from storefront.state.checkout import CheckoutState
 
-# docs/product.md §9: no service fee and no tax; payment at the time of service
-ZERO = format_price(0)
-
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
-STEPS = (("information", "Information"), ("review", "Review"), ("confirmation", "Confirmation"))
+STEPS = (
+    ("information", N_("Information")),
+    ("review", N_("Review")),
+    ("confirmation", N_("Confirmation")),
+)
 
 
 def _error(field: str) -> rx.Component:
@@ -49,22 +51,22 @@ def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) ->
 def _information() -> rx.Component:
     return rx.el.div(
         not_ready_note(),
-        rx.el.h2("Contact", class_name="text-lg font-bold"),
+        rx.el.h2(_("Contact"), class_name="text-lg font-bold"),
         rx.el.div(
-            _field("Full Name *", "full_name", wide=True),
-            _field("Email *", "email", kind="email"),
-            _field("Phone *", "phone", kind="tel"),
+            _field(_("Full Name *"), "full_name", wide=True),
+            _field(_("Email *"), "email", kind="email"),
+            _field(_("Phone *"), "phone", kind="tel"),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
-        rx.el.h2("Event", class_name="mt-8 text-lg font-bold"),
+        rx.el.h2(_("Event"), class_name="mt-8 text-lg font-bold"),
         rx.el.div(
             rx.el.div(
                 rx.el.label(
-                    "Event Type", html_for="event_type", class_name="text-sm font-semibold"
+                    _("Event Type"), html_for="event_type", class_name="text-sm font-semibold"
                 ),
                 rx.el.select(
                     *[
-                        rx.el.option(label, value=value)
+                        rx.el.option(_(label), value=value)
                         for value, label in EVENT_TYPE_LABELS.items()
                     ],
                     id="event_type",
@@ -75,7 +77,9 @@ def _information() -> rx.Component:
                 ),
             ),
             rx.el.div(
-                rx.el.label("Guests", html_for="guest_count", class_name="text-sm font-semibold"),
+                rx.el.label(
+                    _("Guests"), html_for="guest_count", class_name="text-sm font-semibold"
+                ),
                 rx.el.input(
                     id="guest_count",
                     type="number",
@@ -90,7 +94,7 @@ def _information() -> rx.Component:
             ),
             rx.el.div(
                 rx.el.label(
-                    "Special Requests",
+                    _("Special Requests"),
                     html_for="special_requests",
                     class_name="text-sm font-semibold",
                 ),
@@ -107,16 +111,16 @@ def _information() -> rx.Component:
             ),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
-        rx.el.h2("Address", class_name="mt-8 text-lg font-bold"),
+        rx.el.h2(_("Address"), class_name="mt-8 text-lg font-bold"),
         rx.el.div(
-            _field("Address *", "address", wide=True),
-            _field("City", "city"),
-            _field("State", "state"),
-            _field("ZIP Code *", "zip_code"),
+            _field(_("Address *"), "address", wide=True),
+            _field(_("City"), "city"),
+            _field(_("State"), "state"),
+            _field(_("ZIP Code *"), "zip_code"),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.el.button(
-            "Continue to Review",
+            _("Continue to Review"),
             type="button",
             on_click=CheckoutState.continue_to_review,
             class_name=PRIMARY_BUTTON + " mt-8",
@@ -141,21 +145,22 @@ def _review_row(label: str, field: str) -> rx.Component:
 
 def _review() -> rx.Component:
     return rx.el.div(
-        rx.el.h2("Review", class_name="text-lg font-bold"),
+        rx.el.h2(_("Review"), class_name="text-lg font-bold"),
         rx.el.dl(
-            _review_row("Full Name", "full_name"),
-            _review_row("Email", "email"),
-            _review_row("Phone", "phone"),
-            _review_row("Event Type", "event_type"),
-            _review_row("Guests", "guest_count"),
-            _review_row("Address", "address"),
-            _review_row("City", "city"),
-            _review_row("ZIP Code", "zip_code"),
-            _review_row("Special Requests", "special_requests"),
+            _review_row(_("Full Name"), "full_name"),
+            _review_row(_("Email"), "email"),
+            _review_row(_("Phone"), "phone"),
+            _review_row(_("Event Type"), "event_type"),
+            _review_row(_("Guests"), "guest_count"),
+            _review_row(_("Address"), "address"),
+            _review_row(_("City"), "city"),
+            _review_row(_("ZIP Code"), "zip_code"),
+            _review_row(_("Special Requests"), "special_requests"),
             class_name="mt-4 grid gap-3 sm:grid-cols-2",
         ),
         rx.el.p(
-            "Payment is collected at the time of service.", class_name="mt-6 text-sm text-slate-600"
+            _("Payment is collected at the time of service."),
+            class_name="mt-6 text-sm text-slate-600",
         ),
         rx.cond(
             CheckoutState.place_error != "",
@@ -169,18 +174,18 @@ def _review() -> rx.Component:
         rx.cond(
             CheckoutState.slot_gone,
             rx.link(
-                "Choose another time in your cart",
-                href=routes.CART,
+                _("Choose another time in your cart"),
+                href=i18n.href(routes.CART),
                 class_name="mt-2 inline-block font-semibold text-fuchsia-700 underline",
                 data_testid="checkout-to-cart",
             ),
         ),
         rx.el.div(
             rx.el.button(
-                "Back", type="button", on_click=CheckoutState.back, class_name=SECONDARY_BUTTON
+                _("Back"), type="button", on_click=CheckoutState.back, class_name=SECONDARY_BUTTON
             ),
             rx.el.button(
-                rx.cond(CheckoutState.placing, "Placing...", "Complete Booking"),
+                rx.cond(CheckoutState.placing, _("Placing..."), _("Complete Booking")),
                 type="button",
                 on_click=CheckoutState.complete,
                 disabled=CheckoutState.placing,
@@ -197,33 +202,33 @@ def _confirmation() -> rx.Component:
     return rx.el.div(
         rx.icon("circle-check", size=48, class_name="text-green-600"),
         # Placed, not yet confirmed by the business: the status says so (docs/product.md §5).
-        rx.el.h2("Booking Submitted!", class_name="mt-4 text-2xl font-bold"),
+        rx.el.h2(_("Booking Submitted!"), class_name="mt-4 text-2xl font-bold"),
         rx.el.p(
-            "Status: pending. We will confirm your booking soon.",
+            _("Status: pending. We will confirm your booking soon."),
             class_name="mt-2 text-slate-600",
             data_testid="checkout-status",
         ),
-        rx.el.p("Your booking reference:", class_name="mt-2 text-slate-600"),
+        rx.el.p(_("Your booking reference:"), class_name="mt-2 text-slate-600"),
         rx.el.p(
             CheckoutState.reference,
             class_name="mt-1 text-2xl font-mono font-bold text-fuchsia-700",
             data_testid="checkout-reference",
         ),
         rx.el.p(
-            "We sent a confirmation to your email. Payment is collected at the time of service.",
+            _("We sent a confirmation to your email. Payment is collected at the time of service."),
             class_name="mt-4 text-slate-600",
         ),
         rx.el.div(
             rx.el.a(
-                "View your booking",
+                _("View your booking"),
                 href=CheckoutState.booking_href,
                 class_name=SECONDARY_BUTTON,
                 data_testid="checkout-booking-link",
             ),
             calendar_link(CheckoutState.ics_href, "checkout-ics"),
             rx.link(
-                "Return to Home",
-                href=routes.HOME,
+                _("Return to Home"),
+                href=i18n.href(routes.HOME),
                 underline="none",
                 class_name=PRIMARY_BUTTON,
             ),
@@ -238,7 +243,7 @@ def _steps() -> rx.Component:
     return rx.el.ol(
         *[
             rx.el.li(
-                label,
+                _(label),
                 aria_current=rx.cond(CheckoutState.step == key, "step", None),
                 class_name=rx.cond(
                     CheckoutState.step == key,
@@ -253,8 +258,10 @@ def _steps() -> rx.Component:
 
 
 def _summary() -> rx.Component:
+    # docs/product.md §9: no service fee and no tax; payment at the time of service
+    zero = format_price(0)
     return rx.el.aside(
-        rx.el.h2("Order Summary", class_name="text-xl font-bold"),
+        rx.el.h2(_("Order Summary"), class_name="text-xl font-bold"),
         rx.el.ul(
             rx.foreach(
                 CheckoutState.lines,
@@ -273,18 +280,18 @@ def _summary() -> rx.Component:
         rx.el.dl(
             *[
                 rx.el.div(
-                    rx.el.dt(label),
+                    rx.el.dt(_(label)),
                     rx.el.dd(value),
                     class_name="flex justify-between text-sm",
                 )
                 for label, value in (
-                    ("Subtotal", CheckoutState.total_label),
-                    ("Service fee", ZERO),
-                    ("Tax", ZERO),
+                    (N_("Subtotal"), CheckoutState.total_label),
+                    (N_("Service fee"), zero),
+                    (N_("Tax"), zero),
                 )
             ],
             rx.el.div(
-                rx.el.dt("Total"),
+                rx.el.dt(_("Total")),
                 rx.el.dd(CheckoutState.total_label, data_testid="checkout-total"),
                 class_name="flex justify-between font-bold text-lg pt-3 border-t",
             ),
@@ -296,7 +303,7 @@ def _summary() -> rx.Component:
 
 def checkout_page() -> rx.Component:
     return page_layout(
-        page_title("Checkout"),
+        page_title(_("Checkout")),
         rx.el.div(
             rx.el.div(
                 _steps(),
