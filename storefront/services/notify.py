@@ -285,9 +285,7 @@ def _booking_status(
         "",
         *_priced_lines(booking, items),
         "",
-        _o("View your booking: {address}").format(
-            address=view_url(booking.id)
-        ),
+        _o("View your booking: {address}").format(address=view_url(booking.id)),
         "",
         _questions(business),
     ]

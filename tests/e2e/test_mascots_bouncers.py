@@ -120,12 +120,12 @@ def test_mascot_package_tabs_switch(page, server):
     panel = page.get_by_test_id("mascot-packages-panel-mascot")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
     assert _prices(panel) == [p.price_label.replace("\u00a0", " ") for p in packages["mascot"]]
-    assert _prices(panel) == [f"{n}.00 € per event" for n in (100, 120, 140, 150, 180, 200)]
+    assert _prices(panel) == [f"{n},00 € per event" for n in (100, 120, 140, 150, 180, 200)]
 
     tabs.get_by_role("tab", name="Pako per syneti").click()
     panel = page.get_by_test_id("mascot-packages-panel-mascot-activities")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
-    assert _prices(panel) == [f"{n}.00 € per event" for n in (150, 200, 230, 230, 250, 300)]
+    assert _prices(panel) == [f"{n},00 € per event" for n in (150, 200, 230, 230, 250, 300)]
     expect(page.get_by_test_id("mascot-packages-panel-mascot")).to_be_hidden()
 
 
@@ -155,7 +155,7 @@ def test_bouncer_package_tabs_show_the_right_packages(page, server):
         panel = page.get_by_test_id(f"bouncer-packages-panel-{kind}")
         cards = panel.get_by_test_id("package-card")
         expect(cards).to_have_count(len(prices))
-        assert _prices(panel) == [f"{n}.00 € per event" for n in prices]
+        assert _prices(panel) == [f"{n},00 € per event" for n in prices]
         # Bubbles and Bouncers cost the same: the contents tell them apart.
         for card, package in zip(cards.all(), packages[kind], strict=True):
             for feature in package.features:

@@ -46,7 +46,7 @@ def test_mascots_show_the_hourly_unit_and_packages_per_event(page):
     panel = page.get_by_test_id("mascot-packages-panel-mascot")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
     assert _texts(panel.get_by_test_id("package-price")) == [
-        f"{n}.00 € per event" for n in (100, 120, 140, 150, 180, 200)
+        f"{n},00 € per event" for n in (100, 120, 140, 150, 180, 200)
     ]
 
 
@@ -62,7 +62,7 @@ def test_bouncer_options_show_the_hourly_unit_and_packages_per_event(page):
     panel = page.get_by_test_id("bouncer-packages-panel-bouncer")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
     assert _texts(panel.get_by_test_id("package-price")) == [
-        f"{n}.00 € per event" for n in (150, 200, 230, 250, 300, 350)
+        f"{n},00 € per event" for n in (150, 200, 230, 250, 300, 350)
     ]
 
 
