@@ -3,10 +3,9 @@ duration (1-8 hours) and the free start times of the chosen day."""
 
 import reflex as rx
 
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.services import dates
 from storefront.state.slot_picker import DURATIONS, SlotPickerState
-
-WEEKDAYS = (N_("Mo"), N_("Tu"), N_("We"), N_("Th"), N_("Fr"), N_("Sa"), N_("Su"))
 
 
 def _day(day: dict) -> rx.Component:
@@ -84,7 +83,10 @@ def slot_picker(on_duration=None) -> rx.Component:
             class_name="flex items-center justify-between",
         ),
         rx.el.div(
-            *[rx.el.span(_(d), class_name="text-xs text-center text-slate-600") for d in WEEKDAYS],
+            *[
+                rx.el.span(d, class_name="text-xs text-center text-slate-600")
+                for d in dates.weekday_initials()
+            ],
             rx.foreach(SlotPickerState.days, _day),
             class_name="mt-2 grid grid-cols-7 gap-1",
             data_testid="picker-month",

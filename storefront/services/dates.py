@@ -1,11 +1,16 @@
 """How a person sees a moment: the business's time zone (Europe/Belgrade by default), dates as
-DD.MM.YYYY and times on the 24-hour clock. Stored times are UTC; they are turned local here."""
+DD.MM.YYYY and times on the 24-hour clock in every language, and the names of months and
+weekdays in the language of the moment (Babel's locale data: 'Korrik', 'July'; 'Hën', 'Mo').
+Stored times are UTC; they are turned local here."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from babel.dates import get_day_names, get_month_names
+
+from storefront import i18n
 from storefront.i18n import N_
 from storefront.settings import get_settings
 
@@ -22,6 +27,18 @@ DAY_NAMES = (
     N_("Friday"),
     N_("Saturday"),
 )
+
+
+def month_name(month: int) -> str:
+    """1 -> 'Janar' / 'January': a calendar's month, as its heading names it."""
+    names = get_month_names("wide", context="stand-alone", locale=i18n.locale())
+    return names[month][:1].upper() + names[month][1:]
+
+
+def weekday_initials() -> list[str]:
+    """Monday first: a calendar's column heads ('Hën', 'Mar', ... / 'Mo', 'Tu', ...)."""
+    names = get_day_names("short", context="stand-alone", locale=i18n.locale())
+    return [names[day][:1].upper() + names[day][1:] for day in range(7)]
 
 
 def business_zone() -> ZoneInfo:

@@ -23,20 +23,6 @@ TOO_MANY = N_(
 )
 NO_DAY = N_("No day in {month} has a free time for this. Please try the next month.")
 DURATIONS = [str(h) for h in range(1, 9)]
-MONTH_NAMES = [
-    N_("January"),
-    N_("February"),
-    N_("March"),
-    N_("April"),
-    N_("May"),
-    N_("June"),
-    N_("July"),
-    N_("August"),
-    N_("September"),
-    N_("October"),
-    N_("November"),
-    N_("December"),
-]
 
 
 @access("public")
@@ -61,7 +47,7 @@ class SlotPickerState(rx.State):
 
     @rx.var
     def month_label(self) -> str:
-        return f"{_(MONTH_NAMES[self.month - 1])} {self.year}" if self.month else ""
+        return f"{dates.month_name(self.month)} {self.year}" if self.month else ""
 
     @rx.var
     def selected_label(self) -> str:

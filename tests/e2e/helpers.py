@@ -6,8 +6,9 @@ from datetime import date
 
 from sqlmodel import Session
 
+from storefront import i18n
 from storefront.db import make_engine
-from storefront.state.slot_picker import MONTH_NAMES
+from storefront.services import dates
 
 
 def read(server, fn, **kwargs):
@@ -28,9 +29,9 @@ def still(page) -> None:
 PASSWORD = "a long enough password"
 
 
-def calendar_day(page, day: date, *, exact: bool = False):
-    """The button of `day` on the slot picker shown: goes forward to its month first (the
-    picker opens on this month)."""
+def calendar_day(page, day: date, *, exact: bool = False, language: str = i18n.DEFAULT):
+    """The button of `day` on the slot picker shown (on a page in `language`): goes forward to
+    its month first (the picker opens on this month)."""
     from playwright.sync_api import expect
 
     picker = page.get_by_test_id("slot-picker")
@@ -38,7 +39,7 @@ def calendar_day(page, day: date, *, exact: bool = False):
     # A tab keeps its picker across page loads: until this page's opening has answered, the
     # picker may still show the month an earlier calendar was left on.
     expect(picker.get_by_test_id("picker-month-label")).to_have_text(
-        f"{MONTH_NAMES[today.month - 1]} {today.year}"
+        f"{_month(today.month, language)} {today.year}"
     )
     expect(picker.get_by_test_id("picker-day").first).to_be_visible()
     for _ in range((day.year - today.year) * 12 + day.month - today.month):
@@ -68,3 +69,8 @@ def sign_in(page, email: str, password: str = PASSWORD, redirect: str = "") -> N
     form.get_by_label("Email").fill(email)
     form.get_by_label("Password").fill(password)
     form.get_by_role("button", name="Sign In").click()
+
+
+def _month(month: int, language: str) -> str:
+    with i18n.using(language):
+        return dates.month_name(month)

@@ -145,6 +145,8 @@ def test_a_guest_books_tables_and_a_bouncer(page, server, mail_server, webhook_s
     ):
         time.sleep(0.5)
     mail = next(m for m in mail_server.messages if ref in m["Subject"])
+    # Booked in the default edition: the mail speaks Albanian (issue 21).
+    assert mail["Subject"] == f"Rezervimi {ref} u pranua"
     [ics] = [p for p in mail.iter_attachments() if p.get_content_type() == "text/calendar"]
     events = icalendar.Calendar.from_ical(ics.get_payload(decode=True)).walk("VEVENT")
     assert len(events) == 2
