@@ -57,13 +57,13 @@ def _alternates(alternates) -> list[rx.Component]:
     """A link to the page in each language (`hreflang`), and `x-default` (the default edition)
     for a visitor whose language is neither. `alternates`: {lang: address}, or a state var of
     that shape (a theme's page)."""
-    links = [
-        rx.el.link(rel="alternate", hreflang=lang, href=alternates[lang]) for lang in i18n.LANGUAGES
-    ]
-    return [
-        *links,
-        rx.el.link(rel="alternate", hreflang="x-default", href=alternates[i18n.DEFAULT]),
-    ]
+    links = [_alternate(lang, alternates[lang]) for lang in i18n.LANGUAGES]
+    return [*links, _alternate("x-default", alternates[i18n.DEFAULT])]
+
+
+def _alternate(hreflang: str, href) -> rx.Component:
+    # Reflex's <link> has no `hreflang` prop (an unknown one would become a style).
+    return rx.el.link(rel="alternate", href=href, custom_attrs={"hreflang": hreflang})
 
 
 def page_head(*, title, description, url, alternates, image, site_name: str) -> dict:

@@ -118,6 +118,8 @@ def language_switch(class_name: str) -> rx.Component:
                 href=target,
                 lang=lang,
                 custom_attrs={"hreflang": lang},
+                # A whole page load, not the router's: the server sets the cookie and redirects.
+                reload_document=True,
                 class_name=class_name,
                 data_testid=f"language-{lang}",
             )
