@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import _
 from storefront.state.cart import CartState
 
 BUTTON = (
@@ -19,7 +20,7 @@ def add_to_cart_button(
     busy = CartState.adding_id == service_id
     return rx.el.button(
         rx.icon("shopping-cart", size=18),
-        rx.cond(busy, "Adding...", "Add to Cart"),
+        rx.cond(busy, _("Adding..."), _("Add to Cart")),
         on_click=CartState.add_service(service_id, 1),
         disabled=busy,
         type="button",

@@ -17,6 +17,7 @@ from reflex.experimental.client_state import ClientStateVar
 
 from storefront.components.modal import modal
 from storefront.components.photo import img
+from storefront.i18n import _
 
 EAGER_IMAGES = 5
 
@@ -85,7 +86,7 @@ def banner_modal() -> rx.Component:
         ),
         rx.dialog.title(card["title"], class_name="mt-4"),
         rx.dialog.description(
-            rx.cond(card["description"], card["description"], "No description available."),
+            rx.cond(card["description"], card["description"], _("No description available.")),
         ),
         open=card["title"].to(bool),
         on_close=selected_card.set_value({}),

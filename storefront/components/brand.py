@@ -2,7 +2,8 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import _
 
 BRAND_NAME = "Magic Events"
 
@@ -16,8 +17,8 @@ def logo(size: str = "md", text_class: str = "") -> rx.Component:
             class_name=f"{text_size} {text_class} font-extrabold tracking-tight bg-gradient-to-r "
             "from-fuchsia-600 to-violet-600 bg-clip-text text-transparent whitespace-nowrap",
         ),
-        href=routes.HOME,
+        href=i18n.href(routes.HOME),
         underline="none",
         class_name="flex items-center",
-        aria_label=f"{BRAND_NAME} home",
+        aria_label=_("{brand} home").format(brand=BRAND_NAME),
     )

@@ -23,6 +23,8 @@ from collections.abc import Callable
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront.i18n import _
+
 SWIPE_PX = 50
 DRAG_PX = 10
 
@@ -175,7 +177,7 @@ def carousel(
             class_name="w-full shrink-0",
             role="group",
             aria_roledescription="slide",
-            aria_label=f"{i + 1} of {count}",
+            aria_label=_("{n} of {count}").format(n=i + 1, count=count),
             # A slide out of view can neither be focused nor read (and is not aria-hidden
             # with buttons inside).
             custom_attrs={"inert": i != current},
@@ -196,7 +198,7 @@ def carousel(
             ),
             on_click=index.set_value(i),
             type="button",
-            aria_label=f"Go to slide {i + 1}",
+            aria_label=_("Go to slide {n}").format(n=i + 1),
             aria_current=rx.cond(i == current, "true", "false"),
             tab_index=rx.cond(i == current, 0, -1),
             class_name="group flex h-6 min-w-6 items-center justify-center rounded-full "
@@ -217,7 +219,7 @@ def carousel(
             ),
             _arrow(
                 "chevron-left",
-                "Previous",
+                _("Previous"),
                 index.set_value(rx.cond(current <= 0, count - 1, current - 1)),
                 "left-2",
                 arrows_top,
@@ -225,7 +227,7 @@ def carousel(
             ),
             _arrow(
                 "chevron-right",
-                "Next",
+                _("Next"),
                 index.set_value(rx.cond(current >= count - 1, 0, current + 1)),
                 "right-2",
                 arrows_top,
@@ -237,7 +239,7 @@ def carousel(
             rx.foreach(items, dot),
             class_name="mt-3 flex flex-wrap justify-center gap-x-1 gap-y-1 px-4",
             role="group",
-            aria_label=f"{label}: slides",
+            aria_label=_("{label}: slides").format(label=label),
             data_testid=f"{test_id}-dots",
         ),
         role="region",

@@ -3,7 +3,8 @@ fly-to-cart animation (docs/product.md §2, 3) when something is added."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import _
 from storefront.state.cart import CartState
 
 FLIGHT_MS = 700
@@ -74,17 +75,19 @@ def floating_cart() -> rx.Component:
     route = rx.State.router.route_id
     hidden = rx.Var.create(False)
     for pattern in HIDDEN_ON:
-        hidden = hidden | (route == pattern) | (route == pattern.lstrip("/"))
+        for lang in i18n.LANGUAGES:
+            edition = i18n.href(pattern, lang)
+            hidden = hidden | (route == edition) | (route == edition.lstrip("/"))
     return rx.el.aside(
         rx.cond(hidden, rx.fragment(), _button()),
         rx.el.p(
-            rx.cond(CartState.adding_id != "", "Adding...", ""),
+            rx.cond(CartState.adding_id != "", _("Adding..."), ""),
             role="status",
             class_name="sr-only",
             data_testid="cart-status",
         ),
         _FlyToCart.create(),
-        aria_label="Cart",
+        aria_label=_("Cart"),
     )
 
 
@@ -100,9 +103,9 @@ def _button() -> rx.Component:
                 data_testid="cart-count",
             ),
         ),
-        href=routes.CART,
+        href=i18n.href(routes.CART),
         underline="none",
-        aria_label="Cart",
+        aria_label=_("Cart"),
         class_name=rx.cond(
             CartState.last_added_id != "",
             "cart-fab cart-fab-hop",

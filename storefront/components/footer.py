@@ -3,18 +3,23 @@ canonical pages (see routes.ALIASES)."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.brand import logo
+from storefront.i18n import N_, _
 from storefront.state.business import BusinessState
 
 FOOTER_SERVICES = [
-    ("Magic Weddings", "/services/MagicWeddings"),
-    ("Wedding Tables", "/services/WeddingTables"),
-    ("Mascots", "/services/Mascots"),
-    ("Bouncers", "/services/Bouncers"),
+    (N_("Magic Weddings"), "/services/MagicWeddings"),
+    (N_("Wedding Tables"), "/services/WeddingTables"),
+    (N_("Mascots"), "/services/Mascots"),
+    (N_("Bouncers"), "/services/Bouncers"),
 ]
-TAGLINE = "Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë."
-FOOTER_COMPANY = [("Contact", routes.CONTACT), ("Terms", routes.TERMS), ("Privacy", routes.PRIVACY)]
+TAGLINE = N_("Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë.")
+FOOTER_COMPANY = [
+    (N_("Contact"), routes.CONTACT),
+    (N_("Terms"), routes.TERMS),
+    (N_("Privacy"), routes.PRIVACY),
+]
 
 
 def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
@@ -24,8 +29,8 @@ def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
             *[
                 rx.el.li(
                     rx.link(
-                        label,
-                        href=href,
+                        _(label),
+                        href=i18n.href(href),
                         underline="none",
                         class_name="text-slate-300 hover:text-white",
                     )
@@ -54,7 +59,7 @@ def footer() -> rx.Component:
             rx.el.div(
                 rx.el.div(logo(), class_name="bg-white rounded-lg px-3 py-2 inline-block"),
                 rx.el.p(
-                    TAGLINE,
+                    _(TAGLINE),
                     class_name="text-slate-300 text-sm mt-4 max-w-xs",
                 ),
                 rx.el.div(
@@ -63,12 +68,12 @@ def footer() -> rx.Component:
                     class_name="flex gap-4 mt-4",
                 ),
             ),
-            _column("Services", FOOTER_SERVICES),
-            _column("Company", FOOTER_COMPANY),
+            _column(_("Services"), FOOTER_SERVICES),
+            _column(_("Company"), FOOTER_COMPANY),
             class_name="max-w-7xl mx-auto px-4 py-12 grid gap-10 md:grid-cols-3",
         ),
         rx.el.div(
-            "© Magic Events, Prishtina",
+            _("© Magic Events, Prishtina"),
             class_name="border-t border-slate-800 text-center text-xs text-slate-400 py-4",
         ),
         class_name="bg-slate-900 mt-16",

@@ -10,6 +10,7 @@ import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
 from storefront.components.photo import img
+from storefront.i18n import _
 
 enlarged = ClientStateVar.create("enlarged_photo", default={}, global_ref=True)
 
@@ -88,7 +89,7 @@ def _overlay(photo: rx.Var) -> rx.Component:
             rx.el.button(
                 rx.icon("x", size=24),
                 custom_attrs={"onClick": _close()},
-                aria_label="Close",
+                aria_label=_("Close"),
                 class_name="absolute top-4 right-4 rounded-full bg-white/90 p-2 text-slate-800",
                 auto_focus=True,
                 data_testid="lightbox-close",

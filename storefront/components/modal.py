@@ -6,6 +6,8 @@ content) remembers what had focus when the dialog opened and focuses it again on
 
 import reflex as rx
 
+from storefront.i18n import _
+
 _REMEMBER = "(event) => { window.__dialogOpener = document.activeElement; }"
 _GIVE_BACK = (
     "(event) => { const opener = window.__dialogOpener; window.__dialogOpener = null;"
@@ -29,7 +31,7 @@ def modal(*children: rx.Component, open: rx.Var, on_close, test_id: str) -> rx.C
             rx.dialog.close(
                 rx.el.button(
                     rx.icon("x", size=20),
-                    aria_label="Close",
+                    aria_label=_("Close"),
                     class_name="absolute top-3 right-3 rounded-full bg-white/90 p-1 shadow "
                     "min-w-6 min-h-6",
                     data_testid=f"{test_id}-close",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import _
 from storefront.services.storage import RESIZED_WIDTHS as WIDTHS
 from storefront.settings import get_settings
 
@@ -65,14 +66,14 @@ def photo(
     *,
     width: int,
     height: int,
-    fallback: str = "Image Not Found",
+    fallback: str | None = None,
     eager: bool = False,
     sizes: str | None = None,
     class_name: str = "",
 ) -> rx.Component:
     return rx.el.div(
         rx.el.span(
-            fallback,
+            _("Image Not Found") if fallback is None else fallback,
             class_name="photo-fallback text-sm font-medium text-slate-500",
             aria_hidden="true",
         ),

@@ -2,6 +2,8 @@
 
 import reflex as rx
 
+from storefront.i18n import N_, _
+
 PRIMARY_BUTTON = (
     "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full bg-fuchsia-600 "
     "text-white font-semibold hover:bg-fuchsia-700 disabled:opacity-50 disabled:cursor-not-allowed"
@@ -34,7 +36,7 @@ def empty_state(title: str, text: rx.Var | str, on_retry) -> rx.Component:
     return rx.el.div(
         rx.el.h2(title, class_name="text-2xl font-bold"),
         rx.el.p(text, class_name="mt-3 text-slate-600"),
-        rx.el.button("Try Again", on_click=on_retry, class_name=PRIMARY_BUTTON + " mt-6"),
+        rx.el.button(_("Try Again"), on_click=on_retry, class_name=PRIMARY_BUTTON + " mt-6"),
         class_name="max-w-xl mx-auto text-center px-4 py-16",
         data_testid="empty-state",
     )
@@ -72,13 +74,13 @@ def success_box(message, test_id: str = "auth-success") -> rx.Component:
 # be wiped by the first answer (docs/architecture.md §3). Forms the browser keeps (uncontrolled,
 # read on submit) need no such wait. `not_ready_note` says why a field is not taking keys yet.
 NOT_READY = ~rx.State.is_hydrated
-NOT_READY_TEXT = "Loading the form..."
+NOT_READY_TEXT = N_("Loading the form...")
 
 
 def calendar_link(href, test_id: str) -> rx.Component:
     """A booking's calendar file (booking_links.ics_path), downloaded."""
     return rx.el.a(
-        "Add to calendar (.ics)",
+        _("Add to calendar (.ics)"),
         href=href,
         download=True,
         class_name=SECONDARY_BUTTON,
@@ -101,7 +103,7 @@ def not_ready_note() -> rx.Component:
     return rx.cond(
         NOT_READY,
         rx.el.p(
-            NOT_READY_TEXT,
+            _(NOT_READY_TEXT),
             role="status",
             class_name="text-sm text-slate-500",
             data_testid="form-not-ready",
