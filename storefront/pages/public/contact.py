@@ -11,17 +11,18 @@ from storefront.components.ui import (
     error_box,
     page_title,
 )
+from storefront.i18n import N_, _
 from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
-SUBTITLE = "Na tregoni për festën tuaj dhe ju dërgojmë një ofertë."
+SUBTITLE = N_("Na tregoni për festën tuaj dhe ju dërgojmë një ofertë.")
 EVENT_TYPES = [
-    ("birthday", "Birthday"),
-    ("wedding", "Wedding"),
-    ("corporate", "Corporate"),
-    ("baby-shower", "Baby Shower"),
-    ("anniversary", "Anniversary"),
-    ("other", "Other"),
+    ("birthday", N_("Birthday")),
+    ("wedding", N_("Wedding")),
+    ("corporate", N_("Corporate")),
+    ("baby-shower", N_("Baby Shower")),
+    ("anniversary", N_("Anniversary")),
+    ("other", N_("Other")),
 ]
 # Disables the send button within the click that sends (the server's 'Sending...' follows a
 # round trip later), so a double click sends once. React turns it back on with the status.
@@ -53,18 +54,18 @@ def _input(name: str, type_: str = "text", required: bool = False) -> rx.Compone
 def _form() -> rx.Component:
     return rx.el.form(
         rx.el.div(
-            _field("Name *", "name", _input("name", required=True)),
-            _field("Email *", "email", _input("email", "email", required=True)),
+            _field(_("Name *"), "name", _input("name", required=True)),
+            _field(_("Email *"), "email", _input("email", "email", required=True)),
             class_name="grid gap-4 md:grid-cols-2",
         ),
         rx.el.div(
-            _field("Phone", "phone", _input("phone", "tel")),
+            _field(_("Phone"), "phone", _input("phone", "tel")),
             _field(
-                "Event Type *",
+                _("Event Type *"),
                 "event_type",
                 rx.el.select(
-                    rx.el.option("Select an event type", value=""),
-                    *[rx.el.option(label, value=value) for value, label in EVENT_TYPES],
+                    rx.el.option(_("Select an event type"), value=""),
+                    *[rx.el.option(_(label), value=value) for value, label in EVENT_TYPES],
                     id="event_type",
                     name="event_type",
                     required=True,
@@ -72,7 +73,7 @@ def _form() -> rx.Component:
                 ),
             ),
             _field(
-                "Event Date",
+                _("Event Date"),
                 "event_date",
                 date_input(id="event_date", name="event_date", class_name=INPUT),
             ),
@@ -80,7 +81,7 @@ def _form() -> rx.Component:
         ),
         rx.el.div(
             _field(
-                "Message *",
+                _("Message *"),
                 "message",
                 rx.el.textarea(
                     id="message", name="message", rows=5, required=True, class_name=INPUT
@@ -92,7 +93,7 @@ def _form() -> rx.Component:
             error_box(
                 rx.cond(
                     ContactState.status == "error",
-                    FAILURE,
+                    _(FAILURE),
                     rx.cond(ContactState.errors.contains("form"), ContactState.errors["form"], ""),
                 ),
                 "contact-error",
@@ -101,7 +102,7 @@ def _form() -> rx.Component:
         ),
         rx.el.input(type="hidden", name="submission_key", value=ContactState.form_key),
         rx.el.button(
-            rx.cond(ContactState.status == "submitting", "Sending...", "Send Message"),
+            rx.cond(ContactState.status == "submitting", _("Sending..."), _("Send Message")),
             type="submit",
             # Not before the page is alive: the browser would send the form as a page load.
             disabled=(ContactState.status == "submitting") | NOT_READY,
@@ -118,9 +119,9 @@ def _form() -> rx.Component:
 def _success() -> rx.Component:
     return rx.el.div(
         rx.icon("circle-check", size=48, class_name="mx-auto text-green-600"),
-        rx.el.p(SUCCESS, class_name="mt-4 text-lg font-semibold"),
+        rx.el.p(_(SUCCESS), class_name="mt-4 text-lg font-semibold"),
         rx.el.button(
-            "Send another message",
+            _("Send another message"),
             on_click=ContactState.send_another,
             class_name=SECONDARY_BUTTON + " mt-6",
         ),
@@ -141,7 +142,7 @@ def _card(icon: str, title: str, *lines: rx.Component | rx.Var | str) -> rx.Comp
 def _cards() -> rx.Component:
     details = BusinessState.details
     return rx.el.div(
-        _card("phone", "Phone", details["phone"], details["opening_hours"]),
+        _card("phone", _("Phone"), details["phone"], details["opening_hours"]),
         _card(
             "camera",
             "Instagram",
@@ -152,16 +153,16 @@ def _cards() -> rx.Component:
                 rel="noopener noreferrer",
                 class_name="font-semibold text-fuchsia-700 hover:underline",
             ),
-            "We reply within 24 hours",
+            _("We reply within 24 hours"),
         ),
-        _card("map-pin", "Visit", details["address"]),
+        _card("map-pin", _("Visit"), details["address"]),
         class_name="grid gap-4 content-start",
     )
 
 
 def contact() -> rx.Component:
     return page_layout(
-        page_title("Contact", SUBTITLE),
+        page_title(_("Contact"), _(SUBTITLE)),
         rx.el.div(
             rx.cond(ContactState.status == "success", _success(), _form()),
             _cards(),

@@ -4,13 +4,15 @@ import reflex as rx
 
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title, section_title
+from storefront.i18n import N_, _
 
+# (the status as the demo shows it, its colours)
 BADGES = [
-    ("pending", "bg-amber-100 text-amber-800"),
-    ("confirmed", "bg-green-100 text-green-800"),
-    ("on_the_way", "bg-sky-100 text-sky-800"),
-    ("completed", "bg-slate-200 text-slate-800"),
-    ("cancelled", "bg-red-100 text-red-800"),
+    (N_("pending"), "bg-amber-100 text-amber-800"),
+    (N_("confirmed"), "bg-green-100 text-green-800"),
+    (N_("on_the_way"), "bg-sky-100 text-sky-800"),
+    (N_("completed"), "bg-slate-200 text-slate-800"),
+    (N_("cancelled"), "bg-red-100 text-red-800"),
 ]
 INPUT = (
     "w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 outline-none"
@@ -19,22 +21,23 @@ INPUT = (
 
 def design_system() -> rx.Component:
     return page_layout(
-        page_title("Design System", "Butona, karta, fusha dhe etiketa."),
+        page_title(_("Design System"), _("Butona, karta, fusha dhe etiketa.")),
         rx.el.div(
-            section_title("Buttons"),
+            section_title(_("Buttons")),
             rx.el.div(
-                rx.el.button("Primary", class_name=PRIMARY_BUTTON),
-                rx.el.button("Secondary", class_name=SECONDARY_BUTTON),
-                rx.el.button("Disabled", disabled=True, class_name=PRIMARY_BUTTON),
+                rx.el.button(_("Primary"), class_name=PRIMARY_BUTTON),
+                rx.el.button(_("Secondary"), class_name=SECONDARY_BUTTON),
+                rx.el.button(_("Disabled"), disabled=True, class_name=PRIMARY_BUTTON),
                 class_name="flex flex-wrap gap-4 justify-center",
             ),
-            section_title("Cards"),
+            section_title(_("Cards")),
             rx.el.div(
                 *[
                     rx.el.div(
-                        rx.el.h3(f"Card {n}", class_name="font-bold"),
+                        rx.el.h3(_("Card {n}").format(n=n), class_name="font-bold"),
                         rx.el.p(
-                            "A short description of a service.", class_name="text-sm text-slate-600"
+                            _("A short description of a service."),
+                            class_name="text-sm text-slate-600",
                         ),
                         class_name="rounded-3xl border border-slate-100 p-6 shadow-sm bg-white",
                     )
@@ -42,18 +45,18 @@ def design_system() -> rx.Component:
                 ],
                 class_name="grid gap-6 md:grid-cols-3",
             ),
-            section_title("Inputs"),
+            section_title(_("Inputs")),
             rx.el.div(
-                rx.el.input(placeholder="Text input", class_name=INPUT),
-                rx.el.input(type="email", placeholder="Email input", class_name=INPUT),
-                rx.el.textarea(placeholder="Textarea", class_name=INPUT),
+                rx.el.input(placeholder=_("Text input"), class_name=INPUT),
+                rx.el.input(type="email", placeholder=_("Email input"), class_name=INPUT),
+                rx.el.textarea(placeholder=_("Textarea"), class_name=INPUT),
                 class_name="grid gap-4 max-w-md mx-auto",
             ),
-            section_title("Badges"),
+            section_title(_("Badges")),
             rx.el.div(
                 *[
                     rx.el.span(
-                        label, class_name=f"px-3 py-1 rounded-full text-xs font-semibold {style}"
+                        _(label), class_name=f"px-3 py-1 rounded-full text-xs font-semibold {style}"
                     )
                     for label, style in BADGES
                 ],

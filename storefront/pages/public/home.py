@@ -2,13 +2,14 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.banner_strip import banner_strip
 from storefront.components.layout import page_layout
 from storefront.components.photo import photo
+from storefront.i18n import N_, _
 from storefront.state.banners import HomeBannerState
 
-INTRO = "Dekorime dasmash, maskota, bouncers dhe tavolina për ngjarjet tuaja në Kosovë."
+INTRO = N_("Dekorime dasmash, maskota, bouncers dhe tavolina për ngjarjet tuaja në Kosovë.")
 
 
 def hero() -> rx.Component:
@@ -20,24 +21,24 @@ def hero() -> rx.Component:
                 aria_hidden="true",
             ),
             rx.el.h1(
-                "Çdo festë, një kujtim magjik",
+                _("Çdo festë, një kujtim magjik"),
                 class_name="text-4xl md:text-6xl font-extrabold tracking-tight text-slate-900",
             ),
             rx.el.p(
-                INTRO,
+                _(INTRO),
                 class_name="mt-6 text-lg text-slate-600 max-w-2xl mx-auto",
             ),
             rx.el.div(
                 rx.link(
-                    "Filloni Tani",
-                    href=routes.CONTACT,
+                    _("Filloni Tani"),
+                    href=i18n.href(routes.CONTACT),
                     underline="none",
                     class_name="px-6 py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
                     "hover:bg-fuchsia-700 shadow-lg",
                 ),
                 rx.link(
-                    "Shikoni Shërbimet",
-                    href=routes.WEDDINGS,
+                    _("Shikoni Shërbimet"),
+                    href=i18n.href(routes.WEDDINGS),
                     underline="none",
                     class_name="px-6 py-3 rounded-full border-2 border-fuchsia-600 text-fuchsia-700 "
                     "font-semibold hover:bg-fuchsia-50",
@@ -57,7 +58,7 @@ def hero() -> rx.Component:
 def home_banner() -> rx.Component:
     return rx.el.section(
         rx.el.h2(
-            "Shërbimet tona",
+            _("Shërbimet tona"),
             class_name="text-2xl md:text-3xl font-bold text-center mb-6",
         ),
         banner_strip(HomeBannerState.cards, test_id="home-banner"),
@@ -76,7 +77,7 @@ def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Compon
                 rx.el.p(text, class_name="mt-2 text-slate-600"),
             ),
             rx.link(
-                "Shiko më shumë →",
+                _("Shiko më shumë →"),
                 href=href,
                 underline="none",
                 class_name="font-semibold text-fuchsia-700 shrink-0",
@@ -103,7 +104,7 @@ def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Compon
                     rx.fragment(
                         *[
                             rx.el.div(class_name="aspect-[4/3] rounded-2xl bg-slate-100")
-                            for _ in range(GALLERY_SIZE)
+                            for _slot in range(GALLERY_SIZE)
                         ]
                     ),
                 ),
@@ -120,24 +121,24 @@ def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Compon
 def galleries() -> rx.Component:
     return rx.fragment(
         gallery(
-            "Magic Weddings",
-            "Dekorime që e bëjnë ditën tuaj të paharrueshme.",
+            _("Magic Weddings"),
+            _("Dekorime që e bëjnë ditën tuaj të paharrueshme."),
             HomeBannerState.weddings,
-            routes.WEDDINGS,
+            i18n.href(routes.WEDDINGS),
             "gallery-weddings",
         ),
         gallery(
-            "Magic Bouncers",
-            "Bouncers dhe shtëpi me flluska për fëmijët.",
+            _("Magic Bouncers"),
+            _("Bouncers dhe shtëpi me flluska për fëmijët."),
             HomeBannerState.bouncers,
-            routes.BOUNCERS,
+            i18n.href(routes.BOUNCERS),
             "gallery-bouncers",
         ),
         gallery(
-            "Mascots",
-            "Personazhet e preferuar të fëmijëve në festën tuaj.",
+            _("Mascots"),
+            _("Personazhet e preferuar të fëmijëve në festën tuaj."),
             HomeBannerState.mascots,
-            routes.MASCOTS,
+            i18n.href(routes.MASCOTS),
             "gallery-mascots",
         ),
     )
@@ -145,11 +146,11 @@ def galleries() -> rx.Component:
 
 def closing_call() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Gati për festën tuaj?", class_name="text-2xl md:text-3xl font-bold"),
-        rx.el.p("Na kontaktoni për një ofertë falas.", class_name="mt-3 text-fuchsia-100"),
+        rx.el.h2(_("Gati për festën tuaj?"), class_name="text-2xl md:text-3xl font-bold"),
+        rx.el.p(_("Na kontaktoni për një ofertë falas."), class_name="mt-3 text-fuchsia-100"),
         rx.link(
-            "Na Kontaktoni",
-            href=routes.CONTACT,
+            _("Na Kontaktoni"),
+            href=i18n.href(routes.CONTACT),
             underline="none",
             class_name="inline-block mt-6 px-6 py-3 rounded-full bg-white text-fuchsia-700 font-semibold",
         ),

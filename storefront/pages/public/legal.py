@@ -4,67 +4,86 @@ import reflex as rx
 
 from storefront.components.layout import page_layout
 from storefront.components.ui import page_title
+from storefront.i18n import N_, _
 
 TERMS = [
     (
-        "Bookings",
-        "A booking is a request for the services in your cart at the dates and times you chose. "
-        "We confirm every booking by phone or WhatsApp; until then it is pending.",
+        N_("Bookings"),
+        N_(
+            "A booking is a request for the services in your cart at the dates and times you chose. "
+            "We confirm every booking by phone or WhatsApp; until then it is pending."
+        ),
     ),
     (
-        "Payment",
-        "Nothing is paid online. Payment is collected at the time of service, in cash or as agreed "
-        "with our team.",
+        N_("Payment"),
+        N_(
+            "Nothing is paid online. Payment is collected at the time of service, in cash or as agreed "
+            "with our team."
+        ),
     ),
     (
-        "Changes and cancellations",
-        "Tell us as early as you can if your plans change. Bookings can be moved or cancelled free "
-        "of charge up to 48 hours before the event.",
+        N_("Changes and cancellations"),
+        N_(
+            "Tell us as early as you can if your plans change. Bookings can be moved or cancelled free "
+            "of charge up to 48 hours before the event."
+        ),
     ),
     (
-        "Safety",
-        "Bouncers and bubble houses are used under adult supervision and as our team instructs. We "
-        "may stop a service when weather or use makes it unsafe.",
+        N_("Safety"),
+        N_(
+            "Bouncers and bubble houses are used under adult supervision and as our team instructs. We "
+            "may stop a service when weather or use makes it unsafe."
+        ),
     ),
     (
-        "Damage",
-        "Rented tables, chairs and decorations are handed over in good condition; damage beyond "
-        "normal use may be charged at repair cost.",
+        N_("Damage"),
+        N_(
+            "Rented tables, chairs and decorations are handed over in good condition; damage beyond "
+            "normal use may be charged at repair cost."
+        ),
     ),
 ]
 
 PRIVACY = [
     (
-        "What we collect",
-        "The contact details and event details you give us in a booking or a quote request, and, "
-        "when you have an account, your name, email address and profile picture.",
+        N_("What we collect"),
+        N_(
+            "The contact details and event details you give us in a booking or a quote request, and, "
+            "when you have an account, your name, email address and profile picture."
+        ),
     ),
     (
-        "Why",
-        "Only to plan and deliver your event, to reach you about it, and to keep the records the "
-        "law requires. We do not sell your data or use it for advertising.",
+        N_("Why"),
+        N_(
+            "Only to plan and deliver your event, to reach you about it, and to keep the records the "
+            "law requires. We do not sell your data or use it for advertising."
+        ),
     ),
     (
-        "Who sees it",
-        "Our staff, and the services that carry our messages (email and WhatsApp). Your cart stays "
-        "in your browser until you book.",
+        N_("Who sees it"),
+        N_(
+            "Our staff, and the services that carry our messages (email and WhatsApp). Your cart stays "
+            "in your browser until you book."
+        ),
     ),
     (
-        "Your rights",
-        "Ask us at any time to see, correct or delete what we hold about you, through the contact "
-        "page.",
+        N_("Your rights"),
+        N_(
+            "Ask us at any time to see, correct or delete what we hold about you, through the contact "
+            "page."
+        ),
     ),
 ]
 
 
 def _document(title: str, sections: list[tuple[str, str]]) -> rx.Component:
     return page_layout(
-        page_title(title),
+        page_title(_(title)),
         rx.el.article(
             *[
                 rx.el.section(
-                    rx.el.h2(heading, class_name="text-xl font-bold"),
-                    rx.el.p(text, class_name="mt-2 text-slate-700 leading-relaxed"),
+                    rx.el.h2(_(heading), class_name="text-xl font-bold"),
+                    rx.el.p(_(text), class_name="mt-2 text-slate-700 leading-relaxed"),
                     class_name="mt-8",
                 )
                 for heading, text in sections
@@ -75,8 +94,8 @@ def _document(title: str, sections: list[tuple[str, str]]) -> rx.Component:
 
 
 def terms() -> rx.Component:
-    return _document("Terms of Service", TERMS)
+    return _document(N_("Terms of Service"), TERMS)
 
 
 def privacy() -> rx.Component:
-    return _document("Privacy Policy", PRIVACY)
+    return _document(N_("Privacy Policy"), PRIVACY)

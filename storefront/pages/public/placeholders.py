@@ -2,17 +2,19 @@
 
 import reflex as rx
 
+from storefront import i18n, routes
 from storefront.components.layout import page_layout, placeholder_page
+from storefront.i18n import N_, _
 
 PLACEHOLDERS = {
-    "/blog": ("Blog", "Së shpejti: ide dhe frymëzim për festat tuaja."),
-    "/blog/[slug]": ("Blog", "Ky artikull do të publikohet së shpejti."),
+    "/blog": (N_("Blog"), N_("Së shpejti: ide dhe frymëzim për festat tuaja.")),
+    "/blog/[slug]": (N_("Blog"), N_("Ky artikull do të publikohet së shpejti.")),
 }
 
 
 def make_placeholder(title: str, text: str):
     def page() -> rx.Component:
-        return placeholder_page(title, text)
+        return placeholder_page(_(title), _(text))
 
     return page
 
@@ -21,14 +23,14 @@ def not_found() -> rx.Component:
     return page_layout(
         rx.el.section(
             rx.el.p("404", class_name="text-7xl font-extrabold text-fuchsia-200"),
-            rx.el.h1("Page Not Found", class_name="mt-2 text-3xl font-bold"),
+            rx.el.h1(_("Page Not Found"), class_name="mt-2 text-3xl font-bold"),
             rx.el.p(
-                "Sorry, the page you are looking for does not exist or has been moved.",
+                _("Sorry, the page you are looking for does not exist or has been moved."),
                 class_name="mt-4 text-slate-600",
             ),
             rx.link(
-                "Back to Home",
-                href="/",
+                _("Back to Home"),
+                href=i18n.href(routes.HOME),
                 underline="none",
                 class_name="inline-block mt-8 px-6 py-3 rounded-full bg-fuchsia-600 text-white font-semibold",
             ),

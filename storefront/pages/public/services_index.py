@@ -5,16 +5,17 @@ import reflex as rx
 from storefront.components.layout import page_layout
 from storefront.components.photo import photo
 from storefront.components.ui import page_title, section_title
+from storefront.i18n import N_, _
 from storefront.state.services_index import ServicesIndexState
 
-SUBTITLE = "Gjithçka për festën tuaj, në një vend."
+SUBTITLE = N_("Gjithçka për festën tuaj, në një vend.")
 
 
 def _category_card(category: dict) -> rx.Component:
     return rx.link(
         rx.el.h2(category["name"], class_name="text-xl font-bold"),
         rx.el.p(category["description"], class_name="mt-2 text-sm text-slate-600"),
-        rx.el.span("Shiko →", class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
+        rx.el.span(_("Shiko →"), class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
         href=category["href"],
         underline="none",
         class_name="block rounded-3xl border border-slate-100 bg-white p-6 shadow-sm hover:shadow-lg text-slate-900",
@@ -42,7 +43,7 @@ def _theme_card(theme: dict) -> rx.Component:
 
 def services_index() -> rx.Component:
     return page_layout(
-        page_title("Shërbimet", SUBTITLE),
+        page_title(_("Shërbimet"), _(SUBTITLE)),
         rx.el.section(
             rx.el.div(
                 rx.foreach(ServicesIndexState.categories, _category_card),
@@ -51,7 +52,7 @@ def services_index() -> rx.Component:
             class_name="max-w-6xl mx-auto px-4",
         ),
         rx.el.section(
-            section_title("Dekorime Tematike"),
+            section_title(_("Dekorime Tematike")),
             rx.el.div(
                 rx.foreach(ServicesIndexState.themes, _theme_card),
                 class_name="grid gap-6 md:grid-cols-3",
@@ -61,7 +62,7 @@ def services_index() -> rx.Component:
         rx.cond(
             ServicesIndexState.others.length() > 0,
             rx.el.section(
-                section_title("Shërbime të Tjera"),
+                section_title(_("Shërbime të Tjera")),
                 rx.el.div(
                     rx.foreach(ServicesIndexState.others, _theme_card),
                     class_name="grid gap-6 md:grid-cols-3",
