@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
+from storefront.i18n import N_, _
 from storefront.models import BusinessSettings
 from storefront.services import content
 from storefront.services.catalog_cache import cached
@@ -105,21 +106,22 @@ def settings_row(session: Session) -> BusinessSettings:
 # --- editing (admin Settings) ---------------------------------------------------------------
 
 SETTINGS_FIELDS = {
-    # field: (label, required); the limit is the column's (models.BusinessSettings)
-    "business_name": ("Business name", True),
-    "phone": ("Phone", True),
-    "whatsapp_number": ("WhatsApp number", True),
-    "instagram": ("Instagram", False),
-    "facebook": ("Facebook page", False),
-    "address": ("Address", True),
-    "email": ("Email", True),
-    "opening_hours": ("Opening hours", True),
+    # field: (label, required); the limit is the column's (models.BusinessSettings). The
+    # labels name a refused field in its message, in the language of the moment.
+    "business_name": (N_("Business name"), True),
+    "phone": (N_("Phone"), True),
+    "whatsapp_number": (N_("WhatsApp number"), True),
+    "instagram": (N_("Instagram"), False),
+    "facebook": (N_("Facebook page"), False),
+    "address": (N_("Address"), True),
+    "email": (N_("Email"), True),
+    "opening_hours": (N_("Opening hours"), True),
 }
 # Each field's kind of text (services/fields.rule); the others are one line. The WhatsApp
 # number is where staff messages go: E.164.
 SETTINGS_KINDS = {"email": "email", "phone": "phone", "whatsapp_number": "phone"}
 MAX_NOTICE_HOURS = 24 * 30
-NOTICE_MESSAGE = f"Minimum notice (hours): enter whole hours from 0 to {MAX_NOTICE_HOURS}"
+NOTICE_MESSAGE = N_("Minimum notice (hours): enter whole hours from 0 to {most}")
 
 
 class SettingsError(ServiceError):
@@ -147,7 +149,7 @@ def check_settings(
     from storefront.services import fields
 
     def rule(name: str):
-        label, required = SETTINGS_FIELDS[name]
+        label, required = _(SETTINGS_FIELDS[name][0]), SETTINGS_FIELDS[name][1]
         limit, value = fields.max_length(BusinessSettings, name), values.get(name, "")
         if name == "phone":
             return lambda: _shown_phone(value, label, limit)
@@ -161,7 +163,7 @@ def check_settings(
     messages = {
         name: fields.rule_message(
             SETTINGS_KINDS.get(name, "line"),
-            SETTINGS_FIELDS[name][0],
+            _(SETTINGS_FIELDS[name][0]),
             code,
             fields.max_length(BusinessSettings, name),
         )
@@ -175,7 +177,7 @@ def check_settings(
     else:
         clean["min_notice_hours"] = int(notice)
     if "min_notice_hours" in errors:
-        messages["min_notice_hours"] = NOTICE_MESSAGE
+        messages["min_notice_hours"] = _(NOTICE_MESSAGE).format(most=MAX_NOTICE_HOURS)
     return clean, errors, messages
 
 

@@ -10,6 +10,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from storefront.i18n import N_, _
 from storefront.models import CONTACT_EVENT_TYPES, ContactMessage, utcnow
 from storefront.services import business, dates, fields, outbox, throttle
 from storefront.services.errors import ServiceError
@@ -17,10 +18,10 @@ from storefront.services.errors import ServiceError
 # Each text field: its label, its kind of text (services/fields.rule) and whether it is
 # required; its limit is the column's (models.ContactMessage).
 TEXT_FIELDS = {
-    "name": ("Name", "line", True),
-    "email": ("Email", "email", True),
-    "phone": ("Phone number", "phone", False),
-    "message": ("Message", "text", True),
+    "name": (N_("Name"), "line", True),
+    "email": (N_("Email"), "email", True),
+    "phone": (N_("Phone number"), "phone", False),
+    "message": (N_("Message"), "text", True),
 }
 LIMITS = {name: fields.max_length(ContactMessage, name) for name in TEXT_FIELDS}
 # (messages allowed, window) per address and per email address given.
@@ -63,21 +64,23 @@ def check(request: ContactRequest, *, today: date) -> fields.Checked:
     E.164 or blank) and each refused field's code and message."""
     checked = fields.check(
         {
-            name: fields.rule(kind, getattr(request, name), label, LIMITS[name], required=required)
+            name: fields.rule(
+                kind, getattr(request, name), _(label), LIMITS[name], required=required
+            )
             for name, (label, kind, required) in TEXT_FIELDS.items()
         }
     )
     if request.event_type not in CONTACT_EVENT_TYPES:
-        checked.refuse("event_type", "required", "Please choose an event type")
+        checked.refuse("event_type", "required", _("Please choose an event type"))
     day = str(request.event_date or "").strip()
     if day:
         event_date = dates.typed_day(day)
         if event_date is None:
-            checked.refuse("event_date", "invalid", "The event date is invalid")
+            checked.refuse("event_date", "invalid", _("The event date is invalid"))
         else:
             checked.values["event_date"] = event_date
             if event_date < today:
-                checked.refuse("event_date", "past", "The event date cannot be in the past")
+                checked.refuse("event_date", "past", _("The event date cannot be in the past"))
     return checked
 
 

@@ -6,15 +6,16 @@ import logging
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.services import contact
 from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
 
-SUCCESS = "Your message was sent successfully. We will be in touch soon."
-FAILURE = "Something went wrong. Please try again later."
-TOO_MANY = "Too many messages from here. Please try again in {minutes} min."
+SUCCESS = N_("Your message was sent successfully. We will be in touch soon.")
+FAILURE = N_("Something went wrong. Please try again later.")
+TOO_MANY = N_("Too many messages from here. Please try again in {minutes} min.")
 FIELDS = ("name", "email", "phone", "event_type", "event_date", "message", "submission_key")
 
 
@@ -45,13 +46,13 @@ class ContactState(rx.State):
         except contact.ContactError as exc:
             if exc.code == "rate_limited":
                 minutes = max(1, round(int(exc.details.get("retry_after", 60)) / 60))
-                self.errors = {"form": TOO_MANY.format(minutes=minutes)}
+                self.errors = {"form": _(TOO_MANY).format(minutes=minutes)}
                 self.status = "idle"
                 return
             # The service's messages: the spec's where the spec names one ('Email is invalid').
             messages = exc.details.get("messages", {})
             self.errors = {
-                field: messages.get(field, "This field is invalid")
+                field: messages.get(field, _("This field is invalid"))
                 for field in exc.details.get("fields", {})
             }
             self.status = "idle"

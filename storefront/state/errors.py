@@ -15,10 +15,11 @@ from reflex.event import EventSpec
 from reflex_components_sonner.toast import toast
 
 from storefront.db import error_summary, is_outage
+from storefront.i18n import N_, _
 
 log = logging.getLogger(__name__)
 
-TRY_LATER = "Something went wrong. Please try again later."
+TRY_LATER = N_("Something went wrong. Please try again later.")
 
 
 def log_failure(what: str, exception: Exception, **context: object) -> None:
@@ -39,7 +40,7 @@ def backend_exception_handler(exception: Exception) -> EventSpec:
     if is_outage(exception):
         log.warning("an event failed, the database is unavailable: %s", error_summary(exception))
         return toast(
-            TRY_LATER,
+            _(TRY_LATER),
             level="error",
             fallback_to_alert=True,
             position="top-center",

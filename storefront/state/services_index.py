@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront import i18n
+from storefront.i18n import _
 from storefront.services import catalog, seo
 from storefront.services.money import format_price_with_unit
 from storefront.state.access import access
@@ -31,22 +33,26 @@ class ServicesIndexState(rx.State):
         themes = await call_service(catalog.list_public_services, kind="theme")
         others = await call_service(catalog.list_public_services, kind="service")
         self.categories = [
-            {"name": c.name, "description": c.description or "", "href": CATEGORY_PAGES[c.slug]}
+            {
+                "name": c.name,
+                "description": c.description or "",
+                "href": i18n.href(CATEGORY_PAGES[c.slug]),
+            }
             for c in categories
             if c.slug in CATEGORY_PAGES
         ]
-        self.themes = [_card(t, "From ") for t in themes]
+        self.themes = [_card(t, from_price=True) for t in themes]
         self.others = [_card(s) for s in others]
 
 
-def _card(view: catalog.ServiceView, price_prefix: str = "") -> dict[str, str]:
+def _card(view: catalog.ServiceView, *, from_price: bool = False) -> dict[str, str]:
+    """A service's card; a theme's price reads 'From ...' (its packages cost more)."""
+    price = format_price_with_unit(view.price, view.price_unit) if view.price is not None else ""
     return {
         "id": view.id,
         "title": view.title,
         "description": view.description,
         "image": view.image_url or "",
-        "price": price_prefix + format_price_with_unit(view.price, view.price_unit)
-        if view.price is not None
-        else "",
-        "href": seo.detail_path(view.slug),
+        "price": _("From {price}").format(price=price) if from_price and price else price,
+        "href": i18n.href(seo.detail_path(view.slug)),
     }
