@@ -1,5 +1,6 @@
 """The site footer. Its service links use the old casing, which the router maps to the
-canonical pages (see routes.ALIASES)."""
+canonical pages (see routes.ALIASES); those aliases exist in the default edition only, so the
+other editions link to the canonical pages."""
 
 import reflex as rx
 
@@ -22,6 +23,14 @@ FOOTER_COMPANY = [
 ]
 
 
+def _edition_href(href: str) -> str:
+    """`href` in the edition of the moment: an old address (routes.ALIASES) as it is in the
+    default edition, its canonical page in the others."""
+    if i18n.language() == i18n.DEFAULT:
+        return href
+    return i18n.href(routes.ALIASES.get(href, href))
+
+
 def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
     return rx.el.div(
         rx.el.h2(title, class_name="text-sm font-semibold text-white mb-3"),
@@ -30,7 +39,7 @@ def _column(title: str, links: list[tuple[str, str]]) -> rx.Component:
                 rx.el.li(
                     rx.link(
                         _(label),
-                        href=i18n.href(href),
+                        href=_edition_href(href),
                         underline="none",
                         class_name="text-slate-300 hover:text-white",
                     )
