@@ -20,6 +20,23 @@ def make_placeholder(title: str, text: str):
 
 
 def not_found() -> rx.Component:
+    """Reflex has one 404 page for every address, compiled once: it is drawn in every language
+    and shows the one of the address it answers ('/en/...': English), the default edition
+    until the page knows its address."""
+    path = rx.State.router.url.path
+    page = _not_found_in(i18n.DEFAULT)
+    for lang in i18n.TRANSLATED:
+        head = i18n.prefix(lang)
+        page = rx.cond((path == head) | path.startswith(head + "/"), _not_found_in(lang), page)
+    return page
+
+
+def _not_found_in(lang: str) -> rx.Component:
+    with i18n.using(lang):
+        return _not_found()
+
+
+def _not_found() -> rx.Component:
     return page_layout(
         rx.el.section(
             rx.el.p("404", class_name="text-7xl font-extrabold text-fuchsia-200"),
