@@ -9,7 +9,7 @@ from storefront.api.language import remembered_language
 from storefront.api.media import static_files
 from storefront.api.security import security_headers
 from storefront.components.head import document_language, site_head
-from storefront.i18n import _
+from storefront.i18n import N_, _
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.account.security import security
 from storefront.pages.admin.audit import admin_audit_page
@@ -127,27 +127,27 @@ SITE = business.SITE_NAME
 # navigation knows who is signed in.
 PUBLIC_PAGES = [
     (home, routes.HOME, SITE, [HomeBannerState.load]),
-    (weddings, routes.WEDDINGS, "Magic Weddings", [WeddingsState.load]),
-    (mascots, routes.MASCOTS, "Mascots", [MascotsState.load]),
-    (bouncers, routes.BOUNCERS, "Magic Bouncers", [BouncersState.load]),
-    (wedding_tables, routes.WEDDING_TABLES, "Wedding Tables", [TablesState.load]),
-    (services_index, routes.SERVICES, "Services", [ServicesIndexState.load]),
+    (weddings, routes.WEDDINGS, N_("Magic Weddings"), [WeddingsState.load]),
+    (mascots, routes.MASCOTS, N_("Mascots"), [MascotsState.load]),
+    (bouncers, routes.BOUNCERS, N_("Magic Bouncers"), [BouncersState.load]),
+    (wedding_tables, routes.WEDDING_TABLES, N_("Wedding Tables"), [TablesState.load]),
+    (services_index, routes.SERVICES, N_("Services"), [ServicesIndexState.load]),
     # Titled with the theme's own name once it is loaded (or 'Theme Not Found').
     (theme_page, routes.SERVICE_DETAIL, ThemeState.page_title, [ThemeState.load]),
     (theme_page, routes.THEMED_DECORATION, ThemeState.page_title, [ThemeState.load]),
-    (cart_page, routes.CART, "Cart", [CartState.refresh]),
-    (checkout_page, routes.CHECKOUT, "Checkout", [CheckoutState.load]),
-    (book_service, routes.SERVICE_BOOK, "Book", [BookServiceState.load]),
+    (cart_page, routes.CART, N_("Cart"), [CartState.refresh]),
+    (checkout_page, routes.CHECKOUT, N_("Checkout"), [CheckoutState.load]),
+    (book_service, routes.SERVICE_BOOK, N_("Book"), [BookServiceState.load]),
     (
         booking_confirmation,
         routes.BOOKING_CONFIRMATION,
-        "Booking Confirmation",
+        N_("Booking Confirmation"),
         [BookingViewState.load],
     ),
-    (contact, routes.CONTACT, "Contact", [ContactState.open_form]),
-    (terms, routes.TERMS, "Terms of Service", []),
-    (privacy, routes.PRIVACY, "Privacy Policy", []),
-    (design_system, routes.DESIGN_SYSTEM, "Design System", []),
+    (contact, routes.CONTACT, N_("Contact"), [ContactState.open_form]),
+    (terms, routes.TERMS, N_("Terms of Service"), []),
+    (privacy, routes.PRIVACY, N_("Privacy Policy"), []),
+    (design_system, routes.DESIGN_SYSTEM, N_("Design System"), []),
     *[
         (make_placeholder(title, text), route, title, [])
         for route, (title, text) in PLACEHOLDERS.items()
@@ -157,19 +157,29 @@ AUTH_PAGES = [
     (
         sign_in_page,
         routes.SIGN_IN,
-        "Sign In",
+        N_("Sign In"),
         [SignInState.open_page, SignInState.open_second_step],
     ),
-    (sign_up_page, routes.SIGN_UP, "Sign Up", SignUpState.open_page),
-    (reset_password_page, routes.RESET_PASSWORD, "Reset Password", ResetPasswordState.open_page),
+    (sign_up_page, routes.SIGN_UP, N_("Sign Up"), SignUpState.open_page),
+    (
+        reset_password_page,
+        routes.RESET_PASSWORD,
+        N_("Reset Password"),
+        ResetPasswordState.open_page,
+    ),
 ]
 ACCOUNT_PAGES = [
-    (dashboard, routes.ACCOUNT, "Dashboard", [AccountAreaState.load]),
-    (profile, routes.ACCOUNT_PROFILE, "Profile", [ProfileState.load]),
-    (orders, routes.ACCOUNT_ORDERS, "Orders", [AccountAreaState.load]),
-    (security, routes.ACCOUNT_SECURITY, "Security", [SecurityState.load]),
-    (account_service_create, routes.SERVICE_CREATE, "Create New Service", [ServiceFormState.load]),
-    (account_service_edit, routes.SERVICE_EDIT, "Edit Service", [ServiceFormState.load]),
+    (dashboard, routes.ACCOUNT, N_("Dashboard"), [AccountAreaState.load]),
+    (profile, routes.ACCOUNT_PROFILE, N_("Profile"), [ProfileState.load]),
+    (orders, routes.ACCOUNT_ORDERS, N_("Orders"), [AccountAreaState.load]),
+    (security, routes.ACCOUNT_SECURITY, N_("Security"), [SecurityState.load]),
+    (
+        account_service_create,
+        routes.SERVICE_CREATE,
+        N_("Create New Service"),
+        [ServiceFormState.load],
+    ),
+    (account_service_edit, routes.SERVICE_EDIT, N_("Edit Service"), [ServiceFormState.load]),
 ]
 
 
