@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from sqlmodel import Session
 
+from storefront import i18n
 from storefront.i18n import N_, _
 from storefront.models import BusinessSettings
 from storefront.services import content
@@ -134,11 +135,24 @@ class SettingsError(ServiceError):
     }
 
 
+# The English text of fields the pages show (services/content.py), beside the default one; an
+# empty one shows the default text on the English pages.
+ENGLISH_FIELDS = {
+    "address_en": ("address", N_("Address (English)")),
+    "opening_hours_en": ("opening_hours", N_("Opening hours (English)")),
+}
+STAFF_LANGUAGE_MESSAGE = N_("Staff language: choose one of the site's languages")
+
+
 def editable_settings(*, session: Session) -> dict[str, str]:
     """The row's editable values as the form shows them."""
     row = settings_row(session)
     values = {name: getattr(row, name) for name in SETTINGS_FIELDS}
     values["min_notice_hours"] = str(row.min_notice_hours)
+    english = content.written(row.translations, "en")
+    for name, (field, _label) in ENGLISH_FIELDS.items():
+        values[name] = english.get(field, "")
+    values["staff_language"] = row.staff_language
     return values
 
 
@@ -178,6 +192,19 @@ def check_settings(
         clean["min_notice_hours"] = int(notice)
     if "min_notice_hours" in errors:
         messages["min_notice_hours"] = _(NOTICE_MESSAGE).format(most=MAX_NOTICE_HOURS)
+    for name, (field, label) in ENGLISH_FIELDS.items():
+        limit = fields.max_length(BusinessSettings, field)
+        english = fields.check({name: fields.rule("line", values.get(name, ""), _(label), limit)})
+        clean.update(english.values)
+        for refused, code in english.codes.items():
+            errors[refused] = code
+            messages[refused] = fields.rule_message("line", _(label), code, limit)
+    staff_language = str(values.get("staff_language", "") or i18n.DEFAULT)
+    if staff_language in i18n.LANGUAGES:
+        clean["staff_language"] = staff_language
+    else:
+        errors["staff_language"] = "invalid"
+        messages["staff_language"] = _(STAFF_LANGUAGE_MESSAGE)
     return clean, errors, messages
 
 
@@ -204,6 +231,8 @@ def update_settings(*, session: Session, actor_id: object, values: dict[str, obj
     row = session.get(BusinessSettings, 1)
     before = audit.snapshot(row)
     row = row or BusinessSettings(id=1)
+    english = {ENGLISH_FIELDS[name][0]: clean.pop(name, "") for name in ENGLISH_FIELDS}
+    row.translations = content.with_texts(row.translations, "en", english)
     for name, value in clean.items():
         setattr(row, name, value)
     row.updated_at = utcnow()

@@ -12,7 +12,7 @@ from storefront.state.base import call_service
 from storefront.state.business import BusinessState
 from storefront.state.errors import log_failure
 
-FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours")
+FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours", *business.ENGLISH_FIELDS, "staff_language")
 SAVED = "Settings saved successfully"
 FAILED = "Failed to save settings"
 LOAD_FAILED = "Failed to load settings"

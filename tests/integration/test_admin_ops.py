@@ -313,3 +313,43 @@ def test_the_staff_whatsapp_messages_go_to_the_number_in_settings(session):
         select(NotificationOutbox).where(NotificationOutbox.topic == "booking_placed")
     ).one()
     assert staff.recipient == "+38349123456"
+
+
+def test_settings_hold_the_english_texts_and_the_staffs_language(session):
+    """Issue 21: the address and opening hours in English beside the default ones (empty shows
+    the default on the English pages), and the language of the staff's WhatsApp messages."""
+    from storefront import i18n
+
+    admin = _user(session, "admin")
+    business.update_settings(
+        session=session,
+        actor_id=admin,
+        values=_settings(
+            address="Rruga UÇK 1, Prishtinë",
+            address_en="1 UÇK Street, Prishtina",
+            opening_hours_en="",
+            staff_language="en",
+        ),
+    )
+    session.commit()
+    saved = business.editable_settings(session=session)
+    assert (saved["address_en"], saved["opening_hours_en"], saved["staff_language"]) == (
+        "1 UÇK Street, Prishtina",
+        "",
+        "en",
+    )
+    with i18n.using("en"):
+        english = business.business_details(session=session)
+    default = business.business_details(session=session)
+    assert (english.address, default.address) == (
+        "1 UÇK Street, Prishtina",
+        "Rruga UÇK 1, Prishtinë",
+    )
+    assert english.opening_hours == default.opening_hours  # no English written: the default
+    with pytest.raises(business.SettingsError) as refused:
+        business.update_settings(
+            session=session,
+            actor_id=admin,
+            values=_settings(staff_language="de", address_en="two\nlines"),
+        )
+    assert set(refused.value.details["fields"]) == {"staff_language", "address_en"}

@@ -3,7 +3,7 @@ server's CURRENCY setting (one currency everywhere, docs/architecture.md §9.2),
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
     INPUT,
@@ -29,10 +29,43 @@ FIELDS = [
     ("email", "Email", "email", ""),
     ("instagram", "Instagram", "text", "@handle or profile address"),
     ("facebook", "Facebook page", "text", ""),
+    # Each text the pages show, beside its English (empty: the English pages show the first).
     ("address", "Address", "text", ""),
+    ("address_en", "Address (English)", "text", "Empty: the English pages show the address"),
     ("opening_hours", "Opening hours", "text", "e.g. Monday to Friday 9AM-6PM"),
+    (
+        "opening_hours_en",
+        "Opening hours (English)",
+        "text",
+        "Empty: the English pages show the opening hours",
+    ),
     ("min_notice_hours", "Minimum notice (hours)", "number", "How soon a booking may start"),
 ]
+
+
+def _staff_language() -> rx.Component:
+    """The language of the staff's WhatsApp messages, whatever the customer's."""
+    field_id = "settings-staff_language"
+    return rx.el.div(
+        rx.el.label("Staff messages in", html_for=field_id, class_name=LABEL),
+        rx.el.select(
+            *[rx.el.option(i18n.NAMES[lang], value=lang) for lang in i18n.LANGUAGES],
+            id=field_id,
+            value=S.values.get("staff_language", i18n.DEFAULT),
+            on_change=lambda v: S.set_value("staff_language", v),
+            aria_describedby=f"{field_id}-hint",
+            class_name=INPUT,
+        ),
+        rx.el.p(
+            rx.cond(
+                S.field_errors.contains("staff_language"),
+                S.field_errors["staff_language"],
+                "The WhatsApp message of every booking, whatever the customer's language",
+            ),
+            id=f"{field_id}-hint",
+            class_name="mt-1 text-xs text-slate-500",
+        ),
+    )
 
 
 def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
@@ -92,6 +125,7 @@ def admin_settings_page() -> rx.Component:
             rx.el.h2("Business details", class_name="text-lg font-bold"),
             rx.el.div(
                 *[_field(*f) for f in FIELDS],
+                _staff_language(),
                 class_name="mt-4 grid gap-4 md:grid-cols-2",
             ),
             rx.el.button(
