@@ -11,6 +11,7 @@ from typing import Any, Literal
 from sqlalchemy import func, or_
 from sqlmodel import Session, col, delete, select
 
+from storefront.i18n import _
 from storefront.models import (
     BookingItem,
     Service,
@@ -108,7 +109,7 @@ def list_services(
                 id=str(s.id),
                 title=s.title,
                 slug=s.slug,
-                category=category or "Unknown",
+                category=category or _("Unknown"),
                 price_label=format_price(s.price) if s.price is not None else "—",
                 active=s.active,
                 featured=s.featured,

@@ -9,6 +9,8 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
+from storefront import i18n
+from storefront.i18n import N_, _
 from storefront.models import ServiceCategory, kinds
 from storefront.models.service_details import (
     BouncerOptionDetails,
@@ -30,7 +32,7 @@ BOUNCERS_BANNER = "banner-bouncers"
 
 # The mascot shown without a photo says so instead of a broken image.
 NO_IMAGE = "NO_IMAGE"
-DEFAULT_SUITABLE_FOR = ("Birthday Parties", "School Events")
+DEFAULT_SUITABLE_FOR = (N_("Birthday Parties"), N_("School Events"))
 DEFAULT_MASCOT_COLOR = "bg-purple-600"
 
 MASCOT_PACKAGE_TYPES = ("mascot", "mascot-activities")
@@ -40,12 +42,12 @@ BOUNCER_PACKAGE_TYPES = ("bouncer", "castle", "combo")
 # the
 # catalogue, so they cannot be added to a cart (`id` is empty).
 FALLBACK_BOUNCER_OPTIONS = (
-    ("bouncer-jungle", "Jungle Bouncer", "199.99", "#2e7d32"),
-    ("bouncer-pirate-ship", "Pirate Ship Bouncer", "219.99", "#8d5524"),
-    ("bouncer-castle", "Castle Bouncer", "249.99", "#1e88e5"),
-    ("castle-redblue", "Red & Blue Castle", "249.99", "#d32f2f"),
-    ("castle-pink", "Pink Castle", "249.99", "#ec4899"),
-    ("castle-white", "White Castle", "249.99", "#f5f5f5"),
+    ("bouncer-jungle", N_("Jungle Bouncer"), "199.99", "#2e7d32"),
+    ("bouncer-pirate-ship", N_("Pirate Ship Bouncer"), "219.99", "#8d5524"),
+    ("bouncer-castle", N_("Castle Bouncer"), "249.99", "#1e88e5"),
+    ("castle-redblue", N_("Red & Blue Castle"), "249.99", "#d32f2f"),
+    ("castle-pink", N_("Pink Castle"), "249.99", "#ec4899"),
+    ("castle-white", N_("White Castle"), "249.99", "#f5f5f5"),
 )
 CASTLE_DEFAULT_PRICE = Decimal("249.99")
 
@@ -119,7 +121,7 @@ class BouncersPage:
 def _require_category(session: Session, slug: str) -> None:
     found = session.exec(select(ServiceCategory.id).where(ServiceCategory.slug == slug)).first()
     if found is None:
-        raise ShowcaseError("category_missing", f"Category '{slug}' not found")
+        raise ShowcaseError("category_missing", _("Category '{slug}' not found").format(slug=slug))
 
 
 def to_mascot(service: ServiceView) -> Mascot:
@@ -131,7 +133,7 @@ def to_mascot(service: ServiceView) -> Mascot:
         short_description=details.short_description or service.description,
         full_description=details.full_description or service.description,
         image=service.image_url or NO_IMAGE,
-        suitable_for=details.suitable_for or list(DEFAULT_SUITABLE_FOR),
+        suitable_for=details.suitable_for or [_(text) for text in DEFAULT_SUITABLE_FOR],
         color=details.color or DEFAULT_MASCOT_COLOR,
         price_label=format_price_with_unit(service.price, service.price_unit),
     )
@@ -168,7 +170,7 @@ def fallback_bouncer_options() -> list[BouncerOption]:
         BouncerOption(
             id="",
             type=kind,
-            title=title,
+            title=_(title),
             description="",
             image="",
             color=color,
@@ -213,29 +215,34 @@ def _photos(cards: list[BannerCard]) -> list[Photo]:
 
 
 @cached
-def mascots_page(*, session: Session) -> MascotsPage:
-    return MascotsPage(
-        mascots=mascot_characters(session=session),
-        packages=packages_by_type(
-            session=session, category_slug=MASCOTS_CATEGORY, types=MASCOT_PACKAGE_TYPES
-        ),
-        banner=_photos(active_banner_items(MASCOTS_BANNER, session=session)),
-        works=_photos(gallery_items("mascot-works", session=session)),
-    )
+def mascots_page(*, session: Session, language: str = i18n.DEFAULT) -> MascotsPage:
+    """The page's words and prices in `language` (part of the cache's key: one page per
+    language)."""
+    with i18n.using(language):
+        return MascotsPage(
+            mascots=mascot_characters(session=session),
+            packages=packages_by_type(
+                session=session, category_slug=MASCOTS_CATEGORY, types=MASCOT_PACKAGE_TYPES
+            ),
+            banner=_photos(active_banner_items(MASCOTS_BANNER, session=session)),
+            works=_photos(gallery_items("mascot-works", session=session)),
+        )
 
 
 @cached
-def bouncers_page(*, session: Session) -> BouncersPage:
-    return BouncersPage(
-        options=bouncer_options(session=session),
-        packages=packages_by_type(
-            session=session, category_slug=BOUNCERS_CATEGORY, types=BOUNCER_PACKAGE_TYPES
-        ),
-        banner=_photos(active_banner_items(BOUNCERS_BANNER, session=session)),
-        strip=_photos(gallery_items("bouncer-strip", session=session)),
-        bubbles=_photos(gallery_items("bubbles", session=session)),
-        bouncers=_photos(gallery_items("bouncers", session=session)),
-    )
+def bouncers_page(*, session: Session, language: str = i18n.DEFAULT) -> BouncersPage:
+    """The page's words and prices in `language` (part of the cache's key)."""
+    with i18n.using(language):
+        return BouncersPage(
+            options=bouncer_options(session=session),
+            packages=packages_by_type(
+                session=session, category_slug=BOUNCERS_CATEGORY, types=BOUNCER_PACKAGE_TYPES
+            ),
+            banner=_photos(active_banner_items(BOUNCERS_BANNER, session=session)),
+            strip=_photos(gallery_items("bouncer-strip", session=session)),
+            bubbles=_photos(gallery_items("bubbles", session=session)),
+            bouncers=_photos(gallery_items("bouncers", session=session)),
+        )
 
 
 WEDDINGS_CATEGORY = "magic-weddings"
@@ -244,10 +251,10 @@ TIFFANY_SLUG = "tiffany-chairs"
 # packages at 1999 each. They are not in the catalogue, so they cannot go into a cart.
 FALLBACK_WEDDING_PRICE = Decimal("1999")
 FALLBACK_WEDDING_PACKAGES = (
-    "Paketa Klasike",
-    "Paketa Romantike",
-    "Paketa Elegante",
-    "Paketa Mbretërore",
+    N_("Paketa Klasike"),
+    N_("Paketa Romantike"),
+    N_("Paketa Elegante"),
+    N_("Paketa Mbretërore"),
 )
 
 
@@ -285,8 +292,8 @@ def fallback_wedding_offers() -> list[WeddingOffer]:
     return [
         WeddingOffer(
             id="",
-            title=title,
-            description="Dekorim i plotë për dasmën tuaj. Na kontaktoni për detaje.",
+            title=_(title),
+            description=_("Dekorim i plotë për dasmën tuaj. Na kontaktoni për detaje."),
             image="",
             price=str(FALLBACK_WEDDING_PRICE),
             price_label=format_price_with_unit(
@@ -299,10 +306,12 @@ def fallback_wedding_offers() -> list[WeddingOffer]:
 
 
 @cached
-def weddings_page(*, session: Session) -> WeddingsPage:
+def weddings_page(*, session: Session, language: str = i18n.DEFAULT) -> WeddingsPage:
+    """The page's words and prices in `language` (part of the cache's key)."""
     services = list_public_services(
         session=session, category_slug=WEDDINGS_CATEGORY, kind="wedding_offer"
     )
-    offers = [to_wedding_offer(s) for s in services if s.slug != TIFFANY_SLUG]
-    tiffany = next((to_wedding_offer(s) for s in services if s.slug == TIFFANY_SLUG), None)
-    return WeddingsPage(offers=offers or fallback_wedding_offers(), tiffany=tiffany)
+    with i18n.using(language):
+        offers = [to_wedding_offer(s) for s in services if s.slug != TIFFANY_SLUG]
+        tiffany = next((to_wedding_offer(s) for s in services if s.slug == TIFFANY_SLUG), None)
+        return WeddingsPage(offers=offers or fallback_wedding_offers(), tiffany=tiffany)
