@@ -6,6 +6,8 @@ import logging
 
 import reflex as rx
 
+from storefront import i18n
+from storefront.i18n import N_, _
 from storefront.services import showcase
 from storefront.services.errors import ServiceError
 from storefront.state.access import access
@@ -13,7 +15,7 @@ from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_ERROR = "Unknown error occurred"
+UNKNOWN_ERROR = N_("Unknown error occurred")
 
 
 @access("public")
@@ -29,13 +31,13 @@ class MascotsState(rx.State):
     @rx.event
     async def load(self):
         try:
-            page = await call_service(showcase.mascots_page)
+            page = await call_service(showcase.mascots_page, language=i18n.language())
         except ServiceError as exc:
             self._failed(exc.message)
             return
         except Exception:
             log.exception("loading the mascots page failed")
-            self._failed(UNKNOWN_ERROR)
+            self._failed(_(UNKNOWN_ERROR))
             return
         self.mascots = page.mascots
         self.mascot_packages = page.packages["mascot"]

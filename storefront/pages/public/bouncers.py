@@ -14,17 +14,18 @@ from storefront.components.lightbox import enlargeable_slide, lightbox, open_pho
 from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
+from storefront.i18n import N_, _
 from storefront.pages.public.mascots import section_title
 from storefront.state.bouncers import BouncersState
 
 # (title, text, icon, animation delay in ms), as docs/product.md §4 says: 100 ms, then 150 ms apart.
 STEPS = [
-    ("Dorëzimi", "E sjellim bouncer-in në adresën tuaj në kohë.", "truck", 100),
-    ("Montimi", "Ekipi ynë e monton në mënyrë të sigurt.", "wrench", 250),
-    ("Fryrja", "E fryjmë dhe është gati për lojë.", "wind", 400),
+    (N_("Dorëzimi"), N_("E sjellim bouncer-in në adresën tuaj në kohë."), "truck", 100),
+    (N_("Montimi"), N_("Ekipi ynë e monton në mënyrë të sigurt."), "wrench", 250),
+    (N_("Fryrja"), N_("E fryjmë dhe është gati për lojë."), "wind", 400),
 ]
 
-INTRO = (
+INTRO = N_(
     "Shtëpi me flluska dhe kështjella kërcyese me dorëzim, montim dhe fryrje në vendin e festës."
 )
 
@@ -38,8 +39,8 @@ def step_card(title: str, text: str, icon: str, delay_ms: int) -> rx.Component:
             class_name="mx-auto flex h-14 w-14 items-center justify-center rounded-2xl "
             "bg-fuchsia-600 text-white shadow-lg",
         ),
-        rx.el.h2(title, class_name="mt-4 text-xl font-bold text-slate-900"),
-        rx.el.p(text, class_name="mt-2 text-slate-600"),
+        rx.el.h2(_(title), class_name="mt-4 text-xl font-bold text-slate-900"),
+        rx.el.p(_(text), class_name="mt-2 text-slate-600"),
         class_name="step-in rounded-3xl bg-white p-6 text-center shadow-md",
         style={"animation_delay": f"{delay_ms}ms"},
         data_testid="step-card",
@@ -50,11 +51,11 @@ def intro() -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.h1(
-                "Magic Bouncers",
+                _("Magic Bouncers"),
                 class_name="text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
             ),
             rx.el.p(
-                INTRO,
+                _(INTRO),
                 class_name="mt-6 text-lg text-slate-600 max-w-2xl mx-auto",
             ),
             rx.el.div(
@@ -112,8 +113,8 @@ def galleries() -> rx.Component:
         )
 
     return rx.el.section(
-        block("Bubbles", BouncersState.bubbles, "bubbles"),
-        block("Bouncers", BouncersState.bouncers, "bouncers"),
+        block(_("Bubbles"), BouncersState.bubbles, "bubbles"),
+        block(_("Bouncers"), BouncersState.bouncers, "bouncers"),
         class_name="max-w-6xl mx-auto px-4 py-12 grid gap-12 md:grid-cols-2",
     )
 
@@ -162,7 +163,7 @@ def product_modal() -> rx.Component:
         rx.dialog.title(option["title"], class_name="mt-4"),
         rx.dialog.description(option["description"], class_name="text-slate-700"),
         rx.el.div(
-            rx.el.span("Ngjyra", class_name="text-sm text-slate-600"),
+            rx.el.span(_("Ngjyra"), class_name="text-sm text-slate-600"),
             rx.el.span(
                 class_name="inline-block h-6 w-6 rounded-full border border-slate-300",
                 style={"background_color": option["color"].to(str)},
@@ -190,7 +191,7 @@ def product_modal() -> rx.Component:
 
 def options() -> rx.Component:
     return rx.el.section(
-        section_title("Zgjidhni bouncer-in tuaj"),
+        section_title(_("Zgjidhni bouncer-in tuaj")),
         rx.el.div(
             rx.foreach(BouncersState.options, option_card),
             class_name="grid gap-6 sm:grid-cols-2 lg:grid-cols-3",
@@ -202,13 +203,13 @@ def options() -> rx.Component:
 
 def packages() -> rx.Component:
     return rx.el.section(
-        section_title("Paketat"),
+        section_title(_("Paketat")),
         rx.el.div(
             package_tabs(
                 [
-                    ("bouncer", "Bubbles", BouncersState.bubble_packages),
-                    ("castle", "Bouncers", BouncersState.castle_packages),
-                    ("combo", "Bubble & Bouncer", BouncersState.combo_packages),
+                    ("bouncer", _("Bubbles"), BouncersState.bubble_packages),
+                    ("castle", _("Bouncers"), BouncersState.castle_packages),
+                    ("combo", _("Bubble & Bouncer"), BouncersState.combo_packages),
                 ],
                 test_id="bouncer-packages",
             ),
@@ -221,10 +222,10 @@ def packages() -> rx.Component:
 def error_screen() -> rx.Component:
     return rx.el.section(
         rx.el.div(
-            rx.el.h2("Error Loading Bouncer Options", class_name="text-2xl font-bold"),
+            rx.el.h2(_("Error Loading Bouncer Options"), class_name="text-2xl font-bold"),
             rx.el.p(BouncersState.error, class_name="mt-2"),
             rx.el.button(
-                "Try Again",
+                _("Try Again"),
                 on_click=BouncersState.load,
                 type="button",
                 class_name="mt-6 rounded-full bg-fuchsia-600 px-6 py-2.5 font-semibold text-white "

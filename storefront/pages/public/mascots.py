@@ -15,6 +15,7 @@ from storefront.components.lightbox import enlargeable_slide, lightbox
 from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
+from storefront.i18n import N_, _
 from storefront.services.showcase import NO_IMAGE
 from storefront.state.cart import CartState
 from storefront.state.mascots import MascotsState
@@ -36,7 +37,7 @@ def section_title(text: str, subtitle: str = "") -> rx.Component:
 
 
 HERO_IMAGE = "/mascots-hero.webp"
-INTRO = (
+INTRO = N_(
     "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
     "me paketa aktivitetesh për fëmijët."
 )
@@ -47,19 +48,19 @@ def hero() -> rx.Component:
         rx.el.div(
             rx.el.div(
                 rx.el.p(
-                    "Maskota për çdo festë",
+                    _("Maskota për çdo festë"),
                     class_name="text-sm font-semibold uppercase tracking-widest text-fuchsia-700",
                 ),
                 rx.el.h1(
-                    "Mascots",
+                    _("Mascots"),
                     class_name="mt-3 text-5xl md:text-6xl font-extrabold tracking-tight text-slate-900",
                 ),
                 rx.el.p(
-                    INTRO,
+                    _(INTRO),
                     class_name="mt-6 text-lg text-slate-600 max-w-xl",
                 ),
                 rx.el.a(
-                    "Shikoni maskotat",
+                    _("Shikoni maskotat"),
                     href="#characters",
                     class_name="inline-block mt-8 px-6 py-3 rounded-full bg-fuchsia-600 text-white "
                     "font-semibold hover:bg-fuchsia-700 shadow-lg",
@@ -70,7 +71,7 @@ def hero() -> rx.Component:
             # hence fetched first). Lazy, so phones, which never show it, never download it.
             img(
                 src=HERO_IMAGE,
-                alt="Maskota në festë",
+                alt=_("Maskota në festë"),
                 width=480,
                 height=360,
                 loading="lazy",
@@ -88,13 +89,13 @@ def hero() -> rx.Component:
 
 def works() -> rx.Component:
     return rx.el.section(
-        section_title("Works", "Maskotat tona në festa të vërteta."),
+        section_title(_("Works"), _("Maskotat tona në festa të vërteta.")),
         rx.el.div(
             carousel(
                 MascotsState.works,
                 enlargeable_slide(caption=True, test_id="works-photo"),
                 name="works",
-                label="Works",
+                label=_("Works"),
                 interval_ms=WORKS_INTERVAL_MS,
                 test_id="works",
             ),
@@ -117,7 +118,7 @@ def mascot_image(mascot: rx.Var, *, loading: str = "lazy", class_name: str = "")
             class_name=f"w-full aspect-[4/3] object-cover {class_name}",
         ),
         rx.el.div(
-            "Image Not Available",
+            _("Image Not Available"),
             class_name=f"w-full aspect-[4/3] flex items-center justify-center bg-slate-100 "
             f"text-slate-500 font-semibold {class_name}",
         ),
@@ -148,14 +149,14 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
             rx.el.div(
                 rx.el.button(
                     rx.icon("shopping-cart", size=18),
-                    "Add to Cart",
+                    _("Add to Cart"),
                     on_click=character_to_add.set_value(mascot),
                     type="button",
                     class_name=ADD_BUTTON,
                     data_testid="mascot-add",
                 ),
                 rx.el.button(
-                    "Shiko detajet",
+                    _("Shiko detajet"),
                     on_click=selected_mascot.set_value(mascot),
                     type="button",
                     class_name="rounded-full border-2 border-fuchsia-600 px-5 py-2 font-semibold "
@@ -179,7 +180,7 @@ def mascot_modal() -> rx.Component:
         ),
         rx.dialog.title(mascot["name"], class_name="mt-4"),
         rx.dialog.description(mascot["full_description"], class_name="text-slate-700"),
-        rx.el.h3("Suitable for", class_name="mt-4 font-semibold text-slate-900"),
+        rx.el.h3(_("Suitable for"), class_name="mt-4 font-semibold text-slate-900"),
         rx.el.ul(
             rx.foreach(
                 mascot["suitable_for"].to(list[str]),
@@ -220,7 +221,7 @@ def character_modal() -> rx.Component:
             ),
             rx.el.button(
                 rx.icon("shopping-cart", size=18),
-                "Add to Cart",
+                _("Add to Cart"),
                 on_click=[
                     CartState.add_service(mascot["id"].to(str), 1),
                     character_to_add.set_value({}),
@@ -239,7 +240,7 @@ def character_modal() -> rx.Component:
 
 def try_again() -> rx.Component:
     return rx.el.button(
-        "Try Again",
+        _("Try Again"),
         on_click=MascotsState.load,
         type="button",
         class_name="mt-6 rounded-full bg-fuchsia-600 px-6 py-2.5 font-semibold text-white "
@@ -258,7 +259,10 @@ def characters_body() -> rx.Component:
         rx.cond(
             MascotsState.error != "",
             rx.el.div(
-                rx.el.p(f"Error loading mascots: {MascotsState.error}", class_name="font-semibold"),
+                rx.el.p(
+                    _("Error loading mascots: {error}").format(error=MascotsState.error),
+                    class_name="font-semibold",
+                ),
                 try_again(),
                 class_name="rounded-2xl border border-red-200 bg-red-50 p-8 text-center text-red-700",
                 role="alert",
@@ -267,9 +271,9 @@ def characters_body() -> rx.Component:
             rx.cond(
                 MascotsState.mascots.length() == 0,
                 rx.el.div(
-                    rx.el.h3("No Mascot Characters Available", class_name="text-xl font-bold"),
+                    rx.el.h3(_("No Mascot Characters Available"), class_name="text-xl font-bold"),
                     rx.el.p(
-                        "Please check back later for our mascot character options.",
+                        _("Please check back later for our mascot character options."),
                         class_name="mt-2 text-slate-600",
                     ),
                     try_again(),
@@ -280,7 +284,7 @@ def characters_body() -> rx.Component:
                     MascotsState.mascots,
                     mascot_slide,
                     name="mascots",
-                    label="Mascot characters",
+                    label=_("Mascot characters"),
                     interval_ms=MASCOT_INTERVAL_MS,
                     test_id="mascot-carousel",
                     # Over the photo: on phones it is the slide's upper part.
@@ -293,7 +297,7 @@ def characters_body() -> rx.Component:
 
 def characters() -> rx.Component:
     return rx.el.section(
-        section_title("Personazhet tona", "Zgjidhni maskotën e preferuar të fëmijës suaj."),
+        section_title(_("Personazhet tona"), _("Zgjidhni maskotën e preferuar të fëmijës suaj.")),
         rx.el.div(characters_body(), class_name="max-w-5xl mx-auto"),
         mascot_modal(),
         character_modal(),
@@ -304,12 +308,12 @@ def characters() -> rx.Component:
 
 def packages() -> rx.Component:
     return rx.el.section(
-        section_title("Paketat", "Paketa me maskota dhe aktivitete për festën tuaj."),
+        section_title(_("Paketat"), _("Paketa me maskota dhe aktivitete për festën tuaj.")),
         rx.el.div(
             package_tabs(
                 [
-                    ("mascot", "Maskotat", MascotsState.mascot_packages),
-                    ("mascot-activities", "Pako per syneti", MascotsState.activity_packages),
+                    ("mascot", _("Maskotat"), MascotsState.mascot_packages),
+                    ("mascot-activities", _("Pako per syneti"), MascotsState.activity_packages),
                 ],
                 test_id="mascot-packages",
             ),
