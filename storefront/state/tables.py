@@ -6,6 +6,7 @@ import logging
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.models.service_details import TableDetails, details_as
 from storefront.services import cart, catalog
 from storefront.services.money import format_price, to_amount
@@ -16,7 +17,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TABLE_PRICE = "7"
 COLORS = ("white", "black")
 SIZES = ("60", "80")
-LOAD_FAILED = "Unknown error occurred"
+LOAD_FAILED = N_("Unknown error occurred")
 
 
 @access("public")
@@ -39,7 +40,7 @@ class TablesState(rx.State):
             )
         except Exception:  # the log gets the exception; the visitor the spec's load-error text
             log.exception("loading table services failed")
-            self.tables, self.error = [], LOAD_FAILED
+            self.tables, self.error = [], _(LOAD_FAILED)
         else:
             self.tables = [
                 {

@@ -7,6 +7,8 @@ import logging
 
 import reflex as rx
 
+from storefront import i18n
+from storefront.i18n import _
 from storefront.services import cart, checkout, showcase
 from storefront.state.access import access
 from storefront.state.banners import banner_cards, film_strip_cards
@@ -49,7 +51,7 @@ class WeddingsState(rx.State):
         self.banner = await banner_cards("banner-weddings")
         self.filmstrip = await film_strip_cards("gallery-wedding-filmstrip")
         try:
-            page = await call_service(showcase.weddings_page)
+            page = await call_service(showcase.weddings_page, language=i18n.language())
         except Exception:
             log.exception("loading wedding offers failed; showing the built-in packages")
             page = showcase.WeddingsPage(offers=showcase.fallback_wedding_offers(), tiffany=None)
@@ -69,7 +71,9 @@ class WeddingsState(rx.State):
     def people_limit_message(self) -> str:
         """Beside the field when more people are typed than one booking takes."""
         if cart.people_problem(self.people_text, self.tiffany_most) == "too_many":
-            return f"Deri në {self.tiffany_most} persona; për më shumë na kontaktoni."
+            return _("Deri në {most} persona; për më shumë na kontaktoni.").format(
+                most=self.tiffany_most
+            )
         return ""
 
     @rx.var

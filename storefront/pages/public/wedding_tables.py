@@ -4,15 +4,18 @@ import reflex as rx
 
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, page_title
+from storefront.i18n import N_, _
 from storefront.state.cart import CartState
 from storefront.state.tables import TablesState
 
-ABOUT = (
+ABOUT = N_(
     "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
     "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
     "pamje të plotë."
 )
-COLOR_LABELS = [("white", "E bardhë"), ("black", "E zezë")]
+COLOR_LABELS = [("white", N_("E bardhë")), ("black", N_("E zezë"))]
+# The number for bookings under the page's copy (shown as it is in every language).
+BOOKING_PHONE = "+383 44 000 000"
 
 
 def _color_button(value: str, label: str) -> rx.Component:
@@ -22,7 +25,7 @@ def _color_button(value: str, label: str) -> rx.Component:
             class_name="w-5 h-5 rounded-full border border-slate-300 "
             + ("bg-white" if value == "white" else "bg-slate-900"),
         ),
-        label,
+        _(label),
         on_click=TablesState.pick_color(value),
         aria_pressed=chosen,
         class_name=rx.cond(
@@ -68,7 +71,7 @@ def _count_input() -> rx.Component:
 def _add_button() -> rx.Component:
     busy = (CartState.adding_id != "") & (CartState.adding_id == TablesState.selected["id"])
     return rx.el.button(
-        rx.cond(busy, "Adding...", "Add to Cart"),
+        rx.cond(busy, _("Adding..."), _("Add to Cart")),
         on_click=TablesState.add_to_cart,
         disabled=busy
         | TablesState.loading
@@ -82,9 +85,9 @@ def _add_button() -> rx.Component:
 def _picker() -> rx.Component:
     return rx.el.div(
         rx.el.div(
-            rx.el.h2("Zgjidhni tavolinat", class_name="text-2xl font-bold"),
+            rx.el.h2(_("Zgjidhni tavolinat"), class_name="text-2xl font-bold"),
             rx.el.div(
-                rx.el.p("Ngjyra", id="table-color-label", class_name="font-semibold mb-2"),
+                rx.el.p(_("Ngjyra"), id="table-color-label", class_name="font-semibold mb-2"),
                 rx.el.div(
                     *[_color_button(v, label) for v, label in COLOR_LABELS],
                     role="group",
@@ -94,13 +97,13 @@ def _picker() -> rx.Component:
                 class_name="mt-6",
             ),
             rx.el.div(
-                rx.el.p("Madhësia", id="table-size-label", class_name="font-semibold mb-2"),
+                rx.el.p(_("Madhësia"), id="table-size-label", class_name="font-semibold mb-2"),
                 _size_radio(),
                 class_name="mt-6",
             ),
             rx.el.div(
                 rx.el.label(
-                    "Numri i tavolinave (1-1000)",
+                    _("Numri i tavolinave (1-1000)"),
                     html_for="table-count",
                     class_name="block font-semibold mb-2",
                 ),
@@ -109,7 +112,7 @@ def _picker() -> rx.Component:
             ),
             rx.el.div(
                 rx.el.p(
-                    "Çmimi për tavolinë: ",
+                    _("Çmimi për tavolinë:") + " ",
                     rx.cond(
                         TablesState.loading,
                         rx.spinner(size="1", class_name="inline-block", data_testid="loading"),
@@ -120,7 +123,7 @@ def _picker() -> rx.Component:
                 rx.cond(
                     TablesState.count > 1,
                     rx.el.p(
-                        "Totali: ",
+                        _("Totali:") + " ",
                         rx.el.span(TablesState.total_label, data_testid="table-total"),
                         class_name="text-xl font-bold text-fuchsia-700",
                     ),
@@ -136,19 +139,19 @@ def _picker() -> rx.Component:
 
 def _marketing() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Tavolina me qira për dasma dhe evente", class_name="text-2xl font-bold"),
+        rx.el.h2(_("Tavolina me qira për dasma dhe evente"), class_name="text-2xl font-bold"),
         rx.el.p(
-            ABOUT,
+            _(ABOUT),
             class_name="mt-3 text-slate-600",
         ),
         rx.el.ul(
-            rx.el.li("✔ Mbulesa të pastra për çdo tavolinë"),
-            rx.el.li("✔ Transport dhe montim"),
-            rx.el.li("✔ Dekorime me balona sipas kërkesës"),
+            rx.el.li("✔ " + _("Mbulesa të pastra për çdo tavolinë")),
+            rx.el.li("✔ " + _("Transport dhe montim")),
+            rx.el.li("✔ " + _("Dekorime me balona sipas kërkesës")),
             class_name="mt-4 space-y-1 text-slate-700",
         ),
         rx.el.p(
-            "Për rezervime: +383 44 000 000 · Prishtina",
+            _("Për rezervime: {phone} · Prishtina").format(phone=BOOKING_PHONE),
             class_name="mt-4 font-semibold",
         ),
         class_name="max-w-2xl mx-auto px-4 mt-12",
@@ -157,18 +160,18 @@ def _marketing() -> rx.Component:
 
 def wedding_tables() -> rx.Component:
     return page_layout(
-        page_title("Wedding Tables", "Tavolina elegante për çdo ngjarje."),
+        page_title(_("Wedding Tables"), _("Tavolina elegante për çdo ngjarje.")),
         rx.cond(
             TablesState.loading | (TablesState.tables.length() > 0),
             # While loading, the picker is drawn already (price pending, button disabled) so
             # the page keeps its shape.
             _picker(),
             empty_state(
-                "No Wedding Table Services Available",
+                _("No Wedding Table Services Available"),
                 rx.cond(
                     TablesState.error != "",
-                    "Error loading table services: " + TablesState.error,
-                    "Please check back later.",
+                    _("Error loading table services: {error}").format(error=TablesState.error),
+                    _("Please check back later."),
                 ),
                 TablesState.load,
             ),

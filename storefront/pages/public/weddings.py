@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from storefront import i18n, routes
 from storefront.components.banner_strip import banner_strip
 from storefront.components.layout import page_layout
 from storefront.components.lightbox import lightbox, open_photo
@@ -13,22 +14,23 @@ from storefront.components.ui import (
     number_input,
     section_title,
 )
+from storefront.i18n import N_, _
 from storefront.state.cart import CartState
 from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
-INTRO = "Dekorim magjik për ditën tuaj më të bukur."
+INTRO = N_("Dekorim magjik për ditën tuaj më të bukur.")
 
 
 def hero() -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.icon("mail-open", size=56, class_name="mx-auto text-rose-400"),
-            rx.el.h1("Magic Weddings", class_name="mt-4 text-4xl md:text-6xl font-extrabold"),
+            rx.el.h1(_("Magic Weddings"), class_name="mt-4 text-4xl md:text-6xl font-extrabold"),
             rx.el.p(
-                INTRO,
+                _(INTRO),
                 class_name="mt-4 text-lg text-slate-600",
             ),
-            rx.el.a("Shikoni ofertat", href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
+            rx.el.a(_("Shikoni ofertat"), href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
             class_name="max-w-3xl mx-auto text-center rounded-3xl border-2 border-rose-100 "
             "bg-white/80 shadow-xl px-6 py-12",
         ),
@@ -81,21 +83,21 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
                 rx.cond(
                     offer.id != "",
                     rx.el.button(
-                        rx.cond(CartState.adding_id == offer.id, "Adding...", "Add to Cart"),
+                        rx.cond(CartState.adding_id == offer.id, _("Adding..."), _("Add to Cart")),
                         on_click=CartState.add_service(offer.id, 1),
                         disabled=CartState.adding_id == offer.id,
                         class_name=PRIMARY_BUTTON,
                     ),
                     # A built-in package is not in the catalogue: ask for a quote instead.
                     rx.link(
-                        "Na Kontaktoni",
-                        href="/contact",
+                        _("Na Kontaktoni"),
+                        href=i18n.href(routes.CONTACT),
                         underline="none",
                         class_name=PRIMARY_BUTTON,
                     ),
                 ),
                 rx.el.button(
-                    "Detajet",
+                    _("Detajet"),
                     on_click=WeddingsState.show_detail(offer.title),
                     class_name=SECONDARY_BUTTON,
                 ),
@@ -118,7 +120,7 @@ def tiffany_card() -> rx.Component:
             rx.el.h3(offer.title, class_name="text-xl font-bold"),
             rx.el.p(offer.description, class_name="mt-2 text-sm text-slate-600"),
             rx.el.label(
-                "Numri i personave",
+                _("Numri i personave"),
                 html_for="tiffany-people",
                 class_name="block mt-4 font-semibold text-sm",
             ),
@@ -126,7 +128,7 @@ def tiffany_card() -> rx.Component:
                 WeddingsState.people_text,
                 WeddingsState.type_people,
                 max_length=PEOPLE_FIELD_LENGTH,
-                placeholder="p.sh. 100",
+                placeholder=_("p.sh. 100"),
                 id="tiffany-people",
                 class_name="mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 "
                 "focus:border-fuchsia-500 outline-none",
@@ -147,7 +149,7 @@ def tiffany_card() -> rx.Component:
                 data_testid="tiffany-total",
             ),
             rx.el.button(
-                rx.cond(busy, "Adding...", "Add to Cart"),
+                rx.cond(busy, _("Adding..."), _("Add to Cart")),
                 on_click=WeddingsState.add_tiffany,
                 disabled=(WeddingsState.people < 1) | busy,
                 class_name=PRIMARY_BUTTON + " mt-4",
@@ -168,7 +170,7 @@ def detail_modal() -> rx.Component:
         rx.dialog.description(offer.description),
         rx.el.ul(rx.foreach(offer.lines, lambda line: rx.el.li(line)), class_name="mt-3 text-sm"),
         rx.el.p(offer.price_label, class_name="mt-3 text-xl font-bold text-fuchsia-700"),
-        rx.dialog.close(rx.el.button("Mbyll", class_name=SECONDARY_BUTTON + " mt-4")),
+        rx.dialog.close(rx.el.button(_("Mbyll"), class_name=SECONDARY_BUTTON + " mt-4")),
         open=WeddingsState.detail_open,
         on_close=WeddingsState.close_detail,
         test_id="wedding-modal",
@@ -181,7 +183,7 @@ def weddings() -> rx.Component:
         banner_strip(WeddingsState.banner, test_id="weddings-banner"),
         filmstrip(),
         rx.el.section(
-            section_title("Shërbimet Tona"),
+            section_title(_("Shërbimet Tona")),
             rx.el.div(
                 rx.foreach(WeddingsState.offers, _offer_card),
                 tiffany_card(),
