@@ -7,6 +7,7 @@ import logging
 import reflex as rx
 
 from storefront import i18n
+from storefront.i18n import _
 from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business, catalog, seo
 from storefront.services.money import format_price, format_price_with_unit
@@ -75,10 +76,10 @@ class ThemeState(rx.State):
     def page_title(self) -> str:
         """The browser tab's title: the theme's name, or the spec's 'Theme Not Found'."""
         if self.status == "missing":
-            return business.page_title("Theme Not Found")
+            return business.page_title(_("Theme Not Found"))
         if self.status == "found":
-            return business.page_title(self.theme.get("title") or "Theme")
-        return business.page_title("Theme")
+            return business.page_title(self.theme.get("title") or _("Theme"))
+        return business.page_title(_("Theme"))
 
     @rx.var
     def alternate_urls(self) -> dict[str, str]:

@@ -3,25 +3,30 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
+from storefront.i18n import N_, _
 from storefront.state.cart import CartState
 from storefront.state.theme import ThemeState
 
-TAB_LABELS = [("description", "Description"), ("features", "Features"), ("addons", "Add-Ons")]
+TAB_LABELS = [
+    ("description", N_("Description")),
+    ("features", N_("Features")),
+    ("addons", N_("Add-Ons")),
+]
 
 
 def _breadcrumb() -> rx.Component:
     sep = rx.el.span("/", class_name="text-slate-300")
     return rx.el.nav(
-        rx.link("Home", href=routes.HOME, underline="none"),
+        rx.link(_("Home"), href=i18n.href(routes.HOME), underline="none"),
         sep,
-        rx.link("Services", href=routes.SERVICES, underline="none"),
+        rx.link(_("Services"), href=i18n.href(routes.SERVICES), underline="none"),
         sep,
         rx.el.span(ThemeState.theme["title"], class_name="text-slate-900 font-medium"),
-        aria_label="Breadcrumb",
+        aria_label=_("Breadcrumb"),
         class_name="flex gap-2 text-sm text-slate-500",
         data_testid="breadcrumb",
     )
@@ -50,8 +55,8 @@ def _add_ons() -> rx.Component:
     return rx.el.table(
         rx.el.thead(
             rx.el.tr(
-                rx.el.th("Add-On", class_name="text-left py-2"),
-                rx.el.th("Price", class_name="text-right py-2"),
+                rx.el.th(_("Add-On"), class_name="text-left py-2"),
+                rx.el.th(_("Price"), class_name="text-right py-2"),
             )
         ),
         rx.el.tbody(
@@ -81,7 +86,7 @@ def _tabs() -> rx.Component:
     return rx.tabs.root(
         rx.tabs.list(
             *[
-                rx.cond(ThemeState.tabs.contains(value), rx.tabs.trigger(label, value=value))
+                rx.cond(ThemeState.tabs.contains(value), rx.tabs.trigger(_(label), value=value))
                 for value, label in TAB_LABELS
             ],
         ),
@@ -113,7 +118,9 @@ def _more_photos() -> rx.Component:
                 lambda url, i: rx.el.li(
                     img(
                         url,
-                        ThemeState.theme["title"] + " photo " + (i + 2).to_string(),
+                        _("{title} photo {number}").format(
+                            title=ThemeState.theme["title"], number=(i + 2).to_string()
+                        ),
                         width=400,
                         height=300,
                         class_name="w-full aspect-[4/3] object-cover rounded-2xl",
@@ -144,22 +151,24 @@ def _found() -> rx.Component:
                 rx.el.h1(theme["title"], class_name="text-3xl md:text-4xl font-extrabold"),
                 rx.el.p(theme["description"], class_name="mt-4 text-slate-600"),
                 rx.el.div(
-                    _tile("Price", "price"),
-                    _tile("Age Range", "age"),
-                    _tile("Duration", "duration"),
-                    _tile("Capacity", "capacity"),
+                    _tile(_("Price"), "price"),
+                    _tile(_("Age Range"), "age"),
+                    _tile(_("Duration"), "duration"),
+                    _tile(_("Capacity"), "capacity"),
                     class_name="mt-6 grid grid-cols-2 gap-3",
                 ),
                 rx.el.div(
                     rx.el.button(
-                        rx.cond(CartState.adding_id == theme["id"], "Adding...", "Add to Cart"),
+                        rx.cond(
+                            CartState.adding_id == theme["id"], _("Adding..."), _("Add to Cart")
+                        ),
                         on_click=CartState.add_service(theme["id"], 1),
                         disabled=CartState.adding_id == theme["id"],
                         class_name=PRIMARY_BUTTON,
                     ),
                     rx.link(
-                        "Book Now",
-                        href="/services/" + theme["id"] + "/book",
+                        _("Book Now"),
+                        href=f"{i18n.prefix()}/services/" + theme["id"] + "/book",
                         underline="none",
                         class_name=SECONDARY_BUTTON,
                     ),
@@ -170,19 +179,19 @@ def _found() -> rx.Component:
         ),
         rx.cond(ThemeState.tabs.length() > 0, _tabs()),
         rx.el.div(
-            rx.el.h2("Ready to celebrate?", class_name="text-2xl font-bold"),
+            rx.el.h2(_("Ready to celebrate?"), class_name="text-2xl font-bold"),
             rx.el.div(
                 rx.link(
-                    "Book Now",
-                    href=routes.CONTACT,
+                    _("Book Now"),
+                    href=i18n.href(routes.CONTACT),
                     underline="none",
                     class_name="px-6 py-3 rounded-full bg-white text-fuchsia-700 font-semibold",
                 ),
                 rx.cond(
                     ThemeState.more_themes,
                     rx.link(
-                        "View More Themes",
-                        href=routes.SERVICES,
+                        _("View More Themes"),
+                        href=i18n.href(routes.SERVICES),
                         underline="none",
                         class_name="px-6 py-3 rounded-full border-2 border-white text-white "
                         "font-semibold",
@@ -199,14 +208,14 @@ def _found() -> rx.Component:
 
 def _missing() -> rx.Component:
     return rx.el.div(
-        rx.el.h1("Theme Not Found", class_name="text-3xl font-bold"),
+        rx.el.h1(_("Theme Not Found"), class_name="text-3xl font-bold"),
         rx.el.p(
-            "The theme you're looking for doesn't exist or may have been moved.",
+            _("The theme you're looking for doesn't exist or may have been moved."),
             class_name="mt-4 text-slate-600",
         ),
         rx.link(
-            "View All Themes",
-            href=routes.SERVICES,
+            _("View All Themes"),
+            href=i18n.href(routes.SERVICES),
             underline="none",
             class_name=PRIMARY_BUTTON + " mt-8",
         ),
