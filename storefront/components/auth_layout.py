@@ -3,9 +3,10 @@ footer with Terms, Privacy and Contact."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.brand import logo
 from storefront.components.ui import NOT_READY, error_box, success_box
+from storefront.i18n import _
 
 __all__ = ["auth_layout", "error_box", "field", "submit_button", "success_box"]
 
@@ -26,9 +27,9 @@ def auth_layout(title: str, subtitle: str, *children: rx.Component) -> rx.Compon
                 class_name="mt-8 rounded-3xl bg-white shadow-xl border border-slate-100 p-6 md:p-8",
             ),
             rx.el.nav(
-                rx.link("Terms", href=routes.TERMS, underline="none"),
-                rx.link("Privacy", href=routes.PRIVACY, underline="none"),
-                rx.link("Contact", href=routes.CONTACT, underline="none"),
+                rx.link(_("Terms"), href=i18n.href(routes.TERMS), underline="none"),
+                rx.link(_("Privacy"), href=i18n.href(routes.PRIVACY), underline="none"),
+                rx.link(_("Contact"), href=i18n.href(routes.CONTACT), underline="none"),
                 class_name="mt-8 flex justify-center gap-6 text-sm text-slate-500",
             ),
             class_name="w-full max-w-md",

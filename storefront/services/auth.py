@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storefront import routes
+from storefront.i18n import N_, _
 from storefront.models import LoginSession, UsedSignInTicket, User, utcnow
 from storefront.services import fields, locks, permissions, throttle
 from storefront.services.errors import ServiceError
@@ -31,7 +32,8 @@ PASSWORD_MIN_LENGTH = 8
 PASSWORD_MAX_LENGTH = 256
 # The 30,000 most common passwords, lowercased (provenance: data/README-common-passwords.txt).
 COMMON_PASSWORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "common-passwords.txt"
-COMMON_PASSWORD_MESSAGE = "This password is too common. Please choose another."
+# Shown on the sign-up and reset screens (state/sign_in.py translates it).
+COMMON_PASSWORD_MESSAGE = N_("This password is too common. Please choose another.")
 COOKIE_NAME = "sf_session"
 
 # Lifetimes: a session ends when unused for IDLE or, in any case, after ABSOLUTE.
@@ -213,7 +215,7 @@ def register(
         raise AuthError("missing_fields", "Please fill in all fields")
     try:
         full_name = fields.single_line(
-            full_name, "Full name", fields.max_length(User, "full_name"), required=True
+            full_name, _("Full name"), fields.max_length(User, "full_name"), required=True
         )
     except fields.FieldError as error:
         raise AuthError("invalid_name", error.message) from None

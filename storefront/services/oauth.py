@@ -21,6 +21,7 @@ import jwt
 from sqlmodel import Session, select
 
 from storefront import routes
+from storefront.i18n import N_
 from storefront.models import OAuthAccount, User, utcnow
 from storefront.services import auth, fields
 from storefront.services.errors import ServiceError
@@ -35,7 +36,7 @@ STATE_LIFETIME = timedelta(minutes=10)
 STATE_PURPOSE = "oauth-state"
 HTTP_TIMEOUT = 10.0
 DEFAULT_REDIRECT = routes.ADMIN  # docs/product.md §9: the default post-login destination
-FALLBACK_MESSAGE = "Error signing in with {provider}"  # docs/product.md §8
+FALLBACK_MESSAGE = N_("Error signing in with {provider}")  # docs/product.md §8
 
 
 class OAuthError(ServiceError):

@@ -17,7 +17,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from storefront import i18n
-from storefront.i18n import _o
+from storefront.i18n import N_, _o
 from storefront.models import PasswordResetToken, User, utcnow
 from storefront.services import fields, outbox, throttle
 from storefront.services.auth import (
@@ -39,7 +39,8 @@ RESET_LIMIT_PER_ADDRESS = (10, timedelta(hours=1))
 RESET_LIMIT_PER_ACCOUNT = (3, timedelta(hours=1))
 RESET_PATH = "/reset-password"
 TOKEN_MAX_LENGTH = 128
-INVALID_LINK_MESSAGE = (
+# Shown on the reset screen (state/sign_in.py translates it).
+INVALID_LINK_MESSAGE = N_(
     "This password reset link is invalid or has expired. Please request a new one."
 )
 

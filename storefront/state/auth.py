@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.services import auth, checkout
 from storefront.state.access import access, private_state_classes
 from storefront.state.base import call_service
@@ -122,7 +122,7 @@ class AuthState(rx.State):
         await self._identify_for_page()
         self.auth_loading = False
         if not self.signed_in:
-            return rx.redirect(f"/sign-in?redirectTo={quote(self._path())}")
+            return rx.redirect(i18n.href(f"{routes.SIGN_IN}?redirectTo={quote(self._path())}"))
         return None
 
     @rx.event
@@ -136,17 +136,21 @@ class AuthState(rx.State):
         who must set up two-factor sign-in first goes to do so."""
         leave = await self._send_guests_to_sign_in()
         if leave is None and self.two_factor_setup_needed:
-            return rx.redirect(routes.ACCOUNT_SECURITY)
+            return rx.redirect(i18n.href(routes.ACCOUNT_SECURITY))
         return leave
 
     @rx.event
     async def sign_out(self):
         """Forget this tab's private states now; the cookie route (a POST from this page) ends
         the session and clears the cookie, and the page it leads to shows the visitor signed
-        out (not before: until then the session is still alive)."""
+        out (not before: until then the session is still alive). A visitor of another edition
+        than the default lands on its home page."""
         await self._forget_private_states()
         self.auth_loading = True
-        return post_and_leave(routes.AUTH_SIGN_OUT)
+        home = i18n.href(routes.HOME)
+        if home == routes.HOME:
+            return post_and_leave(routes.AUTH_SIGN_OUT)
+        return post_and_leave(f"{routes.AUTH_SIGN_OUT}?redirectTo={quote(home)}")
 
 
 @access("account")

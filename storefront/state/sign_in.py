@@ -9,7 +9,8 @@ from urllib.parse import quote
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import N_, _, ngettext
 from storefront.services import auth, oauth, password_reset, two_factor
 from storefront.state.access import access
 from storefront.state.auth import AuthState, sign_in_redirect
@@ -19,52 +20,80 @@ log = logging.getLogger(__name__)
 
 SIGN_UP_REDIRECT_SECONDS = 1.5
 PASSWORD_UPDATED_REDIRECT_SECONDS = 2.0
-SIGN_IN_FALLBACK = "An error occurred during sign in"
-SIGN_UP_FALLBACK = "An error occurred during registration"
-UPDATE_FALLBACK = "An error occurred while updating your password"
-RESET_FALLBACK = "An error occurred during password reset request"
+# The messages below are the default edition's words, marked with N_ and translated (`_()`)
+# where a handler shows them, in the language of the page that sent the event.
+SIGN_IN_FALLBACK = N_("An error occurred during sign in")
+SIGN_UP_FALLBACK = N_("An error occurred during registration")
+UPDATE_FALLBACK = N_("An error occurred while updating your password")
+RESET_FALLBACK = N_("An error occurred during password reset request")
 # Service codes -> the messages the spec gives (or, where it gives none, plain ones).
 AUTH_MESSAGES = {
-    "invalid_credentials": "Invalid login credentials",
-    "missing_fields": "Please fill in all fields",
-    "invalid_email": "Email is invalid",
-    "weak_password": "Password must be at least 8 characters long",
+    "invalid_credentials": N_("Invalid login credentials"),
+    "missing_fields": N_("Please fill in all fields"),
+    "invalid_email": N_("Email is invalid"),
+    "weak_password": N_("Password must be at least 8 characters long"),
     "common_password": auth.COMMON_PASSWORD_MESSAGE,
-    "password_too_long": "Password is too long",
-    "passwords_mismatch": "Passwords do not match",
-    "terms_required": "Please accept the Terms of Service and Privacy Policy",
-    "email_taken": "An account with this email already exists",
-    "missing_email": "Please enter your email address",
+    "password_too_long": N_("Password is too long"),
+    "passwords_mismatch": N_("Passwords do not match"),
+    "terms_required": N_("Please accept the Terms of Service and Privacy Policy"),
+    "email_taken": N_("An account with this email already exists"),
+    "missing_email": N_("Please enter your email address"),
     "invalid_or_expired": password_reset.INVALID_LINK_MESSAGE,
 }
-SIGN_IN_MISSING = "Please enter your email and password"
+SIGN_IN_MISSING = N_("Please enter your email and password")
 CODE_MESSAGES = {
-    "invalid_code": "That code is not valid. Please try again.",
-    "expired": "Your sign-in took too long. Please sign in again.",
-    "missing": "Please enter the 6-digit code from your authenticator app",
+    "invalid_code": N_("That code is not valid. Please try again."),
+    "expired": N_("Your sign-in took too long. Please sign in again."),
+    "missing": N_("Please enter the 6-digit code from your authenticator app"),
 }
-QUERY_ERRORS = {"expired": "Your sign-in took too long. Please try again."}
+QUERY_ERRORS = {"expired": N_("Your sign-in took too long. Please try again.")}
 
 
 def wait_message(seconds: int, *, what: str = "sign-in attempts") -> str:
-    """'Please wait 1 second', 'Please wait 2 seconds'."""
-    unit = "second" if seconds == 1 else "seconds"
-    return f"Too many {what}. Please wait {seconds} {unit} and try again."
+    """'Please wait 1 second', 'Please wait 2 seconds'; `what`: 'sign-in attempts' or
+    'attempts'."""
+    if what == "attempts":
+        text = ngettext(
+            "Too many attempts. Please wait {seconds} second and try again.",
+            "Too many attempts. Please wait {seconds} seconds and try again.",
+            seconds,
+        )
+    else:
+        text = ngettext(
+            "Too many sign-in attempts. Please wait {seconds} second and try again.",
+            "Too many sign-in attempts. Please wait {seconds} seconds and try again.",
+            seconds,
+        )
+    return text.format(seconds=seconds)
+
+
+def said(messages: dict[str, str], key: str, fallback: str = "") -> str:
+    """`messages[key]` (N_-marked) in the language of the moment; `fallback` when it has none."""
+    text = messages.get(key, fallback)
+    return _(text) if text else ""
 
 
 def message_for(error: auth.AuthError | password_reset.PasswordResetError, fallback: str) -> str:
+    """The words for `error` in the language of the moment (`fallback`: N_-marked)."""
     if error.code == "rate_limited":
         return wait_message(int(error.details.get("retry_after", 1)), what="attempts")
     if error.code == "invalid_name":
         return error.message  # the field rule's words: on two lines, or an invisible character
-    return AUTH_MESSAGES.get(error.code, fallback)
+    return said(AUTH_MESSAGES, error.code, fallback)
+
+
+def in_edition(path: str) -> str:
+    """`path` (a page of this site, in any edition) in the edition of the page the visitor is
+    on: a sign-in on /en/sign-in leads to /en/account."""
+    return i18n.in_language(path, i18n.language())
 
 
 def landing(redirect_to: str, account: auth.SignedInUser) -> str:
-    """Where a signed-in account goes: an admin who must set up two-factor goes to do so."""
+    """Where a signed-in account goes: an admin who must set up two-factor goes to do so. In
+    the visitor's edition."""
     if account.two_factor_setup_needed:
-        return routes.ACCOUNT_SECURITY
-    return auth.landing_after_sign_in(redirect_to, is_admin=account.is_admin)
+        return in_edition(routes.ACCOUNT_SECURITY)
+    return in_edition(auth.landing_after_sign_in(redirect_to, is_admin=account.is_admin))
 
 
 def _carry_ticket(user_id: str, remember: bool, target: str) -> rx.event.EventSpec:
@@ -87,19 +116,20 @@ class AuthFormState(rx.State):
     async def open_page(self):
         """on_load: an already signed-in visitor goes straight on (docs/product.md §4)."""
         params = self.router.url.query_parameters
-        self.redirect_to = auth.safe_redirect(params.get("redirectTo"))
+        # In this page's edition, so every way on (the form, OAuth, the sign-up link) keeps it.
+        self.redirect_to = in_edition(auth.safe_redirect(params.get("redirectTo")))
         self.error, self.message, self.busy = "", "", False
         self.providers = oauth.enabled_providers()
         if params.get("error") == "oauth":
             provider = oauth.label_from_query(params.get("provider"))
-            self.error = f"Error signing in with {provider}"
+            self.error = _(oauth.FALLBACK_MESSAGE).format(provider=provider)
         elif params.get("error") in QUERY_ERRORS:
-            self.error = QUERY_ERRORS[params["error"]]
+            self.error = said(QUERY_ERRORS, params["error"])
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
         auth_state.auth_loading = False
-        if auth_state.signed_in and auth_state._path() != "/reset-password":
-            return rx.redirect(self.redirect_to)
+        if auth_state.signed_in and i18n.split(auth_state._path())[1] != routes.RESET_PASSWORD:
+            return rx.redirect(in_edition(self.redirect_to))
 
     @rx.var
     def sign_up_href(self) -> str:
@@ -145,10 +175,10 @@ class SignInState(AuthFormState):
             return
         code = str(form.get("code") or "").strip()[:64]
         if not self._pending:
-            self.needs_code, self.error = False, CODE_MESSAGES["expired"]
+            self.needs_code, self.error = False, said(CODE_MESSAGES, "expired")
             return
         if not code:
-            self.error = CODE_MESSAGES["missing"]
+            self.error = said(CODE_MESSAGES, "missing")
             return
         self.busy, self.error = True, ""
         yield
@@ -164,13 +194,13 @@ class SignInState(AuthFormState):
             if exc.code == "rate_limited":
                 self.error = wait_message(int(exc.details.get("retry_after", 1)))
             else:
-                self.error = CODE_MESSAGES.get(exc.code, SIGN_IN_FALLBACK)
+                self.error = said(CODE_MESSAGES, exc.code, SIGN_IN_FALLBACK)
             if exc.code == "expired":
                 self._pending, self.needs_code = "", False
             return
         except Exception:
             log.exception("two-factor sign-in failed")
-            self.busy, self.error = False, SIGN_IN_FALLBACK
+            self.busy, self.error = False, _(SIGN_IN_FALLBACK)
             return
         self._pending = ""
         yield _carry_ticket(
@@ -200,13 +230,13 @@ class SignInState(AuthFormState):
             if exc.code == "rate_limited":
                 self.error = wait_message(int(exc.details.get("retry_after", 1)))
             elif exc.code == "missing_fields":
-                self.error = SIGN_IN_MISSING
+                self.error = _(SIGN_IN_MISSING)
             else:
                 self.error = message_for(exc, SIGN_IN_FALLBACK)
             return
         except Exception:
             log.exception("sign-in failed")
-            self.busy, self.error = False, SIGN_IN_FALLBACK
+            self.busy, self.error = False, _(SIGN_IN_FALLBACK)
             return
         if await call_service(two_factor.is_enabled, user_id=account.user_id):
             # The password was right; the sign-in completes only with a code (submit_code).
@@ -238,12 +268,12 @@ class SignUpState(AuthFormState):
             return
         except Exception:
             log.exception("sign-up failed")
-            self.busy, self.error = False, SIGN_UP_FALLBACK
+            self.busy, self.error = False, _(SIGN_UP_FALLBACK)
             return
         self.message = (
-            "Registration successful! You are now an admin."
+            _("Registration successful! You are now an admin.")
             if account.is_admin
-            else "Registration successful!"
+            else _("Registration successful!")
         )
         yield
         await asyncio.sleep(SIGN_UP_REDIRECT_SECONDS)
@@ -265,7 +295,7 @@ class ResetPasswordState(AuthFormState):
             return
         email = str(form.get("email") or "").strip()[:255]
         if not email:
-            self.error = AUTH_MESSAGES["missing_email"]
+            self.error = said(AUTH_MESSAGES, "missing_email")
             return
         # The answer does not tell whether the account exists: the mail goes out through the
         # outbox, so the page answers as fast either way.
@@ -280,7 +310,7 @@ class ResetPasswordState(AuthFormState):
             return
         except Exception:
             log.exception("password reset request failed")
-            self.busy, self.error = False, RESET_FALLBACK
+            self.busy, self.error = False, _(RESET_FALLBACK)
             return
         self.busy, self.sent = False, True
 
@@ -307,9 +337,9 @@ class ResetPasswordState(AuthFormState):
             return
         except Exception:
             log.exception("password update failed")
-            self.busy, self.error = False, UPDATE_FALLBACK
+            self.busy, self.error = False, _(UPDATE_FALLBACK)
             return
-        self.message = "Password updated successfully!"
+        self.message = _("Password updated successfully!")
         yield
         await asyncio.sleep(PASSWORD_UPDATED_REDIRECT_SECONDS)
-        yield rx.redirect("/sign-in")
+        yield rx.redirect(i18n.href(routes.SIGN_IN))

@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from storefront import i18n, routes
 from storefront.components.auth_layout import (
     auth_layout,
     error_box,
@@ -9,12 +10,13 @@ from storefront.components.auth_layout import (
     submit_button,
     success_box,
 )
+from storefront.i18n import N_, _
 from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
 
 LINK = "text-fuchsia-700 font-semibold"
-SIGN_IN_SUBTITLE = "Sign in to manage your bookings and services."
-SIGN_UP_SUBTITLE = "Create your account to get started."
-RESET_SUBTITLE = "Enter your email and we'll send you a reset link."
+SIGN_IN_SUBTITLE = N_("Sign in to manage your bookings and services.")
+SIGN_UP_SUBTITLE = N_("Create your account to get started.")
+RESET_SUBTITLE = N_("Enter your email and we'll send you a reset link.")
 
 
 def _oauth_buttons() -> rx.Component:
@@ -32,7 +34,7 @@ def _oauth_buttons() -> rx.Component:
     return rx.cond(
         SignInState.providers.length() > 0,
         rx.el.div(
-            rx.el.p("or continue with", class_name="text-center text-xs text-slate-500"),
+            rx.el.p(_("or continue with"), class_name="text-center text-xs text-slate-500"),
             rx.el.div(
                 button("google", "Google", SignInState.google_href),
                 button("github", "GitHub", SignInState.github_href),
@@ -48,11 +50,11 @@ def _code_form() -> rx.Component:
     return rx.el.form(
         error_box(SignInState.error),
         rx.el.p(
-            "Enter the 6-digit code from your authenticator app, or one of your recovery codes.",
+            _("Enter the 6-digit code from your authenticator app, or one of your recovery codes."),
             class_name="text-sm text-slate-600",
         ),
         field(
-            "Authentication code",
+            _("Authentication code"),
             "code",
             required=True,
             auto_complete="one-time-code",
@@ -60,9 +62,9 @@ def _code_form() -> rx.Component:
             auto_focus=True,
             max_length=20,
         ),
-        submit_button("Verify", SignInState.busy, "Verifying..."),
+        submit_button(_("Verify"), SignInState.busy, _("Verifying...")),
         rx.el.button(
-            "Back",
+            _("Back"),
             type="button",
             on_click=SignInState.cancel_code,
             class_name="w-full py-2.5 rounded-full border-2 border-slate-200 font-semibold",
@@ -76,8 +78,8 @@ def _code_form() -> rx.Component:
 
 def sign_in_page() -> rx.Component:
     return auth_layout(
-        "Admin Login",
-        SIGN_IN_SUBTITLE,
+        _("Admin Login"),
+        _(SIGN_IN_SUBTITLE),
         rx.cond(SignInState.needs_code, _code_form(), _password_step()),
     )
 
@@ -86,20 +88,28 @@ def _password_step() -> rx.Component:
     return rx.fragment(
         rx.el.form(
             error_box(SignInState.error),
-            field("Email", "email", "email", required=True, auto_complete="email"),
+            field(_("Email"), "email", "email", required=True, auto_complete="email"),
             field(
-                "Password", "password", "password", required=True, auto_complete="current-password"
+                _("Password"),
+                "password",
+                "password",
+                required=True,
+                auto_complete="current-password",
             ),
             rx.el.div(
                 rx.el.label(
                     rx.el.input(type="checkbox", name="remember", class_name="mr-2"),
-                    "Remember me",
+                    _("Remember me"),
                     class_name="flex items-center text-sm",
                 ),
-                rx.link("Forgot password?", href="/reset-password", class_name="text-sm " + LINK),
+                rx.link(
+                    _("Forgot password?"),
+                    href=i18n.href(routes.RESET_PASSWORD),
+                    class_name="text-sm " + LINK,
+                ),
                 class_name="flex items-center justify-between",
             ),
-            submit_button("Sign In", SignInState.busy, "Signing in..."),
+            submit_button(_("Sign In"), SignInState.busy, _("Signing in...")),
             on_submit=SignInState.submit,
             reset_on_submit=False,
             class_name="space-y-4",
@@ -107,8 +117,12 @@ def _password_step() -> rx.Component:
         ),
         _oauth_buttons(),
         rx.el.p(
-            "Don't have an account? ",
-            rx.link("Sign up", href=SignInState.sign_up_href, class_name=LINK),
+            _("Don't have an account? "),
+            rx.link(
+                _("Sign up"),
+                href=f"{i18n.prefix()}{SignInState.sign_up_href}",
+                class_name=LINK,
+            ),
             class_name="mt-6 text-center text-sm",
         ),
     )
@@ -116,16 +130,18 @@ def _password_step() -> rx.Component:
 
 def sign_up_page() -> rx.Component:
     return auth_layout(
-        "Create Admin Account",
-        SIGN_UP_SUBTITLE,
+        _("Create Admin Account"),
+        _(SIGN_UP_SUBTITLE),
         rx.el.form(
             error_box(SignUpState.error),
             success_box(SignUpState.message),
-            field("Full Name", "full_name", required=True, auto_complete="name"),
-            field("Email", "email", "email", required=True, auto_complete="email"),
-            field("Password", "password", "password", required=True, auto_complete="new-password"),
+            field(_("Full Name"), "full_name", required=True, auto_complete="name"),
+            field(_("Email"), "email", "email", required=True, auto_complete="email"),
             field(
-                "Confirm Password",
+                _("Password"), "password", "password", required=True, auto_complete="new-password"
+            ),
+            field(
+                _("Confirm Password"),
                 "confirm",
                 "password",
                 required=True,
@@ -134,14 +150,14 @@ def sign_up_page() -> rx.Component:
             rx.el.label(
                 rx.el.input(type="checkbox", name="terms", required=True, class_name="mr-2 mt-1"),
                 rx.el.span(
-                    "I agree to the ",
-                    rx.link("Terms of Service", href="/terms", class_name=LINK),
-                    " and ",
-                    rx.link("Privacy Policy", href="/privacy", class_name=LINK),
+                    _("I agree to the "),
+                    rx.link(_("Terms of Service"), href=i18n.href(routes.TERMS), class_name=LINK),
+                    _(" and "),
+                    rx.link(_("Privacy Policy"), href=i18n.href(routes.PRIVACY), class_name=LINK),
                 ),
                 class_name="flex items-start text-sm",
             ),
-            submit_button("Create Account", SignUpState.busy, "Creating account..."),
+            submit_button(_("Create Account"), SignUpState.busy, _("Creating account...")),
             on_submit=SignUpState.submit,
             reset_on_submit=False,
             # Every press reaches the server, which says what is missing (the terms too): a
@@ -151,8 +167,12 @@ def sign_up_page() -> rx.Component:
             data_testid="sign-up-form",
         ),
         rx.el.p(
-            "Already have an account? ",
-            rx.link("Sign in", href=SignUpState.sign_in_href, class_name=LINK),
+            _("Already have an account? "),
+            rx.link(
+                _("Sign in"),
+                href=f"{i18n.prefix()}{SignUpState.sign_in_href}",
+                class_name=LINK,
+            ),
             class_name="mt-6 text-center text-sm",
         ),
     )
@@ -162,17 +182,17 @@ def _request_form() -> rx.Component:
     return rx.cond(
         ResetPasswordState.sent,
         rx.el.div(
-            success_box("Password reset link sent! Please check your email."),
+            success_box(_("Password reset link sent! Please check your email.")),
             rx.el.button(
-                "Try a different email",
+                _("Try a different email"),
                 on_click=ResetPasswordState.try_different_email,
                 class_name="mt-4 w-full py-2.5 rounded-full border-2 border-slate-200 font-semibold",
             ),
         ),
         rx.el.form(
             error_box(ResetPasswordState.error),
-            field("Email", "email", "email", required=True, auto_complete="email"),
-            submit_button("Send Reset Link", ResetPasswordState.busy, "Sending..."),
+            field(_("Email"), "email", "email", required=True, auto_complete="email"),
+            submit_button(_("Send Reset Link"), ResetPasswordState.busy, _("Sending...")),
             on_submit=ResetPasswordState.request_link,
             reset_on_submit=False,
             class_name="space-y-4",
@@ -185,15 +205,17 @@ def _new_password_form() -> rx.Component:
     return rx.el.form(
         error_box(ResetPasswordState.error),
         success_box(ResetPasswordState.message),
-        field("New Password", "password", "password", required=True, auto_complete="new-password"),
         field(
-            "Confirm New Password",
+            _("New Password"), "password", "password", required=True, auto_complete="new-password"
+        ),
+        field(
+            _("Confirm New Password"),
             "confirm",
             "password",
             required=True,
             auto_complete="new-password",
         ),
-        submit_button("Update Password", ResetPasswordState.busy, "Updating..."),
+        submit_button(_("Update Password"), ResetPasswordState.busy, _("Updating...")),
         on_submit=ResetPasswordState.set_password,
         reset_on_submit=False,
         class_name="space-y-4",
@@ -203,15 +225,15 @@ def _new_password_form() -> rx.Component:
 
 def reset_password_page() -> rx.Component:
     return auth_layout(
-        rx.cond(ResetPasswordState.recovery, "Set New Password", "Reset Password"),
+        rx.cond(ResetPasswordState.recovery, _("Set New Password"), _("Reset Password")),
         rx.cond(
             ResetPasswordState.recovery,
-            "Choose a new password for your account.",
-            RESET_SUBTITLE,
+            _("Choose a new password for your account."),
+            _(RESET_SUBTITLE),
         ),
         rx.cond(ResetPasswordState.recovery, _new_password_form(), _request_form()),
         rx.el.p(
-            rx.link("Back to sign in", href="/sign-in", class_name=LINK),
+            rx.link(_("Back to sign in"), href=i18n.href(routes.SIGN_IN), class_name=LINK),
             class_name="mt-6 text-center text-sm",
         ),
     )
