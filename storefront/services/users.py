@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from storefront.i18n import _
 from storefront.models import AuditLog, User, UserPublic, utcnow
 from storefront.services import audit, fields, permissions
 from storefront.services.auth import normalize_email
@@ -138,7 +139,7 @@ def update_full_name(*, session: Session, user_id: str, full_name: str) -> None:
     if user is None:
         raise ProfileError("no_user", "No such account")
     try:
-        name = fields.single_line(full_name, "Full name", FULL_NAME_MAX, required=True)
+        name = fields.single_line(full_name, _("Full name"), FULL_NAME_MAX, required=True)
     except fields.FieldError as error:
         code = {"required": "name_missing", "too_long": "name_too_long"}.get(
             error.code, "invalid_name"

@@ -9,6 +9,7 @@ import logging
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.services import booking_views, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
@@ -17,19 +18,40 @@ from storefront.state.uploads import ImageUploadMixin, refusal_message
 log = logging.getLogger(__name__)
 UPLOAD_ID = "avatar"
 AVATAR_MAX_BYTES = users.AVATAR_MAX_BYTES
-TWO_FACTOR_TEXT = "This feature is not yet available."
+# The messages below are the default edition's words (N_), translated where a handler shows
+# them.
+TWO_FACTOR_TEXT = N_("This feature is not yet available.")
 # ProfileError codes -> the spec's messages (docs/product.md §5 and 8).
 PROFILE_MESSAGES = {
-    "name_missing": "Please enter your full name",
-    "name_too_long": f"Your name can be at most {users.FULL_NAME_MAX} characters long",
-    "too_large": "Image size should be less than 2MB",
-    "not_image": "Please upload an image file",
+    "name_missing": N_("Please enter your full name"),
+    "name_too_long": N_("Your name can be at most {max} characters long"),
+    "too_large": N_("Image size should be less than 2MB"),
+    "not_image": N_("Please upload an image file"),
 }
-PROFILE_FALLBACK = "Failed to update profile"
-AVATAR_FALLBACK = "Failed to upload avatar"
+PROFILE_FALLBACK = N_("Failed to update profile")
+AVATAR_FALLBACK = N_("Failed to upload avatar")
 
 
-SERVICES_FAILED = "Failed to load your services. Please try again later."
+SERVICES_FAILED = N_("Failed to load your services. Please try again later.")
+# A service's and a booking's status as the account area shows it (the codes stay as they are).
+SERVICE_STATUS = {"published": N_("published"), "draft": N_("draft")}
+BOOKING_STATUS = {
+    "pending": N_("pending"),
+    "confirmed": N_("confirmed"),
+    "on_the_way": N_("on_the_way"),
+    "completed": N_("completed"),
+    "cancelled": N_("cancelled"),
+}
+
+
+def profile_message(code: str) -> str | None:
+    """The words for a ProfileError code, in the language of the moment (None: no words)."""
+    text = PROFILE_MESSAGES.get(code)
+    return _(text).format(max=users.FULL_NAME_MAX) if text else None
+
+
+def _shown_status(status: str, labels: dict[str, str]) -> str:
+    return _(labels[status]) if status in labels else status
 
 
 class AccountAreaState(AccountState):
@@ -47,10 +69,16 @@ class AccountAreaState(AccountState):
             own = await call_service(users.services_of, user_id=user_id)
         except Exception:
             log.exception("listing a user's services failed")
-            own, self.error = [], SERVICES_FAILED
+            own, self.error = [], _(SERVICES_FAILED)
         booked = await call_service(booking_views.bookings_for_user, user_id=user_id)
-        self.services = [dataclasses.asdict(s) for s in own]
-        self.bookings = [dataclasses.asdict(b) for b in booked]
+        self.services = [
+            dataclasses.asdict(s) | {"status_label": _shown_status(s.status, SERVICE_STATUS)}
+            for s in own
+        ]
+        self.bookings = [
+            dataclasses.asdict(b) | {"status_label": _shown_status(b.status, BOOKING_STATUS)}
+            for b in booked
+        ]
 
 
 class ProfileState(ImageUploadMixin, AccountState):
@@ -82,33 +110,35 @@ class ProfileState(ImageUploadMixin, AccountState):
         try:
             await call_service(users.update_full_name, user_id=user_id, full_name=self.full_name)
         except users.ProfileError as exc:
-            self.error = PROFILE_MESSAGES.get(exc.code) or (
-                exc.message if exc.code == "invalid_name" else PROFILE_FALLBACK
+            self.error = profile_message(exc.code) or (
+                exc.message if exc.code == "invalid_name" else _(PROFILE_FALLBACK)
             )
         except Exception:
             log.exception("profile update failed")
-            self.error = PROFILE_FALLBACK
+            self.error = _(PROFILE_FALLBACK)
         else:
-            self.notice = "Profile updated successfully!"
+            self.notice = _("Profile updated successfully!")
             auth_state = await self.get_state(AuthState)
             await auth_state._identify()
         self.saving = False
 
     @rx.event
     def show_two_factor(self):
-        self.two_factor_notice = TWO_FACTOR_TEXT
+        self.two_factor_notice = _(TWO_FACTOR_TEXT)
 
     @rx.event
     async def upload_avatar(self, files: list[rx.UploadFile]):
         """Runs once the file has arrived (begin_upload ran at the click)."""
         user_id = await self._caller_id()
         if not user_id:
-            self._finish_upload(error="Failed to upload avatar")
+            self._finish_upload(error=_(AVATAR_FALLBACK))
             return
         self.notice, self.error = "", ""
         if len(files) != 1:
             self._finish_upload(
-                error="Please upload only one image at a time" if files else "No file provided"
+                error=_("Please upload only one image at a time")
+                if files
+                else _("No file provided")
             )
             return
         data = await files[0].read(users.AVATAR_MAX_BYTES + 1)
@@ -118,10 +148,10 @@ class ProfileState(ImageUploadMixin, AccountState):
             self._finish_upload(error=refusal_message(exc, PROFILE_MESSAGES, AVATAR_FALLBACK))
         except Exception:
             log.exception("avatar upload failed")
-            self._finish_upload(error=AVATAR_FALLBACK)
+            self._finish_upload(error=_(AVATAR_FALLBACK))
         else:
             self._finish_upload()
-            self.notice = "Avatar updated successfully!"
+            self.notice = _("Avatar updated successfully!")
             auth_state = await self.get_state(AuthState)
             await auth_state._identify()
         yield rx.clear_selected_files(UPLOAD_ID)

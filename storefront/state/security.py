@@ -9,6 +9,7 @@ import logging
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.services import two_factor
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
@@ -16,22 +17,23 @@ from storefront.state.sign_in import wait_message
 
 log = logging.getLogger(__name__)
 
+# The default edition's words (N_), translated where a handler shows them.
 MESSAGES = {
-    "invalid_code": "That code is not valid. Please try again.",
-    "no_setup": "Please start the setup again.",
-    "already_enabled": "Two-factor sign-in is already on.",
-    "not_enabled": "Two-factor sign-in is off.",
-    "not_allowed": "Two-factor sign-in is for admin accounts.",
+    "invalid_code": N_("That code is not valid. Please try again."),
+    "no_setup": N_("Please start the setup again."),
+    "already_enabled": N_("Two-factor sign-in is already on."),
+    "not_enabled": N_("Two-factor sign-in is off."),
+    "not_allowed": N_("Two-factor sign-in is for admin accounts."),
 }
-FALLBACK = "Something went wrong. Please try again."
-TURNED_ON = "Two-factor sign-in is on. Keep your recovery codes somewhere safe."
-TURNED_OFF = "Two-factor sign-in is off."
+FALLBACK = N_("Something went wrong. Please try again.")
+TURNED_ON = N_("Two-factor sign-in is on. Keep your recovery codes somewhere safe.")
+TURNED_OFF = N_("Two-factor sign-in is off.")
 
 
 def message_for(error: two_factor.TwoFactorError) -> str:
     if error.code == "rate_limited":
         return wait_message(int(error.details.get("retry_after", 1)), what="attempts")
-    return MESSAGES.get(error.code, FALLBACK)
+    return _(MESSAGES.get(error.code, FALLBACK))
 
 
 class SecurityState(AccountState):
@@ -98,10 +100,10 @@ class SecurityState(AccountState):
             return
         except Exception:
             log.exception("two-factor setup failed")
-            self.busy, self.error = False, FALLBACK
+            self.busy, self.error = False, _(FALLBACK)
             return
         self._forget_setup()
-        self.recovery_codes, self.notice, self.busy = codes, TURNED_ON, False
+        self.recovery_codes, self.notice, self.busy = codes, _(TURNED_ON), False
         await self._refresh(user_id)
         # An admin the setting held back is served again from now on.
         await (await self.get_state(AuthState))._identify()
@@ -126,8 +128,8 @@ class SecurityState(AccountState):
             return
         except Exception:
             log.exception("turning two-factor off failed")
-            self.busy, self.error = False, FALLBACK
+            self.busy, self.error = False, _(FALLBACK)
             return
-        self.busy, self.notice, self.recovery_codes = False, TURNED_OFF, []
+        self.busy, self.notice, self.recovery_codes = False, _(TURNED_OFF), []
         await self._refresh(user_id)
         await (await self.get_state(AuthState))._identify()

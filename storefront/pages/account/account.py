@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.image_upload import image_upload
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
@@ -13,6 +13,7 @@ from storefront.components.ui import (
     loading_spinner,
     success_box,
 )
+from storefront.i18n import N_, _
 from storefront.state.account import (
     AVATAR_MAX_BYTES,
     UPLOAD_ID,
@@ -22,10 +23,10 @@ from storefront.state.account import (
 from storefront.state.auth import AuthState
 
 TABS = [
-    ("Dashboard", routes.ACCOUNT),
-    ("Profile", routes.ACCOUNT_PROFILE),
-    ("Orders", routes.ACCOUNT_ORDERS),
-    ("Security", routes.ACCOUNT_SECURITY),  # two-factor sign-in: admins only
+    (N_("Dashboard"), routes.ACCOUNT),
+    (N_("Profile"), routes.ACCOUNT_PROFILE),
+    (N_("Orders"), routes.ACCOUNT_ORDERS),
+    (N_("Security"), routes.ACCOUNT_SECURITY),  # two-factor sign-in: admins only
 ]
 STATUS_STYLES = {
     "pending": "bg-amber-100 text-amber-800",
@@ -41,8 +42,8 @@ def _tab(label: str, href: str, *, current: bool) -> rx.Component:
     """A tab of the account area; the page being shown is marked (aria-current and colour)."""
     look = "bg-fuchsia-600 text-white" if current else "hover:bg-fuchsia-50"
     return rx.link(
-        label,
-        href=href,
+        _(label),
+        href=i18n.href(href),
         underline="none",
         aria_current="page" if current else None,
         class_name=f"px-4 py-2 rounded-full font-medium {look}",
@@ -50,7 +51,9 @@ def _tab(label: str, href: str, *, current: bool) -> rx.Component:
 
 
 def account_frame(title: str, *children: rx.Component) -> rx.Component:
-    """Guarded: a spinner until the session check ends (guests are sent to sign in)."""
+    """Guarded: a spinner until the session check ends (guests are sent to sign in). `title`
+    is the default edition's words (marked with N_ by the caller), shown translated; it also
+    picks the tab marked as current."""
     return page_layout(
         rx.cond(
             AuthState.auth_loading | ~AuthState.signed_in,
@@ -63,11 +66,11 @@ def account_frame(title: str, *children: rx.Component) -> rx.Component:
                         else rx.cond(AuthState.is_admin, _tab(label, href, current=label == title))
                         for label, href in TABS
                     ],
-                    aria_label="Account",
+                    aria_label=_("Account"),
                     class_name="flex flex-wrap gap-2",
                     data_testid="account-tabs",
                 ),
-                rx.el.h1(title, class_name="mt-6 text-3xl font-bold"),
+                rx.el.h1(_(title), class_name="mt-6 text-3xl font-bold"),
                 *children,
                 class_name="max-w-5xl mx-auto px-4 py-10",
             ),
@@ -86,11 +89,14 @@ def _service_card(service: dict) -> rx.Component:
         ),
         rx.el.h3(service["title"], class_name="mt-3 font-semibold"),
         rx.el.p(
-            service["status"], " · ", service["price_label"], class_name="text-sm text-slate-600"
+            service["status_label"],
+            " · ",
+            service["price_label"],
+            class_name="text-sm text-slate-600",
         ),
         rx.link(
-            "Edit",
-            href="/services/edit/" + service["id"],
+            _("Edit"),
+            href=i18n.prefix() + "/services/edit/" + service["id"],
             class_name="mt-2 inline-block text-fuchsia-700 font-medium underline",
         ),
         class_name=CARD,
@@ -99,23 +105,23 @@ def _service_card(service: dict) -> rx.Component:
 
 def dashboard() -> rx.Component:
     return account_frame(
-        "Dashboard",
+        N_("Dashboard"),
         rx.el.div(
-            rx.el.h2("Account Overview", class_name="text-lg font-bold"),
+            rx.el.h2(_("Account Overview"), class_name="text-lg font-bold"),
             rx.el.p(AuthState.user_name, class_name="mt-2 font-medium"),
             rx.el.p(AuthState.user_email, class_name="text-slate-600"),
             rx.el.p(
-                rx.cond(AuthState.is_admin, "Role: admin", "Role: user"),
+                rx.cond(AuthState.is_admin, _("Role: admin"), _("Role: user")),
                 class_name="text-sm text-slate-500",
             ),
             class_name=CARD + " mt-6",
             data_testid="account-overview",
         ),
         rx.el.div(
-            rx.el.h2("Your Services", class_name="text-xl font-bold"),
+            rx.el.h2(_("Your Services"), class_name="text-xl font-bold"),
             rx.link(
-                "Create New Service",
-                href=routes.SERVICE_CREATE,
+                _("Create New Service"),
+                href=i18n.href(routes.SERVICE_CREATE),
                 underline="none",
                 class_name=PRIMARY_BUTTON,
             ),
@@ -128,7 +134,7 @@ def dashboard() -> rx.Component:
                 rx.foreach(AccountAreaState.services, _service_card),
                 class_name="mt-6 grid gap-6 md:grid-cols-3",
             ),
-            rx.el.p("You have not created any services yet.", class_name="mt-6 text-slate-600"),
+            rx.el.p(_("You have not created any services yet."), class_name="mt-6 text-slate-600"),
         ),
     )
 
@@ -138,7 +144,7 @@ def _avatar() -> rx.Component:
         AuthState.avatar_url != "",
         img(
             AuthState.avatar_url,
-            "Avatar",
+            _("Avatar"),
             width=96,
             height=96,
             class_name="w-24 h-24 rounded-full object-cover",
@@ -153,14 +159,14 @@ def _avatar() -> rx.Component:
 
 def profile() -> rx.Component:
     return account_frame(
-        "Profile",
+        N_("Profile"),
         rx.el.div(
             success_box(ProfileState.notice, "profile-notice"),
             error_box(ProfileState.error, "profile-error"),
             class_name="mt-6 space-y-2",
         ),
         rx.el.section(
-            rx.el.h2("Avatar", class_name="text-lg font-bold"),
+            rx.el.h2(_("Avatar"), class_name="text-lg font-bold"),
             rx.el.div(
                 _avatar(),
                 image_upload(
@@ -168,8 +174,8 @@ def profile() -> rx.Component:
                     upload_id=UPLOAD_ID,
                     on_upload=ProfileState.upload_avatar,
                     max_bytes=AVATAR_MAX_BYTES,
-                    prompt="Choose an image (max 2MB)",
-                    button_label="Upload Avatar",
+                    prompt=_("Choose an image (max 2MB)"),
+                    button_label=_("Upload Avatar"),
                     test_id="avatar",
                 ),
                 class_name="mt-4 flex flex-wrap items-center gap-6",
@@ -177,9 +183,9 @@ def profile() -> rx.Component:
             class_name=CARD + " mt-6",
         ),
         rx.el.section(
-            rx.el.h2("Personal Information", class_name="text-lg font-bold"),
+            rx.el.h2(_("Personal Information"), class_name="text-lg font-bold"),
             rx.el.label(
-                "Full Name", html_for="full_name", class_name="block mt-4 text-sm font-semibold"
+                _("Full Name"), html_for="full_name", class_name="block mt-4 text-sm font-semibold"
             ),
             rx.el.input(
                 id="full_name",
@@ -189,7 +195,7 @@ def profile() -> rx.Component:
             ),
             rx.el.div(
                 rx.el.button(
-                    rx.cond(ProfileState.saving, "Saving...", "Save Changes"),
+                    rx.cond(ProfileState.saving, _("Saving..."), _("Save Changes")),
                     on_click=ProfileState.save,
                     disabled=ProfileState.saving,
                     class_name=PRIMARY_BUTTON,
@@ -199,26 +205,28 @@ def profile() -> rx.Component:
             class_name=CARD + " mt-6",
         ),
         rx.el.section(
-            rx.el.h2("Security", class_name="text-lg font-bold"),
-            rx.el.label("Email", class_name="block mt-4 text-sm font-semibold"),
+            rx.el.h2(_("Security"), class_name="text-lg font-bold"),
+            rx.el.label(_("Email"), class_name="block mt-4 text-sm font-semibold"),
             rx.el.input(
                 value=AuthState.user_email,
                 disabled=True,
                 class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-100 bg-slate-50 text-slate-500",
             ),
-            rx.el.p("Email cannot be changed.", class_name="mt-1 text-xs text-slate-500"),
+            rx.el.p(_("Email cannot be changed."), class_name="mt-1 text-xs text-slate-500"),
             rx.el.div(
-                rx.el.span("Two-factor authentication", class_name="font-medium"),
+                rx.el.span(_("Two-factor authentication"), class_name="font-medium"),
                 rx.cond(
                     AuthState.is_admin,
                     rx.link(
-                        "Manage",
-                        href=routes.ACCOUNT_SECURITY,
+                        _("Manage"),
+                        href=i18n.href(routes.ACCOUNT_SECURITY),
                         underline="none",
                         class_name=SECONDARY_BUTTON,
                     ),
                     rx.el.button(
-                        "Enable", on_click=ProfileState.show_two_factor, class_name=SECONDARY_BUTTON
+                        _("Enable"),
+                        on_click=ProfileState.show_two_factor,
+                        class_name=SECONDARY_BUTTON,
                     ),
                 ),
                 class_name="mt-6 flex items-center justify-between max-w-md",
@@ -234,11 +242,11 @@ def profile() -> rx.Component:
 
 # The orders table's columns and the side each is aligned to, heading and cells alike.
 ORDER_COLUMNS = [
-    ("Reference", "text-left"),
-    ("Event date", "text-left"),
-    ("Services", "text-left"),
-    ("Total", "text-right"),
-    ("Status", "text-right"),
+    (N_("Reference"), "text-left"),
+    (N_("Event date"), "text-left"),
+    (N_("Services"), "text-left"),
+    (N_("Total"), "text-right"),
+    (N_("Status"), "text-right"),
 ]
 _ORDER_CELL = "px-3 py-3 align-top"
 
@@ -247,7 +255,7 @@ def _order_cell(column: int, *children) -> rx.Component:
     """A cell of the orders table, aligned as its heading; `data-label` names its column on a
     phone, where each order is a card (the `admin-table` layout, assets/styles.css)."""
     label, align = ORDER_COLUMNS[column]
-    return rx.el.td(*children, data_label=label, class_name=f"{_ORDER_CELL} {align}")
+    return rx.el.td(*children, data_label=_(label), class_name=f"{_ORDER_CELL} {align}")
 
 
 def _booking_row(booking: dict) -> rx.Component:
@@ -256,7 +264,7 @@ def _booking_row(booking: dict) -> rx.Component:
             0,
             rx.link(
                 booking["reference"],
-                href="/booking-confirmation/" + booking["id"],
+                href=i18n.prefix() + "/booking-confirmation/" + booking["id"],
                 class_name="font-mono text-sm",
                 data_testid="order-link",
             ),
@@ -267,7 +275,7 @@ def _booking_row(booking: dict) -> rx.Component:
         _order_cell(
             4,
             rx.el.span(
-                booking["status"],
+                booking["status_label"],
                 class_name="px-3 py-1 rounded-full text-xs font-semibold bg-slate-100",
                 data_testid="order-status",
             ),
@@ -278,7 +286,7 @@ def _booking_row(booking: dict) -> rx.Component:
 
 def orders() -> rx.Component:
     return account_frame(
-        "Orders",
+        N_("Orders"),
         rx.cond(
             AccountAreaState.bookings.length() > 0,
             rx.el.div(
@@ -289,7 +297,7 @@ def orders() -> rx.Component:
                         rx.el.tr(
                             *[
                                 rx.el.th(
-                                    label,
+                                    _(label),
                                     scope="col",
                                     class_name=f"px-3 py-2 text-sm text-slate-500 {align}",
                                 )
@@ -304,10 +312,10 @@ def orders() -> rx.Component:
                 class_name=CARD + " mt-6",
             ),
             rx.el.div(
-                rx.el.p("You have no bookings yet.", class_name="text-slate-600"),
+                rx.el.p(_("You have no bookings yet."), class_name="text-slate-600"),
                 rx.link(
-                    "Browse Services",
-                    href=routes.HOME,
+                    _("Browse Services"),
+                    href=i18n.href(routes.HOME),
                     underline="none",
                     class_name=PRIMARY_BUTTON + " mt-4",
                 ),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront.components.auth_layout import field, submit_button
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, success_box
+from storefront.i18n import N_, _
 from storefront.pages.account.account import CARD, account_frame
 from storefront.state.auth import AuthState
 from storefront.state.security import SecurityState as S
@@ -20,37 +21,42 @@ def _code_input(name: str, label: str, type_: str = "text", **props) -> rx.Compo
 def _setup() -> rx.Component:
     return rx.el.div(
         rx.el.p(
-            "1. Scan this QR code with your authenticator app (Google Authenticator, "
-            "Microsoft Authenticator, 1Password, ...).",
+            _(
+                "1. Scan this QR code with your authenticator app (Google Authenticator, "
+                "Microsoft Authenticator, 1Password, ...)."
+            ),
             class_name="text-sm",
         ),
         rx.el.img(
             src=S.qr_code,
-            alt="QR code for your authenticator app",
+            alt=_("QR code for your authenticator app"),
             width=220,
             height=220,
             class_name="mt-3 w-[220px] h-[220px] bg-white",
             data_testid="two-factor-qr",
         ),
-        rx.el.p("Or enter this key by hand:", class_name="mt-3 text-sm"),
+        rx.el.p(_("Or enter this key by hand:"), class_name="mt-3 text-sm"),
         rx.el.code(
             S.secret_text,
             class_name="mt-1 inline-block break-all rounded bg-slate-100 px-3 py-2 font-mono",
             data_testid="two-factor-secret",
         ),
         rx.el.form(
-            rx.el.p("2. Enter the 6-digit code the app shows.", class_name="text-sm"),
+            rx.el.p(_("2. Enter the 6-digit code the app shows."), class_name="text-sm"),
             _code_input(
                 "code",
-                "Code",
+                _("Code"),
                 auto_complete="one-time-code",
                 input_mode="numeric",
                 max_length=6,
             ),
             rx.el.div(
-                submit_button("Turn on", S.busy, "Checking...", class_name=PRIMARY_BUTTON),
+                submit_button(_("Turn on"), S.busy, _("Checking..."), class_name=PRIMARY_BUTTON),
                 rx.el.button(
-                    "Cancel", type="button", on_click=S.cancel_setup, class_name=SECONDARY_BUTTON
+                    _("Cancel"),
+                    type="button",
+                    on_click=S.cancel_setup,
+                    class_name=SECONDARY_BUTTON,
                 ),
                 class_name="flex flex-wrap gap-3",
             ),
@@ -64,10 +70,12 @@ def _setup() -> rx.Component:
 
 def _recovery_codes() -> rx.Component:
     return rx.el.div(
-        rx.el.h3("Recovery codes", class_name="font-bold"),
+        rx.el.h3(_("Recovery codes"), class_name="font-bold"),
         rx.el.p(
-            "Each code signs you in once if you lose your phone. They are shown only now: "
-            "print them or keep them in a password manager.",
+            _(
+                "Each code signs you in once if you lose your phone. They are shown only now: "
+                "print them or keep them in a password manager."
+            ),
             class_name="mt-1 text-sm text-slate-600",
         ),
         rx.el.ul(
@@ -76,7 +84,7 @@ def _recovery_codes() -> rx.Component:
             data_testid="recovery-codes",
         ),
         rx.el.button(
-            "I have saved them",
+            _("I have saved them"),
             on_click=S.hide_recovery_codes,
             class_name=SECONDARY_BUTTON + " mt-4",
         ),
@@ -87,18 +95,18 @@ def _recovery_codes() -> rx.Component:
 def _enabled() -> rx.Component:
     return rx.el.div(
         rx.el.p(
-            "On. Recovery codes left: ",
+            _("On. Recovery codes left: "),
             rx.el.span(S.recovery_codes_left, data_testid="recovery-codes-left"),
             class_name="text-sm",
         ),
         rx.el.form(
             _code_input(
                 "proof",
-                "To turn it off, enter a current code, a recovery code or your password",
+                _("To turn it off, enter a current code, a recovery code or your password"),
                 "password",
                 auto_complete="off",
             ),
-            submit_button("Turn off", S.busy, "Turning off...", class_name=SECONDARY_BUTTON),
+            submit_button(_("Turn off"), S.busy, _("Turning off..."), class_name=SECONDARY_BUTTON),
             on_submit=S.disable,
             reset_on_submit=True,
             class_name="mt-4 space-y-3",
@@ -109,16 +117,18 @@ def _enabled() -> rx.Component:
 
 def _two_factor() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Two-factor sign-in", class_name="text-lg font-bold"),
+        rx.el.h2(_("Two-factor sign-in"), class_name="text-lg font-bold"),
         rx.el.p(
-            "After your password, sign-in asks for a code from an authenticator app.",
+            _("After your password, sign-in asks for a code from an authenticator app."),
             class_name="mt-1 text-sm text-slate-600",
         ),
         rx.cond(
             S.required & ~S.enabled,
             rx.el.p(
-                "Two-factor sign-in is required for every admin: set it up to use the admin "
-                "screens.",
+                _(
+                    "Two-factor sign-in is required for every admin: set it up to use the admin "
+                    "screens."
+                ),
                 class_name="mt-3 text-sm font-semibold text-amber-800",
                 data_testid="two-factor-required",
             ),
@@ -136,7 +146,7 @@ def _two_factor() -> rx.Component:
                 S.setting_up,
                 _setup(),
                 rx.el.button(
-                    "Set up two-factor sign-in",
+                    _("Set up two-factor sign-in"),
                     on_click=S.start_setup,
                     class_name=PRIMARY_BUTTON + " mt-4",
                 ),
@@ -149,10 +159,12 @@ def _two_factor() -> rx.Component:
 
 def security() -> rx.Component:
     return account_frame(
-        "Security",
+        N_("Security"),
         rx.cond(
             AuthState.is_admin,
             _two_factor(),
-            rx.el.p("Two-factor sign-in is for admin accounts.", class_name="mt-6 text-slate-600"),
+            rx.el.p(
+                _("Two-factor sign-in is for admin accounts."), class_name="mt-6 text-slate-600"
+            ),
         ),
     )
