@@ -8,6 +8,7 @@ import reflex as rx
 from reflex.vars import ArrayVar, ObjectVar
 
 from storefront.components.ui import SECONDARY_BUTTON
+from storefront.i18n import _
 
 IMAGE_TYPES = {
     "image/png": [".png"],
@@ -42,7 +43,7 @@ def image_upload(
     test_id: str,
 ) -> rx.Component:
     """`state` is an ImageUploadMixin state; `on_upload` its handler taking the files, which
-    ends with `_finish_upload`."""
+    ends with `_finish_upload`. `prompt` and `button_label` are given translated (`_()`)."""
     chosen = rx.selected_files(upload_id)
     nothing_chosen = chosen.length() == 0
     return rx.el.div(
@@ -63,7 +64,7 @@ def image_upload(
         ),
         rx.el.p(chosen.join(", "), class_name="text-xs text-slate-500"),
         rx.el.button(
-            rx.cond(state.uploading, "Uploading...", button_label),
+            rx.cond(state.uploading, _("Uploading..."), button_label),
             on_click=[
                 state.begin_upload,
                 on_upload(
@@ -80,7 +81,7 @@ def image_upload(
             rx.el.progress(
                 value=state.upload_progress,
                 max=100,
-                aria_label="Upload progress",
+                aria_label=_("Upload progress"),
                 class_name="upload-progress",
                 data_testid=f"{test_id}-progress",
             ),

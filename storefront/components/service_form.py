@@ -9,6 +9,7 @@ import reflex as rx
 from storefront.components.admin_layout import DANGER_BUTTON, INPUT, LABEL, SMALL_BUTTON
 from storefront.components.image_upload import image_upload
 from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
+from storefront.i18n import N_, _
 from storefront.services.catalog_admin import (
     MAX_IMAGES,
     PRICE_UNITS,
@@ -18,13 +19,13 @@ from storefront.services.catalog_admin import (
 from storefront.state.service_form import UPLOAD_ID, FormField
 from storefront.state.service_form import ServiceFormState as F
 
-UNIT_LABELS = {"per_hour": "Per hour", "per_event": "Per event"}
+UNIT_LABELS = {"per_hour": N_("Per hour"), "per_event": N_("Per event")}
 DEBOUNCE_MS = 200
-OWNER_PENDING = (
+OWNER_PENDING = N_(
     "Your last changes wait for an admin's review; the site shows the published version until "
     "then. Saving again replaces them."
 )
-ADMIN_PENDING = (
+ADMIN_PENDING = N_(
     "Its owner's changes wait for review on Service Management; this form shows the published "
     "version."
 )
@@ -99,7 +100,7 @@ def _image(image: dict, index) -> rx.Component:
     return rx.el.li(
         rx.image(
             src=image["url"],
-            alt="Service image " + (index + 1).to_string(),
+            alt=_("Service image {n}").format(n=(index + 1).to_string()),
             width="160",
             height="120",
             class_name="w-40 h-30 object-cover rounded-lg bg-slate-100",
@@ -109,7 +110,7 @@ def _image(image: dict, index) -> rx.Component:
                 rx.icon("arrow-left", size=16),
                 on_click=F.move_image(index, -1),
                 disabled=index == 0,
-                aria_label="Move image " + (index + 1).to_string() + " earlier",
+                aria_label=_("Move image {n} earlier").format(n=(index + 1).to_string()),
                 type="button",
                 class_name=SMALL_BUTTON,
             ),
@@ -117,14 +118,14 @@ def _image(image: dict, index) -> rx.Component:
                 rx.icon("arrow-right", size=16),
                 on_click=F.move_image(index, 1),
                 disabled=index == F.images.length() - 1,
-                aria_label="Move image " + (index + 1).to_string() + " later",
+                aria_label=_("Move image {n} later").format(n=(index + 1).to_string()),
                 type="button",
                 class_name=SMALL_BUTTON,
             ),
             rx.el.button(
                 rx.icon("trash-2", size=16),
                 on_click=F.remove_image(index),
-                aria_label="Remove image " + (index + 1).to_string(),
+                aria_label=_("Remove image {n}").format(n=(index + 1).to_string()),
                 type="button",
                 class_name=DANGER_BUTTON,
             ),
@@ -137,10 +138,12 @@ def _image(image: dict, index) -> rx.Component:
 
 def _images() -> rx.Component:
     return rx.el.fieldset(
-        rx.el.legend("Images", class_name="text-lg font-semibold"),
+        rx.el.legend(_("Images"), class_name="text-lg font-semibold"),
         rx.el.p(
-            f"Up to {MAX_IMAGES} images (JPEG, PNG, WebP or GIF, at most 5 MB each). "
-            "Recommended size at least 1000x600 pixels. The first image is the main one.",
+            _(
+                "Up to {max_images} images (JPEG, PNG, WebP or GIF, at most 5 MB each). "
+                "Recommended size at least 1000x600 pixels. The first image is the main one."
+            ).format(max_images=MAX_IMAGES),
             class_name="text-sm text-slate-600",
         ),
         rx.el.ul(
@@ -155,14 +158,14 @@ def _images() -> rx.Component:
                     upload_id=UPLOAD_ID,
                     on_upload=F.upload_image,
                     max_bytes=SERVICE_IMAGE_MAX_BYTES,
-                    prompt="Choose an image, or drop one here",
-                    button_label="Upload Image",
+                    prompt=_("Choose an image, or drop one here"),
+                    button_label=_("Upload Image"),
                     test_id="service-image",
                 ),
                 class_name="mt-3",
             ),
             rx.el.p(
-                f"Maximum of {MAX_IMAGES} images allowed",
+                _("Maximum of {max_images} images allowed").format(max_images=MAX_IMAGES),
                 class_name="mt-3 text-sm text-slate-700",
             ),
         ),
@@ -173,23 +176,23 @@ def _images() -> rx.Component:
 def _admin_fields() -> rx.Component:
     return rx.el.div(
         _field(
-            "Kind",
+            _("Kind"),
             "service-kind",
             rx.el.select(
-                *[rx.el.option(label, value=name) for name, label in kind_choices()],
+                *[rx.el.option(_(label), value=name) for name, label in kind_choices()],
                 id="service-kind",
                 value=F.kind,
                 on_change=F.set_kind,
                 class_name=INPUT,
             ),
-            "What the service is on the storefront; its own fields follow below.",
+            _("What the service is on the storefront; its own fields follow below."),
         ),
         _field(
-            "Status",
+            _("Status"),
             "service-status",
             rx.el.select(
-                rx.el.option("Published", value="published"),
-                rx.el.option("Draft", value="draft"),
+                rx.el.option(_("Published"), value="published"),
+                rx.el.option(_("Draft"), value="draft"),
                 id="service-status",
                 value=F.status,
                 on_change=F.set_status,
@@ -211,7 +214,7 @@ def service_form() -> rx.Component:
                 rx.cond(
                     F.pending_review & (F.notice == ""),
                     rx.el.p(
-                        rx.cond(F.admin_form, ADMIN_PENDING, OWNER_PENDING),
+                        rx.cond(F.admin_form, _(ADMIN_PENDING), _(OWNER_PENDING)),
                         role="status",
                         class_name="rounded-lg bg-amber-50 border border-amber-200 "
                         "text-amber-900 px-4 py-3 text-sm",
@@ -221,15 +224,15 @@ def service_form() -> rx.Component:
                 class_name="space-y-2 empty:hidden",
             ),
             _field(
-                "Title",
+                _("Title"),
                 "service-title",
                 _text_input("service-title", F.title, F.set_title, required=True, max_length=200),
             ),
             _field(
-                "Slug",
+                _("Slug"),
                 "service-slug",
                 _text_input("service-slug", F.slug, F.set_slug, required=True, max_length=200),
-                "Made from the title until you change it; used in the page's address.",
+                _("Made from the title until you change it; used in the page's address."),
             ),
             rx.cond(
                 F.address_warning != "",
@@ -242,13 +245,13 @@ def service_form() -> rx.Component:
                 ),
             ),
             _field(
-                "Description",
+                _("Description"),
                 "service-description",
                 _text_area("service-description", F.description, F.set_description, required=True),
             ),
             rx.el.div(
                 _field(
-                    "Price (EUR)",
+                    _("Price (EUR)"),
                     "service-price",
                     _text_input(
                         "service-price",
@@ -259,14 +262,14 @@ def service_form() -> rx.Component:
                         min="0",
                         input_mode="decimal",
                     ),
-                    "Optional.",
+                    _("Optional."),
                 ),
                 _field(
-                    "Priced",
+                    _("Priced"),
                     "service-price-unit",
                     rx.el.select(
-                        rx.el.option("As usual for this kind", value=""),
-                        *[rx.el.option(UNIT_LABELS[u], value=u) for u in PRICE_UNITS],
+                        rx.el.option(_("As usual for this kind"), value=""),
+                        *[rx.el.option(_(UNIT_LABELS[u]), value=u) for u in PRICE_UNITS],
                         id="service-price-unit",
                         value=F.price_unit,
                         on_change=F.set_price_unit,
@@ -274,10 +277,10 @@ def service_form() -> rx.Component:
                     ),
                 ),
                 _field(
-                    "Category",
+                    _("Category"),
                     "service-category",
                     rx.el.select(
-                        rx.el.option("No category", value=""),
+                        rx.el.option(_("No category"), value=""),
                         rx.foreach(F.categories, lambda c: rx.el.option(c["name"], value=c["id"])),
                         id="service-category",
                         value=F.category_id,
@@ -291,16 +294,16 @@ def service_form() -> rx.Component:
             rx.cond(
                 F.fields.length() > 0,
                 rx.el.fieldset(
-                    rx.el.legend("Details", class_name="text-lg font-semibold"),
+                    rx.el.legend(_("Details"), class_name="text-lg font-semibold"),
                     rx.foreach(F.fields, _detail),
                     class_name="space-y-4",
                 ),
             ),
             rx.el.fieldset(
-                rx.el.legend("Capacity", class_name="text-lg font-semibold"),
+                rx.el.legend(_("Capacity"), class_name="text-lg font-semibold"),
                 rx.el.div(
                     _field(
-                        "Units",
+                        _("Units"),
                         "service-units",
                         _text_input(
                             "service-units",
@@ -310,10 +313,10 @@ def service_form() -> rx.Component:
                             min="1",
                             max="1000",
                         ),
-                        "How many can be out at the same time.",
+                        _("How many can be out at the same time."),
                     ),
                     _field(
-                        "Buffer (minutes)",
+                        _("Buffer (minutes)"),
                         "service-buffer",
                         _text_input(
                             "service-buffer",
@@ -323,7 +326,7 @@ def service_form() -> rx.Component:
                             min="0",
                             max="1440",
                         ),
-                        "The pause each booking needs after it.",
+                        _("The pause each booking needs after it."),
                     ),
                     class_name="grid md:grid-cols-2 gap-4",
                 ),
@@ -332,7 +335,7 @@ def service_form() -> rx.Component:
             _images(),
             rx.el.div(
                 rx.el.button(
-                    rx.cond(F.saving, "Saving...", "Save Service"),
+                    rx.cond(F.saving, _("Saving..."), _("Save Service")),
                     type="submit",
                     disabled=F.saving | F.uploading,
                     class_name=PRIMARY_BUTTON,

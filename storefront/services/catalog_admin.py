@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from storefront.i18n import N_, _
 from storefront.models import (
     PRICE_UNITS,
     Service,
@@ -269,7 +270,7 @@ def _price(value: str) -> Decimal | None:
 
 def _images(images: list[dict[str, str]]) -> list[dict[str, str]]:
     if len(images) > MAX_IMAGES:
-        raise CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
+        raise _too_many_images()
     clean = []
     for image in images:
         path = str((image or {}).get("path", ""))
@@ -555,18 +556,19 @@ class FieldChange:
     after: str
 
 
+# (field, label): the labels are shown translated (`pending_changes`).
 REVIEW_FIELDS: tuple[tuple[str, str], ...] = (
-    ("title", "Title"),
-    ("slug", "Slug"),
-    ("description", "Description"),
-    ("price", "Price"),
-    ("price_unit", "Priced per"),
-    ("kind", "Kind"),
-    ("category_id", "Category"),
-    ("images", "Images"),
-    ("meta", "Details"),
-    ("total_units", "Units"),
-    ("buffer_time_minutes", "Buffer (minutes)"),
+    ("title", N_("Title")),
+    ("slug", N_("Slug")),
+    ("description", N_("Description")),
+    ("price", N_("Price")),
+    ("price_unit", N_("Priced per")),
+    ("kind", N_("Kind")),
+    ("category_id", N_("Category")),
+    ("images", N_("Images")),
+    ("meta", N_("Details")),
+    ("total_units", N_("Units")),
+    ("buffer_time_minutes", N_("Buffer (minutes)")),
 )
 
 
@@ -576,7 +578,7 @@ def _shown(session: Session, name: str, value: Any) -> str:
         return ""
     if name == "category_id":
         category = session.get(ServiceCategory, uuid.UUID(str(value)))
-        return category.name if category is not None else "(deleted category)"
+        return category.name if category is not None else _("(deleted category)")
     if name == "images":
         return "\n".join(str(i.get("url") or i.get("path") or "") for i in value)
     if name == "meta":
@@ -596,11 +598,14 @@ def _awaiting(
 
 
 def pending_changes(*, session: Session, actor_id: object, service_id: object) -> list[FieldChange]:
-    """What a pending revision changes, field by field, before and after (admins only)."""
+    """What a pending revision changes, field by field, before and after (admins only); the
+    labels in the language of the moment."""
     _admin(session, actor_id)
     service, revision = _awaiting(session, service_id, lock=False)
     capacity = session.get(ServiceCapacity, service.id)
-    live: dict[str, Any] = {n: getattr(service, n) for n, _ in REVIEW_FIELDS if hasattr(service, n)}
+    live: dict[str, Any] = {
+        n: getattr(service, n) for n, _label in REVIEW_FIELDS if hasattr(service, n)
+    }
     live["total_units"] = capacity.total_units if capacity else DEFAULT_UNITS
     live["buffer_time_minutes"] = capacity.buffer_time_minutes if capacity else 0
     changes = []
@@ -608,7 +613,7 @@ def pending_changes(*, session: Session, actor_id: object, service_id: object) -
         before = _shown(session, name, live[name])
         after = _shown(session, name, revision.values.get(name))
         if before != after:
-            changes.append(FieldChange(name, label, before, after))
+            changes.append(FieldChange(name, _(label), before, after))
     return changes
 
 
@@ -701,7 +706,10 @@ def _draft_key(draft: object) -> str:
 
 
 def _too_many_images() -> CatalogError:
-    return CatalogError("too_many_images", f"Maximum of {MAX_IMAGES} images allowed")
+    return CatalogError(
+        "too_many_images",
+        _("Maximum of {max_images} images allowed").format(max_images=MAX_IMAGES),
+    )
 
 
 def store_image(

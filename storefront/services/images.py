@@ -11,6 +11,7 @@ import logging
 
 from PIL import Image, ImageCms, ImageOps
 
+from storefront.i18n import _
 from storefront.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -52,21 +53,29 @@ class StorageError(ServiceError):
     }
 
 
+# The refusals' messages are in the language of the moment (the event's, storefront/i18n.py).
 def _refuse_type() -> StorageError:
     return StorageError(
-        "bad_type", "File type not accepted. Please upload " + ", ".join(ACCEPTED_TYPES)
+        "bad_type",
+        _("File type not accepted. Please upload {types}").format(types=", ".join(ACCEPTED_TYPES)),
     )
 
 
 def _too_large(max_bytes: int) -> StorageError:
     size = f"{max_bytes / MB:g}"
-    return StorageError("too_large", f"File too large. Maximum size is {size}MB", max=max_bytes)
+    return StorageError(
+        "too_large",
+        _("File too large. Maximum size is {max_mb}MB").format(max_mb=size),
+        max=max_bytes,
+    )
 
 
 def _too_many_pixels() -> StorageError:
     return StorageError(
         "too_many_pixels",
-        f"Image dimensions are too large. Maximum is {MAX_PIXELS // 1_000_000} megapixels",
+        _("Image dimensions are too large. Maximum is {megapixels} megapixels").format(
+            megapixels=MAX_PIXELS // 1_000_000
+        ),
         max=MAX_PIXELS,
     )
 
@@ -114,7 +123,7 @@ def _is_other_image(data: bytes) -> bool:
 
 def _check_pixels(width: int, height: int) -> None:
     if width <= 0 or height <= 0:
-        raise StorageError("not_image", "File must be an image")
+        raise StorageError("not_image", _("File must be an image"))
     if width * height > MAX_PIXELS:
         raise _too_many_pixels()
 
@@ -122,14 +131,14 @@ def _check_pixels(width: int, height: int) -> None:
 def check_image(data: bytes, *, max_bytes: int) -> str:
     """Size and type, from the bytes alone; returns the format. Nothing is decoded here."""
     if not data:
-        raise StorageError("no_file", "No file provided")
+        raise StorageError("no_file", _("No file provided"))
     if len(data) > max_bytes:
         raise _too_large(max_bytes)
     fmt = sniff(data)
     if fmt is None:
         if _is_other_image(data):
             raise _refuse_type()
-        raise StorageError("not_image", "File must be an image")
+        raise StorageError("not_image", _("File must be an image"))
     return fmt
 
 
@@ -152,7 +161,7 @@ def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
         raise _too_many_pixels() from exc
     except Exception as exc:  # a damaged or hostile file breaks decoders in many ways
         log.info("image refused: %s: %s", type(exc).__name__, exc)
-        raise StorageError("not_image", "File must be an image") from exc
+        raise StorageError("not_image", _("File must be an image")) from exc
 
 
 def _has_alpha(image: Image.Image) -> bool:

@@ -11,60 +11,70 @@ from typing import ClassVar
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import N_, _
 from storefront.services import catalog_admin, seo, storage
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
-from storefront.state.uploads import ImageUploadMixin, refusal_message
+from storefront.state.uploads import ImageUploadMixin, refusal_message, shown
 
 UPLOAD_ID = "service-images"
 IMAGE_TYPES = "image/jpeg, image/png, image/webp, image/gif"
 MAX_MB = catalog_admin.SERVICE_IMAGE_MAX_BYTES // (1024 * 1024)
-# docs/product.md §5's upload messages, by the storage and catalogue services' codes.
+# The messages below are the default edition's words (N_), translated (`_()`) where a handler
+# shows them, in the language of the page that sent the event.
+# docs/product.md §5's upload messages, by the storage and catalogue services' codes; their
+# {placeholders} are filled from UPLOAD_VALUES.
 UPLOAD_MESSAGES = {
-    "too_large": f"File too large. Maximum size is {MAX_MB}MB",
-    "bad_type": f"File type not accepted. Please upload {IMAGE_TYPES}",
-    "not_image": "File must be an image",
-    "no_file": "No file provided",
-    "too_many": "Please upload only one image at a time",
-    "too_many_images": f"Maximum of {catalog_admin.MAX_IMAGES} images allowed",
-    "too_many_pixels": "Image dimensions are too large",
+    "too_large": N_("File too large. Maximum size is {max_mb}MB"),
+    "bad_type": N_("File type not accepted. Please upload {types}"),
+    "not_image": N_("File must be an image"),
+    "no_file": N_("No file provided"),
+    "too_many": N_("Please upload only one image at a time"),
+    "too_many_images": N_("Maximum of {max_images} images allowed"),
+    "too_many_pixels": N_("Image dimensions are too large"),
 }
-UPLOAD_FAILED = "Error uploading image"
-LOAD_FAILED = "Error loading service data."
-NOT_SIGNED_IN = "You must be logged in to create or edit a service."
-FAILED = "An error occurred"
+UPLOAD_VALUES = {"max_mb": MAX_MB, "types": IMAGE_TYPES, "max_images": catalog_admin.MAX_IMAGES}
+UPLOAD_FAILED = N_("Error uploading image")
+LOAD_FAILED = N_("Error loading service data.")
+NOT_SIGNED_IN = N_("You must be logged in to create or edit a service.")
+FAILED = N_("An error occurred")
 FIELD_MESSAGES = {
-    ("title", "required"): "Title is required",
-    ("title", "too_long"): "Title can be at most 200 characters",
-    ("slug", "required"): "Slug is required",
-    ("slug", "format"): "Slug may hold only lowercase letters, digits and single hyphens",
-    ("description", "required"): "Description is required",
-    ("description", "too_long"): "Description can be at most 10000 characters",
-    ("price", "number"): "Price must be a number",
-    ("price", "range"): "Price must be 0 or more",
-    ("price", "step"): "Price can have at most two decimals",
-    ("total_units", "number"): "Units must be a whole number",
-    ("total_units", "range"): "Units must be between 1 and 1000",
-    ("buffer_time_minutes", "number"): "Buffer must be a whole number of minutes",
-    ("buffer_time_minutes", "range"): "Buffer must be between 0 and 1440 minutes",
+    ("title", "required"): N_("Title is required"),
+    ("title", "too_long"): N_("Title can be at most 200 characters"),
+    ("slug", "required"): N_("Slug is required"),
+    ("slug", "format"): N_("Slug may hold only lowercase letters, digits and single hyphens"),
+    ("description", "required"): N_("Description is required"),
+    ("description", "too_long"): N_("Description can be at most 10000 characters"),
+    ("price", "number"): N_("Price must be a number"),
+    ("price", "range"): N_("Price must be 0 or more"),
+    ("price", "step"): N_("Price can have at most two decimals"),
+    ("total_units", "number"): N_("Units must be a whole number"),
+    ("total_units", "range"): N_("Units must be between 1 and 1000"),
+    ("buffer_time_minutes", "number"): N_("Buffer must be a whole number of minutes"),
+    ("buffer_time_minutes", "range"): N_("Buffer must be between 0 and 1440 minutes"),
 }
-SAVED = "Service saved successfully"
+SAVED = N_("Service saved successfully")
 # An owner's change of their published service (issue 18, finding 5).
-IN_REVIEW = (
+IN_REVIEW = N_(
     "Your changes are saved and wait for an admin's review. Until they are approved, the site "
     "shows the published version."
 )
 
 
+def upload_message(code: str) -> str:
+    """UPLOAD_MESSAGES[code] in the language of the moment, with its numbers."""
+    return shown(UPLOAD_MESSAGES[code], UPLOAD_VALUES)
+
+
 def address_change(old_slug: str, new_slug: str) -> str:
     """The warning shown while a published service's slug differs from its page's (issue 20,
     item 18)."""
-    return (
-        f"Saving changes this service's public address from {seo.detail_url(old_slug)} to "
-        f"{seo.detail_url(new_slug)}. The old address will redirect to the new one."
-    )
+    return _(
+        "Saving changes this service's public address from {old} to {new}. The old address "
+        "will redirect to the new one."
+    ).format(old=seo.detail_url(old_slug), new=seo.detail_url(new_slug))
 
 
 @dataclasses.dataclass
@@ -77,22 +87,23 @@ class FormField:
 
 
 def _message(exc: catalog_admin.CatalogError) -> str:
+    """The words for `exc`, in the language of the moment."""
     if exc.code == "slug_taken":
-        return "This slug is used by another service"
+        return _("This slug is used by another service")
     if exc.code == "too_many_images":
-        return UPLOAD_MESSAGES["too_many_images"]
+        return upload_message("too_many_images")
     if exc.code == "category_not_found":
-        return "Please choose a category from the list"
+        return _("Please choose a category from the list")
     if exc.code == "invalid":
         field_name = str(exc.details.get("field", ""))
         reason = str(exc.details.get("reason", ""))
         if (field_name, reason) in FIELD_MESSAGES:
-            return FIELD_MESSAGES[(field_name, reason)]
+            return _(FIELD_MESSAGES[(field_name, reason)])
         for kind in catalog_admin.kind_names():
             for spec in catalog_admin.detail_fields(kind):
                 if spec.name == field_name:
-                    return f"Please check '{spec.label}'"
-    return FAILED
+                    return _("Please check '{field}'").format(field=_(spec.label))
+    return _(FAILED)
 
 
 class ServiceFormState(ImageUploadMixin, AccountState):
@@ -134,11 +145,13 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         "too_large": UPLOAD_MESSAGES["too_large"],
         "too_many": UPLOAD_MESSAGES["too_many"],
     }
+    upload_message_values: ClassVar[dict[str, object]] = UPLOAD_VALUES
 
     def _show_kind(self, kind: str, values: dict[str, str] | None = None) -> None:
         self.kind = kind
+        # The kinds' words (models/kinds.py) in the language of the moment.
         self.fields = [
-            FormField(f.name, f.label, f.widget, list(f.options), f.hint)
+            FormField(f.name, _(f.label), f.widget, list(f.options), _(f.hint) if f.hint else "")
             for f in catalog_admin.detail_fields(kind)
         ]
         self.details = values if values is not None else catalog_admin.details_to_form(kind, {})
@@ -175,7 +188,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         yield
         user_id = await self._caller_id()
         if not user_id:
-            self.error, self.loading = NOT_SIGNED_IN, False
+            self.error, self.loading = _(NOT_SIGNED_IN), False
             return
         try:
             self.categories = [
@@ -192,7 +205,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             self._fill(form)
         except Exception as exc:
             log_failure("ServiceFormState.load", exc, service=edit_id[:64] or None)
-            self.error = LOAD_FAILED
+            self.error = _(LOAD_FAILED)
         self.loading = False
 
     @rx.event
@@ -285,10 +298,10 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         """One image at a time, checked on the server whatever the browser allowed."""
         user_id = await self._caller_id()
         if not user_id:
-            self._finish_upload(error=UPLOAD_FAILED)
+            self._finish_upload(error=_(UPLOAD_FAILED))
             return
         if len(files) != 1:
-            self._finish_upload(error=UPLOAD_MESSAGES["too_many" if files else "no_file"])
+            self._finish_upload(error=upload_message("too_many" if files else "no_file"))
             return
         data = await files[0].read(catalog_admin.SERVICE_IMAGE_MAX_BYTES + 1)
         try:
@@ -301,10 +314,12 @@ class ServiceFormState(ImageUploadMixin, AccountState):
                 kept=[str(i.get("path", "")) for i in self.images],
             )
         except (catalog_admin.CatalogError, storage.StorageError) as exc:
-            self._finish_upload(error=refusal_message(exc, UPLOAD_MESSAGES, UPLOAD_FAILED))
+            self._finish_upload(
+                error=refusal_message(exc, UPLOAD_MESSAGES, UPLOAD_FAILED, UPLOAD_VALUES)
+            )
         except Exception as exc:
             log_failure("ServiceFormState.upload_image", exc, service=self.service_id or None)
-            self._finish_upload(error=UPLOAD_FAILED)
+            self._finish_upload(error=_(UPLOAD_FAILED))
         else:
             self.images = [*self.images, image]
             self._finish_upload()
@@ -317,9 +332,9 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             return
         if not user_id:
             self.error = (
-                "User must be logged in to update a service"
+                _("User must be logged in to update a service")
                 if self.service_id
-                else "User must be logged in to create a service"
+                else _("User must be logged in to create a service")
             )
             return
         self.saving, self.notice, self.error = True, "", ""
@@ -350,9 +365,9 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             return
         except Exception as exc:
             log_failure("ServiceFormState.save", exc, service=self.service_id or None)
-            self.error, self.saving = FAILED, False
+            self.error, self.saving = _(FAILED), False
             return
-        self.service_id, self.notice, self.saving = saved_id, SAVED, False
+        self.service_id, self.notice, self.saving = saved_id, _(SAVED), False
         auth_state = await self.get_state(AuthState)
         if not auth_state.is_admin:
             try:
@@ -362,8 +377,10 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             except Exception as exc:
                 log_failure("ServiceFormState.save (review state)", exc, service=saved_id)
             if self.pending_review:  # stay, so the owner reads what happened
-                self.notice = IN_REVIEW
+                self.notice = _(IN_REVIEW)
                 return
         yield rx.redirect(
-            routes.ADMIN_SERVICES if self.admin_form and auth_state.is_admin else routes.ACCOUNT
+            i18n.href(
+                routes.ADMIN_SERVICES if self.admin_form and auth_state.is_admin else routes.ACCOUNT
+            )
         )

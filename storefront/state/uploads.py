@@ -12,10 +12,12 @@ upload has ended or the tab has gone, and a report after PROGRESS_MAX_SECONDS mo
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import ClassVar
 
 import reflex as rx
 
+from storefront.i18n import N_, _
 from storefront.services import storage
 from storefront.services.errors import ServiceError
 
@@ -34,12 +36,25 @@ REFUSAL_CODES = {
 }
 
 
-def refusal_message(exc: ServiceError, messages: dict[str, str], fallback: str) -> str:
+def shown(text: str, values: Mapping[str, object] | None = None) -> str:
+    """`text` (the default edition's words, marked with N_) in the language of the moment, its
+    `{placeholders}` filled from `values`."""
+    translated = _(text)
+    return translated.format(**values) if values else translated
+
+
+def refusal_message(
+    exc: ServiceError,
+    messages: dict[str, str],
+    fallback: str,
+    values: Mapping[str, object] | None = None,
+) -> str:
     """The words for a refused upload: the account's limits (storage.LIMIT_CODES: uploads per
-    hour, storage quota) say their own, with their numbers; the rest are the state's, by code."""
+    hour, storage quota) say their own, with their numbers; the rest are the state's, by code
+    (N_-marked texts, translated here; `values` fill their placeholders)."""
     if exc.code in storage.LIMIT_CODES:
         return exc.message
-    return messages.get(exc.code, fallback)
+    return shown(messages.get(exc.code, fallback), values)
 
 
 class ImageUploadMixin(rx.State, mixin=True):
@@ -48,12 +63,14 @@ class ImageUploadMixin(rx.State, mixin=True):
     upload_error: str = ""
     _upload_started: float = 0.0  # time.time() of the click that began the running upload
 
-    # The spec's words for a refused file; a state uploading other images sets its own.
+    # The spec's words for a refused file (N_-marked, shown translated); a state uploading
+    # other images sets its own, and the values of their {placeholders} if they have any.
     upload_messages: ClassVar[dict[str, str]] = {
-        "wrong_type": "Please upload an image file",
-        "too_large": "Image size should be less than 2MB",
-        "too_many": "Please upload only one image at a time",
+        "wrong_type": N_("Please upload an image file"),
+        "too_large": N_("Image size should be less than 2MB"),
+        "too_many": N_("Please upload only one image at a time"),
     }
+    upload_message_values: ClassVar[dict[str, object]] = {}
 
     @rx.event
     def begin_upload(self):
@@ -93,9 +110,9 @@ class ImageUploadMixin(rx.State, mixin=True):
         }
         for reason in ("wrong_type", "too_large", "too_many"):
             if reason in reasons:
-                self.upload_error = self.upload_messages[reason]
+                self.upload_error = shown(self.upload_messages[reason], self.upload_message_values)
                 return
-        self.upload_error = self.upload_messages["wrong_type"]
+        self.upload_error = shown(self.upload_messages["wrong_type"], self.upload_message_values)
 
     def _finish_upload(self, *, error: str = "") -> None:
         """The upload ended: full bar on success, the error otherwise."""

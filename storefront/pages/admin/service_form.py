@@ -6,6 +6,7 @@ from storefront import routes
 from storefront.components.admin_layout import admin_frame
 from storefront.components.service_form import service_form
 from storefront.components.ui import SECONDARY_BUTTON
+from storefront.i18n import N_, _
 from storefront.pages.account.account import account_frame
 
 
@@ -15,27 +16,27 @@ def _back(href: str, label: str) -> rx.Component:
 
 def admin_service_create() -> rx.Component:
     return admin_frame(
-        "Create New Service",
+        _("Create New Service"),
         service_form(),
         current="services",
-        actions=_back(routes.ADMIN_SERVICES, "Back to Services"),
+        actions=_back(routes.ADMIN_SERVICES, _("Back to Services")),
     )
 
 
 def admin_service_edit() -> rx.Component:
     return admin_frame(
-        "Edit Service",
+        _("Edit Service"),
         service_form(),
         current="services",
-        actions=_back(routes.ADMIN_SERVICES, "Back to Services"),
+        actions=_back(routes.ADMIN_SERVICES, _("Back to Services")),
     )
 
 
 def account_service_create() -> rx.Component:
     return account_frame(
-        "Create New Service",
+        N_("Create New Service"),
         rx.el.p(
-            "Your service is saved as a draft; an admin publishes it.",
+            _("Your service is saved as a draft; an admin publishes it."),
             class_name="mt-2 text-slate-600",
         ),
         service_form(),
@@ -43,4 +44,4 @@ def account_service_create() -> rx.Component:
 
 
 def account_service_edit() -> rx.Component:
-    return account_frame("Edit Service", service_form())
+    return account_frame(N_("Edit Service"), service_form())
