@@ -64,7 +64,8 @@ class PasswordResetError(ServiceError):
 
 def reset_link(token: str) -> str:
     """The spec puts type=recovery in the URL hash; a hash never reaches the server, so the query
-    carries it (and the token) instead."""
+    carries it (and the token) instead. The page is in the edition of the moment: the one the
+    link was asked from."""
     query = urlencode({"type": "recovery", "token": token})
     # In the edition of the page the reset was asked on (storefront/i18n.py).
     return f"{get_settings().public_url.rstrip('/')}{i18n.href(RESET_PATH)}?{query}"
