@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.modal import modal
 from storefront.components.navbar import navbar
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.i18n import _
 from storefront.state.auth import AuthState
 
 # (key, label, href, icon). Dashboard is marked only on /admin itself (the spec: exact match).
@@ -68,13 +69,15 @@ def in_both_languages(
         rx.el.div(
             rx.el.div(
                 rx.el.label(
-                    "Shqip", html_for=field_id, class_name="block text-xs text-slate-500 mb-1"
+                    i18n.NAMES[i18n.DEFAULT],
+                    html_for=field_id,
+                    class_name="block text-xs text-slate-500 mb-1",
                 ),
                 default,
             ),
             rx.el.div(
                 rx.el.label(
-                    "English (optional)",
+                    _("English (optional)"),
                     html_for=f"{field_id}-en",
                     class_name="block text-xs text-slate-500 mb-1",
                 ),

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.components.admin_layout import DANGER_BUTTON, INPUT, LABEL, SMALL_BUTTON
+from storefront.components.admin_layout import (
+    DANGER_BUTTON,
+    INPUT,
+    LABEL,
+    SMALL_BUTTON,
+    in_both_languages,
+)
 from storefront.components.image_upload import image_upload
 from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
 from storefront.i18n import N_, _
@@ -223,10 +229,11 @@ def service_form() -> rx.Component:
                 ),
                 class_name="space-y-2 empty:hidden",
             ),
-            _field(
+            in_both_languages(
                 _("Title"),
-                "service-title",
                 _text_input("service-title", F.title, F.set_title, required=True, max_length=200),
+                _text_input("service-title-en", F.title_en, F.set_title_en, max_length=200),
+                field_id="service-title",
             ),
             _field(
                 _("Slug"),
@@ -244,10 +251,11 @@ def service_form() -> rx.Component:
                     data_testid="service-address-warning",
                 ),
             ),
-            _field(
+            in_both_languages(
                 _("Description"),
-                "service-description",
                 _text_area("service-description", F.description, F.set_description, required=True),
+                _text_area("service-description-en", F.description_en, F.set_description_en),
+                field_id="service-description",
             ),
             rx.el.div(
                 _field(

@@ -36,7 +36,7 @@ from storefront.models import (
 from storefront.models.catalog import ServiceRevision, ServiceSlugRedirect
 from storefront.models.kinds import DetailField, read_details, validate_details
 from storefront.models.service_details import AddOn, PriceLine, dump_details
-from storefront.services import audit, permissions, storage
+from storefront.services import audit, content, permissions, storage
 from storefront.services.catalog import default_price_unit
 from storefront.services.errors import ServiceError
 
@@ -223,6 +223,9 @@ class ServiceForm:
     title: str = ""
     slug: str = ""
     description: str = ""
+    # The English title and description (issue 21); empty: the English pages show the default.
+    title_en: str = ""
+    description_en: str = ""
     price: str = ""
     price_unit: str = ""
     category_id: str = ""
@@ -304,6 +307,11 @@ def check_form(session: Session, form: ServiceForm, *, admin: bool) -> CheckedFo
         raise _invalid("description", "required")
     if len(description) > 10000:
         raise _invalid("description", "too_long")
+    english = {"title": form.title_en.strip(), "description": form.description_en.strip()}
+    if len(english["title"]) > 200:
+        raise _invalid("title_en", "too_long")
+    if len(english["description"]) > 10000:
+        raise _invalid("description_en", "too_long")
     kind = form.kind if admin else "service"
     if kind not in kinds.names():
         raise _invalid("kind", "choice")
@@ -335,6 +343,9 @@ def check_form(session: Session, form: ServiceForm, *, admin: bool) -> CheckedFo
             "category_id": category_id,
             "images": _images(form.images),
             "meta": dump_details(details),
+            # Put over the service's `translations` (services/content.py): the English of its
+            # details, written elsewhere (the seed), stays.
+            "english": english,
         },
         total_units=_whole(form.total_units, "total_units", 1, MAX_UNITS),
         buffer_time_minutes=_whole(
@@ -401,8 +412,11 @@ def save_service(
         return str(service.id)
     _slug_free(session, checked.values["slug"], None)
     _take_slug(session, checked.values["slug"])
+    values = dict(checked.values)
+    english = values.pop("english")
     service = Service(
-        **checked.values,
+        **values,
+        translations=content.with_texts({}, "en", english),
         status=status,
         featured=False,
         active=True,
@@ -448,8 +462,12 @@ def _write(
     before_capacity = audit.snapshot(session.get(ServiceCapacity, service.id))
     removed = _paths(service.images) - _paths(checked.values["images"]) - keep
     old_slug, was_public = service.slug, service.status == "published"
-    for name, value in checked.values.items():
+    values = dict(checked.values)
+    english = values.pop("english", None)  # None: a revision saved before issue 21
+    for name, value in values.items():
         setattr(service, name, value)
+    if english is not None:
+        service.translations = content.with_texts(service.translations, "en", english)
     service.status, service.updated_at = status, utcnow()
     session.add(service)
     session.flush()
@@ -561,6 +579,7 @@ REVIEW_FIELDS: tuple[tuple[str, str], ...] = (
     ("title", N_("Title")),
     ("slug", N_("Slug")),
     ("description", N_("Description")),
+    ("english", N_("English title and description")),
     ("price", N_("Price")),
     ("price_unit", N_("Priced per")),
     ("kind", N_("Kind")),
@@ -581,7 +600,7 @@ def _shown(session: Session, name: str, value: Any) -> str:
         return category.name if category is not None else _("(deleted category)")
     if name == "images":
         return "\n".join(str(i.get("url") or i.get("path") or "") for i in value)
-    if name == "meta":
+    if name in ("meta", "english"):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
     return str(value)
 
@@ -606,6 +625,7 @@ def pending_changes(*, session: Session, actor_id: object, service_id: object) -
     live: dict[str, Any] = {
         n: getattr(service, n) for n, _label in REVIEW_FIELDS if hasattr(service, n)
     }
+    live["english"] = _english(service)
     live["total_units"] = capacity.total_units if capacity else DEFAULT_UNITS
     live["buffer_time_minutes"] = capacity.buffer_time_minutes if capacity else 0
     changes = []
@@ -646,6 +666,12 @@ def reject_revision(*, session: Session, actor_id: object, service_id: object) -
     _audited(session, actor, service, "reject_revision", {"revision": values}, None)
 
 
+def _english(service: Service) -> dict[str, str]:
+    """The English title and description an admin wrote ('' where none was)."""
+    written = content.written(service.translations, "en")
+    return {name: str(written.get(name, "")) for name in ("title", "description")}
+
+
 def load_form(*, session: Session, actor_id: object, service_id: str) -> ServiceForm:
     """A service as the form shows it, for someone who may edit it."""
     actor = _caller(session, actor_id)
@@ -656,10 +682,13 @@ def load_form(*, session: Session, actor_id: object, service_id: str) -> Service
         # the owner goes on with their proposal
         return replace(_revision_form(service, revision), public_slug=public_slug)
     capacity = session.get(ServiceCapacity, service.id)
+    english = _english(service)
     return ServiceForm(
         title=service.title,
         slug=service.slug,
         description=service.description,
+        title_en=english["title"],
+        description_en=english["description"],
         price="" if service.price is None else str(service.price),
         price_unit=service.price_unit,
         category_id=str(service.category_id or ""),
@@ -678,10 +707,13 @@ def _revision_form(service: Service, revision: ServiceRevision) -> ServiceForm:
     values = revision.values
     kind = str(values.get("kind") or service.kind)
     price = values.get("price")
+    english = values.get("english") or _english(service)
     return ServiceForm(
         title=str(values.get("title", "")),
         slug=str(values.get("slug", "")),
         description=str(values.get("description", "")),
+        title_en=str(english.get("title", "")),
+        description_en=str(english.get("description", "")),
         price="" if price is None else str(price),
         price_unit=str(values.get("price_unit", "")),
         category_id=str(values.get("category_id") or ""),

@@ -47,6 +47,8 @@ FIELD_MESSAGES = {
     ("slug", "format"): N_("Slug may hold only lowercase letters, digits and single hyphens"),
     ("description", "required"): N_("Description is required"),
     ("description", "too_long"): N_("Description can be at most 10000 characters"),
+    ("title_en", "too_long"): N_("English title can be at most 200 characters"),
+    ("description_en", "too_long"): N_("English description can be at most 10000 characters"),
     ("price", "number"): N_("Price must be a number"),
     ("price", "range"): N_("Price must be 0 or more"),
     ("price", "step"): N_("Price can have at most two decimals"),
@@ -121,6 +123,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     title: str = ""
     slug: str = ""
     description: str = ""
+    title_en: str = ""
+    description_en: str = ""
     price: str = ""
     price_unit: str = ""
     category_id: str = ""
@@ -158,6 +162,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
 
     def _fill(self, form: catalog_admin.ServiceForm) -> None:
         self.title, self.slug, self.description = form.title, form.slug, form.description
+        self.title_en, self.description_en = form.title_en, form.description_en
         self.price, self.price_unit = form.price, form.price_unit
         self.category_id, self.status = form.category_id, form.status
         self.images = list(form.images)
@@ -213,6 +218,14 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         self.title = str(value)[:300]
         if not self.slug or self.slug == self._auto_slug:
             self.slug = self._auto_slug = catalog_admin.slugify(self.title)
+
+    @rx.event
+    def set_title_en(self, value: str):
+        self.title_en = str(value)[:300]
+
+    @rx.event
+    def set_description_en(self, value: str):
+        self.description_en = str(value)[:12000]
 
     @rx.event
     def set_slug(self, value: str):
@@ -343,6 +356,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             title=self.title,
             slug=self.slug,
             description=self.description,
+            title_en=self.title_en,
+            description_en=self.description_en,
             price=self.price,
             price_unit=self.price_unit,
             category_id=self.category_id,

@@ -466,3 +466,48 @@ def test_an_image_taken_off_a_service_is_removed_from_storage(session, admin, me
     catalog_list.delete_service(session=session, actor_id=admin.id, service_id=service_id)
     session.commit()
     assert not (media_dir / images[1]["path"]).exists()
+
+
+def test_a_service_has_an_english_title_and_description_beside_the_default_ones(session, admin):
+    """Issue 21: the form edits both; an English text left empty shows the default one, and
+    the English of the service's details (written by the seed) stays."""
+    from storefront import i18n
+    from storefront.models import Service
+
+    service_id = catalog_admin.save_service(
+        session=session,
+        actor_id=admin.id,
+        form=form(title_en="Deluxe bubble house", description_en=""),
+    )
+    session.commit()
+    stored = session.get(Service, uuid.UUID(service_id))
+    stored.translations = {
+        **stored.translations,
+        "en": {**stored.translations.get("en", {}), "details": {"x": 1}},
+    }
+    session.add(stored)
+    session.commit()
+    with i18n.using("en"):
+        english = catalog.get_public_service(session=session, service_id=service_id)
+    default = catalog.get_public_service(session=session, service_id=service_id)
+    assert (english.title, default.title) == ("Deluxe bubble house", "Bubble House Deluxe")
+    assert english.description == default.description == "A bubble house with balloons."
+
+    loaded = catalog_admin.load_form(session=session, actor_id=admin.id, service_id=service_id)
+    assert (loaded.title_en, loaded.description_en) == ("Deluxe bubble house", "")
+    catalog_admin.save_service(
+        session=session,
+        actor_id=admin.id,
+        form=form(title_en="", description_en="Balloons included."),
+        service_id=service_id,
+    )
+    session.commit()
+    stored = session.get(Service, uuid.UUID(service_id))
+    assert stored.translations["en"] == {"description": "Balloons included.", "details": {"x": 1}}
+    refused(
+        "invalid",
+        catalog_admin.save_service,
+        session,
+        actor_id=admin.id,
+        form=form(title_en="x" * 201),
+    )
