@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from storefront import i18n
 from storefront import routes as site_routes
 from storefront.db import in_transaction
 from storefront.services import auth, two_factor
@@ -70,7 +71,9 @@ async def complete(request: Request) -> Response:
             client_ip(request),
         )
     except auth.AuthError:
-        response = RedirectResponse(f"/sign-in?redirectTo={quote(target)}&error=expired", 303)
+        # The sign-in page of the edition the visitor was going to (storefront/i18n.py).
+        sign_in = i18n.href(site_routes.SIGN_IN, i18n.language_of(target))
+        response = RedirectResponse(f"{sign_in}?redirectTo={quote(target)}&error=expired", 303)
         response.delete_cookie(auth.BIND_COOKIE, path=BIND_COOKIE_PATH)
         return response
     response = RedirectResponse(target, status_code=303)

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
+from storefront import i18n
 from storefront import routes as site_routes
 from storefront.api.auth import set_binding_cookie
 from storefront.db import session_scope
@@ -29,11 +30,12 @@ NONCE_COOKIE = "sf_oauth_nonce"
 NONCE_COOKIE_PATH = "/api/auth/oauth"
 
 
-def _failure(provider: str) -> RedirectResponse:
+def _failure(provider: str, lang: str = i18n.DEFAULT) -> RedirectResponse:
     query = {"error": "oauth"}
     if provider in oauth.PROVIDERS:
         query["provider"] = oauth.provider_label(provider)
-    response = RedirectResponse(f"{site_routes.SIGN_IN}?{urlencode(query)}", status_code=302)
+    sign_in = i18n.href(site_routes.SIGN_IN, lang)
+    response = RedirectResponse(f"{sign_in}?{urlencode(query)}", status_code=302)
     response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
     return response
 
@@ -75,7 +77,8 @@ def _second_step(user_id: uuid.UUID, redirect_to: str) -> RedirectResponse:
     """An account with two-factor on: the provider's word is the first step only. The sign-in
     page asks for the code, with this browser's ticket in an HttpOnly cookie."""
     query = urlencode({"step": two_factor.SIGN_IN_STEP, "redirectTo": redirect_to})
-    response = RedirectResponse(f"{site_routes.SIGN_IN}?{query}", status_code=302)
+    sign_in = i18n.href(site_routes.SIGN_IN, i18n.language_of(redirect_to))
+    response = RedirectResponse(f"{sign_in}?{query}", status_code=302)
     response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
     response.set_cookie(
         two_factor.PENDING_COOKIE,

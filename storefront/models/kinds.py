@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from storefront.i18n import N_
 from storefront.models.service_details import (
     BOUNCER_OPTION_TYPES,
     PACKAGE_TYPES,
@@ -135,22 +136,22 @@ def migrate_constraint(op: Any, kinds: tuple[str, ...]) -> None:
         batch.create_check_constraint("ck_services_kind", check_sql(kinds))
 
 
-register(Kind("service", "Plain service", PlainDetails, detail_page=True))
+register(Kind("service", N_("Plain service"), PlainDetails, detail_page=True))
 register(
     Kind(
         "wedding_offer",
-        "Wedding offer",
+        N_("Wedding offer"),
         WeddingOfferDetails,
         (
-            DetailField("people", "Number of guests", "number"),
+            DetailField("people", N_("Number of guests"), "number"),
             DetailField(
                 "lines",
-                "Price lines",
+                N_("Price lines"),
                 "priced_lines",
-                hint="One a line: what | amount, e.g. Mirror | 50",
+                hint=N_("One a line: what | amount, e.g. Mirror | 50"),
                 priced_keys=("label", "amount"),
             ),
-            DetailField("unit", "Priced per", "select", ("", "person")),
+            DetailField("unit", N_("Priced per"), "select", ("", "person")),
         ),
         price_unit="per_event",
     )
@@ -158,11 +159,13 @@ register(
 register(
     Kind(
         "table",
-        "Table",
+        N_("Table"),
         TableDetails,
         (
-            DetailField("color", "Colour", "select", TABLE_COLORS),
-            DetailField("diameter", "Diameter (cm)", "select", tuple(map(str, TABLE_DIAMETERS))),
+            DetailField("color", N_("Colour"), "select", TABLE_COLORS),
+            DetailField(
+                "diameter", N_("Diameter (cm)"), "select", tuple(map(str, TABLE_DIAMETERS))
+            ),
         ),
         price_unit="per_event",
     )
@@ -170,16 +173,18 @@ register(
 register(
     Kind(
         "package",
-        "Package",
+        N_("Package"),
         PackageDetails,
         (
-            DetailField("type", "Package type", "select", PACKAGE_TYPES),
-            DetailField("features", "Features", "lines", hint="One a line, starting with an emoji"),
+            DetailField("type", N_("Package type"), "select", PACKAGE_TYPES),
+            DetailField(
+                "features", N_("Features"), "lines", hint=N_("One a line, starting with an emoji")
+            ),
             DetailField(
                 "hours",
-                "Length (hours)",
+                N_("Length (hours)"),
                 "number",
-                hint="The hours a cart line of it starts with, 1 to 8; blank for 1",
+                hint=N_("The hours a cart line of it starts with, 1 to 8; blank for 1"),
             ),
         ),
         price_unit="per_event",
@@ -188,15 +193,17 @@ register(
 register(
     Kind(
         "mascot",
-        "Mascot",
+        N_("Mascot"),
         MascotDetails,
         (
-            DetailField("number", "Carousel number", "number"),
-            DetailField("short_description", "Short description", "text"),
-            DetailField("full_description", "Full description", "textarea"),
-            DetailField("suitable_for", "Suitable for", "lines", hint="One occasion a line"),
+            DetailField("number", N_("Carousel number"), "number"),
+            DetailField("short_description", N_("Short description"), "text"),
+            DetailField("full_description", N_("Full description"), "textarea"),
             DetailField(
-                "color", "Colour class", "text", hint="A Tailwind class, e.g. bg-purple-600"
+                "suitable_for", N_("Suitable for"), "lines", hint=N_("One occasion a line")
+            ),
+            DetailField(
+                "color", N_("Colour class"), "text", hint=N_("A Tailwind class, e.g. bg-purple-600")
             ),
         ),
     )
@@ -204,26 +211,28 @@ register(
 register(
     Kind(
         "bouncer_option",
-        "Bouncer option",
+        N_("Bouncer option"),
         BouncerOptionDetails,
         (
-            DetailField("type", "Option type", "select", ("", *BOUNCER_OPTION_TYPES)),
-            DetailField("color", "Swatch colour", "text", hint="#rrggbb"),
+            DetailField("type", N_("Option type"), "select", ("", *BOUNCER_OPTION_TYPES)),
+            DetailField("color", N_("Swatch colour"), "text", hint=N_("#rrggbb")),
         ),
     )
 )
 register(
     Kind(
         "theme",
-        "Theme",
+        N_("Theme"),
         ThemeDetails,
         (
-            DetailField("age", "Age range", "text"),
-            DetailField("duration", "Duration", "text"),
-            DetailField("capacity", "Capacity", "text"),
-            DetailField("long_description", "Long description", "textarea"),
-            DetailField("features", "Features", "lines", hint="One a line"),
-            DetailField("add_ons", "Add-ons", "priced_lines", hint="One a line: name | price"),
+            DetailField("age", N_("Age range"), "text"),
+            DetailField("duration", N_("Duration"), "text"),
+            DetailField("capacity", N_("Capacity"), "text"),
+            DetailField("long_description", N_("Long description"), "textarea"),
+            DetailField("features", N_("Features"), "lines", hint=N_("One a line")),
+            DetailField(
+                "add_ons", N_("Add-ons"), "priced_lines", hint=N_("One a line: name | price")
+            ),
         ),
         detail_page=True,
     )

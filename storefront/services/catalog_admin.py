@@ -152,11 +152,11 @@ def kind_names() -> tuple[str, ...]:
 
 def kind_choices() -> list[tuple[str, str]]:
     """(name, label) of every kind, for the form's and the admin list's kind menus."""
-    return [(k.name, k.label) for k in kinds.KINDS.values()]
+    return [(k.name, _(k.label)) for k in kinds.KINDS.values()]
 
 
 def kind_label(name: str) -> str:
-    return kinds.KINDS[name].label if name in kinds.KINDS else name
+    return _(kinds.KINDS[name].label) if name in kinds.KINDS else name
 
 
 def _lines(text: str) -> list[str]:

@@ -24,10 +24,9 @@ def _extracted(domain: str) -> dict[str, str]:
         method_map=[("**.py", "python")],
         keywords=KEYWORDS[domain],
     ):
-        ids = message if isinstance(message, tuple) else (message,)
-        for msgid in ids:
-            if msgid:
-                found.setdefault(msgid, filename)
+        msgid = message[0] if isinstance(message, tuple) else message  # a plural's singular
+        if msgid:
+            found.setdefault(msgid, filename)
     return found
 
 
