@@ -25,7 +25,7 @@ def not_found() -> rx.Component:
     until the page knows its address."""
     path = rx.State.router.url.path
     page = _not_found_in(i18n.DEFAULT)
-    for lang in i18n.TRANSLATED:
+    for lang in (lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT):
         head = i18n.prefix(lang)
         page = rx.cond((path == head) | path.startswith(head + "/"), _not_found_in(lang), page)
     return page
