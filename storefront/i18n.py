@@ -155,12 +155,31 @@ def prefix(lang: str | None = None) -> str:
     return PREFIXES[known(lang) if lang else language()]
 
 
+# The back office has editions of its own: English (the product's copy for it) at `/admin/...`,
+# Albanian at `/sq/admin/...`. Which one an admin sees is their profile's setting, not the
+# site's edition they came from (state/auth.py sends them there).
+BACK_OFFICE = "/admin"
+BACK_OFFICE_DEFAULT = "en"
+BACK_OFFICE_PREFIXES = {"en": "", "sq": "/sq"}
+
+
+def is_back_office(path: str) -> bool:
+    """Whether `path` (without an edition's prefix) is a page of the back office."""
+    return path == BACK_OFFICE or path.startswith((BACK_OFFICE + "/", BACK_OFFICE + "?"))
+
+
 def href(path: str, lang: str | None = None) -> str:
     """The address of the page at `path` (a route of storefront/routes.py, or a path with its
-    query) in `lang`'s edition, by default the edition of the moment: '/cart' -> '/en/cart'.
-    Addresses that are not pages (the API, media, other sites) are left as they are."""
-    head = prefix(lang)
-    if not head or not path.startswith("/") or not is_page_path(path):
+    query) in `lang`'s edition, by default the edition of the moment: '/cart' -> '/en/cart',
+    '/admin/users' -> '/sq/admin/users'. Addresses that are not pages (the API, media, other
+    sites) are left as they are."""
+    lang = known(lang) if lang else language()
+    if not path.startswith("/") or not is_page_path(path):
+        return path
+    if is_back_office(path):
+        return BACK_OFFICE_PREFIXES[lang] + path
+    head = PREFIXES[lang]
+    if not head:
         return path
     if path == "/" or path.startswith(("/?", "/#")):
         return head + path[1:]
@@ -171,29 +190,27 @@ def href(path: str, lang: str | None = None) -> str:
 _NOT_PAGES = ("/api/", "/_", "/assets/", "/media/", "/uploads/", "/sitemap.xml", "/robots.txt")
 
 
-# Pages with one address for every language: the back office follows its user's language (a
-# profile setting), not its address.
-ONE_EDITION = ("/admin",)
-
-
 def is_page_path(path: str) -> bool:
-    """Whether `path` is a page that each edition has at its own address."""
-    if path.startswith(_NOT_PAGES) or path.startswith("//"):
-        return False
-    return not any(path == p or path.startswith(p + "/") for p in ONE_EDITION)
+    """Whether `path` is a page (each edition has it at its own address)."""
+    return not path.startswith(_NOT_PAGES) and not path.startswith("//")
 
 
-_EDITION = re.compile(r"^/(en)(?=/|$|\?|#)")
+_EDITION = re.compile(r"^/(en|sq)(?=/|$|\?|#)")
 
 
 def split(path: str) -> tuple[str, str]:
-    """('en', '/cart') for '/en/cart'; ('sq', '/cart') for '/cart'; the rest of the address
-    (query, fragment) is kept."""
-    match = _EDITION.match(path or "")
-    if not match:
-        return DEFAULT, path or "/"
-    rest = path[match.end() :]
-    return match.group(1), rest if rest.startswith("/") else "/" + rest
+    """('en', '/cart') for '/en/cart'; ('sq', '/cart') for '/cart'; ('sq', '/admin') for
+    '/sq/admin' and ('en', '/admin') for '/admin' (the back office's own editions); the rest of
+    the address (query, fragment) is kept."""
+    path = path or "/"
+    match = _EDITION.match(path)
+    rest = path[match.end() :] if match else path
+    rest = rest if rest.startswith("/") else "/" + rest
+    if is_back_office(rest):
+        return (match.group(1) if match else BACK_OFFICE_DEFAULT), rest
+    if not match or match.group(1) == DEFAULT:
+        return DEFAULT, path if not match else rest
+    return match.group(1), rest
 
 
 def language_of(path: str | None) -> str:

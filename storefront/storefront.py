@@ -9,7 +9,7 @@ from storefront.api.language import remembered_language
 from storefront.api.media import static_files
 from storefront.api.security import security_headers
 from storefront.components.head import document_language, site_head
-from storefront.i18n import N_, _
+from storefront.i18n import N_, N_o, _, _o
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.account.security import security
 from storefront.pages.admin.audit import admin_audit_page
@@ -222,44 +222,72 @@ for component, route, title, loads in ACCOUNT_PAGES:
         head=False,
     )
 ADMIN_PAGES = [
-    (admin_users, routes.ADMIN_USERS, "User Management", [AdminUsersState.load]),
-    (admin_services, routes.ADMIN_SERVICES, "Service Management", [AdminServicesState.load]),
-    (admin_service_create, routes.ADMIN_SERVICE_CREATE, "Create Service", [ServiceFormState.load]),
-    (admin_service_edit, routes.ADMIN_SERVICE_EDIT, "Edit Service", [ServiceFormState.load]),
-    (admin_bookings_page, routes.ADMIN_BOOKINGS, "Booking Management", [AdminBookingsState.load]),
+    (admin_users, routes.ADMIN_USERS, N_o("User Management"), [AdminUsersState.load]),
+    (admin_services, routes.ADMIN_SERVICES, N_o("Service Management"), [AdminServicesState.load]),
+    (
+        admin_service_create,
+        routes.ADMIN_SERVICE_CREATE,
+        N_o("Create Service"),
+        [ServiceFormState.load],
+    ),
+    (admin_service_edit, routes.ADMIN_SERVICE_EDIT, N_o("Edit Service"), [ServiceFormState.load]),
+    (
+        admin_bookings_page,
+        routes.ADMIN_BOOKINGS,
+        N_o("Booking Management"),
+        [AdminBookingsState.load],
+    ),
     (
         admin_booking_edit_page,
         routes.ADMIN_BOOKING_EDIT,
-        "Edit Booking",
+        N_o("Edit Booking"),
         [AdminBookingEditState.load],
     ),
-    (admin_calendar_page, routes.ADMIN_CALENDAR, "Week Calendar", [AdminCalendarState.load]),
+    (admin_calendar_page, routes.ADMIN_CALENDAR, N_o("Week Calendar"), [AdminCalendarState.load]),
     (
         admin_settings_page,
         routes.ADMIN_SETTINGS,
-        "Settings",
+        N_o("Settings"),
         [AdminSettingsState.load, AdminTwoFactorState.load],
     ),
-    (role_debug_page, routes.ADMIN_ROLE_DEBUG, "Role Debug", [RoleDebugState.load]),
-    (admin_audit_page, routes.ADMIN_AUDIT, "Audit Log", [AdminAuditState.load]),
+    (role_debug_page, routes.ADMIN_ROLE_DEBUG, N_o("Role Debug"), [RoleDebugState.load]),
+    (admin_audit_page, routes.ADMIN_AUDIT, N_o("Audit Log"), [AdminAuditState.load]),
     (
         admin_availability,
         routes.ADMIN_SERVICE_AVAILABILITY,
-        "Service Availability",
+        N_o("Service Availability"),
         [AdminAvailabilityState.load],
     ),
-    (admin_banners, routes.ADMIN_BANNERS, "Banner Management", [AdminBannersState.load]),
+    (admin_banners, routes.ADMIN_BANNERS, N_o("Banner Management"), [AdminBannersState.load]),
 ]
+
+
+def add_back_office_page(component, route: str, title: str, on_load) -> None:
+    """A back-office page in each of its editions: English at /admin/..., Albanian at
+    /sq/admin/... (storefront/i18n.py); the admin's profile says which one they see."""
+    for lang in i18n.BACK_OFFICE_PREFIXES:
+        with i18n.using(lang):
+            app.add_page(
+                in_language(lang, component, route),
+                route=i18n.href(route),
+                title=business.page_title(_o(title)),
+                on_load=on_load,
+            )
+
+
 for component, route, title, loads in ADMIN_PAGES:
-    app.add_page(
-        component, route=route, title=_title(title), on_load=[AuthState.require_admin, *loads]
-    )
+    add_back_office_page(component, route, title, [AuthState.require_admin, *loads])
 # The entry of the admin area also shows 'Initial Admin Setup' while no admin exists.
-app.add_page(
+add_back_office_page(
     admin_home,
-    route=routes.ADMIN,
-    title=_title("Admin"),
-    on_load=[AuthState.require_account, InitialAdminState.open_admin, AdminDashboardState.load],
+    routes.ADMIN,
+    N_o("Admin"),
+    [
+        AuthState.require_account,
+        AuthState.keep_back_office_language,
+        InitialAdminState.open_admin,
+        AdminDashboardState.load,
+    ],
 )
 
 # The server redirects old addresses typed or bookmarked (api/redirects.py); links followed

@@ -8,6 +8,7 @@ booking and of the staff (issue 21)
 - `bookings.language`: the language the booking was made in ('sq' for every existing one), for
   its mails, calendar file and confirmation page.
 - `business_settings.staff_language`: the language of the staff's WhatsApp messages.
+- `users.language`: the language of the back office for an admin (None: English).
 
 Revision ID: 0015
 Revises: 0014
@@ -41,9 +42,13 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("staff_language", sa.String(length=8), nullable=False, server_default="sq")
         )
+    with op.batch_alter_table("users") as batch:
+        batch.add_column(sa.Column("language", sa.String(length=8), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("users") as batch:
+        batch.drop_column("language")
     with op.batch_alter_table("business_settings") as batch:
         batch.drop_column("staff_language")
     with op.batch_alter_table("bookings") as batch:

@@ -81,7 +81,10 @@ def _is_page_request(scope) -> bool:
         return False
     path: str = scope.get("path", "")
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    return i18n.is_page_path(path) and "." not in last
+    # The back office follows its user's setting (state/auth.py), not the site's cookie.
+    return (
+        i18n.is_page_path(path) and "." not in last and not i18n.is_back_office(i18n.split(path)[1])
+    )
 
 
 def remembered_language(app: Callable) -> Callable:

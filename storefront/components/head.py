@@ -21,13 +21,25 @@ def document_language() -> rx.Var:
     takes no hooks as components; React Router's `useLocation` is read where the attribute is
     rendered, so the prerendered HTML of each page has its own language and a navigation to the
     other edition changes it."""
+    office = i18n.BACK_OFFICE.strip("/")
+    office_prefixes = "|".join(
+        head.strip("/") for head in i18n.BACK_OFFICE_PREFIXES.values() if head
+    )
     prefixes = "|".join(
         i18n.PREFIXES[lang].lstrip("/") for lang in i18n.LANGUAGES if lang != i18n.DEFAULT
     )
+    # The back office: '/admin' is its default edition's language, '/sq/admin' Albanian; the
+    # site: '/en/...' English, the rest the default edition's.
     return rx.Var(
         _js_expr=(
-            f"((useLocation().pathname.match(/^\\/({prefixes})(?=\\/|$)/) || [])[1]"
-            f' || "{i18n.DEFAULT}")'
+            "((p) => (p.match(/^\\/(" + office_prefixes + ")\\/" + office + "(?=\\/|$)/) || [])[1]"
+            " || (/^\\/"
+            + office
+            + '(?=\\/|$)/.test(p) ? "'
+            + i18n.BACK_OFFICE_DEFAULT
+            + '" : null)'
+            " || (p.match(/^\\/(" + prefixes + ")(?=\\/|$)/) || [])[1]"
+            ' || "' + i18n.DEFAULT + '")(useLocation().pathname)'
         ),
         _var_type=str,
         _var_data=rx.vars.VarData(imports={"react-router": [ImportVar(tag="useLocation")]}),

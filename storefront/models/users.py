@@ -29,6 +29,8 @@ class User(UserBase, table=True):
     email: str = Field(max_length=255, unique=True, index=True)
     password_hash: str | None = Field(default=None, max_length=255)
     role: str = Field(default="user", max_length=16)
+    # The language of the back office for this account (storefront/i18n.py); None: English.
+    language: str | None = Field(default=None, max_length=8)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

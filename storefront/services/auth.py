@@ -102,6 +102,8 @@ class SignedInUser:
     session_id: str
     # An admin who must set up two-factor sign-in before the admin screens serve them.
     two_factor_setup_needed: bool = False
+    # The language of the back office they chose ('' : its default, English).
+    language: str = ""
 
     @property
     def is_admin(self) -> bool:
@@ -177,6 +179,7 @@ def _account(user: User, session_id: str = "", *, setup_needed: bool = False) ->
         avatar_url=user.avatar_url or "",
         session_id=session_id,
         two_factor_setup_needed=setup_needed,
+        language=user.language or "",
     )
 
 

@@ -119,13 +119,16 @@ class ProfileError(ServiceError):
     """Codes: no_user, name_missing, name_too_long (`details['max']`), invalid_name (on two
     lines, or with a control or invisible character: the message says which), too_large,
     not_image, upload_failed, rate_limited and quota_exceeded (the account's upload limits:
-    the message says which, with its numbers)."""
+    the message says which, with its numbers); not_allowed and invalid_language (the back
+    office's language, admins only)."""
 
     CODES = {
+        "invalid_language": "No such language",
         "invalid_name": "Invalid name",
         "name_missing": "Name missing",
         "name_too_long": "Name too long",
         "no_user": "No such account",
+        "not_allowed": "Only admins have a back office",
         "not_image": "Not an image",
         "quota_exceeded": "Quota exceeded",
         "rate_limited": "Rate limited",
@@ -304,3 +307,17 @@ def role_info(*, session: Session, actor_id: str | None) -> RoleInfo:
 def admin_function(*, session: Session, actor_id: str | None) -> None:
     """'Test Admin Function': succeeds only for a caller the database calls an admin."""
     _require_admin(session, actor_id)
+
+
+def set_back_office_language(*, session: Session, user_id: str, language: str) -> None:
+    """The language the back office speaks to this admin (storefront/i18n.py); admins only."""
+    from storefront import i18n
+
+    user = _user(session, user_id)
+    if user is None or user.role != "admin":
+        raise ProfileError("not_allowed", "Only admins have a back office")
+    if language not in i18n.BACK_OFFICE_PREFIXES:
+        raise ProfileError("invalid_language", "No such language")
+    user.language = None if language == i18n.BACK_OFFICE_DEFAULT else language
+    user.updated_at = utcnow()
+    session.add(user)

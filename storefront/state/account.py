@@ -83,6 +83,8 @@ class AccountAreaState(AccountState):
 
 class ProfileState(ImageUploadMixin, AccountState):
     full_name: str = ""
+    # An admin's back-office language (storefront/i18n.py); shown to admins only.
+    back_office_language: str = "en"
     notice: str = ""
     error: str = ""
     saving: bool = False
@@ -93,6 +95,7 @@ class ProfileState(ImageUploadMixin, AccountState):
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
         self.full_name = auth_state.user_name
+        self.back_office_language = auth_state._back_office_language
         self.notice = self.error = self.two_factor_notice = self.upload_error = ""
 
     @rx.event
@@ -121,6 +124,29 @@ class ProfileState(ImageUploadMixin, AccountState):
             auth_state = await self.get_state(AuthState)
             await auth_state._identify()
         self.saving = False
+
+    @rx.event
+    async def choose_back_office_language(self, language: str):
+        """Saved at once; the back office opens in it from the next page on."""
+        user_id = await self._caller_id()
+        if not user_id:
+            return
+        self.notice = self.error = ""
+        try:
+            await call_service(
+                users.set_back_office_language, user_id=user_id, language=str(language)[:8]
+            )
+        except users.ProfileError:
+            self.error = _(PROFILE_FALLBACK)
+            return
+        except Exception:
+            log.exception("back office language update failed")
+            self.error = _(PROFILE_FALLBACK)
+            return
+        self.back_office_language = str(language)[:8]
+        auth_state = await self.get_state(AuthState)
+        await auth_state._identify()
+        self.notice = _("Profile updated successfully!")
 
     @rx.event
     def show_two_factor(self):

@@ -37,6 +37,8 @@ class AuthState(rx.State):
     # Private: what the server knows. Never sent to the browser.
     _user_id: str = ""
     _role: str = ""
+    # The language of the back office the caller chose (their profile); English by default.
+    _back_office_language: str = "en"
     # When the session was last read (wall clock: a tab's events may reach any worker).
     _identified_at: float = 0.0
     # Set at this tab's hydrate: a state without it was lost and starts blank (state/guard.py).
@@ -77,6 +79,7 @@ class AuthState(rx.State):
         self.user_name = (user.full_name or user.email.split("@")[0]) if user else ""
         self.user_email = user.email if user else ""
         self.avatar_url = user.avatar_url if user else ""
+        self._back_office_language = (user.language if user else "") or i18n.BACK_OFFICE_DEFAULT
         self._identified_at = time.time()
 
     async def _forget_private_states(self) -> None:
@@ -122,7 +125,10 @@ class AuthState(rx.State):
         await self._identify_for_page()
         self.auth_loading = False
         if not self.signed_in:
-            return rx.redirect(i18n.href(f"{routes.SIGN_IN}?redirectTo={quote(self._path())}"))
+            path = self._path()
+            # From the back office, the site's own sign-in page (the default edition's).
+            lang = i18n.DEFAULT if i18n.is_back_office(i18n.split(path)[1]) else None
+            return rx.redirect(i18n.href(f"{routes.SIGN_IN}?redirectTo={quote(path)}", lang))
         return None
 
     @rx.event
@@ -133,11 +139,29 @@ class AuthState(rx.State):
     @rx.event
     async def require_admin(self):
         """Guests go to sign in; a signed-in non-admin stays and sees 'Access Denied'; an admin
-        who must set up two-factor sign-in first goes to do so."""
+        who must set up two-factor sign-in first goes to do so; an admin on the back office's
+        other edition goes to the same page in the language they chose (their profile)."""
         leave = await self._send_guests_to_sign_in()
         if leave is None and self.two_factor_setup_needed:
             return rx.redirect(i18n.href(routes.ACCOUNT_SECURITY))
-        return leave
+        return leave if leave is not None else self.follow_back_office_language()
+
+    @rx.event
+    async def keep_back_office_language(self):
+        """For the back office's entry page (open to any signed-in account)."""
+        await self._identify_for_page()
+        return self.follow_back_office_language()
+
+    def follow_back_office_language(self):
+        """A redirect to this back-office page in the admin's own language, or None."""
+        if not self.is_admin:
+            return None
+        path = self.router.url.path or "/"
+        if i18n.language_of(path) == self._back_office_language:
+            return None
+        query = self.router.url.query or ""
+        target = i18n.in_language(path.rstrip("/") or "/", self._back_office_language)
+        return rx.redirect(target + (f"?{query}" if query else ""), replace=True)
 
     @rx.event
     async def sign_out(self):

@@ -84,7 +84,10 @@ def message_for(error: auth.AuthError | password_reset.PasswordResetError, fallb
 
 def in_edition(path: str) -> str:
     """`path` (a page of this site, in any edition) in the edition of the page the visitor is
-    on: a sign-in on /en/sign-in leads to /en/account."""
+    on: a sign-in on /en/sign-in leads to /en/account. A back-office page stays as it is: the
+    back office opens in the language its admin chose (state/auth.py)."""
+    if i18n.is_back_office(i18n.split(path)[1]):
+        return path
     return i18n.in_language(path, i18n.language())
 
 

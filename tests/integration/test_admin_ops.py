@@ -353,3 +353,20 @@ def test_settings_hold_the_english_texts_and_the_staffs_language(session):
             values=_settings(staff_language="de", address_en="two\nlines"),
         )
     assert set(refused.value.details["fields"]) == {"staff_language", "address_en"}
+
+
+def test_an_admin_chooses_the_back_offices_language(session):
+    from storefront.models import User
+    from storefront.services import users
+
+    admin = _user(session, "admin")
+    plain = _user(session)
+    users.set_back_office_language(session=session, user_id=admin, language="sq")
+    session.commit()
+    assert session.get(User, uuid.UUID(admin)).language == "sq"
+    users.set_back_office_language(session=session, user_id=admin, language="en")
+    session.commit()
+    assert session.get(User, uuid.UUID(admin)).language is None  # the default: English
+    for who, language in ((plain, "sq"), (admin, "de")):
+        with pytest.raises(users.ProfileError):
+            users.set_back_office_language(session=session, user_id=who, language=language)

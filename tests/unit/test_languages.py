@@ -104,3 +104,17 @@ def test_a_page_the_build_could_not_make_ahead_gets_its_language():
     assert '<html lang="en">' in client.get("/en/services/enchanted-princess").text
     assert '<html lang="en">' in client.get("/en/services/x", params={"gz": 1}).text
     assert '<html lang="sq">' in client.get("/services/enchanted-princess").text
+
+
+def test_the_back_office_has_its_own_editions():
+    """English (the product's copy) at /admin, Albanian at /sq/admin; the site's editions do
+    not move it."""
+    assert i18n.href("/admin/users", "en") == "/admin/users"
+    assert i18n.href("/admin/users", "sq") == "/sq/admin/users"
+    assert i18n.split("/sq/admin/bookings?page=2") == ("sq", "/admin/bookings?page=2")
+    assert i18n.split("/admin") == ("en", "/admin")
+    assert i18n.in_language("/sq/admin", "en") == "/admin"
+    assert i18n.language_of("/administrator") == i18n.DEFAULT  # a page of the site, not /admin
+    client = _app()
+    client.cookies.set("sf_lang", "en")
+    assert client.get("/sq/admin/users").status_code == 200  # the site's cookie: not here

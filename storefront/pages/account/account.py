@@ -202,6 +202,7 @@ def profile() -> rx.Component:
                 ),
                 class_name="mt-4",
             ),
+            rx.cond(AuthState.is_admin, _back_office_language()),
             class_name=CARD + " mt-6",
         ),
         rx.el.section(
@@ -323,4 +324,24 @@ def orders() -> rx.Component:
                 data_testid="orders-empty",
             ),
         ),
+    )
+
+
+def _back_office_language() -> rx.Component:
+    """An admin's choice of the back office's language (English by default)."""
+    return rx.el.div(
+        rx.el.label(
+            _("Back office language"),
+            html_for="back_office_language",
+            class_name="block text-sm font-semibold",
+        ),
+        rx.el.select(
+            *[rx.el.option(i18n.NAMES[lang], value=lang) for lang in i18n.BACK_OFFICE_PREFIXES],
+            id="back_office_language",
+            value=ProfileState.back_office_language,
+            on_change=ProfileState.choose_back_office_language,
+            class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200 bg-white",
+            data_testid="back-office-language",
+        ),
+        class_name="mt-6",
     )
