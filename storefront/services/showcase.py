@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
-from storefront import i18n
 from storefront.i18n import N_, _
 from storefront.models import ServiceCategory, kinds
 from storefront.models.service_details import (
@@ -215,34 +214,31 @@ def _photos(cards: list[BannerCard]) -> list[Photo]:
 
 
 @cached
-def mascots_page(*, session: Session, language: str = i18n.DEFAULT) -> MascotsPage:
-    """The page's words and prices in `language` (part of the cache's key: one page per
-    language)."""
-    with i18n.using(language):
-        return MascotsPage(
-            mascots=mascot_characters(session=session),
-            packages=packages_by_type(
-                session=session, category_slug=MASCOTS_CATEGORY, types=MASCOT_PACKAGE_TYPES
-            ),
-            banner=_photos(active_banner_items(MASCOTS_BANNER, session=session)),
-            works=_photos(gallery_items("mascot-works", session=session)),
-        )
+def mascots_page(*, session: Session) -> MascotsPage:
+    """The page in the language of the moment (the cache keeps one per language)."""
+    return MascotsPage(
+        mascots=mascot_characters(session=session),
+        packages=packages_by_type(
+            session=session, category_slug=MASCOTS_CATEGORY, types=MASCOT_PACKAGE_TYPES
+        ),
+        banner=_photos(active_banner_items(MASCOTS_BANNER, session=session)),
+        works=_photos(gallery_items("mascot-works", session=session)),
+    )
 
 
 @cached
-def bouncers_page(*, session: Session, language: str = i18n.DEFAULT) -> BouncersPage:
-    """The page's words and prices in `language` (part of the cache's key)."""
-    with i18n.using(language):
-        return BouncersPage(
-            options=bouncer_options(session=session),
-            packages=packages_by_type(
-                session=session, category_slug=BOUNCERS_CATEGORY, types=BOUNCER_PACKAGE_TYPES
-            ),
-            banner=_photos(active_banner_items(BOUNCERS_BANNER, session=session)),
-            strip=_photos(gallery_items("bouncer-strip", session=session)),
-            bubbles=_photos(gallery_items("bubbles", session=session)),
-            bouncers=_photos(gallery_items("bouncers", session=session)),
-        )
+def bouncers_page(*, session: Session) -> BouncersPage:
+    """The page in the language of the moment (the cache keeps one per language)."""
+    return BouncersPage(
+        options=bouncer_options(session=session),
+        packages=packages_by_type(
+            session=session, category_slug=BOUNCERS_CATEGORY, types=BOUNCER_PACKAGE_TYPES
+        ),
+        banner=_photos(active_banner_items(BOUNCERS_BANNER, session=session)),
+        strip=_photos(gallery_items("bouncer-strip", session=session)),
+        bubbles=_photos(gallery_items("bubbles", session=session)),
+        bouncers=_photos(gallery_items("bouncers", session=session)),
+    )
 
 
 WEDDINGS_CATEGORY = "magic-weddings"
@@ -306,12 +302,11 @@ def fallback_wedding_offers() -> list[WeddingOffer]:
 
 
 @cached
-def weddings_page(*, session: Session, language: str = i18n.DEFAULT) -> WeddingsPage:
-    """The page's words and prices in `language` (part of the cache's key)."""
+def weddings_page(*, session: Session) -> WeddingsPage:
+    """The page in the language of the moment (the cache keeps one per language)."""
     services = list_public_services(
         session=session, category_slug=WEDDINGS_CATEGORY, kind="wedding_offer"
     )
-    with i18n.using(language):
-        offers = [to_wedding_offer(s) for s in services if s.slug != TIFFANY_SLUG]
-        tiffany = next((to_wedding_offer(s) for s in services if s.slug == TIFFANY_SLUG), None)
-        return WeddingsPage(offers=offers or fallback_wedding_offers(), tiffany=tiffany)
+    offers = [to_wedding_offer(s) for s in services if s.slug != TIFFANY_SLUG]
+    tiffany = next((to_wedding_offer(s) for s in services if s.slug == TIFFANY_SLUG), None)
+    return WeddingsPage(offers=offers or fallback_wedding_offers(), tiffany=tiffany)

@@ -6,7 +6,6 @@ import logging
 
 import reflex as rx
 
-from storefront import i18n
 from storefront.i18n import N_, _
 from storefront.services import showcase
 from storefront.services.errors import ServiceError
@@ -34,7 +33,7 @@ class BouncersState(rx.State):
     @rx.event
     async def load(self):
         try:
-            page = await call_service(showcase.bouncers_page, language=i18n.language())
+            page = await call_service(showcase.bouncers_page)
         except ServiceError as exc:
             self._failed(exc.message)
             return

@@ -7,7 +7,6 @@ import logging
 
 import reflex as rx
 
-from storefront import i18n
 from storefront.i18n import _
 from storefront.services import cart, checkout, showcase
 from storefront.state.access import access
@@ -51,7 +50,7 @@ class WeddingsState(rx.State):
         self.banner = await banner_cards("banner-weddings")
         self.filmstrip = await film_strip_cards("gallery-wedding-filmstrip")
         try:
-            page = await call_service(showcase.weddings_page, language=i18n.language())
+            page = await call_service(showcase.weddings_page)
         except Exception:
             log.exception("loading wedding offers failed; showing the built-in packages")
             page = showcase.WeddingsPage(offers=showcase.fallback_wedding_offers(), tiffany=None)

@@ -64,6 +64,28 @@ def test_a_page_is_built_once_and_then_served_without_the_database(session, engi
     assert len(queries) <= 1
 
 
+def test_each_language_is_cached_apart(session, engine):
+    """Issue 21: a cached read shapes words and prices in the language of the moment, so the
+    cache keeps one value per language (an English page never gets the default's)."""
+    from storefront import i18n
+    from storefront.services import content
+
+    service = make_service(session, title="Kështjellë", price="1300")
+    service.translations = content.with_texts({}, "en", {"title": "Castle"})
+    session.add(service)
+    session.commit()
+
+    def read():
+        views = in_transaction(lambda s: catalog.list_public_services(session=s), engine)
+        return [(v.title, str(v.price)) for v in views]
+
+    assert read() == [("Kështjellë", "1300.00")]
+    with i18n.using("en"):
+        assert read() == [("Castle", "1300.00")]
+        assert business.business_details.cache_key((), {})[2] == "en"
+    assert read() == [("Kështjellë", "1300.00")]
+
+
 def test_an_admin_change_shows_at_once_in_this_worker(session, engine):
     boss = make_user(session, role="admin")
     service = make_service(session, title="Mickey")
