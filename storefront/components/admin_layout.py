@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront import i18n, routes
+from storefront import routes
 from storefront.components.modal import modal
 from storefront.components.navbar import navbar
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
@@ -62,29 +62,24 @@ def in_both_languages(
     label: str, default: rx.Component, english: rx.Component, *, field_id: str
 ) -> rx.Component:
     """A text a page shows in each language, edited side by side: the default edition's on the
-    left (`field_id`), the English on the right (`field_id`-en); stacked on a phone. An empty
-    English text shows the default one on the English pages (services/content.py)."""
-    return rx.el.fieldset(
-        rx.el.legend(label, class_name=LABEL),
+    left, labelled `label` (`field_id`), the English on the right (`field_id`-en, labelled
+    'English (optional)' and described by `label`: build it with
+    `aria_describedby=f"{field_id}-label"`); stacked on a phone. An empty English text shows
+    the default one on the English pages (services/content.py)."""
+    return rx.el.div(
         rx.el.div(
-            rx.el.div(
-                rx.el.label(
-                    i18n.NAMES[i18n.DEFAULT],
-                    html_for=field_id,
-                    class_name="block text-xs text-slate-500 mb-1",
-                ),
-                default,
-            ),
-            rx.el.div(
-                rx.el.label(
-                    _("English (optional)"),
-                    html_for=f"{field_id}-en",
-                    class_name="block text-xs text-slate-500 mb-1",
-                ),
-                english,
-            ),
-            class_name="grid gap-3 md:grid-cols-2",
+            rx.el.label(label, html_for=field_id, id=f"{field_id}-label", class_name=LABEL),
+            default,
         ),
+        rx.el.div(
+            rx.el.label(
+                _("English (optional)"),
+                html_for=f"{field_id}-en",
+                class_name=LABEL + " text-slate-500",
+            ),
+            english,
+        ),
+        class_name="grid gap-3 md:grid-cols-2",
         data_testid=f"{field_id}-languages",
     )
 

@@ -232,7 +232,13 @@ def service_form() -> rx.Component:
             in_both_languages(
                 _("Title"),
                 _text_input("service-title", F.title, F.set_title, required=True, max_length=200),
-                _text_input("service-title-en", F.title_en, F.set_title_en, max_length=200),
+                _text_input(
+                    "service-title-en",
+                    F.title_en,
+                    F.set_title_en,
+                    max_length=200,
+                    aria_describedby="service-title-label",
+                ),
                 field_id="service-title",
             ),
             _field(
@@ -254,7 +260,12 @@ def service_form() -> rx.Component:
             in_both_languages(
                 _("Description"),
                 _text_area("service-description", F.description, F.set_description, required=True),
-                _text_area("service-description-en", F.description_en, F.set_description_en),
+                _text_area(
+                    "service-description-en",
+                    F.description_en,
+                    F.set_description_en,
+                    aria_describedby="service-description-label",
+                ),
                 field_id="service-description",
             ),
             rx.el.div(

@@ -203,6 +203,7 @@ def _item_form() -> rx.Component:
                         name="title" + suffix.replace("-", "_"),
                         max_length=TITLE_MAX,
                         default_value=values["title" + suffix.replace("-", "_")],
+                        aria_describedby="item-title-label" if suffix else None,
                         class_name=INPUT,
                     )
                     for suffix in ("", "-en")
@@ -218,6 +219,7 @@ def _item_form() -> rx.Component:
                         rows=3,
                         max_length=ITEM_DESCRIPTION_MAX,
                         default_value=values["description" + suffix.replace("-", "_")],
+                        aria_describedby="item-description-label" if suffix else None,
                         class_name=INPUT,
                     )
                     for suffix in ("", "-en")
