@@ -218,6 +218,13 @@ def language_of(path: str | None) -> str:
     return split(path or "/")[0]
 
 
+def site_language_of(path: str | None) -> str:
+    """The edition of the site a visitor going to `path` is in: its language, the default
+    for a back-office page (its sign-in page is the site's own)."""
+    lang, rest = split(path or "/")
+    return DEFAULT if is_back_office(rest) else lang
+
+
 def in_language(path: str, lang: str) -> str:
     """The same page as `path` in `lang`'s edition: '/en/services/mascots', 'sq' ->
     '/services/mascots'."""

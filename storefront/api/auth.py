@@ -72,7 +72,7 @@ async def complete(request: Request) -> Response:
         )
     except auth.AuthError:
         # The sign-in page of the edition the visitor was going to (storefront/i18n.py).
-        sign_in = i18n.href(site_routes.SIGN_IN, i18n.language_of(target))
+        sign_in = i18n.href(site_routes.SIGN_IN, i18n.site_language_of(target))
         response = RedirectResponse(f"{sign_in}?redirectTo={quote(target)}&error=expired", 303)
         response.delete_cookie(auth.BIND_COOKIE, path=BIND_COOKIE_PATH)
         return response

@@ -77,7 +77,7 @@ def _second_step(user_id: uuid.UUID, redirect_to: str) -> RedirectResponse:
     """An account with two-factor on: the provider's word is the first step only. The sign-in
     page asks for the code, with this browser's ticket in an HttpOnly cookie."""
     query = urlencode({"step": two_factor.SIGN_IN_STEP, "redirectTo": redirect_to})
-    sign_in = i18n.href(site_routes.SIGN_IN, i18n.language_of(redirect_to))
+    sign_in = i18n.href(site_routes.SIGN_IN, i18n.site_language_of(redirect_to))
     response = RedirectResponse(f"{sign_in}?{query}", status_code=302)
     response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
     response.set_cookie(

@@ -127,7 +127,7 @@ class AuthState(rx.State):
         if not self.signed_in:
             path = self._path()
             # From the back office, the site's own sign-in page (the default edition's).
-            lang = i18n.DEFAULT if i18n.is_back_office(i18n.split(path)[1]) else None
+            lang = i18n.site_language_of(path)
             return rx.redirect(i18n.href(f"{routes.SIGN_IN}?redirectTo={quote(path)}", lang))
         return None
 

@@ -63,7 +63,7 @@ def test_an_admin_creates_a_service_with_two_images_and_sees_it_on_its_page(page
     page.get_by_label("Search").fill(title)
     row = page.get_by_test_id("service-row").filter(has_text=title)
     expect(row).to_have_count(1)
-    expect(row).to_contain_text("80,00")
+    expect(row).to_contain_text("€80.00")  # the back office in English
     expect(row).to_contain_text("Active")
 
     page.goto(f"/services/{slug}")

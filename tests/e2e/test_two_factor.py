@@ -45,7 +45,8 @@ def test_an_admin_turns_on_two_factor_and_signs_in_with_it(request, viewport, se
     form.get_by_label("Code").fill(totp.now())
     form.get_by_role("button", name="Turn on").click()
     codes = page.get_by_test_id("recovery-codes").get_by_role("listitem")
-    expect(codes).to_have_count(10)
+    # Ten argon2 hashes (slow on purpose) before the answer: seconds on a busy 2-core machine.
+    expect(codes).to_have_count(10, timeout=30000)
     expect(page.get_by_test_id("two-factor-secret")).to_have_count(0)
     _shot(page, "2-recovery-codes")
 
