@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
+from storefront.i18n import N_o, _o
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
 from storefront.services import audit, availability, dates, locks, outbox, permissions
 from storefront.services.auth import normalize_email
@@ -47,8 +48,12 @@ EDIT_FIELDS = {
 # Required on every booking (docs/product.md §5); the venue address too when the booking has one
 # (`update_booking`): a booking placed on the booking screen may have none.
 REQUIRED_FIELDS = ("email", "phone")
-EDIT_LABELS = {"full_name": "Customer name", "phone": "Phone", "address": "Venue address"}
-TOTAL_MESSAGE = "Total must be a number of 0 or more"
+EDIT_LABELS = {
+    "full_name": N_o("Customer name"),
+    "phone": N_o("Phone"),
+    "address": N_o("Venue address"),
+}
+TOTAL_MESSAGE = N_o("Total must be a number of 0 or more")
 PAST_MESSAGE = "This would move the booking into the past"
 NOTES_MAX = 2000
 
@@ -312,11 +317,12 @@ def _source(session: Session, booking_id: object, by: object) -> tuple[Any, str]
         raise AdminBookingError("invalid_filter", "Cancel by email or by address", field="by")
     found = session.get(Booking, _booking_id(booking_id))
     if found is None:
-        raise AdminBookingError("not_found", "Booking not found")
+        raise AdminBookingError("not_found", N_o("Booking not found"))
     if by == "email":
         return Booking.contact_email, found.contact_email
     if not found.client_address:
-        raise AdminBookingError("not_found", "No address was recorded for this booking")
+        # Shown to the admin as it is, translated there (state/admin_bookings.py).
+        raise AdminBookingError("not_found", N_o("No address was recorded for this booking"))
     return Booking.client_address, found.client_address
 
 
@@ -448,7 +454,8 @@ def _check_edit(
     values["event_type"] = _text(edit.event_type) or ""
     values["guest_count"] = _integer(edit.guest_count)
     required = REQUIRED_FIELDS + (("address",) if address_required else ())
-    checked = check_fields(values, required=required, labels=EDIT_LABELS)
+    labels = {name: _o(label) for name, label in EDIT_LABELS.items()}
+    checked = check_fields(values, required=required, labels=labels)
     column = {name: col for col, name in EDIT_FIELDS.items()}
     clean = {column[name]: value for name, value in checked.values.items()}
     codes = {column[name]: code for name, code in checked.codes.items()}
@@ -460,11 +467,11 @@ def _check_edit(
         amount = to_amount(total, default=Decimal("-1"))
         if not Decimal("0") <= amount <= MAX_PRICE:
             codes["total_amount"] = "invalid"
-            messages["total_amount"] = TOTAL_MESSAGE
+            messages["total_amount"] = _o(TOTAL_MESSAGE)
         else:
             clean["total_amount"] = amount.quantize(CENT)
     elif total is None:
-        codes["total_amount"], messages["total_amount"] = "invalid", TOTAL_MESSAGE
+        codes["total_amount"], messages["total_amount"] = "invalid", _o(TOTAL_MESSAGE)
     return clean, codes, messages
 
 
@@ -491,14 +498,20 @@ def _check_item(
     ):
         rate = Decimal("-1")
     if not Decimal("0") <= rate <= MAX_PRICE:
-        fail("unit_price", "Price must be a number of 0 or more")
+        fail("unit_price", _o("Price must be a number of 0 or more"))
     quantity = _integer(edit.quantity)
     if quantity is None or not 1 <= quantity <= availability.MAX_QUANTITY:
-        fail("quantity", f"Quantity must be between 1 and {availability.MAX_QUANTITY}")
+        fail(
+            "quantity",
+            _o("Quantity must be between 1 and {most}").format(most=availability.MAX_QUANTITY),
+        )
     hours = _integer(edit.duration_hours)
     low, high = availability.MIN_DURATION_HOURS, availability.MAX_DURATION_HOURS
     if hours is None or not low <= hours <= high:
-        fail("duration_hours", f"Duration must be between {low} and {high} hours")
+        fail(
+            "duration_hours",
+            _o("Duration must be between {least} and {most} hours").format(least=low, most=high),
+        )
     start = None
     try:
         day = dates.typed_day(edit.date)
@@ -509,15 +522,15 @@ def _check_item(
     except availability.AvailabilityError:
         pass
     if start is None:
-        fail("date", "Choose a date and a time")
+        fail("date", _o("Choose a date and a time"))
     status = _text(edit.status) or ""
     if status and status not in BOOKING_STATUSES:
-        fail("status", "Unknown status")
+        fail("status", _o("Unknown status"))
     notes = edit.notes
     if notes is not None:
         notes = _text(notes)
         if notes is None or len(notes) > NOTES_MAX:
-            fail("notes", f"Notes are at most {NOTES_MAX} characters")
+            fail("notes", _o("Notes are at most {most} characters").format(most=NOTES_MAX))
     if any(key.startswith(f"items.{index}.") for key in errors):
         return None
     return {

@@ -7,12 +7,24 @@ from datetime import date, timedelta
 
 from sqlmodel import Session, col, select
 
+from storefront.i18n import N_o, _o
 from storefront.models import HOLD_STATUSES, Booking, BookingItem, utcnow
 from storefront.services import dates
 from storefront.services.admin_booking_list import _day_start_utc
 from storefront.services.admin_bookings import AdminBookingError, _require_admin
 
 # --- the week calendar -----------------------------------------------------------------------
+
+# The days' names in the calendar's head, Monday first (the admin's language, not the server's).
+WEEKDAYS = (
+    N_o("Mon"),
+    N_o("Tue"),
+    N_o("Wed"),
+    N_o("Thu"),
+    N_o("Fri"),
+    N_o("Sat"),
+    N_o("Sun"),
+)
 
 
 @dataclass(frozen=True)
@@ -85,7 +97,7 @@ def week_calendar(*, session: Session, actor_id: object, day: object = None) -> 
         )
     return WeekCalendar(
         monday=monday,
-        days=tuple((monday + timedelta(days=n)).strftime("%a %d.%m.") for n in range(7)),
+        days=tuple(f"{_o(WEEKDAYS[n])} {monday + timedelta(days=n):%d.%m.}" for n in range(7)),
         rows=tuple(
             CalendarRow(name, tuple(tuple(d) for d in days))
             for name, days in sorted(by_service.items())

@@ -10,7 +10,8 @@ import asyncio
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import _o
 from storefront.services import admin_bookings, dates
 from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
 from storefront.services.booking import EVENT_TYPES, price_line
@@ -86,12 +87,12 @@ class AdminBookingEditState(AdminState):
                 admin_bookings.edit_form, actor_id=caller, booking_id=booking_id
             )
         except AdminBookingError as exc:
-            self.error = NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED
+            self.error = _o(NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED)
             self.loaded = True
             return
         except Exception as exc:
             log_failure("AdminBookingEditState.load", exc, booking=booking_id)
-            self.error, self.loaded = BOOKING_FAILED, True
+            self.error, self.loaded = _o(BOOKING_FAILED), True
             return
         self.booking_id, self.reference, self.status = form.id, form.reference, form.status
         self.contact_name, self.city, self.zip_code = form.contact_name, form.city, form.zip_code
@@ -108,7 +109,9 @@ class AdminBookingEditState(AdminState):
                     "name": line.service_name,
                     "rate": line.unit_price,
                     "unit": line.price_unit,
-                    "unit_label": "per hour" if line.price_unit == "per_hour" else "per event",
+                    "unit_label": (
+                        _o("per hour") if line.price_unit == "per_hour" else _o("per event")
+                    ),
                     "quantity": str(line.quantity),
                     "date": dates.display_day(line.date),
                     "time": line.start_time,
@@ -213,9 +216,12 @@ class AdminBookingEditState(AdminState):
                 # Each refused field says its own words beside it; the summary says how many.
                 codes = dict(exc.details.get("fields", {}))
                 messages = {str(k): str(v) for k, v in exc.details.get("messages", {}).items()}
-                self.field_errors = {k: messages.get(k, REQUIRED) for k in codes}
+                # The messages are in the language of the moment already (the service's).
+                self.field_errors = {k: messages.get(k, _o(REQUIRED)) for k in codes}
                 missing = any(code == "required" for code in codes.values())
-                self.error = REQUIRED if missing else next(iter(messages.values()), SAVE_FAILED)
+                self.error = (
+                    _o(REQUIRED) if missing else next(iter(messages.values()), _o(SAVE_FAILED))
+                )
             elif exc.code == "in_past":
                 self.past_lines = [str(name) for name in exc.details.get("lines", [])]
             elif exc.code == "over_capacity":
@@ -223,17 +229,17 @@ class AdminBookingEditState(AdminState):
                 self._fingerprint = str(exc.details.get("fingerprint", ""))
                 self.error = overbook_message(exc)
             else:
-                self.error = NOT_FOUND if exc.code == "not_found" else SAVE_FAILED
+                self.error = _o(NOT_FOUND if exc.code == "not_found" else SAVE_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingEditState._save", exc, booking=self.booking_id)
-            self.busy, self.error = False, SAVE_FAILED
+            self.busy, self.error = False, _o(SAVE_FAILED)
             return
-        self.field_errors, self.conflicts, self.notice = {}, [], SAVED
+        self.field_errors, self.conflicts, self.notice = {}, [], _o(SAVED)
         yield
         await asyncio.sleep(SAVE_REDIRECT_SECONDS)
         self.busy = False
-        yield rx.redirect(routes.ADMIN_BOOKINGS)
+        yield rx.redirect(i18n.href(routes.ADMIN_BOOKINGS))
 
     @rx.event
     async def save(self, _form: dict | None = None):
@@ -275,9 +281,9 @@ class AdminBookingEditState(AdminState):
             )
         except Exception as exc:
             log_failure("AdminBookingEditState.delete", exc, booking=self.booking_id)
-            self.error = DELETE_FAILED
+            self.error = _o(DELETE_FAILED)
             return
-        return rx.redirect(routes.ADMIN_BOOKINGS)
+        return rx.redirect(i18n.href(routes.ADMIN_BOOKINGS))
 
 
 def _priced(line: dict[str, str]) -> dict[str, str]:

@@ -10,49 +10,78 @@ from urllib.parse import urlencode
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
+from storefront.i18n import N_o, _o
 from storefront.services import admin_booking_list, admin_bookings
 from storefront.services.admin_bookings import AdminBookingError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
-LOAD_FAILED = "Failed to load bookings. Please try again later."
-STATUS_FAILED = "Failed to update booking status. Please try again."
-BOOKING_FAILED = "Failed to load booking. Please try again."
-NOT_FOUND = "Booking not found"
-SAVE_FAILED = "An error occurred while saving the booking"
-DELETE_FAILED = "An error occurred while deleting the booking"
-REQUIRED = "Please fill in all required fields"
-SAVED = "Booking updated successfully"
-OVERBOOK = "This would overbook: {conflicts}."
-OVERBOOK_CHANGED = (
+# What the admin reads, written in English and shown through `_o()` (storefront/i18n.py).
+LOAD_FAILED = N_o("Failed to load bookings. Please try again later.")
+STATUS_FAILED = N_o("Failed to update booking status. Please try again.")
+BOOKING_FAILED = N_o("Failed to load booking. Please try again.")
+NOT_FOUND = N_o("Booking not found")
+SAVE_FAILED = N_o("An error occurred while saving the booking")
+DELETE_FAILED = N_o("An error occurred while deleting the booking")
+REQUIRED = N_o("Please fill in all required fields")
+SAVED = N_o("Booking updated successfully")
+OVERBOOK = N_o("This would overbook: {conflicts}.")
+OVERBOOK_CHANGED = N_o(
     "What is in the way changed since you were shown it: {conflicts}. Nothing was changed; "
     "override again only if this is still what you want."
 )
-CANCEL_FROM_FAILED = "Failed to cancel the pending bookings. Please try again."
-CANCEL_FROM_NONE = "No pending bookings from {value}."
-CANCEL_FROM_ASK = "Cancel {count} pending booking(s) from {value}: {references}?"
-CANCEL_FROM_DONE = "Cancelled {count} pending booking(s) from {value}."
-BAD_FILTER = "Please check the filter: a status from the list and dates as DD.MM.YYYY."
+CANCEL_FROM_FAILED = N_o("Failed to cancel the pending bookings. Please try again.")
+CANCEL_FROM_NONE = N_o("No pending bookings from {value}.")
+CANCEL_FROM_ASK = N_o("Cancel {count} pending booking(s) from {value}: {references}?")
+CANCEL_FROM_DONE = N_o("Cancelled {count} pending booking(s) from {value}.")
+BAD_FILTER = N_o("Please check the filter: a status from the list and dates as DD.MM.YYYY.")
 SAVE_REDIRECT_SECONDS = 1.5
 # The list's filter in the address: ?status=&q=&from=&to=&page=, each cut to its length.
 LIMITS = {"status": 16, "q": admin_booking_list.SEARCH_MAX, "from": 10, "to": 10, "page": 6}
 STATUSES = list(admin_booking_list.STATUSES)
+# A status as the list, its filter and the status buttons name it.
+STATUS_LABELS = {
+    "pending": N_o("pending"),
+    "confirmed": N_o("confirmed"),
+    "on_the_way": N_o("on the way"),
+    "completed": N_o("completed"),
+    "cancelled": N_o("cancelled"),
+}
+# A status as the notice of a change, the override button and the week calendar name it: by its
+# code, as the English copy has always shown it ('on_the_way').
+STATUS_CODES = {
+    "pending": N_o("pending"),
+    "confirmed": N_o("confirmed"),
+    "on_the_way": N_o("on_the_way"),
+    "completed": N_o("completed"),
+    "cancelled": N_o("cancelled"),
+}
 
 
 def status_label(status: str) -> str:
-    return status.replace("_", " ")
+    """'on_the_way' -> 'on the way', in the language of the moment."""
+    label = STATUS_LABELS.get(status)
+    return _o(label) if label else status.replace("_", " ")
+
+
+def status_code(status: str) -> str:
+    """'on_the_way' -> 'on_the_way' in English, its word in the language of the moment."""
+    code = STATUS_CODES.get(status)
+    return _o(code) if code else status
 
 
 def overbook_message(exc: AdminBookingError) -> str:
     """The refusal of an overbooking, or of an override whose conflicts changed meanwhile."""
     text = OVERBOOK_CHANGED if exc.details.get("changed") else OVERBOOK
-    return text.format(conflicts="; ".join(str(c) for c in exc.details.get("conflicts", [])))
+    return _o(text).format(conflicts="; ".join(str(c) for c in exc.details.get("conflicts", [])))
 
 
 def _row(row: admin_booking_list.AdminBookingRow) -> dict[str, str]:
-    guests = f"{row.guest_count} guests" if row.guest_count is not None else ""
+    guests = (
+        _o("{count} guests").format(count=row.guest_count) if row.guest_count is not None else ""
+    )
     return {
         "id": row.id,
         "short_id": row.short_id,
@@ -64,7 +93,7 @@ def _row(row: admin_booking_list.AdminBookingRow) -> dict[str, str]:
         "total": row.total_label,
         "status": row.status,
         "status_label": status_label(row.status),
-        "edit_url": routes.with_id(routes.ADMIN_BOOKING_EDIT, row.id),
+        "edit_url": i18n.href(routes.with_id(routes.ADMIN_BOOKING_EDIT, row.id)),
     }
 
 
@@ -114,7 +143,9 @@ class AdminBookingsState(AdminState):
 
     def _go(self, query: dict[str, str]):
         """Show the list of `query` and put it in the address."""
-        return rx.redirect(routes.ADMIN_BOOKINGS + (f"?{urlencode(query)}" if query else ""))
+        return rx.redirect(
+            i18n.href(routes.ADMIN_BOOKINGS + (f"?{urlencode(query)}" if query else ""))
+        )
 
     def _filters(self) -> admin_booking_list.BookingFilter:
         return admin_booking_list.check_filter(
@@ -128,7 +159,7 @@ class AdminBookingsState(AdminState):
         try:
             filters = self._filters()
         except AdminBookingError:
-            self.error = BAD_FILTER
+            self.error = _o(BAD_FILTER)
             return
         self.loading = True
         try:
@@ -137,7 +168,7 @@ class AdminBookingsState(AdminState):
             )
         except Exception as exc:
             log_failure("AdminBookingsState._reload", exc)
-            self.rows, self.total, self.error = [], 0, LOAD_FAILED
+            self.rows, self.total, self.error = [], 0, _o(LOAD_FAILED)
         else:
             self.rows = [_row(r) for r in found.rows]
             self.total, self.page, self.pages = found.total, found.page, found.pages
@@ -218,11 +249,11 @@ class AdminBookingsState(AdminState):
                 admin_booking_list.booking_detail, actor_id=caller, booking_id=str(booking_id)[:64]
             )
         except AdminBookingError as exc:
-            self.error = NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED
+            self.error = _o(NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingsState.open_detail", exc, booking=str(booking_id)[:64])
-            self.error = BOOKING_FAILED
+            self.error = _o(BOOKING_FAILED)
             return
         view = found.view
         self.detail = {
@@ -240,8 +271,8 @@ class AdminBookingsState(AdminState):
             "total": view.total_label,
             "status": view.status,
             "status_label": status_label(view.status),
-            "special_requests": view.special_requests or "None",
-            "edit_url": routes.with_id(routes.ADMIN_BOOKING_EDIT, view.id),
+            "special_requests": view.special_requests or _o("None"),
+            "edit_url": i18n.href(routes.with_id(routes.ADMIN_BOOKING_EDIT, view.id)),
         }
         self.detail_lines = [
             {
@@ -267,7 +298,7 @@ class AdminBookingsState(AdminState):
             return
         status = str(status)
         if status not in STATUSES:
-            self.detail_error = STATUS_FAILED
+            self.detail_error = _o(STATUS_FAILED)
             return
         try:
             await call_service(
@@ -284,18 +315,18 @@ class AdminBookingsState(AdminState):
                 self.asked_status = status
                 self.detail_error = overbook_message(exc)
             else:
-                self.detail_error = NOT_FOUND if exc.code == "not_found" else STATUS_FAILED
+                self.detail_error = _o(NOT_FOUND if exc.code == "not_found" else STATUS_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingsState._set_status", exc, booking=self.detail.get("id"))
-            self.detail_error = STATUS_FAILED
+            self.detail_error = _o(STATUS_FAILED)
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
         self._fingerprint = ""
         self.detail["status"] = status
         self.detail["status_label"] = status_label(status)
         self.detail_lines = [line | {"status": status_label(status)} for line in self.detail_lines]
-        self.notice = f"Booking status updated to {status}"
+        self.notice = _o("Booking status updated to {status}").format(status=status_code(status))
         await self._reload(caller)
 
     @rx.event
@@ -331,17 +362,18 @@ class AdminBookingsState(AdminState):
                 by=by,
             )
         except AdminBookingError as exc:
-            self.detail_error = exc.message if exc.code == "not_found" else CANCEL_FROM_FAILED
+            # The service's words, marked there (services/admin_bookings.py `_source`).
+            self.detail_error = _o(exc.message if exc.code == "not_found" else CANCEL_FROM_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingsState.ask_cancel_from", exc, booking=self.detail.get("id"))
-            self.detail_error = CANCEL_FROM_FAILED
+            self.detail_error = _o(CANCEL_FROM_FAILED)
             return
         if not found.references:
-            self.detail_error = CANCEL_FROM_NONE.format(value=found.value)
+            self.detail_error = _o(CANCEL_FROM_NONE).format(value=found.value)
             return
         self.cancel_by = by
-        self.cancel_question = CANCEL_FROM_ASK.format(
+        self.cancel_question = _o(CANCEL_FROM_ASK).format(
             count=len(found.references), value=found.value, references=", ".join(found.references)
         )
 
@@ -362,10 +394,10 @@ class AdminBookingsState(AdminState):
             log_failure(
                 "AdminBookingsState.confirm_cancel_from", exc, booking=self.detail.get("id")
             )
-            self.detail_error = CANCEL_FROM_FAILED
+            self.detail_error = _o(CANCEL_FROM_FAILED)
             return
         self.detail_open = False
-        self.notice = CANCEL_FROM_DONE.format(count=len(done.references), value=done.value)
+        self.notice = _o(CANCEL_FROM_DONE).format(count=len(done.references), value=done.value)
         await self._reload(caller)
 
     @rx.event

@@ -7,12 +7,13 @@ from datetime import date, timedelta
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import admin_week
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
-LOAD_FAILED = "Failed to load bookings. Please try again later."
+LOAD_FAILED = N_o("Failed to load bookings. Please try again later.")
 
 
 class AdminCalendarState(AdminState):
@@ -31,7 +32,7 @@ class AdminCalendarState(AdminState):
             week = await call_service(admin_week.week_calendar, actor_id=caller, day=day)
         except Exception as exc:
             log_failure("AdminCalendarState._show", exc)
-            self.error = LOAD_FAILED
+            self.error = _o(LOAD_FAILED)
             return
         self.error = ""
         self.monday = week.monday.isoformat()
@@ -45,7 +46,11 @@ class AdminCalendarState(AdminState):
                         "reference": e.reference,
                         "status": e.status,
                         "time": f"{e.start}–{e.end}",
-                        "buffer": f"buffer until {e.buffer_until}" if e.buffer_until else "",
+                        "buffer": (
+                            _o("buffer until {time}").format(time=e.buffer_until)
+                            if e.buffer_until
+                            else ""
+                        ),
                         "quantity": f"× {e.quantity}" if e.quantity > 1 else "",
                     }
                     for e in entries

@@ -4,7 +4,7 @@ Back to Bookings. Each refused field says why beside it."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
     DANGER_BUTTON,
@@ -22,13 +22,14 @@ from storefront.components.ui import (
     field_error,
     loading_spinner,
 )
+from storefront.i18n import N_o, _o
 from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
 
-ACCESS = "You must be an admin to access this page."
-DELETE_QUESTION = "Are you sure you want to delete this booking? This action cannot be undone."
-PAST_QUESTION = "This would move the booking into the past: "
+ACCESS = N_o("You must be an admin to access this page.")
+DELETE_QUESTION = N_o("Are you sure you want to delete this booking? This action cannot be undone.")
+PAST_QUESTION = N_o("This would move the booking into the past: {services}. Save anyway?")
 
 
 def _field_error(key, field_id) -> rx.Component:
@@ -98,21 +99,27 @@ def _line(line: dict, index) -> rx.Component:
             _line_input(
                 index,
                 line,
-                rx.el.span("Price ", rx.el.span(line["unit_label"], data_testid="line-unit")),
+                rx.el.span(
+                    _o("Price"), " ", rx.el.span(line["unit_label"], data_testid="line-unit")
+                ),
                 "rate",
                 error="unit_price",
                 type="number",
                 min=0,
                 step="0.01",
             ),
-            _line_input(index, line, "Quantity", "quantity", type="number", min=1, step=1),
-            _line_input(index, line, "Date", "date", **DATE_FIELD),
-            _line_input(index, line, "Time", "time", error="date", **TIME_FIELD),
+            _line_input(index, line, _o("Quantity"), "quantity", type="number", min=1, step=1),
+            _line_input(index, line, _o("Date"), "date", **DATE_FIELD),
+            _line_input(index, line, _o("Time"), "time", error="date", **TIME_FIELD),
             _line_select(
-                index, line, "Duration (hours)", "duration", [(str(h), str(h)) for h in range(1, 9)]
+                index,
+                line,
+                _o("Duration (hours)"),
+                "duration",
+                [(str(h), str(h)) for h in range(1, 9)],
             ),
             rx.el.div(
-                rx.el.p("Line total", class_name=LABEL),
+                rx.el.p(_o("Line total"), class_name=LABEL),
                 rx.el.p(
                     line["total_label"],
                     class_name="py-2 font-semibold",
@@ -123,10 +130,12 @@ def _line(line: dict, index) -> rx.Component:
         ),
         rx.el.div(
             _line_select(
-                index, line, "Status", "status", [(st, status_label(st)) for st in STATUSES]
+                index, line, _o("Status"), "status", [(st, status_label(st)) for st in STATUSES]
             ),
             rx.el.div(
-                rx.el.label("Notes", html_for="line-notes-" + index.to_string(), class_name=LABEL),
+                rx.el.label(
+                    _o("Notes"), html_for="line-notes-" + index.to_string(), class_name=LABEL
+                ),
                 rx.el.textarea(
                     id="line-notes-" + index.to_string(),
                     value=line["notes"],
@@ -146,16 +155,24 @@ def _line(line: dict, index) -> rx.Component:
 
 def _form() -> rx.Component:
     return rx.el.form(
-        rx.el.h2("Booking ", S.reference, class_name="text-lg font-bold"),
+        rx.el.h2(
+            _o("Booking {reference}").format(reference=S.reference),
+            class_name="text-lg font-bold",
+        ),
         rx.el.div(
-            _field("Customer name", "contact_name", S.contact_name),
-            _field("Email", "contact_email", S.contact_email, kind="email", required=True),
-            _field("Phone", "contact_phone", S.contact_phone, kind="tel", required=True),
-            _field("Venue address", "venue_address", S.venue_address, required=S.address_required),
-            _field("City", "city", S.city),
-            _field("ZIP Code", "zip_code", S.zip_code),
+            _field(_o("Customer name"), "contact_name", S.contact_name),
+            _field(_o("Email"), "contact_email", S.contact_email, kind="email", required=True),
+            _field(_o("Phone"), "contact_phone", S.contact_phone, kind="tel", required=True),
+            _field(
+                _o("Venue address"),
+                "venue_address",
+                S.venue_address,
+                required=S.address_required,
+            ),
+            _field(_o("City"), "city", S.city),
+            _field(_o("ZIP Code"), "zip_code", S.zip_code),
             rx.el.div(
-                rx.el.label("Event Type", html_for="edit-event_type", class_name=LABEL),
+                rx.el.label(_o("Event Type"), html_for="edit-event_type", class_name=LABEL),
                 rx.el.select(
                     *[
                         rx.el.option(label, value=value)
@@ -168,7 +185,7 @@ def _form() -> rx.Component:
                 ),
             ),
             _field(
-                "Guests",
+                _o("Guests"),
                 "guest_count",
                 S.guest_count,
                 kind="number",
@@ -178,7 +195,7 @@ def _form() -> rx.Component:
             class_name="mt-3 grid gap-3 sm:grid-cols-2",
         ),
         rx.el.div(
-            rx.el.label("Special requests", html_for="edit-special_requests", class_name=LABEL),
+            rx.el.label(_o("Special requests"), html_for="edit-special_requests", class_name=LABEL),
             rx.el.textarea(
                 id="edit-special_requests",
                 value=S.special_requests,
@@ -188,13 +205,19 @@ def _form() -> rx.Component:
             ),
             class_name="mt-3",
         ),
-        rx.el.h2("Services", class_name="mt-6 text-lg font-bold"),
+        rx.el.h2(_o("Services"), class_name="mt-6 text-lg font-bold"),
         rx.foreach(S.lines, _line),
         rx.el.div(
-            rx.el.p("Services: ", rx.el.span(S.lines_total_label, data_testid="lines-total")),
+            rx.el.p(
+                _o("Services:"),
+                " ",
+                rx.el.span(S.lines_total_label, data_testid="lines-total"),
+            ),
             rx.el.div(
                 rx.el.label(
-                    "Total set by hand (optional)", html_for="edit-total_amount", class_name=LABEL
+                    _o("Total set by hand (optional)"),
+                    html_for="edit-total_amount",
+                    class_name=LABEL,
                 ),
                 rx.el.input(
                     id="edit-total_amount",
@@ -202,14 +225,15 @@ def _form() -> rx.Component:
                     min=0,
                     step="0.01",
                     value=S.total_amount,
-                    placeholder="The services' sum",
+                    placeholder=_o("The services' sum"),
                     on_change=lambda v: S.set_field("total_amount", v),
                     class_name=INPUT + " max-w-[12rem]",
                 ),
                 _field_error("total_amount", "edit-total_amount"),
             ),
             rx.el.p(
-                "Total: ",
+                _o("Total:"),
+                " ",
                 rx.el.strong(S.total_label),
                 class_name="text-lg",
                 data_testid="edit-total",
@@ -218,7 +242,7 @@ def _form() -> rx.Component:
         ),
         rx.el.div(
             rx.el.button(
-                rx.cond(S.busy, "Saving...", "Save Changes"),
+                rx.cond(S.busy, _o("Saving..."), _o("Save Changes")),
                 type="submit",
                 disabled=S.busy,
                 class_name=PRIMARY_BUTTON,
@@ -227,14 +251,14 @@ def _form() -> rx.Component:
             rx.cond(
                 S.conflicts.length() > 0,
                 rx.el.button(
-                    "Save anyway (overbook)",
+                    _o("Save anyway (overbook)"),
                     type="button",
                     on_click=S.save_with_override,
                     class_name=DANGER_BUTTON,
                 ),
             ),
             rx.el.button(
-                "Delete Booking",
+                _o("Delete Booking"),
                 type="button",
                 on_click=S.ask_delete,
                 class_name=DANGER_BUTTON,
@@ -251,9 +275,9 @@ def _form() -> rx.Component:
 
 def _confirm_delete() -> rx.Component:
     return confirm_dialog(
-        "Delete Booking",
-        DELETE_QUESTION,
-        confirm_label="Delete Booking",
+        _o("Delete Booking"),
+        _o(DELETE_QUESTION),
+        confirm_label=_o("Delete Booking"),
         on_confirm=S.delete,
         on_cancel=S.cancel_delete,
         open=S.confirm_delete,
@@ -264,14 +288,12 @@ def _confirm_delete() -> rx.Component:
 
 def _confirm_past() -> rx.Component:
     return confirm_dialog(
-        "Move into the past?",
-        PAST_QUESTION,
-        S.past_lines.join(", "),
-        ". Save anyway?",
-        confirm_label="Save anyway",
+        _o("Move into the past?"),
+        _o(PAST_QUESTION).format(services=S.past_lines.join(", ")),
+        confirm_label=_o("Save anyway"),
         on_confirm=S.save_in_past,
         on_cancel=S.keep_editing,
-        cancel_label="Keep editing",
+        cancel_label=_o("Keep editing"),
         open=S.past_lines.length() > 0,
         test_id="past-dialog",
         confirm_test_id="confirm-past",
@@ -280,7 +302,7 @@ def _confirm_past() -> rx.Component:
 
 def admin_booking_edit_page() -> rx.Component:
     return admin_frame(
-        "Edit Booking",
+        _o("Edit Booking"),
         notices(S.notice, S.error),
         rx.cond(S.loaded, rx.cond(S.found, _form()), loading_spinner()),
         _confirm_delete(),
@@ -288,10 +310,10 @@ def admin_booking_edit_page() -> rx.Component:
         current="bookings",
         actions=rx.link(
             rx.icon("arrow-left", size=16),
-            "Back to Bookings",
-            href=routes.ADMIN_BOOKINGS,
+            _o("Back to Bookings"),
+            href=i18n.href(routes.ADMIN_BOOKINGS),
             class_name=SMALL_BUTTON,
             underline="none",
         ),
-        denied=ACCESS,
+        denied=_o(ACCESS),
     )

@@ -4,7 +4,7 @@ status buttons, and the link to the edit page."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
     INPUT,
@@ -19,9 +19,15 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import date_input, error_box
-from storefront.state.admin_bookings import STATUSES, AdminBookingsState, status_label
+from storefront.i18n import N_o, _o
+from storefront.state.admin_bookings import (
+    STATUSES,
+    AdminBookingsState,
+    status_code,
+    status_label,
+)
 
-DENIED = "You must be an admin to view this page."
+DENIED = N_o("You must be an admin to view this page.")
 STATUS_LOOK = {
     "pending": "bg-amber-100 text-amber-900",
     "confirmed": "bg-green-100 text-green-900",
@@ -49,42 +55,42 @@ def status_badge(status: rx.Var, label: rx.Var) -> rx.Component:
 def _row(row: dict) -> rx.Component:
     return rx.el.tr(
         cell(
-            "Booking ID",
+            _o("Booking ID"),
             rx.el.div(
                 rx.el.code(row["short_id"], class_name="text-xs"),
                 rx.el.p(row["reference"], class_name="font-semibold whitespace-nowrap"),
             ),
         ),
         cell(
-            "Customer",
+            _o("Customer"),
             rx.el.div(
                 rx.el.p(row["customer"], class_name="font-medium"),
                 rx.el.p(row["email"], class_name="text-xs text-slate-600 break-all"),
             ),
         ),
-        cell("Event Type", row["event"]),
-        cell("Date", row["date"]),
-        cell("Total", row["total"], class_name="whitespace-nowrap"),
-        cell("Status", status_badge(row["status"], row["status_label"])),
+        cell(_o("Event Type"), row["event"]),
+        cell(_o("Date"), row["date"]),
+        cell(_o("Total"), row["total"], class_name="whitespace-nowrap"),
+        cell(_o("Status"), status_badge(row["status"], row["status_label"])),
         cell(
-            "Actions",
+            _o("Actions"),
             rx.el.div(
                 rx.el.button(
                     rx.icon("eye", size=16),
-                    "View",
+                    _o("View"),
                     on_click=AdminBookingsState.open_detail(row["id"]),
                     class_name=SMALL_BUTTON,
                     type="button",
-                    aria_label="View booking " + row["reference"],
+                    aria_label=_o("View booking {reference}").format(reference=row["reference"]),
                     data_testid="booking-view",
                 ),
                 rx.link(
                     rx.icon("pencil", size=16),
-                    "Edit",
+                    _o("Edit"),
                     href=row["edit_url"],
                     class_name=SMALL_BUTTON,
                     underline="none",
-                    aria_label="Edit booking " + row["reference"],
+                    aria_label=_o("Edit booking {reference}").format(reference=row["reference"]),
                 ),
                 class_name="flex flex-wrap gap-2 justify-end md:justify-start",
             ),
@@ -96,9 +102,9 @@ def _row(row: dict) -> rx.Component:
 def _filters() -> rx.Component:
     return rx.el.form(
         rx.el.div(
-            rx.el.label("Status", html_for="booking-status", class_name=LABEL),
+            rx.el.label(_o("Status"), html_for="booking-status", class_name=LABEL),
             rx.el.select(
-                rx.el.option("All", value="all"),
+                rx.el.option(_o("All"), value="all"),
                 *[rx.el.option(status_label(s), value=s) for s in STATUSES],
                 id="booking-status",
                 value=AdminBookingsState.status_filter,
@@ -107,7 +113,9 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.label("Reference, email or phone", html_for="booking-search", class_name=LABEL),
+            rx.el.label(
+                _o("Reference, email or phone"), html_for="booking-search", class_name=LABEL
+            ),
             rx.el.input(
                 id="booking-search",
                 type="search",
@@ -118,7 +126,7 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.label("From", html_for="booking-from", class_name=LABEL),
+            rx.el.label(_o("From"), html_for="booking-from", class_name=LABEL),
             date_input(
                 id="booking-from",
                 value=AdminBookingsState.date_from,
@@ -127,7 +135,7 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.label("To", html_for="booking-to", class_name=LABEL),
+            rx.el.label(_o("To"), html_for="booking-to", class_name=LABEL),
             date_input(
                 id="booking-to",
                 value=AdminBookingsState.date_to,
@@ -136,9 +144,9 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.button("Search", type="submit", class_name=SMALL_BUTTON),
+            rx.el.button(_o("Search"), type="submit", class_name=SMALL_BUTTON),
             rx.el.button(
-                "Clear",
+                _o("Clear"),
                 type="button",
                 on_click=AdminBookingsState.clear_filters,
                 class_name=SMALL_BUTTON,
@@ -155,14 +163,14 @@ def _actions() -> rx.Component:
     return rx.el.div(
         rx.el.button(
             rx.icon("refresh-cw", size=16),
-            "Refresh",
+            _o("Refresh"),
             on_click=AdminBookingsState.refresh,
             class_name=SMALL_BUTTON,
             type="button",
         ),
         rx.el.a(
             rx.icon("download", size=16),
-            "Export CSV",
+            _o("Export CSV"),
             href=AdminBookingsState.csv_url,
             # A file from a plain HTTP route: Reflex renders this as a React Router link, which
             # would look the address up among the app's pages; the browser must fetch it.
@@ -173,8 +181,8 @@ def _actions() -> rx.Component:
         ),
         rx.link(
             rx.icon("calendar-days", size=16),
-            "Week calendar",
-            href=routes.ADMIN_CALENDAR,
+            _o("Week calendar"),
+            href=i18n.href(routes.ADMIN_CALENDAR),
             class_name=SMALL_BUTTON,
             underline="none",
         ),
@@ -220,7 +228,9 @@ def _status_button(status: str) -> rx.Component:
 
 def _ask_cancel_from(by: str) -> rx.Component:
     return rx.el.button(
-        f"Cancel pending from this {by}",
+        _o("Cancel pending from this email")
+        if by == "email"
+        else _o("Cancel pending from this address"),
         on_click=AdminBookingsState.ask_cancel_from(by),
         class_name=SMALL_BUTTON,
         type="button",
@@ -232,7 +242,7 @@ def _cancel_from() -> rx.Component:
     """A flood of bookings: cancel, in one action, every pending booking with this booking's
     email or from its visitor address, after a confirmation (the server checks the admin)."""
     return rx.el.div(
-        rx.el.h3("Cancel a flood", class_name="font-semibold"),
+        rx.el.h3(_o("Cancel a flood"), class_name="font-semibold"),
         rx.el.div(
             _ask_cancel_from("email"),
             rx.cond(
@@ -250,10 +260,10 @@ def _cancel_from() -> rx.Component:
                     data_testid="cancel-from-question",
                 ),
                 confirm_or_keep(
-                    "Cancel them",
+                    _o("Cancel them"),
                     AdminBookingsState.confirm_cancel_from,
                     test_id="cancel-from-confirm",
-                    keep="Keep them",
+                    keep=_o("Keep them"),
                     on_keep=AdminBookingsState.keep_pending,
                 ),
                 role="alert",
@@ -267,46 +277,52 @@ def _cancel_from() -> rx.Component:
 def _detail() -> rx.Component:
     d = AdminBookingsState.detail
     return modal(
-        rx.dialog.title("Booking ", d["reference"], class_name="text-xl font-bold pr-8"),
+        rx.dialog.title(
+            _o("Booking {reference}").format(reference=d["reference"]),
+            class_name="text-xl font-bold pr-8",
+        ),
         rx.dialog.description(
-            "ID ",
-            d["short_id"],
-            " · created ",
-            d["created_at"],
+            _o("ID {id} · created {created}").format(id=d["short_id"], created=d["created_at"]),
             class_name="text-sm text-slate-600",
         ),
-        rx.el.h3("Customer", class_name="mt-4 font-semibold"),
+        rx.el.h3(_o("Customer"), class_name="mt-4 font-semibold"),
         rx.el.dl(
-            _fact("Name", d["customer"]),
-            _fact("Email", d["email"]),
-            _fact("Phone", d["phone"]),
-            _fact("Venue", d["venue"]),
-            _fact("Placed from", rx.cond(d["client_address"] != "", d["client_address"], "—")),
+            _fact(_o("Name"), d["customer"]),
+            _fact(_o("Email"), d["email"]),
+            _fact(_o("Phone"), d["phone"]),
+            _fact(_o("Venue"), d["venue"]),
+            _fact(_o("Placed from"), rx.cond(d["client_address"] != "", d["client_address"], "—")),
             class_name="mt-2 grid grid-cols-2 gap-3",
         ),
-        rx.el.h3("Booking", class_name="mt-4 font-semibold"),
+        rx.el.h3(_o("Booking"), class_name="mt-4 font-semibold"),
         rx.el.dl(
-            _fact("Event Type", d["event_type"]),
-            _fact("Guests", d["guests"]),
-            _fact("Total", d["total"]),
-            _fact("Status", status_badge(d["status"], d["status_label"])),
+            _fact(_o("Event Type"), d["event_type"]),
+            _fact(_o("Guests"), d["guests"]),
+            _fact(_o("Total"), d["total"]),
+            _fact(_o("Status"), status_badge(d["status"], d["status_label"])),
             class_name="mt-2 grid grid-cols-2 gap-3",
         ),
-        rx.el.h3("Special Requests", class_name="mt-4 font-semibold"),
+        rx.el.h3(_o("Special Requests"), class_name="mt-4 font-semibold"),
         rx.el.p(d["special_requests"], class_name="text-sm whitespace-pre-wrap"),
-        rx.el.h3("Services", class_name="mt-4 font-semibold"),
+        rx.el.h3(_o("Services"), class_name="mt-4 font-semibold"),
         rx.el.ul(rx.foreach(AdminBookingsState.detail_lines, _detail_line), class_name="mt-1"),
-        rx.el.h3("Update Status", class_name="mt-4 font-semibold"),
+        rx.el.h3(_o("Update Status"), class_name="mt-4 font-semibold"),
         rx.el.div(*[_status_button(s) for s in STATUSES], class_name="mt-2 flex flex-wrap gap-2"),
         rx.el.div(
             error_box(AdminBookingsState.detail_error, "booking-detail-error"),
             rx.cond(
                 AdminBookingsState.asked_status != "",
                 confirm_or_keep(
-                    ["Override and set ", AdminBookingsState.asked_status],
+                    _o("Override and set {status}").format(
+                        status=rx.match(
+                            AdminBookingsState.asked_status,
+                            *[(s, status_code(s)) for s in STATUSES],
+                            AdminBookingsState.asked_status,
+                        )
+                    ),
                     AdminBookingsState.override_status,
                     test_id="status-override",
-                    keep="Keep as it is",
+                    keep=_o("Keep as it is"),
                     on_keep=AdminBookingsState.keep_status,
                 ),
             ),
@@ -314,7 +330,9 @@ def _detail() -> rx.Component:
         ),
         _cancel_from(),
         rx.el.div(
-            rx.link("Edit booking", href=d["edit_url"], class_name="text-fuchsia-700 underline"),
+            rx.link(
+                _o("Edit booking"), href=d["edit_url"], class_name="text-fuchsia-700 underline"
+            ),
             class_name="mt-4",
         ),
         open=AdminBookingsState.detail_open,
@@ -325,17 +343,27 @@ def _detail() -> rx.Component:
 
 def admin_bookings_page() -> rx.Component:
     return admin_frame(
-        "Booking Management",
+        _o("Booking Management"),
         notices(AdminBookingsState.notice, AdminBookingsState.error),
         _filters(),
         rx.cond(
             (AdminBookingsState.total == 0) & ~AdminBookingsState.loading,
             rx.el.p(
-                "No bookings found.", class_name="mt-6 text-slate-600", data_testid="bookings-empty"
+                _o("No bookings found."),
+                class_name="mt-6 text-slate-600",
+                data_testid="bookings-empty",
             ),
             rx.fragment(
                 admin_table(
-                    ["Booking ID", "Customer", "Event Type", "Date", "Total", "Status", "Actions"],
+                    [
+                        _o("Booking ID"),
+                        _o("Customer"),
+                        _o("Event Type"),
+                        _o("Date"),
+                        _o("Total"),
+                        _o("Status"),
+                        _o("Actions"),
+                    ],
                     rx.foreach(AdminBookingsState.rows, _row),
                     test_id="bookings-table",
                 ),
@@ -351,5 +379,5 @@ def admin_bookings_page() -> rx.Component:
         _detail(),
         current="bookings",
         actions=_actions(),
-        denied=DENIED,
+        denied=_o(DENIED),
     )

@@ -3,7 +3,7 @@ bookings told apart by colour and word, each service's buffer shown after its bo
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
     SMALL_BUTTON,
@@ -11,6 +11,8 @@ from storefront.components.admin_layout import (
     admin_frame,
     notices,
 )
+from storefront.i18n import _o
+from storefront.state.admin_bookings import STATUS_CODES, STATUS_LABELS
 from storefront.state.admin_calendar import AdminCalendarState as S
 
 LOOK = {
@@ -24,9 +26,16 @@ def _entry(entry: dict) -> rx.Component:
     return rx.link(
         rx.el.p(entry["time"], " ", entry["quantity"], class_name="font-semibold"),
         rx.el.p(entry["reference"]),
-        rx.el.p(entry["status"], class_name="uppercase text-[10px] tracking-wide"),
+        rx.el.p(
+            rx.match(
+                entry["status"],
+                *[(code, _o(word)) for code, word in STATUS_CODES.items()],
+                entry["status"],
+            ),
+            class_name="uppercase text-[10px] tracking-wide",
+        ),
         rx.cond(entry["buffer"] != "", rx.el.p(entry["buffer"], class_name="text-slate-500")),
-        href=routes.ADMIN_BOOKING_EDIT.replace("[booking_id]", "") + entry["booking_id"],
+        href=i18n.href(routes.ADMIN_BOOKING_EDIT.replace("[booking_id]", "")) + entry["booking_id"],
         underline="none",
         class_name=rx.match(
             entry["status"],
@@ -45,7 +54,7 @@ def _row(days: list, index) -> rx.Component:
         rx.el.th(
             S.services[index],
             scope="row",
-            data_label="Service",
+            data_label=_o("Service"),
             class_name="px-3 py-3 text-left text-sm align-top",
         ),
         rx.foreach(
@@ -62,25 +71,33 @@ def _row(days: list, index) -> rx.Component:
 
 def admin_calendar_page() -> rx.Component:
     return admin_frame(
-        "Week Calendar",
+        _o("Week Calendar"),
         notices(rx.Var.create(""), S.error),
         rx.el.div(
             rx.el.button(
-                "Previous week", on_click=S.previous_week, class_name=SMALL_BUTTON, type="button"
+                _o("Previous week"),
+                on_click=S.previous_week,
+                class_name=SMALL_BUTTON,
+                type="button",
             ),
-            rx.el.button("This week", on_click=S.this_week, class_name=SMALL_BUTTON, type="button"),
-            rx.el.button("Next week", on_click=S.next_week, class_name=SMALL_BUTTON, type="button"),
+            rx.el.button(
+                _o("This week"), on_click=S.this_week, class_name=SMALL_BUTTON, type="button"
+            ),
+            rx.el.button(
+                _o("Next week"), on_click=S.next_week, class_name=SMALL_BUTTON, type="button"
+            ),
             rx.el.span(
                 rx.el.span(
-                    "pending",
+                    _o(STATUS_LABELS["pending"]),
                     class_name="ml-2 rounded border border-dashed border-amber-300 bg-amber-50 px-2 text-xs",
                 ),
                 rx.el.span(
-                    "confirmed",
+                    _o(STATUS_LABELS["confirmed"]),
                     class_name="rounded border border-green-400 bg-green-50 px-2 text-xs",
                 ),
                 rx.el.span(
-                    "on the way", class_name="rounded border border-sky-400 bg-sky-50 px-2 text-xs"
+                    _o(STATUS_LABELS["on_the_way"]),
+                    class_name="rounded border border-sky-400 bg-sky-50 px-2 text-xs",
                 ),
                 class_name="flex gap-2 items-center",
             ),
@@ -89,7 +106,7 @@ def admin_calendar_page() -> rx.Component:
         rx.cond(
             S.services.length() == 0,
             rx.el.p(
-                "No bookings this week.",
+                _o("No bookings this week."),
                 class_name="mt-6 text-slate-600",
                 data_testid="calendar-empty",
             ),
@@ -97,7 +114,7 @@ def admin_calendar_page() -> rx.Component:
                 rx.el.table(
                     rx.el.thead(
                         rx.el.tr(
-                            rx.el.th("Service", scope="col", class_name=TABLE_HEAD),
+                            rx.el.th(_o("Service"), scope="col", class_name=TABLE_HEAD),
                             rx.foreach(
                                 S.day_labels,
                                 lambda d: rx.el.th(d, scope="col", class_name=TABLE_HEAD),
@@ -114,8 +131,8 @@ def admin_calendar_page() -> rx.Component:
         current="bookings",
         actions=rx.link(
             rx.icon("arrow-left", size=16),
-            "Back to Bookings",
-            href=routes.ADMIN_BOOKINGS,
+            _o("Back to Bookings"),
+            href=i18n.href(routes.ADMIN_BOOKINGS),
             class_name=SMALL_BUTTON,
             underline="none",
         ),
