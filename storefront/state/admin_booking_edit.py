@@ -87,7 +87,7 @@ class AdminBookingEditState(AdminState):
                 admin_bookings.edit_form, actor_id=caller, booking_id=booking_id
             )
         except AdminBookingError as exc:
-            self.error = _o(NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED)
+            self.error = _o(NOT_FOUND) if exc.code == "not_found" else _o(BOOKING_FAILED)
             self.loaded = True
             return
         except Exception as exc:
@@ -229,7 +229,7 @@ class AdminBookingEditState(AdminState):
                 self._fingerprint = str(exc.details.get("fingerprint", ""))
                 self.error = overbook_message(exc)
             else:
-                self.error = _o(NOT_FOUND if exc.code == "not_found" else SAVE_FAILED)
+                self.error = _o(NOT_FOUND) if exc.code == "not_found" else _o(SAVE_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingEditState._save", exc, booking=self.booking_id)

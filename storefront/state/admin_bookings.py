@@ -249,7 +249,7 @@ class AdminBookingsState(AdminState):
                 admin_booking_list.booking_detail, actor_id=caller, booking_id=str(booking_id)[:64]
             )
         except AdminBookingError as exc:
-            self.error = _o(NOT_FOUND if exc.code == "not_found" else BOOKING_FAILED)
+            self.error = _o(NOT_FOUND) if exc.code == "not_found" else _o(BOOKING_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingsState.open_detail", exc, booking=str(booking_id)[:64])
@@ -315,7 +315,7 @@ class AdminBookingsState(AdminState):
                 self.asked_status = status
                 self.detail_error = overbook_message(exc)
             else:
-                self.detail_error = _o(NOT_FOUND if exc.code == "not_found" else STATUS_FAILED)
+                self.detail_error = _o(NOT_FOUND) if exc.code == "not_found" else _o(STATUS_FAILED)
             return
         except Exception as exc:
             log_failure("AdminBookingsState._set_status", exc, booking=self.detail.get("id"))
@@ -363,7 +363,9 @@ class AdminBookingsState(AdminState):
             )
         except AdminBookingError as exc:
             # The service's words, marked there (services/admin_bookings.py `_source`).
-            self.detail_error = _o(exc.message if exc.code == "not_found" else CANCEL_FROM_FAILED)
+            self.detail_error = (
+                _o(exc.message) if exc.code == "not_found" else _o(CANCEL_FROM_FAILED)
+            )
             return
         except Exception as exc:
             log_failure("AdminBookingsState.ask_cancel_from", exc, booking=self.detail.get("id"))
