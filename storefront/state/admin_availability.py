@@ -11,6 +11,7 @@ import uuid
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import availability_admin as schedules
 from storefront.services.availability_admin import AvailabilityAdminError
 from storefront.state.auth import AdminState
@@ -18,7 +19,18 @@ from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
 
-DAY_OPTIONS = [[str(i), name] for i, name in enumerate(schedules.DAY_NAMES)]
+# A weekday as the back office names it (day_of_week 0 is Sunday, like schedules.DAY_NAMES);
+# shown through `_o()`.
+DAY_NAMES = (
+    N_o("Sunday"),
+    N_o("Monday"),
+    N_o("Tuesday"),
+    N_o("Wednesday"),
+    N_o("Thursday"),
+    N_o("Friday"),
+    N_o("Saturday"),
+)
+DAY_OPTIONS = [[str(i), name] for i, name in enumerate(DAY_NAMES)]
 # docs/product.md §9 and 5: Monday, 09:00 to 17:00, 1 booking, 60 minutes, available.
 DEFAULTS = {
     "day_of_week": "1",
@@ -28,30 +40,32 @@ DEFAULTS = {
     "slot_duration_minutes": "60",
     "is_available": True,
 }
-SERVICE_ERROR = "Failed to load service details"
-LIST_ERROR = "Failed to load service availabilities"
-TOGGLE_ERROR = "Failed to update availability status"
-DELETE_ERROR = "Failed to delete availability"
-SAVE_ERROR = "Failed to save availability"
-CONFIRM_DELETE = "Are you sure you want to delete this service? This action cannot be undone."
+# The screen's words (marked for the office catalog, shown through `_o()`).
+SERVICE_ERROR = N_o("Failed to load service details")
+LIST_ERROR = N_o("Failed to load service availabilities")
+TOGGLE_ERROR = N_o("Failed to update availability status")
+DELETE_ERROR = N_o("Failed to delete availability")
+SAVE_ERROR = N_o("Failed to save availability")
+CONFIRM_DELETE = N_o("Are you sure you want to delete this service? This action cannot be undone.")
 # Our own words where the spec has none.
 FORM_MESSAGES = {
-    "overlap": "This time overlaps another schedule on the same day.",
-    "invalid_span": "The start time must be before the end time.",
-    "invalid_time": "Enter the start and end time as HH:MM.",
-    "invalid_slot_duration": "Slot duration is 1 to 480 minutes.",
-    "invalid_max_bookings": "Max bookings per slot is at least 1.",
-    "invalid_day": "Choose a day of the week.",
+    "overlap": N_o("This time overlaps another schedule on the same day."),
+    "invalid_span": N_o("The start time must be before the end time."),
+    "invalid_time": N_o("Enter the start and end time as HH:MM."),
+    "invalid_slot_duration": N_o("Slot duration is 1 to 480 minutes."),
+    "invalid_max_bookings": N_o("Max bookings per slot is at least 1."),
+    "invalid_day": N_o("Choose a day of the week."),
 }
+# Their `{max}` is the longest reason (schedules.REASON_MAX).
 BLOCK_MESSAGES = {
-    "invalid_date": "Enter the dates as shown by the date picker.",
-    "invalid_range": "The end date must not be before the start date.",
-    "reason_too_long": f"The reason can be at most {schedules.REASON_MAX} characters long.",
+    "invalid_date": N_o("Enter the dates as shown by the date picker."),
+    "invalid_range": N_o("The end date must not be before the start date."),
+    "reason_too_long": N_o("The reason can be at most {max} characters long."),
 }
-BLOCK_ERROR = "Failed to block the dates"
-UNBLOCK_ERROR = "Failed to remove the blocked dates"
-BLOCKED = "Dates blocked successfully"
-UNBLOCKED = "Blocked dates removed successfully"
+BLOCK_ERROR = N_o("Failed to block the dates")
+UNBLOCK_ERROR = N_o("Failed to remove the blocked dates")
+BLOCKED = N_o("Dates blocked successfully")
+UNBLOCKED = N_o("Blocked dates removed successfully")
 
 
 def _service_id_from(path: str) -> str:
@@ -112,7 +126,7 @@ class AdminAvailabilityState(AdminState):
             )
         except Exception:
             log.exception("availability: service %s", self.service_id)
-            self.error = SERVICE_ERROR
+            self.error = _o(SERVICE_ERROR)
             return
         self.service_title = header.title
         await self._reload(caller)
@@ -128,7 +142,7 @@ class AdminAvailabilityState(AdminState):
             )
         except Exception:
             log.exception("availability: rows of %s", self.service_id)
-            self.error = LIST_ERROR
+            self.error = _o(LIST_ERROR)
             return
         self.rows = [_schedule_row(r) for r in rows]
         self.blocked = [_blocked_row(b) for b in blocked]
@@ -203,14 +217,14 @@ class AdminAvailabilityState(AdminState):
                     schedule=schedule,
                 )
         except AvailabilityAdminError as exc:
-            self.form_error = FORM_MESSAGES.get(exc.code, SAVE_ERROR)
+            self.form_error = _o(FORM_MESSAGES.get(exc.code, SAVE_ERROR))
             return
         except Exception:
             log.exception("availability: save")
-            self.form_error = SAVE_ERROR
+            self.form_error = _o(SAVE_ERROR)
             return
         self.form_open, self.editing_id = False, ""
-        self.notice, self.error = "Availability saved successfully", ""
+        self.notice, self.error = _o("Availability saved successfully"), ""
         await self._reload(caller)
 
     # --- toggle and delete ----------------------------------------------------------------
@@ -227,12 +241,12 @@ class AdminAvailabilityState(AdminState):
             )
         except Exception:
             log.exception("availability: toggle")
-            self.notice, self.error = "", TOGGLE_ERROR
+            self.notice, self.error = "", _o(TOGGLE_ERROR)
         else:
             self.notice = (
-                "Availability enabled successfully"
+                _o("Availability enabled successfully")
                 if now_available
-                else "Availability disabled successfully"
+                else _o("Availability disabled successfully")
             )
             self.error = ""
         await self._reload(caller)
@@ -261,9 +275,9 @@ class AdminAvailabilityState(AdminState):
             )
         except Exception:
             log.exception("availability: delete")
-            self.notice, self.error = "", DELETE_ERROR
+            self.notice, self.error = "", _o(DELETE_ERROR)
         else:
-            self.notice, self.error = "Availability deleted successfully", ""
+            self.notice, self.error = _o("Availability deleted successfully"), ""
         await self._reload(caller)
 
     # --- blocked dates --------------------------------------------------------------------
@@ -286,13 +300,15 @@ class AdminAvailabilityState(AdminState):
                 all_services=_checked(form_data, "all_services"),
             )
         except AvailabilityAdminError as exc:
-            self.block_error = BLOCK_MESSAGES.get(exc.code, BLOCK_ERROR)
+            self.block_error = _o(BLOCK_MESSAGES.get(exc.code, BLOCK_ERROR)).format(
+                max=schedules.REASON_MAX
+            )
             return
         except Exception:
             log.exception("availability: block dates")
-            self.block_error = BLOCK_ERROR
+            self.block_error = _o(BLOCK_ERROR)
             return
-        self.notice, self.error = BLOCKED, ""
+        self.notice, self.error = _o(BLOCKED), ""
         self.block_form_key += 1
         await self._reload(caller)
 
@@ -314,16 +330,17 @@ class AdminAvailabilityState(AdminState):
             await call_service(schedules.unblock_dates, actor_id=caller, blocked_id=wanted)
         except Exception:
             log.exception("availability: unblock")
-            self.notice, self.error = "", UNBLOCK_ERROR
+            self.notice, self.error = "", _o(UNBLOCK_ERROR)
         else:
-            self.notice, self.error = UNBLOCKED, ""
+            self.notice, self.error = _o(UNBLOCKED), ""
         await self._reload(caller)
 
 
 def _schedule_row(row: schedules.ScheduleRow) -> dict[str, str]:
     data = {k: str(v) for k, v in dataclasses.asdict(row).items()}
     data["is_available"] = "yes" if row.is_available else "no"
-    data["status"] = "Available" if row.is_available else "Unavailable"
+    data["day"] = _o(DAY_NAMES[row.day_of_week])
+    data["status"] = _o("Available") if row.is_available else _o("Unavailable")
     data["hours"] = f"{row.start_time} - {row.end_time}"
     return data
 
@@ -333,6 +350,6 @@ def _blocked_row(row: schedules.BlockedRow) -> dict[str, str]:
         "id": row.id,
         "dates": row.dates,
         "reason": row.reason,
-        "repeats": "Every year" if row.recurring_yearly else "Once",
-        "scope": "All services" if row.all_services else "This service",
+        "repeats": _o("Every year") if row.recurring_yearly else _o("Once"),
+        "scope": _o("All services") if row.all_services else _o("This service"),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
     DANGER_BUTTON,
@@ -21,6 +21,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, date_input, error_box, time_input
+from storefront.i18n import N_o, _o
 from storefront.services.availability_admin import (
     MAX_BOOKINGS_MIN,
     REASON_MAX,
@@ -34,7 +35,7 @@ from storefront.state.admin_availability import (
 )
 
 S = AdminAvailabilityState
-EMPTY = "No availabilities found. Add your first availability schedule!"
+EMPTY = N_o("No availabilities found. Add your first availability schedule!")
 
 
 def _status(row: dict) -> rx.Component:
@@ -54,37 +55,42 @@ def _status(row: dict) -> rx.Component:
 def _schedule_row(row: dict) -> rx.Component:
     what = row["day"] + " " + row["hours"]
     return rx.el.tr(
-        cell("Day", row["day"], class_name="font-medium"),
-        cell("Hours", row["hours"]),
-        cell("Slot Duration", row["slot_duration_minutes"], " min"),
-        cell("Max Bookings", row["max_bookings_per_slot"]),
-        cell("Status", _status(row)),
+        cell(_o("Day"), row["day"], class_name="font-medium"),
+        cell(_o("Hours"), row["hours"]),
         cell(
-            "Actions",
+            _o("Slot Duration"),
+            _o("{minutes} min").format(minutes=row["slot_duration_minutes"]),
+        ),
+        cell(_o("Max Bookings"), row["max_bookings_per_slot"]),
+        cell(_o("Status"), _status(row)),
+        cell(
+            _o("Actions"),
             rx.el.div(
                 rx.el.button(
-                    "Edit",
+                    _o("Edit"),
                     on_click=S.open_edit(row["id"]),
                     type="button",
-                    aria_label="Edit " + what,
+                    aria_label=_o("Edit {what}").format(what=what),
                     class_name=SMALL_BUTTON,
                     data_testid="availability-edit",
                 ),
                 rx.el.button(
-                    rx.cond(row["is_available"] == "yes", "Disable", "Enable"),
+                    rx.cond(row["is_available"] == "yes", _o("Disable"), _o("Enable")),
                     on_click=S.toggle(row["id"]),
                     type="button",
                     aria_label=rx.cond(
-                        row["is_available"] == "yes", "Disable " + what, "Enable " + what
+                        row["is_available"] == "yes",
+                        _o("Disable {what}").format(what=what),
+                        _o("Enable {what}").format(what=what),
                     ),
                     class_name=SMALL_BUTTON,
                     data_testid="availability-toggle",
                 ),
                 rx.el.button(
-                    "Delete",
+                    _o("Delete"),
                     on_click=S.ask_delete(row["id"]),
                     type="button",
-                    aria_label="Delete " + what,
+                    aria_label=_o("Delete {what}").format(what=what),
                     class_name=DANGER_BUTTON,
                     data_testid="availability-delete",
                 ),
@@ -98,24 +104,33 @@ def _schedule_row(row: dict) -> rx.Component:
 def _schedule() -> rx.Component:
     return rx.el.section(
         rx.el.div(
-            rx.el.h2("Weekly Schedule", class_name="text-xl font-semibold"),
+            rx.el.h2(_o("Weekly Schedule"), class_name="text-xl font-semibold"),
             _add_button(),
             class_name="flex flex-wrap items-center justify-between gap-3",
         ),
         rx.el.p(
-            "Days without rows are open 08:00-20:00 in one-hour slots; a day whose rows are "
-            "all unavailable is closed.",
+            _o(
+                "Days without rows are open 08:00-20:00 in one-hour slots; a day whose rows are "
+                "all unavailable is closed."
+            ),
             class_name="mt-1 text-sm text-slate-600",
         ),
         rx.cond(
             S.rows.length() == 0,
             rx.el.p(
-                EMPTY,
+                _o(EMPTY),
                 class_name=CARD + " mt-4 p-6 text-center text-slate-600",
                 data_testid="availability-empty",
             ),
             admin_table(
-                ["Day", "Hours", "Slot Duration", "Max Bookings", "Status", "Actions"],
+                [
+                    _o("Day"),
+                    _o("Hours"),
+                    _o("Slot Duration"),
+                    _o("Max Bookings"),
+                    _o("Status"),
+                    _o("Actions"),
+                ],
                 rx.foreach(S.rows, _schedule_row),
                 test_id="availability-table",
             ),
@@ -132,14 +147,14 @@ def _availability_form() -> rx.Component:
     values = S.form_values
     return rx.el.form(
         rx.dialog.title(
-            rx.cond(S.editing_id != "", "Edit Availability", "Add Availability"),
+            rx.cond(S.editing_id != "", _o("Edit Availability"), _o("Add Availability")),
             class_name="text-xl font-bold pr-8",
         ),
         rx.el.div(
             _field(
-                "Day",
+                _o("Day"),
                 rx.el.select(
-                    *[rx.el.option(name, value=value) for value, name in DAY_OPTIONS],
+                    *[rx.el.option(_o(name), value=value) for value, name in DAY_OPTIONS],
                     id="availability-day",
                     name="day_of_week",
                     default_value=values["day_of_week"],
@@ -149,7 +164,7 @@ def _availability_form() -> rx.Component:
             ),
             rx.el.div(
                 _field(
-                    "Start Time",
+                    _o("Start Time"),
                     time_input(
                         id="availability-start",
                         name="start_time",
@@ -160,7 +175,7 @@ def _availability_form() -> rx.Component:
                     "availability-start",
                 ),
                 _field(
-                    "End Time",
+                    _o("End Time"),
                     time_input(
                         id="availability-end",
                         name="end_time",
@@ -174,7 +189,7 @@ def _availability_form() -> rx.Component:
             ),
             rx.el.div(
                 _field(
-                    "Slot Duration (minutes)",
+                    _o("Slot Duration (minutes)"),
                     rx.el.input(
                         type="number",
                         id="availability-slot",
@@ -189,7 +204,7 @@ def _availability_form() -> rx.Component:
                     "availability-slot",
                 ),
                 _field(
-                    "Max Bookings per Slot",
+                    _o("Max Bookings per Slot"),
                     rx.el.input(
                         type="number",
                         id="availability-max",
@@ -205,7 +220,7 @@ def _availability_form() -> rx.Component:
                 class_name="grid grid-cols-2 gap-3",
             ),
             checkbox(
-                "Available",
+                _o("Available"),
                 id="availability-available",
                 name="is_available",
                 checked=S.form_available,
@@ -221,14 +236,14 @@ def _availability_form() -> rx.Component:
 
 def _confirm(text: str, *, open: rx.Var, on_confirm, test_id: str) -> rx.Component:
     return modal(
-        rx.dialog.title("Please confirm", class_name="text-xl font-bold pr-8"),
+        rx.dialog.title(_o("Please confirm"), class_name="text-xl font-bold pr-8"),
         rx.dialog.description(text, class_name="mt-3 text-slate-700"),
         rx.el.div(
             rx.el.button(
-                "Cancel", type="button", on_click=S.cancel_delete, class_name=SMALL_BUTTON
+                _o("Cancel"), type="button", on_click=S.cancel_delete, class_name=SMALL_BUTTON
             ),
             rx.el.button(
-                "Delete",
+                _o("Delete"),
                 type="button",
                 on_click=on_confirm,
                 class_name="inline-flex items-center min-h-[32px] px-4 py-1 rounded-lg text-sm "
@@ -245,17 +260,17 @@ def _confirm(text: str, *, open: rx.Var, on_confirm, test_id: str) -> rx.Compone
 
 def _blocked_row(row: dict) -> rx.Component:
     return rx.el.tr(
-        cell("Dates", row["dates"], class_name="font-medium"),
-        cell("Reason", row["reason"]),
-        cell("Repeats", row["repeats"]),
-        cell("Applies To", row["scope"]),
+        cell(_o("Dates"), row["dates"], class_name="font-medium"),
+        cell(_o("Reason"), row["reason"]),
+        cell(_o("Repeats"), row["repeats"]),
+        cell(_o("Applies To"), row["scope"]),
         cell(
-            "Actions",
+            _o("Actions"),
             rx.el.button(
-                "Remove",
+                _o("Remove"),
                 on_click=S.ask_unblock(row["id"]),
                 type="button",
-                aria_label="Remove blocked dates " + row["dates"],
+                aria_label=_o("Remove blocked dates {dates}").format(dates=row["dates"]),
                 class_name=DANGER_BUTTON,
                 data_testid="blocked-remove",
             ),
@@ -266,10 +281,10 @@ def _blocked_row(row: dict) -> rx.Component:
 
 def _block_form() -> rx.Component:
     return rx.el.form(
-        rx.el.h3("Block Dates", class_name="text-lg font-semibold"),
+        rx.el.h3(_o("Block Dates"), class_name="text-lg font-semibold"),
         rx.el.div(
             _field(
-                "From",
+                _o("From"),
                 date_input(
                     id="block-start",
                     name="start_date",
@@ -279,12 +294,12 @@ def _block_form() -> rx.Component:
                 "block-start",
             ),
             _field(
-                "To (optional)",
+                _o("To (optional)"),
                 date_input(id="block-end", name="end_date", class_name=INPUT),
                 "block-end",
             ),
             _field(
-                "Reason (optional)",
+                _o("Reason (optional)"),
                 rx.el.input(
                     type="text",
                     id="block-reason",
@@ -297,10 +312,10 @@ def _block_form() -> rx.Component:
             class_name="mt-3 grid gap-3 md:grid-cols-3",
         ),
         rx.el.div(
-            checkbox("Every year", id="block-yearly", name="recurring_yearly"),
-            checkbox("For all services", id="block-all", name="all_services"),
+            checkbox(_o("Every year"), id="block-yearly", name="recurring_yearly"),
+            checkbox(_o("For all services"), id="block-all", name="all_services"),
             rx.el.button(
-                "Block Dates",
+                _o("Block Dates"),
                 type="submit",
                 class_name=PRIMARY_BUTTON + " py-2 md:ml-auto",
                 data_testid="block-submit",
@@ -318,21 +333,21 @@ def _block_form() -> rx.Component:
 
 def _blocked() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Blocked Dates", class_name="text-xl font-semibold"),
+        rx.el.h2(_o("Blocked Dates"), class_name="text-xl font-semibold"),
         rx.el.p(
-            "Whole days on which this service (or every service) cannot be booked.",
+            _o("Whole days on which this service (or every service) cannot be booked."),
             class_name="mt-1 text-sm text-slate-600",
         ),
         _block_form(),
         rx.cond(
             S.blocked.length() == 0,
             rx.el.p(
-                "No blocked dates.",
+                _o("No blocked dates."),
                 class_name="mt-4 text-sm text-slate-600",
                 data_testid="blocked-empty",
             ),
             admin_table(
-                ["Dates", "Reason", "Repeats", "Applies To", "Actions"],
+                [_o("Dates"), _o("Reason"), _o("Repeats"), _o("Applies To"), _o("Actions")],
                 rx.foreach(S.blocked, _blocked_row),
                 test_id="blocked-table",
             ),
@@ -344,7 +359,7 @@ def _blocked() -> rx.Component:
 def _add_button() -> rx.Component:
     return rx.el.button(
         rx.icon("plus", size=16),
-        "Add Availability",
+        _o("Add Availability"),
         on_click=S.open_new,
         type="button",
         class_name=PRIMARY_BUTTON + " py-2",
@@ -354,7 +369,7 @@ def _add_button() -> rx.Component:
 
 def admin_availability() -> rx.Component:
     return admin_frame(
-        "Service Availability",
+        _o("Service Availability"),
         rx.el.div(
             rx.cond(
                 S.service_title != "",
@@ -362,8 +377,8 @@ def admin_availability() -> rx.Component:
             ),
             rx.link(
                 rx.icon("arrow-left", size=16),
-                "Back to Services",
-                href=routes.ADMIN_SERVICES,
+                _o("Back to Services"),
+                href=i18n.href(routes.ADMIN_SERVICES),
                 class_name="inline-flex items-center gap-1 min-h-[24px] text-sm text-fuchsia-700 "
                 "font-medium",
             ),
@@ -382,14 +397,16 @@ def admin_availability() -> rx.Component:
                     test_id="availability-modal",
                 ),
                 _confirm(
-                    CONFIRM_DELETE,
+                    _o(CONFIRM_DELETE),
                     open=S.confirm_id != "",
                     on_confirm=S.delete,
                     test_id="availability-confirm",
                 ),
                 _confirm(
-                    "Are you sure you want to remove these blocked dates? This action cannot be "
-                    "undone.",
+                    _o(
+                        "Are you sure you want to remove these blocked dates? This action "
+                        "cannot be undone."
+                    ),
                     open=S.confirm_block_id != "",
                     on_confirm=S.unblock,
                     test_id="blocked-confirm",
