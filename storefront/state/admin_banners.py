@@ -11,6 +11,7 @@ from typing import ClassVar
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import banner_admin, banners, storage
 from storefront.services.banner_admin import BannerAdminError
 from storefront.state.auth import AdminState
@@ -21,28 +22,40 @@ log = logging.getLogger(__name__)
 
 UPLOAD_ID = "banner-image"
 IMAGE_MAX_BYTES = banner_admin.IMAGE_MAX_BYTES
-NO_BANNERS = "No banners found. You need to create one or run the banner_tables.sql script."
-LOAD_BANNERS_ERROR = "Failed to load banners. Make sure the RLS policies are properly set up."
-LOAD_ITEMS_ERROR = "Failed to load banner items"
-CREATE_BANNER_ERROR = "An error occurred creating the banner"
-AUTH_ERROR = "Authentication error. Please try again."
-CONFIRM_DELETE = "Are you sure you want to delete this banner item? This action cannot be undone."
+# The screen's words (marked for the office catalog, shown through `_o()`).
+NO_BANNERS = N_o("No banners found. You need to create one or run the banner_tables.sql script.")
+LOAD_BANNERS_ERROR = N_o("Failed to load banners. Make sure the RLS policies are properly set up.")
+LOAD_ITEMS_ERROR = N_o("Failed to load banner items")
+CREATE_BANNER_ERROR = N_o("An error occurred creating the banner")
+AUTH_ERROR = N_o("Authentication error. Please try again.")
+CONFIRM_DELETE = N_o(
+    "Are you sure you want to delete this banner item? This action cannot be undone."
+)
 BANNER_MESSAGES = {
-    "name_missing": "Banner name is required",
-    "name_taken": "A banner with this name already exists.",  # our words: the spec has none
+    "name_missing": N_o("Banner name is required"),
+    "name_taken": N_o("A banner with this name already exists."),  # our words: the spec has none
 }
 ITEM_MESSAGES = {
-    "title_and_image_missing": "Title and Banner Image are required",
+    "title_and_image_missing": N_o("Title and Banner Image are required"),
     # Our words where the spec has none.
-    "bad_link_url": "Enter the link as a path on this site (like /contact) or a full "
-    "http(s) address.",
-    "bad_display_order": "Display order is a whole number of at least 0.",
+    "bad_link_url": N_o(
+        "Enter the link as a path on this site (like /contact) or a full http(s) address."
+    ),
+    "bad_display_order": N_o("Display order is a whole number of at least 0."),
 }
 UPLOAD_MESSAGES = {
-    "not_image": "File must be an image",
-    "too_large": "Image size should be less than 5MB",
+    "not_image": N_o("File must be an image"),
+    "too_large": N_o("Image size should be less than 5MB"),
 }
-UPLOAD_ERROR = "Error uploading image"
+UPLOAD_ERROR = N_o("Error uploading image")
+
+
+class _OfficeTexts(dict):
+    """N_o-marked texts by code, each read in the admin's language (`_o()`): the upload
+    mixin reads a refused file's words by code and shows them as it finds them."""
+
+    def __getitem__(self, key: str) -> str:
+        return _o(super().__getitem__(key))
 
 
 def _uuid(value: object) -> str:
@@ -66,19 +79,23 @@ def _new_item_values(order: int) -> dict[str, str]:
 def folders_message(created: int, failed: int) -> tuple[str, str]:
     """(notice, error) for 'Create Storage Folders', in docs/product.md §8's words."""
     if failed == 0:
-        return f"Successfully created all {created} banner folders in storage", ""
+        return _o("Successfully created all {created} banner folders in storage").format(
+            created=created
+        ), ""
     if created:
-        return "", f"Created {created} folders, but {failed} failed..."
-    return "", "Failed to create banner folders..."
+        return "", _o("Created {created} folders, but {failed} failed...").format(
+            created=created, failed=failed
+        )
+    return "", _o("Failed to create banner folders...")
 
 
 class AdminBannersState(ImageUploadMixin, AdminState):
     # docs/product.md §5's words for a refused banner image.
-    upload_messages: ClassVar[dict[str, str]] = {
-        "wrong_type": "File must be an image",
-        "too_large": "Image size should be less than 5MB",
-        "too_many": "Please upload only one image at a time",
-    }
+    upload_messages: ClassVar[dict[str, str]] = _OfficeTexts(
+        wrong_type=N_o("File must be an image"),
+        too_large=N_o("Image size should be less than 5MB"),
+        too_many=N_o("Please upload only one image at a time"),
+    )
 
     banners: list[dict[str, str]] = []
     selected_id: str = ""
@@ -135,7 +152,7 @@ class AdminBannersState(ImageUploadMixin, AdminState):
         except Exception:
             log.exception("banners: list")
             self.banners, self.items, self.selected_id = [], [], ""
-            self.error = LOAD_BANNERS_ERROR
+            self.error = _o(LOAD_BANNERS_ERROR)
             return
         self.banners = [{"id": b.id, "name": b.name} for b in listed]
         ids = [b.id for b in listed]
@@ -155,7 +172,7 @@ class AdminBannersState(ImageUploadMixin, AdminState):
             )
         except Exception:
             log.exception("banners: items of %s", self.selected_id)
-            self.items, self.error = [], LOAD_ITEMS_ERROR
+            self.items, self.error = [], _o(LOAD_ITEMS_ERROR)
             return
         self.items = [_item_row(r) for r in rows]
 
@@ -172,7 +189,7 @@ class AdminBannersState(ImageUploadMixin, AdminState):
     async def create_banner(self, form_data: dict):
         caller = await self._admin_id()
         if not caller:
-            self.banner_error = AUTH_ERROR
+            self.banner_error = _o(AUTH_ERROR)
             return
         if not isinstance(form_data, dict):
             return
@@ -187,13 +204,13 @@ class AdminBannersState(ImageUploadMixin, AdminState):
                 ],
             )
         except BannerAdminError as exc:
-            self.banner_error = BANNER_MESSAGES.get(exc.code, CREATE_BANNER_ERROR)
+            self.banner_error = _o(BANNER_MESSAGES.get(exc.code, CREATE_BANNER_ERROR))
             return
         except Exception:
             log.exception("banners: create")
-            self.banner_error = CREATE_BANNER_ERROR
+            self.banner_error = _o(CREATE_BANNER_ERROR)
             return
-        self.notice, self.error = "Banner created successfully", ""
+        self.notice, self.error = _o("Banner created successfully"), ""
         self.banner_form_key += 1
         await self._reload_banners(caller, select=made.id)
 
@@ -242,7 +259,9 @@ class AdminBannersState(ImageUploadMixin, AdminState):
         if not caller or not self.item_open or not isinstance(form_data, dict):
             return
         editing = self.editing_item_id
-        fallback = "Failed to update banner item" if editing else "Failed to create banner item"
+        fallback = (
+            _o("Failed to update banner item") if editing else _o("Failed to create banner item")
+        )
         self.item_error = ""
         try:
             item = banner_admin.check_item(
@@ -271,7 +290,7 @@ class AdminBannersState(ImageUploadMixin, AdminState):
                     item=item,
                 )
         except BannerAdminError as exc:
-            self.item_error = ITEM_MESSAGES.get(exc.code, fallback)
+            self.item_error = _o(ITEM_MESSAGES[exc.code]) if exc.code in ITEM_MESSAGES else fallback
             return
         except Exception:
             log.exception("banners: save item")
@@ -279,7 +298,9 @@ class AdminBannersState(ImageUploadMixin, AdminState):
             return
         self.item_open, self.editing_item_id = False, ""
         self.notice = (
-            "Banner item updated successfully" if editing else "Banner item created successfully"
+            _o("Banner item updated successfully")
+            if editing
+            else _o("Banner item created successfully")
         )
         self.error = ""
         await self._reload_items(caller)
@@ -289,21 +310,29 @@ class AdminBannersState(ImageUploadMixin, AdminState):
         """Runs once the file has arrived (begin_upload ran at the click)."""
         caller = await self._admin_id()
         if not caller:
-            self._finish_upload(error=UPLOAD_ERROR)
+            self._finish_upload(error=_o(UPLOAD_ERROR))
             return
         if len(files) != 1:
             self._finish_upload(
-                error="Please upload only one image at a time" if files else "No file provided"
+                error=_o("Please upload only one image at a time")
+                if files
+                else _o("No file provided")
             )
             return
         data = await files[0].read(IMAGE_MAX_BYTES + 1)
         try:
             url = await call_service(banner_admin.store_banner_image, actor_id=caller, data=data)
         except BannerAdminError as exc:
-            self._finish_upload(error=refusal_message(exc, UPLOAD_MESSAGES, UPLOAD_ERROR))
+            # Given in the admin's language (refusal_message passes them through the site's
+            # catalog, which leaves them as they are).
+            self._finish_upload(
+                error=refusal_message(
+                    exc, {k: _o(v) for k, v in UPLOAD_MESSAGES.items()}, _o(UPLOAD_ERROR)
+                )
+            )
         except Exception:
             log.exception("banners: image upload")
-            self._finish_upload(error=UPLOAD_ERROR)
+            self._finish_upload(error=_o(UPLOAD_ERROR))
         else:
             self.item_image_url = url
             self._finish_upload()
@@ -333,14 +362,14 @@ class AdminBannersState(ImageUploadMixin, AdminState):
             await call_service(banner_admin.delete_item, actor_id=caller, item_id=item["id"])
         except Exception:
             log.exception("banners: delete item")
-            self.notice, self.error = "", "Failed to delete banner item"
+            self.notice, self.error = "", _o("Failed to delete banner item")
         else:
-            self.notice, self.error = "Banner item deleted successfully", ""
+            self.notice, self.error = _o("Banner item deleted successfully"), ""
         await self._reload_items(caller)
 
 
 def _item_row(row: banner_admin.ItemRow) -> dict[str, str]:
     data = {k: str(v) for k, v in dataclasses.asdict(row).items()}
     data["is_active"] = "yes" if row.is_active else "no"
-    data["status"] = "Active" if row.is_active else "Inactive"
+    data["status"] = _o("Active") if row.is_active else _o("Inactive")
     return data

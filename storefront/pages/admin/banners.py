@@ -25,6 +25,7 @@ from storefront.components.image_upload import image_upload
 from storefront.components.modal import modal
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, error_box
+from storefront.i18n import _o
 from storefront.services.banner_admin import (
     DESCRIPTION_MAX,
     ITEM_DESCRIPTION_MAX,
@@ -49,8 +50,8 @@ def _field(label: str, control: rx.Component, field_id: str) -> rx.Component:
 
 def _choose_banner() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Banner", class_name="sr-only"),
-        rx.el.label("Select Banner", html_for="banner-select", class_name=LABEL),
+        rx.el.h2(_o("Banner"), class_name="sr-only"),
+        rx.el.label(_o("Select Banner"), html_for="banner-select", class_name=LABEL),
         rx.el.select(
             rx.foreach(S.banners, lambda b: rx.el.option(b["name"], value=b["id"])),
             id="banner-select",
@@ -66,7 +67,7 @@ def _choose_banner() -> rx.Component:
 def _item_row(item: dict) -> rx.Component:
     return rx.el.tr(
         cell(
-            "Image",
+            _o("Image"),
             img(
                 src=item["image_url"],
                 alt=item["title"],
@@ -75,30 +76,30 @@ def _item_row(item: dict) -> rx.Component:
                 class_name="w-14 h-[70px] object-cover rounded-lg bg-slate-100",
             ),
         ),
-        cell("Title", item["title"], class_name="font-medium"),
+        cell(_o("Title"), item["title"], class_name="font-medium"),
         cell(
-            "Description",
+            _o("Description"),
             rx.el.span(item["description"], class_name="line-clamp-2 text-slate-600"),
         ),
-        cell("Link", rx.el.span(item["link_url"], class_name="break-words")),
-        cell("Order", item["display_order"], data_testid="banner-item-order"),
-        cell("Status", item["status"]),
+        cell(_o("Link"), rx.el.span(item["link_url"], class_name="break-words")),
+        cell(_o("Order"), item["display_order"], data_testid="banner-item-order"),
+        cell(_o("Status"), item["status"]),
         cell(
-            "Actions",
+            _o("Actions"),
             rx.el.div(
                 rx.el.button(
-                    "Edit",
+                    _o("Edit"),
                     on_click=S.open_edit_item(item["id"]),
                     type="button",
-                    aria_label="Edit " + item["title"],
+                    aria_label=_o("Edit {title}").format(title=item["title"]),
                     class_name=SMALL_BUTTON,
                     data_testid="banner-item-edit",
                 ),
                 rx.el.button(
-                    "Delete",
+                    _o("Delete"),
                     on_click=S.ask_delete_item(item["id"]),
                     type="button",
-                    aria_label="Delete " + item["title"],
+                    aria_label=_o("Delete {title}").format(title=item["title"]),
                     class_name=DANGER_BUTTON,
                     data_testid="banner-item-delete",
                 ),
@@ -112,10 +113,10 @@ def _item_row(item: dict) -> rx.Component:
 def _items() -> rx.Component:
     return rx.el.section(
         rx.el.div(
-            rx.el.h2("Banner Items", class_name="text-xl font-semibold"),
+            rx.el.h2(_o("Banner Items"), class_name="text-xl font-semibold"),
             rx.el.button(
                 rx.icon("plus", size=16),
-                "Add Item",
+                _o("Add Item"),
                 on_click=S.open_new_item,
                 type="button",
                 class_name=PRIMARY_BUTTON + " py-2",
@@ -126,12 +127,20 @@ def _items() -> rx.Component:
         rx.cond(
             S.items.length() == 0,
             rx.el.p(
-                "This banner has no items yet.",
+                _o("This banner has no items yet."),
                 class_name=CARD + " mt-4 p-6 text-center text-slate-600",
                 data_testid="banner-items-empty",
             ),
             admin_table(
-                ["Image", "Title", "Description", "Link", "Order", "Status", "Actions"],
+                [
+                    _o("Image"),
+                    _o("Title"),
+                    _o("Description"),
+                    _o("Link"),
+                    _o("Order"),
+                    _o("Status"),
+                    _o("Actions"),
+                ],
                 rx.foreach(S.items, _item_row),
                 test_id="banner-items-table",
             ),
@@ -143,10 +152,10 @@ def _items() -> rx.Component:
 def _create_banner() -> rx.Component:
     return rx.el.section(
         rx.el.form(
-            rx.el.h2("Create Banner", class_name="text-xl font-semibold"),
+            rx.el.h2(_o("Create Banner"), class_name="text-xl font-semibold"),
             rx.el.div(
                 _field(
-                    "Banner Name",
+                    _o("Banner Name"),
                     rx.el.input(
                         type="text",
                         id="banner-name",
@@ -157,7 +166,7 @@ def _create_banner() -> rx.Component:
                     "banner-name",
                 ),
                 _field(
-                    "Description (optional)",
+                    _o("Description (optional)"),
                     rx.el.input(
                         type="text",
                         id="banner-description",
@@ -171,7 +180,7 @@ def _create_banner() -> rx.Component:
             ),
             rx.el.div(error_box(S.banner_error, "banner-create-error"), class_name="mt-3"),
             rx.el.button(
-                "Create Banner",
+                _o("Create Banner"),
                 type="submit",
                 class_name=PRIMARY_BUTTON + " py-2 mt-3",
                 data_testid="banner-create",
@@ -190,12 +199,12 @@ def _item_form() -> rx.Component:
     values = S.item_values
     return rx.el.form(
         rx.dialog.title(
-            rx.cond(S.editing_item_id != "", "Edit Banner Item", "Add Banner Item"),
+            rx.cond(S.editing_item_id != "", _o("Edit Banner Item"), _o("Add Banner Item")),
             class_name="text-xl font-bold pr-8",
         ),
         rx.el.div(
             in_both_languages(
-                "Title",
+                _o("Title"),
                 *[
                     rx.el.input(
                         type="text",
@@ -211,7 +220,7 @@ def _item_form() -> rx.Component:
                 field_id="item-title",
             ),
             in_both_languages(
-                "Description (optional)",
+                _o("Description (optional)"),
                 *[
                     rx.el.textarea(
                         id="item-description" + suffix,
@@ -227,12 +236,12 @@ def _item_form() -> rx.Component:
                 field_id="item-description",
             ),
             rx.el.div(
-                rx.el.p("Banner Image", class_name=LABEL),
+                rx.el.p(_o("Banner Image"), class_name=LABEL),
                 rx.cond(
                     S.item_image_url != "",
                     img(
                         src=S.item_image_url,
-                        alt="Banner image preview",
+                        alt=_o("Banner image preview"),
                         width=112,
                         height=140,
                         class_name="mb-2 w-28 h-[140px] object-cover rounded-lg bg-slate-100",
@@ -244,14 +253,14 @@ def _item_form() -> rx.Component:
                     upload_id=UPLOAD_ID,
                     on_upload=S.upload_banner_image,
                     max_bytes=IMAGE_MAX_BYTES,
-                    prompt="Choose an image (PNG, JPG, WEBP or GIF, up to 5MB)",
-                    button_label="Upload Image",
+                    prompt=_o("Choose an image (PNG, JPG, WEBP or GIF, up to 5MB)"),
+                    button_label=_o("Upload Image"),
                     test_id="banner-image",
                 ),
             ),
             rx.el.div(
                 _field(
-                    "Link (optional)",
+                    _o("Link (optional)"),
                     rx.el.input(
                         type="text",
                         id="item-link",
@@ -264,7 +273,7 @@ def _item_form() -> rx.Component:
                     "item-link",
                 ),
                 _field(
-                    "Display Order",
+                    _o("Display Order"),
                     rx.el.input(
                         type="number",
                         id="item-order",
@@ -278,7 +287,7 @@ def _item_form() -> rx.Component:
                 ),
                 class_name="grid grid-cols-1 sm:grid-cols-2 gap-3",
             ),
-            checkbox("Active", id="item-active", name="is_active", checked=S.item_active),
+            checkbox(_o("Active"), id="item-active", name="is_active", checked=S.item_active),
             error_box(S.item_error, "banner-item-error"),
             cancel_save(S.close_item, save_test_id="banner-item-save", disabled=S.uploading),
             class_name="mt-4 flex flex-col gap-4",
@@ -290,9 +299,9 @@ def _item_form() -> rx.Component:
 
 def _confirm_delete() -> rx.Component:
     return confirm_dialog(
-        "Please confirm",
-        CONFIRM_DELETE,
-        confirm_label="Delete",
+        _o("Please confirm"),
+        _o(CONFIRM_DELETE),
+        confirm_label=_o("Delete"),
         on_confirm=S.delete_item,
         on_cancel=S.cancel_delete,
         open=S.confirm_item_id != "",
@@ -305,7 +314,7 @@ def _confirm_delete() -> rx.Component:
 
 def admin_banners() -> rx.Component:
     return admin_frame(
-        "Banner Management",
+        _o("Banner Management"),
         notices(S.notice, S.error, prefix="banners"),
         rx.cond(
             S.loaded,
@@ -313,7 +322,7 @@ def admin_banners() -> rx.Component:
                 rx.cond(
                     S.banners.length() == 0,
                     rx.el.p(
-                        NO_BANNERS,
+                        _o(NO_BANNERS),
                         class_name=CARD + " mt-6 p-6 text-center text-slate-600",
                         data_testid="banners-empty",
                     ),
@@ -332,7 +341,7 @@ def admin_banners() -> rx.Component:
         current="banners",
         denied=ACCESS_DENIED,
         actions=rx.el.button(
-            rx.cond(S.creating_folders, "Creating...", "Create Storage Folders"),
+            rx.cond(S.creating_folders, _o("Creating..."), _o("Create Storage Folders")),
             on_click=S.create_folders,
             disabled=S.creating_folders,
             type="button",
