@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import business, two_factor
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
@@ -13,9 +14,10 @@ from storefront.state.business import BusinessState
 from storefront.state.errors import log_failure
 
 FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours", *business.ENGLISH_FIELDS, "staff_language")
-SAVED = "Settings saved successfully"
-FAILED = "Failed to save settings"
-LOAD_FAILED = "Failed to load settings"
+# The screen's words (marked for the office catalog, shown through `_o()`).
+SAVED = N_o("Settings saved successfully")
+FAILED = N_o("Failed to save settings")
+LOAD_FAILED = N_o("Failed to load settings")
 
 
 class AdminSettingsState(AdminState):
@@ -34,7 +36,7 @@ class AdminSettingsState(AdminState):
             self.values = await call_service(business.editable_settings)
         except Exception as exc:
             log_failure("AdminSettingsState.load", exc)
-            self.error = LOAD_FAILED
+            self.error = _o(LOAD_FAILED)
 
     @rx.event
     def set_value(self, name: str, value: str):
@@ -58,22 +60,22 @@ class AdminSettingsState(AdminState):
             fields = exc.details.get("fields", {}) if exc.code == "invalid" else {}
             # The service names each refused field and its rule (business.check_settings).
             messages = exc.details.get("messages", {})
-            self.field_errors = {k: messages.get(k) or FAILED for k in fields}
-            self.error = FAILED
+            self.field_errors = {k: messages.get(k) or _o(FAILED) for k in fields}
+            self.error = _o(FAILED)
             return
         except Exception as exc:
             log_failure("AdminSettingsState.save", exc)
-            self.error = FAILED
+            self.error = _o(FAILED)
             return
-        self.field_errors, self.notice = {}, SAVED
+        self.field_errors, self.notice = {}, _o(SAVED)
         # This tab's footer and contact card show the new details at once.
         public = await self.get_state(BusinessState)
         public.details = (await call_service(business.business_details)).as_dict()
 
 
-REQUIRED_ON = "Two-factor sign-in is now required for every admin"
-REQUIRED_OFF = "Two-factor sign-in is no longer required"
-ENABLE_FIRST = "Turn on two-factor sign-in for your own account first (Account, Security)"
+REQUIRED_ON = N_o("Two-factor sign-in is now required for every admin")
+REQUIRED_OFF = N_o("Two-factor sign-in is no longer required")
+ENABLE_FIRST = N_o("Turn on two-factor sign-in for your own account first (Account, Security)")
 
 
 class AdminTwoFactorState(AdminState):
@@ -98,11 +100,11 @@ class AdminTwoFactorState(AdminState):
         try:
             await call_service(two_factor.set_required, actor_id=caller, required=bool(required))
         except two_factor.TwoFactorError as exc:
-            self.error = ENABLE_FIRST if exc.code == "enable_first" else FAILED
+            self.error = _o(ENABLE_FIRST) if exc.code == "enable_first" else _o(FAILED)
             return
         except Exception as exc:
             log_failure("AdminTwoFactorState.set_required", exc)
-            self.error = FAILED
+            self.error = _o(FAILED)
             return
         self.required = bool(required)
-        self.notice = REQUIRED_ON if required else REQUIRED_OFF
+        self.notice = _o(REQUIRED_ON) if required else _o(REQUIRED_OFF)

@@ -13,33 +13,44 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.ui import PRIMARY_BUTTON
+from storefront.i18n import N_o, _o
 from storefront.state.admin_settings import AdminSettingsState as S
 from storefront.state.admin_settings import AdminTwoFactorState
 
 # (field, label, input type, hint)
 FIELDS = [
-    ("business_name", "Business name", "text", ""),
-    ("phone", "Phone", "tel", "Shown on the contact page and in mails"),
+    ("business_name", N_o("Business name"), "text", ""),
+    ("phone", N_o("Phone"), "tel", N_o("Shown on the contact page and in mails")),
     (
         "whatsapp_number",
-        "WhatsApp number",
+        N_o("WhatsApp number"),
         "tel",
-        "Digits with the country code, e.g. +38344000000",
+        N_o("Digits with the country code, e.g. +38344000000"),
     ),
-    ("email", "Email", "email", ""),
-    ("instagram", "Instagram", "text", "@handle or profile address"),
-    ("facebook", "Facebook page", "text", ""),
+    ("email", N_o("Email"), "email", ""),
+    ("instagram", N_o("Instagram"), "text", N_o("@handle or profile address")),
+    ("facebook", N_o("Facebook page"), "text", ""),
     # Each text the pages show, beside its English (empty: the English pages show the first).
-    ("address", "Address", "text", ""),
-    ("address_en", "Address (English)", "text", "Empty: the English pages show the address"),
-    ("opening_hours", "Opening hours", "text", "e.g. Monday to Friday 9AM-6PM"),
+    ("address", N_o("Address"), "text", ""),
+    (
+        "address_en",
+        N_o("Address (English)"),
+        "text",
+        N_o("Empty: the English pages show the address"),
+    ),
+    ("opening_hours", N_o("Opening hours"), "text", N_o("e.g. Monday to Friday 9AM-6PM")),
     (
         "opening_hours_en",
-        "Opening hours (English)",
+        N_o("Opening hours (English)"),
         "text",
-        "Empty: the English pages show the opening hours",
+        N_o("Empty: the English pages show the opening hours"),
     ),
-    ("min_notice_hours", "Minimum notice (hours)", "number", "How soon a booking may start"),
+    (
+        "min_notice_hours",
+        N_o("Minimum notice (hours)"),
+        "number",
+        N_o("How soon a booking may start"),
+    ),
 ]
 
 
@@ -47,7 +58,7 @@ def _staff_language() -> rx.Component:
     """The language of the staff's WhatsApp messages, whatever the customer's."""
     field_id = "settings-staff_language"
     return rx.el.div(
-        rx.el.label("Staff messages in", html_for=field_id, class_name=LABEL),
+        rx.el.label(_o("Staff messages in"), html_for=field_id, class_name=LABEL),
         rx.el.select(
             *[rx.el.option(i18n.NAMES[lang], value=lang) for lang in i18n.LANGUAGES],
             id=field_id,
@@ -60,7 +71,7 @@ def _staff_language() -> rx.Component:
             rx.cond(
                 S.field_errors.contains("staff_language"),
                 S.field_errors["staff_language"],
-                "The WhatsApp message of every booking, whatever the customer's language",
+                _o("The WhatsApp message of every booking, whatever the customer's language"),
             ),
             id=f"{field_id}-hint",
             class_name="mt-1 text-xs text-slate-500",
@@ -69,9 +80,12 @@ def _staff_language() -> rx.Component:
 
 
 def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
+    """A field of FIELDS; its label and hint are shown in the admin's language (no hint: '',
+    never `_o('')`, which is the catalog's header)."""
     field_id = f"settings-{name}"
+    hint = _o(hint) if hint else ""
     return rx.el.div(
-        rx.el.label(label, html_for=field_id, class_name=LABEL),
+        rx.el.label(_o(label), html_for=field_id, class_name=LABEL),
         rx.el.input(
             id=field_id,
             type=kind,
@@ -96,7 +110,7 @@ def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
 def _two_factor_setting() -> rx.Component:
     T = AdminTwoFactorState
     return rx.el.section(
-        rx.el.h2("Admin sign-in", class_name="text-lg font-bold"),
+        rx.el.h2(_o("Admin sign-in"), class_name="text-lg font-bold"),
         notices(T.notice, T.error, "two-factor-setting"),
         rx.el.label(
             rx.el.input(
@@ -107,8 +121,10 @@ def _two_factor_setting() -> rx.Component:
                 data_testid="require-two-factor",
             ),
             rx.el.span(
-                "Require two-factor sign-in for every admin. An admin without it is sent to set "
-                "it up and cannot use the admin screens until then."
+                _o(
+                    "Require two-factor sign-in for every admin. An admin without it is sent to "
+                    "set it up and cannot use the admin screens until then."
+                )
             ),
             class_name="mt-4 flex items-start text-sm",
         ),
@@ -119,17 +135,17 @@ def _two_factor_setting() -> rx.Component:
 
 def admin_settings_page() -> rx.Component:
     return admin_frame(
-        "Settings",
+        _o("Settings"),
         notices(S.notice, S.error),
         rx.el.form(
-            rx.el.h2("Business details", class_name="text-lg font-bold"),
+            rx.el.h2(_o("Business details"), class_name="text-lg font-bold"),
             rx.el.div(
                 *[_field(*f) for f in FIELDS],
                 _staff_language(),
                 class_name="mt-4 grid gap-4 md:grid-cols-2",
             ),
             rx.el.button(
-                "Save Settings",
+                _o("Save Settings"),
                 type="submit",
                 class_name=PRIMARY_BUTTON + " mt-6",
                 data_testid="settings-save",
@@ -142,8 +158,8 @@ def admin_settings_page() -> rx.Component:
         current="settings",
         actions=rx.link(
             rx.icon("scroll-text", size=16),
-            "Audit Log",
-            href=routes.ADMIN_AUDIT,
+            _o("Audit Log"),
+            href=i18n.href(routes.ADMIN_AUDIT),
             class_name=SMALL_BUTTON,
             underline="none",
         ),
