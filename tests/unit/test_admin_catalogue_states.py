@@ -22,8 +22,16 @@ def test_both_screens_are_admin_only_and_private():
 
 
 def test_banner_uploads_use_spec_banner_wording():
-    assert AdminBannersState.upload_messages["wrong_type"] == "File must be an image"
-    assert AdminBannersState.upload_messages["too_large"] == "Image size should be less than 5MB"
+    """In the back office's English (its default); in Albanian on /sq/admin."""
+    from storefront import i18n
+
+    with i18n.using("en"):
+        assert AdminBannersState.upload_messages["wrong_type"] == "File must be an image"
+        assert (
+            AdminBannersState.upload_messages["too_large"] == "Image size should be less than 5MB"
+        )
+    with i18n.using("sq"):
+        assert AdminBannersState.upload_messages["wrong_type"] == "Skedari duhet të jetë imazh"
 
 
 def test_the_service_id_comes_from_the_last_part_of_the_path_and_must_be_a_uuid():
