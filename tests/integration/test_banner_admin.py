@@ -228,9 +228,15 @@ def test_create_storage_folders_makes_the_banner_folders_for_admins_only(session
     assert report.created == list(storage.BANNER_FOLDERS) and report.failed == []
     assert all((media_dir / folder).is_dir() for folder in storage.BANNER_FOLDERS)
     assert session.exec(select(AuditLog).where(AuditLog.action == "create_storage_folders")).one()
-    assert folders_message(5, 0) == ("Successfully created all 5 banner folders in storage", "")
-    assert folders_message(3, 2) == ("", "Created 3 folders, but 2 failed...")
-    assert folders_message(0, 5) == ("", "Failed to create banner folders...")
+    from storefront import i18n
+
+    with i18n.using("en"):  # the back office's default language
+        assert folders_message(5, 0) == (
+            "Successfully created all 5 banner folders in storage",
+            "",
+        )
+        assert folders_message(3, 2) == ("", "Created 3 folders, but 2 failed...")
+        assert folders_message(0, 5) == ("", "Failed to create banner folders...")
 
 
 def test_an_item_has_an_english_text_beside_the_default_one(session):
