@@ -8,24 +8,25 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.modal import modal
 from storefront.components.navbar import navbar
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
-from storefront.i18n import _
+from storefront.i18n import N_o, _, _o
 from storefront.state.auth import AuthState
 
 # (key, label, href, icon). Dashboard is marked only on /admin itself (the spec: exact match).
 SECTIONS = [
-    ("dashboard", "Dashboard", routes.ADMIN, "layout-dashboard"),
-    ("services", "Services", routes.ADMIN_SERVICES, "package"),
-    ("bookings", "Bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
-    ("banners", "Banners", routes.ADMIN_BANNERS, "images"),
-    ("settings", "Settings", routes.ADMIN_SETTINGS, "settings"),
-    ("users", "Users", routes.ADMIN_USERS, "users"),
+    ("dashboard", N_o("Dashboard"), routes.ADMIN, "layout-dashboard"),
+    ("services", N_o("Services"), routes.ADMIN_SERVICES, "package"),
+    ("bookings", N_o("Bookings"), routes.ADMIN_BOOKINGS, "calendar-check"),
+    ("banners", N_o("Banners"), routes.ADMIN_BANNERS, "images"),
+    ("settings", N_o("Settings"), routes.ADMIN_SETTINGS, "settings"),
+    ("users", N_o("Users"), routes.ADMIN_USERS, "users"),
 ]
-VIEW_DENIED = "You must be an admin to view this page."
-ACCESS_DENIED = "You must be an admin to access this page."
+# Shown through access_denied(), which translates them (pass these, not their translation).
+VIEW_DENIED = N_o("You must be an admin to view this page.")
+ACCESS_DENIED = N_o("You must be an admin to access this page.")
 
 CARD = "rounded-2xl border border-slate-200 bg-white shadow-sm"
 TABLE_HEAD = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
@@ -87,9 +88,9 @@ def in_both_languages(
 def cancel_save(on_cancel, *, save_test_id: str, disabled=False) -> rx.Component:
     """An admin form's closing row: Cancel (closes it) and Save (submits it)."""
     return rx.el.div(
-        rx.el.button("Cancel", type="button", on_click=on_cancel, class_name=SMALL_BUTTON),
+        rx.el.button(_o("Cancel"), type="button", on_click=on_cancel, class_name=SMALL_BUTTON),
         rx.el.button(
-            "Save",
+            _o("Save"),
             type="submit",
             disabled=disabled,
             class_name=PRIMARY_BUTTON + " py-2",
@@ -121,8 +122,8 @@ def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Com
     look = "bg-fuchsia-600 text-white" if here else "text-slate-700 hover:bg-fuchsia-50"
     return rx.link(
         rx.icon(icon, size=18),
-        rx.el.span(label),
-        href=href,
+        rx.el.span(_o(label)),
+        href=i18n.href(href),
         underline="none",
         aria_current="page" if here else None,
         class_name=f"flex shrink-0 items-center gap-2 px-3 py-2 rounded-lg text-sm font-medium {look}",
@@ -172,7 +173,7 @@ def sidebar(current: str) -> rx.Component:
             *[_link(*section, current=current) for section in SECTIONS],
             rx.link(
                 rx.icon("arrow-left", size=18),
-                rx.el.span("Back to Site"),
+                rx.el.span(_o("Back to Site")),
                 href=routes.HOME,
                 underline="none",
                 class_name="flex shrink-0 items-center gap-2 px-3 py-2 rounded-lg text-sm "
@@ -180,7 +181,7 @@ def sidebar(current: str) -> rx.Component:
                 data_testid="admin-back-to-site",
             ),
             _ShowCurrent.create(),
-            aria_label="Admin",
+            aria_label=_o("Admin"),
             class_name="flex md:flex-col gap-1 overflow-x-auto md:overflow-visible p-2 md:p-4 "
             "md:sticky md:top-16",
             data_testid="admin-sidebar",
@@ -192,15 +193,18 @@ def sidebar(current: str) -> rx.Component:
 
 
 def access_denied(text: str = VIEW_DENIED) -> rx.Component:
-    """docs/product.md §6: 'Access Denied' and why; User Management says both in one line."""
+    """docs/product.md §6: 'Access Denied' and why; User Management says both in one line.
+    `text` is the English (marked with N_o) and is translated here."""
     one_line = text.startswith("Access Denied")
+    shown = _o(text)
     return rx.el.div(
         rx.el.h1(
-            text if one_line else "Access Denied", class_name="text-2xl font-bold text-red-700"
+            shown if one_line else _o("Access Denied"),
+            class_name="text-2xl font-bold text-red-700",
         ),
-        rx.fragment() if one_line else rx.el.p(text, class_name="mt-2 text-slate-700"),
+        rx.fragment() if one_line else rx.el.p(shown, class_name="mt-2 text-slate-700"),
         rx.link(
-            "Back to Site",
+            _o("Back to Site"),
             href=routes.HOME,
             class_name="inline-block mt-6 text-fuchsia-700 font-medium underline",
         ),
@@ -266,26 +270,22 @@ def pager(page: rx.Var, pages: rx.Var, total: rx.Var, on_prev, on_next) -> rx.Co
     """Previous / next under a table, with where the admin is."""
     return rx.el.div(
         rx.el.p(
-            "Page ",
-            page,
-            " of ",
-            pages,
-            " · ",
-            total,
-            " in all",
+            _o("Page {page} of {pages} · {total} in all").format(
+                page=page, pages=pages, total=total
+            ),
             class_name="text-sm text-slate-600",
             data_testid="pager-status",
         ),
         rx.el.div(
             rx.el.button(
-                "Previous",
+                _o("Previous"),
                 on_click=on_prev,
                 disabled=page <= 1,
                 class_name=SMALL_BUTTON,
                 type="button",
             ),
             rx.el.button(
-                "Next",
+                _o("Next"),
                 on_click=on_next,
                 disabled=page >= pages,
                 class_name=SMALL_BUTTON,
@@ -329,7 +329,7 @@ def confirm_dialog(
     open: rx.Var,
     test_id: str,
     confirm_test_id: str,
-    cancel_label: str = "Cancel",
+    cancel_label: str | None = None,
     confirm_class: str = DANGER_BUTTON,
 ) -> rx.Component:
     """The back office's one 'are you sure' dialog: the question, then Cancel and the button
@@ -341,7 +341,7 @@ def confirm_dialog(
             # The click's own event is not passed on (a cancel handler may take the dialog's
             # open flag, which on_close sends).
             rx.el.button(
-                cancel_label,
+                cancel_label if cancel_label is not None else _o("Cancel"),
                 type="button",
                 on_click=lambda _click: on_cancel(),
                 class_name=SMALL_BUTTON,
