@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from storefront.i18n import _
+from storefront.i18n import N_o, _
 from storefront.models import AuditLog, User, UserPublic, utcnow
 from storefront.services import audit, fields, permissions
 from storefront.services.auth import normalize_email
@@ -17,13 +17,14 @@ from storefront.services.errors import ServiceError
 
 class RoleError(ServiceError):
     """Codes: no_user (no signed-in caller), not_allowed (the caller is not an admin),
-    unknown_user (no such account). Initial Admin Setup is services/first_admin.py."""
+    unknown_user (no such account). Initial Admin Setup is services/first_admin.py. Its messages
+    reach Role Debug's screen, which translates them (`_o(exc.message)`)."""
 
     CODES = {
         **permissions.ADMIN_CHECK_CODES,
-        "no_user": "No user logged in",
-        "not_allowed": "Only admins may do this",
-        "unknown_user": "No such account",
+        "no_user": N_o("No user logged in"),
+        "not_allowed": N_o("Only admins may do this"),
+        "unknown_user": N_o("No such account"),
     }
 
 

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import users
 from storefront.state.auth import AdminState, AuthState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
-CHECK_FAILED = "Failed to check role"
-SYNC_FAILED = "Failed to sync role"
-SYNCED = "Role synchronized successfully"
-ADMIN_OK = "Admin function successful! You have proper admin permissions."
-ADMIN_FAILED = "Admin function failed: {message}"
+CHECK_FAILED = N_o("Failed to check role")
+SYNC_FAILED = N_o("Failed to sync role")
+SYNCED = N_o("Role synchronized successfully")
+ADMIN_OK = N_o("Admin function successful! You have proper admin permissions.")
+ADMIN_FAILED = N_o("Admin function failed: {message}")
 
 
 class RoleDebugState(AdminState):
@@ -29,7 +30,7 @@ class RoleDebugState(AdminState):
             found = await call_service(users.role_info, actor_id=caller)
         except Exception as exc:
             log_failure("RoleDebugState._read", exc)
-            self.error = CHECK_FAILED
+            self.error = _o(CHECK_FAILED)
             return
         self.info = {
             "user_id": found.user_id,
@@ -62,9 +63,9 @@ class RoleDebugState(AdminState):
             await call_service(users.sync_user_role, actor_id=caller, target_user_id=caller)
         except Exception as exc:
             log_failure("RoleDebugState.synchronize", exc)
-            self.error = SYNC_FAILED
+            self.error = _o(SYNC_FAILED)
             return
-        self.notice = SYNCED
+        self.notice = _o(SYNCED)
         await self._read(caller)
 
     @rx.event
@@ -76,6 +77,7 @@ class RoleDebugState(AdminState):
         try:
             await call_service(users.admin_function, actor_id=caller)
         except users.RoleError as exc:
-            self.error = ADMIN_FAILED.format(message=exc.message)
+            # the role service's words (services/users.py's RoleError, marked there)
+            self.error = _o(ADMIN_FAILED).format(message=_o(exc.message))
             return
-        self.notice = ADMIN_OK
+        self.notice = _o(ADMIN_OK)

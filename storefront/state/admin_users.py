@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import dates, users
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 
 # The confirmation 'Make Admin' asks first: there is no way back on screen (no demotion).
-CONFIRM_MAKE_ADMIN = (
+CONFIRM_MAKE_ADMIN = N_o(
     "They will be able to open every admin screen and change bookings, services, users and "
     "settings. This screen cannot take the admin role away again."
 )
@@ -39,7 +40,7 @@ class AdminUsersState(AdminState):
         self.rows = [
             {
                 "id": str(u.id),
-                "name": u.full_name or "N/A",
+                "name": u.full_name or _o("N/A"),
                 "email": u.email,
                 "role": "admin" if u.role == "admin" else "user",
                 "created_at": dates.local_date(u.created_at),
@@ -95,7 +96,7 @@ class AdminUsersState(AdminState):
                 users.set_admin_role, actor_id=caller, target_user_id=str(user_id)[:64]
             )
         except users.RoleError:
-            self.notice, self.error = "", "Failed to set admin role"
+            self.notice, self.error = "", _o("Failed to set admin role")
         else:
-            self.notice, self.error = "User has been set as admin successfully!", ""
+            self.notice, self.error = _o("User has been set as admin successfully!"), ""
         await self._reload(caller)

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
     INPUT,
@@ -15,28 +15,30 @@ from storefront.components.admin_layout import (
     pager,
 )
 from storefront.components.first_admin import first_admin_setup
+from storefront.i18n import N_o, _o
 from storefront.state.admin_users import CONFIRM_MAKE_ADMIN, AdminUsersState
 
-DENIED = "Access Denied - You must be an admin to view this page."
+DENIED = N_o("Access Denied - You must be an admin to view this page.")
 
 
 def _row(user: dict) -> rx.Component:
     return rx.el.tr(
         cell(
-            "User",
+            _o("User"),
             rx.el.div(
                 rx.el.p(user["name"], class_name="font-medium"),
                 rx.el.p(user["email"], class_name="text-sm text-slate-600 break-all"),
             ),
         ),
-        cell("Role", user["role"]),
-        cell("Created At", user["created_at"]),
+        # The role is a code ('admin', 'user'): its word is the page's.
+        cell(_o("Role"), rx.cond(user["role"] == "admin", _o("admin"), _o("user"))),
+        cell(_o("Created At"), user["created_at"]),
         cell(
             "",
             rx.cond(
                 user["role"] != "admin",
                 rx.el.button(
-                    "Make Admin",
+                    _o("Make Admin"),
                     on_click=AdminUsersState.ask_make_admin(user["id"]),
                     type="button",
                     class_name="min-h-[32px] px-3 py-1 rounded-full bg-fuchsia-700 text-white "
@@ -51,13 +53,15 @@ def _row(user: dict) -> rx.Component:
 
 def _confirm_make_admin() -> rx.Component:
     S = AdminUsersState
+    # One sentence to translate; the email, in bold, goes where its placeholder is.
+    before, after = _o("Make {email} an admin?").split("{email}", 1)
     return confirm_dialog(
-        "Please confirm",
-        "Make ",
+        _o("Please confirm"),
+        before,
         rx.el.strong(S.confirm_email, class_name="break-all"),
-        " an admin? ",
-        CONFIRM_MAKE_ADMIN,
-        confirm_label="Make Admin",
+        after + " ",
+        _o(CONFIRM_MAKE_ADMIN),
+        confirm_label=_o("Make Admin"),
         on_confirm=S.make_admin(S.confirm_user_id),
         on_cancel=S.cancel_make_admin,
         open=S.confirm_user_id != "",
@@ -70,25 +74,25 @@ def _confirm_make_admin() -> rx.Component:
 
 def admin_users() -> rx.Component:
     return admin_frame(
-        "User Management",
+        _o("User Management"),
         notices(AdminUsersState.notice, AdminUsersState.error),
         rx.cond(AdminUsersState.admin_count == 0, first_admin_setup()),
         rx.el.form(
-            rx.el.label("Search users", html_for="user-search", class_name="sr-only"),
+            rx.el.label(_o("Search users"), html_for="user-search", class_name="sr-only"),
             rx.el.input(
                 id="user-search",
                 type="search",
                 value=AdminUsersState.search,
                 on_change=AdminUsersState.type_search,
-                placeholder="Email or name",
+                placeholder=_o("Email or name"),
                 class_name=INPUT + " max-w-sm",
             ),
-            rx.el.button("Search", type="submit", class_name=SMALL_BUTTON),
+            rx.el.button(_o("Search"), type="submit", class_name=SMALL_BUTTON),
             on_submit=AdminUsersState.apply_search,
             class_name=CARD + " mt-6 p-3 flex gap-2 items-center",
         ),
         admin_table(
-            ["User", "Role", "Created At", ""],
+            [_o("User"), _o("Role"), _o("Created At"), ""],
             rx.foreach(AdminUsersState.rows, _row),
             test_id="users-table",
         ),
@@ -103,8 +107,8 @@ def admin_users() -> rx.Component:
         current="users",
         actions=rx.link(
             rx.icon("bug", size=16),
-            "Role Debug",
-            href=routes.ADMIN_ROLE_DEBUG,
+            _o("Role Debug"),
+            href=i18n.href(routes.ADMIN_ROLE_DEBUG),
             class_name=SMALL_BUTTON,
             underline="none",
         ),
