@@ -6,34 +6,35 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import catalog_admin, catalog_list
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
-LOAD_FAILED = "Failed to load services"
+LOAD_FAILED = N_o("Failed to load services")
 TOGGLE_MESSAGES = {
-    ("active", True): "Service activated successfully",
-    ("active", False): "Service deactivated successfully",
-    ("featured", True): "Service featured successfully",
-    ("featured", False): "Service unfeatured successfully",
+    ("active", True): N_o("Service activated successfully"),
+    ("active", False): N_o("Service deactivated successfully"),
+    ("featured", True): N_o("Service featured successfully"),
+    ("featured", False): N_o("Service unfeatured successfully"),
 }
 TOGGLE_FAILED = {
-    "active": "Failed to update service status",
-    "featured": "Failed to update featured status",
+    "active": N_o("Failed to update service status"),
+    "featured": N_o("Failed to update featured status"),
 }
-DELETE_FAILED = "Failed to delete service"
-DELETED = "Service deleted successfully"
-DEACTIVATED = "This service has bookings, so it was deactivated instead of deleted."
-PUBLISHED = "Service published successfully"
-PUBLISH_FAILED = "Failed to publish service"
-REVIEW_FAILED = "Failed to load the changes"
-APPROVED = "Changes approved: the service shows them now"
-REJECTED = "Changes rejected: the service stays as it was"
+DELETE_FAILED = N_o("Failed to delete service")
+DELETED = N_o("Service deleted successfully")
+DEACTIVATED = N_o("This service has bookings, so it was deactivated instead of deleted.")
+PUBLISHED = N_o("Service published successfully")
+PUBLISH_FAILED = N_o("Failed to publish service")
+REVIEW_FAILED = N_o("Failed to load the changes")
+APPROVED = N_o("Changes approved: the service shows them now")
+REJECTED = N_o("Changes rejected: the service stays as it was")
 DECIDE_FAILED = {
-    "slug_taken": "The new slug is used by another service now; edit the service instead",
-    "category_not_found": "The new category no longer exists; edit the service instead",
-    "no_revision": "These changes are no longer waiting for review",
+    "slug_taken": N_o("The new slug is used by another service now; edit the service instead"),
+    "category_not_found": N_o("The new category no longer exists; edit the service instead"),
+    "no_revision": N_o("These changes are no longer waiting for review"),
 }
 
 
@@ -71,7 +72,7 @@ class AdminServicesState(AdminState):
             )
         except Exception as exc:
             log_failure("AdminServicesState._reload", exc, search=self.search[:40])
-            self.rows, self.error = [], LOAD_FAILED
+            self.rows, self.error = [], _o(LOAD_FAILED)
             return
         self.rows = list(listed.rows)
         self.total, self.page, self.pages = listed.total, listed.page, listed.pages
@@ -116,9 +117,9 @@ class AdminServicesState(AdminState):
             now_on = await call_service(fn, actor_id=actor, service_id=str(service_id)[:64])
         except Exception as exc:
             log_failure(f"AdminServicesState.toggle_{what}", exc, service=str(service_id)[:64])
-            self.error = TOGGLE_FAILED[what]
+            self.error = _o(TOGGLE_FAILED[what])
             return
-        self.notice = TOGGLE_MESSAGES[(what, now_on)]
+        self.notice = _o(TOGGLE_MESSAGES[(what, now_on)])
         await self._reload()
 
     @rx.event
@@ -144,9 +145,9 @@ class AdminServicesState(AdminState):
             )
         except Exception as exc:
             log_failure("AdminServicesState.publish", exc, service=str(service_id)[:64])
-            self.error = PUBLISH_FAILED
+            self.error = _o(PUBLISH_FAILED)
             return
-        self.notice = PUBLISHED
+        self.notice = _o(PUBLISHED)
         await self._reload()
 
     @rx.event
@@ -161,7 +162,7 @@ class AdminServicesState(AdminState):
             )
         except Exception as exc:
             log_failure("AdminServicesState.review", exc, service=str(service_id)[:64])
-            self.error = REVIEW_FAILED
+            self.error = _o(REVIEW_FAILED)
             return
         self.review_id, self.review_title = str(service_id)[:64], str(title)[:200]
         self.changes = list(changes)
@@ -183,7 +184,7 @@ class AdminServicesState(AdminState):
         try:
             await call_service(fn, actor_id=actor, service_id=service_id)
         except catalog_admin.CatalogError as exc:
-            self.error = DECIDE_FAILED.get(exc.code, PUBLISH_FAILED)
+            self.error = _o(DECIDE_FAILED.get(exc.code, PUBLISH_FAILED))
             await self._reload()
             return
         except Exception as exc:
@@ -194,9 +195,9 @@ class AdminServicesState(AdminState):
                 exc,
                 service=service_id,
             )
-            self.error = PUBLISH_FAILED
+            self.error = _o(PUBLISH_FAILED)
             return
-        self.notice = APPROVED if approve else REJECTED
+        self.notice = _o(APPROVED) if approve else _o(REJECTED)
         await self._reload()
 
     @rx.event
@@ -228,7 +229,7 @@ class AdminServicesState(AdminState):
             )
         except Exception as exc:
             log_failure("AdminServicesState.confirm_delete", exc, service=service_id)
-            self.error = DELETE_FAILED
+            self.error = _o(DELETE_FAILED)
             return
-        self.notice = DELETED if outcome == "deleted" else DEACTIVATED
+        self.notice = _o(DELETED) if outcome == "deleted" else _o(DEACTIVATED)
         await self._reload()

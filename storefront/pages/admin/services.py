@@ -3,7 +3,7 @@ server."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import (
     DANGER_BUTTON,
     INPUT,
@@ -17,21 +17,22 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
+from storefront.i18n import N_o, _o
 from storefront.services.catalog_admin import FieldChange
 from storefront.services.catalog_list import ServiceRow
 from storefront.state.admin_services import AdminServicesState as S
 
-EMPTY = "No services found. Create your first service!"
-DELETE_QUESTION = "Are you sure you want to delete this service? This action cannot be undone."
-REVIEW_TEXT = (
+EMPTY = N_o("No services found. Create your first service!")
+DELETE_QUESTION = N_o("Are you sure you want to delete this service? This action cannot be undone.")
+REVIEW_TEXT = N_o(
     "Its owner changed this published service. The site shows the approved version until you "
     "approve the changes."
 )
 SORT_LABELS = [
-    ("title", "Name"),
-    ("category", "Category"),
-    ("price", "Price"),
-    ("created_at", "Created"),
+    ("title", N_o("Name")),
+    ("category", N_o("Category")),
+    ("price", N_o("Price")),
+    ("created_at", N_o("Created")),
 ]
 
 
@@ -49,7 +50,7 @@ def _badge(text, good) -> rx.Component:
 def _row(service: ServiceRow) -> rx.Component:
     return rx.el.tr(
         cell(
-            "Name",
+            _o("Name"),
             rx.el.div(
                 rx.el.p(service.title, class_name="font-medium"),
                 # Wrapped where a slug breaks by itself, after its hyphens; a part too long
@@ -62,37 +63,37 @@ def _row(service: ServiceRow) -> rx.Component:
             ),
         ),
         cell(
-            "Category",
+            _o("Category"),
             rx.el.div(
                 rx.el.p(service.category),
                 rx.el.p(service.kind_label, class_name="text-xs text-slate-600"),
             ),
         ),
-        cell("Price", service.price_label, class_name="whitespace-nowrap"),
+        cell(_o("Price"), service.price_label, class_name="whitespace-nowrap"),
         cell(
-            "Status",
+            _o("Status"),
             rx.el.div(
-                _badge(rx.cond(service.active, "Active", "Inactive"), service.active),
+                _badge(rx.cond(service.active, _o("Active"), _o("Inactive")), service.active),
                 rx.cond(
                     service.status == "draft",
                     rx.el.span(
-                        "Draft",
+                        _o("Draft"),
                         class_name="px-2 py-0.5 rounded-full text-xs font-semibold bg-amber-100 "
                         "text-amber-900",
                         data_testid="draft-badge",
                     ),
                 ),
                 rx.el.button(
-                    "Toggle",
+                    _o("Toggle"),
                     on_click=S.toggle_active(service.id),
-                    aria_label="Toggle status of " + service.title,
+                    aria_label=_o("Toggle status of {title}").format(title=service.title),
                     class_name=SMALL_BUTTON,
                     data_testid="toggle-active",
                 ),
                 rx.cond(
                     service.status == "draft",
                     rx.el.button(
-                        "Publish",
+                        _o("Publish"),
                         on_click=S.publish(service.id),
                         class_name=SMALL_BUTTON,
                         data_testid="publish",
@@ -101,9 +102,11 @@ def _row(service: ServiceRow) -> rx.Component:
                 rx.cond(
                     service.pending_review,
                     rx.el.button(
-                        "Changes to review",
+                        _o("Changes to review"),
                         on_click=S.review(service.id, service.title),
-                        aria_label="Review the owner's changes of " + service.title,
+                        aria_label=_o("Review the owner's changes of {title}").format(
+                            title=service.title
+                        ),
                         class_name="px-2 py-0.5 rounded-full text-xs font-semibold bg-amber-100 "
                         "text-amber-900 underline",
                         data_testid="review-changes",
@@ -113,13 +116,13 @@ def _row(service: ServiceRow) -> rx.Component:
             ),
         ),
         cell(
-            "Featured",
+            _o("Featured"),
             rx.el.div(
-                _badge(rx.cond(service.featured, "Featured", "Regular"), service.featured),
+                _badge(rx.cond(service.featured, _o("Featured"), _o("Regular")), service.featured),
                 rx.el.button(
-                    "Toggle",
+                    _o("Toggle"),
                     on_click=S.toggle_featured(service.id),
-                    aria_label="Toggle featured of " + service.title,
+                    aria_label=_o("Toggle featured of {title}").format(title=service.title),
                     class_name=SMALL_BUTTON,
                     data_testid="toggle-featured",
                 ),
@@ -127,22 +130,22 @@ def _row(service: ServiceRow) -> rx.Component:
             ),
         ),
         cell(
-            "Actions",
+            _o("Actions"),
             rx.el.div(
                 rx.link(
-                    "Edit",
-                    href=routes.ADMIN_SERVICES + "/edit/" + service.id,
+                    _o("Edit"),
+                    href=i18n.href(routes.ADMIN_SERVICES + "/edit/") + service.id,
                     class_name=SMALL_BUTTON,
                     underline="none",
                 ),
                 rx.link(
-                    "Availability",
-                    href=routes.ADMIN_SERVICES + "/availability/" + service.id,
+                    _o("Availability"),
+                    href=i18n.href(routes.ADMIN_SERVICES + "/availability/") + service.id,
                     class_name=SMALL_BUTTON,
                     underline="none",
                 ),
                 rx.el.button(
-                    "Delete",
+                    _o("Delete"),
                     on_click=S.ask_delete(service.id, service.title),
                     class_name=DANGER_BUTTON,
                     data_testid="delete-service",
@@ -157,14 +160,14 @@ def _row(service: ServiceRow) -> rx.Component:
 def _toolbar() -> rx.Component:
     return rx.el.div(
         rx.el.div(
-            rx.el.label("Search", html_for="service-search", class_name=LABEL),
+            rx.el.label(_o("Search"), html_for="service-search", class_name=LABEL),
             rx.debounce_input(
                 rx.el.input(
                     id="service-search",
                     type="search",
                     value=S.search,
                     on_change=S.search_for,
-                    placeholder="Name or slug",
+                    placeholder=_o("Name or slug"),
                     class_name=INPUT,
                 ),
                 debounce_timeout=300,
@@ -172,17 +175,17 @@ def _toolbar() -> rx.Component:
             class_name="flex-1 min-w-[12rem]",
         ),
         rx.el.div(
-            rx.el.label("Sort by", html_for="service-sort", class_name=LABEL),
+            rx.el.label(_o("Sort by"), html_for="service-sort", class_name=LABEL),
             rx.el.div(
                 rx.el.select(
-                    *[rx.el.option(label, value=key) for key, label in SORT_LABELS],
+                    *[rx.el.option(_o(label), value=key) for key, label in SORT_LABELS],
                     id="service-sort",
                     value=S.sort,
                     on_change=S.sort_by,
                     class_name=INPUT,
                 ),
                 rx.el.button(
-                    rx.cond(S.descending, "Descending", "Ascending"),
+                    rx.cond(S.descending, _o("Descending"), _o("Ascending")),
                     on_click=S.sort_by(S.sort),
                     type="button",
                     class_name=SMALL_BUTTON + " whitespace-nowrap",
@@ -214,12 +217,12 @@ def _button(label: str, on_click, style: str, test_id: str) -> rx.Component:
 
 def _delete_dialog() -> rx.Component:
     return _dialog(
-        "Delete service",
-        DELETE_QUESTION,
+        _o("Delete service"),
+        _o(DELETE_QUESTION),
         S.delete_title,
         actions=[
-            rx.dialog.close(rx.el.button("Cancel", class_name=SMALL_BUTTON, type="button")),
-            _button("Delete", S.confirm_delete, DANGER_BUTTON, "confirm-delete"),
+            rx.dialog.close(rx.el.button(_o("Cancel"), class_name=SMALL_BUTTON, type="button")),
+            _button(_o("Delete"), S.confirm_delete, DANGER_BUTTON, "confirm-delete"),
         ],
         open=S.delete_id != "",
         on_close=S.cancel_delete,
@@ -240,8 +243,8 @@ def _change(change: FieldChange) -> rx.Component:
     return rx.el.div(
         rx.el.dt(change.label, class_name="font-semibold"),
         rx.el.dd(
-            side("Before", change.before, "bg-red-50"),
-            side("After", change.after, "bg-green-50"),
+            side(_o("Before"), change.before, "bg-red-50"),
+            side(_o("After"), change.after, "bg-green-50"),
             class_name="mt-1 grid gap-2 sm:grid-cols-2",
         ),
         class_name="py-2 border-b border-slate-200",
@@ -251,13 +254,13 @@ def _change(change: FieldChange) -> rx.Component:
 
 def _review_dialog() -> rx.Component:
     return _dialog(
-        "Changes to review",
-        REVIEW_TEXT,
+        _o("Changes to review"),
+        _o(REVIEW_TEXT),
         S.review_title,
         rx.el.dl(rx.foreach(S.changes, _change), class_name="mt-4 max-h-[60vh] overflow-y-auto"),
         actions=[
-            _button("Reject", S.reject_changes, DANGER_BUTTON, "reject-changes"),
-            _button("Approve", S.approve_changes, SMALL_BUTTON, "approve-changes"),
+            _button(_o("Reject"), S.reject_changes, DANGER_BUTTON, "reject-changes"),
+            _button(_o("Approve"), S.approve_changes, SMALL_BUTTON, "approve-changes"),
         ],
         open=S.review_id != "",
         on_close=S.close_review,
@@ -267,7 +270,7 @@ def _review_dialog() -> rx.Component:
 
 def admin_services() -> rx.Component:
     return admin_frame(
-        "Service Management",
+        _o("Service Management"),
         notices(S.notice, S.error),
         _toolbar(),
         rx.cond(
@@ -277,7 +280,14 @@ def admin_services() -> rx.Component:
                 S.rows.length() > 0,
                 rx.fragment(
                     admin_table(
-                        ["Name", "Category", "Price", "Status", "Featured", "Actions"],
+                        [
+                            _o("Name"),
+                            _o("Category"),
+                            _o("Price"),
+                            _o("Status"),
+                            _o("Featured"),
+                            _o("Actions"),
+                        ],
                         rx.foreach(S.rows, _row),
                         test_id="services-table",
                     ),
@@ -289,15 +299,15 @@ def admin_services() -> rx.Component:
                         S.go_to_page(S.page + 1),
                     ),
                 ),
-                rx.el.p(EMPTY, class_name="mt-8 text-slate-700", data_testid="services-empty"),
+                rx.el.p(_o(EMPTY), class_name="mt-8 text-slate-700", data_testid="services-empty"),
             ),
         ),
         _delete_dialog(),
         _review_dialog(),
         current="services",
         actions=rx.link(
-            "Add New Service",
-            href=routes.ADMIN_SERVICE_CREATE,
+            _o("Add New Service"),
+            href=i18n.href(routes.ADMIN_SERVICE_CREATE),
             underline="none",
             class_name=PRIMARY_BUTTON,
         ),
