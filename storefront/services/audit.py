@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, col, select
 
+from storefront.i18n import N_o, _o
 from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User
 from storefront.services.errors import ServiceError
 
@@ -133,78 +134,79 @@ class AuditPage:
 
 # --- in words: what the viewer shows of an entry (the stored details stay as they are) -------
 
-# A field's name in the back office's words; a field not named here reads as its column name.
+# A field's name in the back office's words (translated where shown, `field_label`); a field not
+# named here reads as its column name.
 FIELD_LABELS = {
     # services and their capacity
-    "title": "Title",
-    "slug": "Slug",
-    "description": "Description",
-    "price": "Price",
-    "price_unit": "Price unit",
-    "kind": "Kind",
-    "images": "Images",
-    "meta": "Details",
-    "featured": "Featured",
-    "active": "Active",
-    "status": "Status",
-    "display_order": "Display order",
-    "total_units": "Units",
-    "buffer_time_minutes": "Buffer (minutes)",
+    "title": N_o("Title"),
+    "slug": N_o("Slug"),
+    "description": N_o("Description"),
+    "price": N_o("Price"),
+    "price_unit": N_o("Price unit"),
+    "kind": N_o("Kind"),
+    "images": N_o("Images"),
+    "meta": N_o("Details"),
+    "featured": N_o("Featured"),
+    "active": N_o("Active"),
+    "status": N_o("Status"),
+    "display_order": N_o("Display order"),
+    "total_units": N_o("Units"),
+    "buffer_time_minutes": N_o("Buffer (minutes)"),
     # bookings and their items
-    "reference": "Reference",
-    "contact_name": "Name",
-    "contact_email": "Email",
-    "contact_phone": "Phone",
-    "venue_address": "Venue address",
-    "city": "City",
-    "state": "State",
-    "zip_code": "ZIP code",
-    "event_type": "Event type",
-    "guest_count": "Guest count",
-    "special_requests": "Special requests",
-    "total_amount": "Total",
-    "currency": "Currency",
-    "service_name": "Service",
-    "service_price": "Price",
-    "quantity": "Quantity",
-    "start_datetime": "Start",
-    "end_datetime": "End",
-    "notes": "Notes",
+    "reference": N_o("Reference"),
+    "contact_name": N_o("Name"),
+    "contact_email": N_o("Email"),
+    "contact_phone": N_o("Phone"),
+    "venue_address": N_o("Venue address"),
+    "city": N_o("City"),
+    "state": N_o("State"),
+    "zip_code": N_o("ZIP code"),
+    "event_type": N_o("Event type"),
+    "guest_count": N_o("Guest count"),
+    "special_requests": N_o("Special requests"),
+    "total_amount": N_o("Total"),
+    "currency": N_o("Currency"),
+    "service_name": N_o("Service"),
+    "service_price": N_o("Price"),
+    "quantity": N_o("Quantity"),
+    "start_datetime": N_o("Start"),
+    "end_datetime": N_o("End"),
+    "notes": N_o("Notes"),
     # users
-    "role": "Role",
-    "email": "Email",
+    "role": N_o("Role"),
+    "email": N_o("Email"),
     # business settings
-    "business_name": "Business name",
-    "phone": "Phone",
-    "whatsapp_number": "WhatsApp number",
-    "instagram": "Instagram",
-    "facebook": "Facebook page",
-    "address": "Address",
-    "opening_hours": "Opening hours",
-    "min_notice_hours": "Minimum notice (hours)",
-    "admin_two_factor_required": "Two-factor sign-in required for admins",
+    "business_name": N_o("Business name"),
+    "phone": N_o("Phone"),
+    "whatsapp_number": N_o("WhatsApp number"),
+    "instagram": N_o("Instagram"),
+    "facebook": N_o("Facebook page"),
+    "address": N_o("Address"),
+    "opening_hours": N_o("Opening hours"),
+    "min_notice_hours": N_o("Minimum notice (hours)"),
+    "admin_two_factor_required": N_o("Two-factor sign-in required for admins"),
     # availability and blocked dates
-    "day_of_week": "Day",
-    "start_time": "From",
-    "end_time": "Until",
-    "slot_duration_minutes": "Slot (minutes)",
-    "max_bookings_per_slot": "Bookings per slot",
-    "is_available": "Available",
-    "start_date": "From",
-    "end_date": "Until",
-    "is_recurring_yearly": "Every year",
-    "reason": "Reason",
+    "day_of_week": N_o("Day"),
+    "start_time": N_o("From"),
+    "end_time": N_o("Until"),
+    "slot_duration_minutes": N_o("Slot (minutes)"),
+    "max_bookings_per_slot": N_o("Bookings per slot"),
+    "is_available": N_o("Available"),
+    "start_date": N_o("From"),
+    "end_date": N_o("Until"),
+    "is_recurring_yearly": N_o("Every year"),
+    "reason": N_o("Reason"),
     # banners
-    "name": "Name",
-    "is_active": "Active",
-    "image_url": "Image",
-    "link_url": "Link",
+    "name": N_o("Name"),
+    "is_active": N_o("Active"),
+    "image_url": N_o("Image"),
+    "link_url": N_o("Link"),
     # what some entries add besides before and after
-    "override": "Capacity warning overridden",
-    "conflicts": "Conflicts",
-    "references": "Bookings",
-    "created": "Folders created",
-    "failed": "Folders failed",
+    "override": N_o("Capacity warning overridden"),
+    "conflicts": N_o("Conflicts"),
+    "references": N_o("Bookings"),
+    "created": N_o("Folders created"),
+    "failed": N_o("Folders failed"),
 }
 # Columns that mean nothing to a reader (ids, timestamps, keys) or that the entity's name shows.
 HIDDEN_FIELDS = frozenset(
@@ -228,23 +230,35 @@ HIDDEN_FIELDS = frozenset(
 # Parts of an entry's before/after that are one thing to a reader: their fields are merged.
 SECTIONS = ("service", "capacity", "booking", "revision")
 ENTITY_LABELS = {
-    "service": "Service",
-    "booking": "Booking",
-    "user": "User",
-    "banner": "Banner",
-    "banner_item": "Banner item",
-    "settings": "Settings",
-    "service_availability": "Availability",
-    "blocked_date": "Blocked dates",
-    "storage": "Storage",
+    "service": N_o("Service"),
+    "booking": N_o("Booking"),
+    "user": N_o("User"),
+    "banner": N_o("Banner"),
+    "banner_item": N_o("Banner item"),
+    "settings": N_o("Settings"),
+    "service_availability": N_o("Availability"),
+    "blocked_date": N_o("Blocked dates"),
+    "storage": N_o("Storage"),
 }
-EMPTY = "(empty)"
+EMPTY = N_o("(empty)")
+# dates.DAY_NAMES (day_of_week 0 is Sunday) in the back office's catalog.
+WEEKDAYS = (
+    N_o("Sunday"),
+    N_o("Monday"),
+    N_o("Tuesday"),
+    N_o("Wednesday"),
+    N_o("Thursday"),
+    N_o("Friday"),
+    N_o("Saturday"),
+)
 LONGEST_VALUE = 80
 
 
 def field_label(name: str) -> str:
-    """A field's name as the back office says it ('total_amount' -> 'Total')."""
-    return FIELD_LABELS.get(name) or name.replace("_", " ").strip().capitalize()
+    """A field's name as the back office says it ('total_amount' -> 'Total'), in the language of
+    the moment."""
+    label = FIELD_LABELS.get(name)
+    return _o(label) if label else name.replace("_", " ").strip().capitalize()
 
 
 def _in_words(name: str, value: Any) -> str:
@@ -252,11 +266,11 @@ def _in_words(name: str, value: Any) -> str:
     from storefront.services import dates
 
     if value is None or value == "" or value == [] or value == {}:
-        return EMPTY
+        return _o(EMPTY)
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if name == "day_of_week" and isinstance(value, int) and 0 <= value < len(dates.DAY_NAMES):
-        return dates.DAY_NAMES[value]
+        return _o("yes") if value else _o("no")
+    if name == "day_of_week" and isinstance(value, int) and 0 <= value < len(WEEKDAYS):
+        return _o(WEEKDAYS[value])
     if isinstance(value, list):
         if all(isinstance(v, dict) for v in value):
             return str(len(value))  # images, price lines: how many
@@ -292,7 +306,12 @@ def _fields(value: Any, label: str = "") -> dict[str, tuple[str, Any]]:
         elif name == "items" and isinstance(item, list):
             for number, line in enumerate(item, start=1):
                 out.update(
-                    {f"items.{number}.{k}": v for k, v in _fields(line, f"Item {number} ").items()}
+                    {
+                        f"items.{number}.{k}": v
+                        for k, v in _fields(
+                            line, _o("Item {number}").format(number=number) + " "
+                        ).items()
+                    }
                 )
         elif isinstance(item, dict) and item:
             inner = _fields(item, f"{label}{field_label(name)} / ")
@@ -320,7 +339,7 @@ def describe(details: Any) -> tuple[str, ...]:
     else:  # created (no before) or deleted (no after): what it held
         for key, (label, value) in (new or old).items():
             shown = _in_words(key.rsplit(".", 1)[-1], value)
-            if shown != EMPTY:
+            if shown != _o(EMPTY):
                 lines.append(f"{label}: {shown}")
     extra = {k: v for k, v in details.items() if k not in ("before", "after")}
     for key, (label, value) in _fields(extra).items():
@@ -378,7 +397,8 @@ def entity_names(session: Session, entries: list[AuditLog]) -> dict[tuple[str, s
 
 def entity_in_words(entry: AuditLog, names: dict[tuple[str, str], str]) -> str:
     """'Service: Bouncy castle', 'Booking: MG-1A2B3C4D', 'User: ana@example.com', 'Settings'."""
-    kind = ENTITY_LABELS.get(entry.entity_type) or field_label(entry.entity_type)
+    label = ENTITY_LABELS.get(entry.entity_type)
+    kind = _o(label) if label else field_label(entry.entity_type)
     if entry.entity_type in NAME_FIELDS:
         field = NAME_FIELDS[entry.entity_type][1]
         name = names.get((entry.entity_type, entry.entity_id or "")) or _stored_name(
@@ -390,10 +410,11 @@ def entity_in_words(entry: AuditLog, names: dict[tuple[str, str], str]) -> str:
         service = _stored_name(entry.details, "service_id")
         name = names.get(("service", service), "")
         if entry.entity_type == "blocked_date" and not service:
-            name = "All services"
+            name = _o("All services")
     if name:
         return f"{kind}: {name}"
-    return f"{kind} {entry.entity_id}" if entry.entity_id and kind != "Settings" else kind
+    shown_id = entry.entity_id and entry.entity_type != "settings"
+    return f"{kind} {entry.entity_id}" if shown_id else kind
 
 
 def entries(
@@ -450,7 +471,7 @@ def entries(
                 id=str(entry.id),
                 created_at=f"{dates.local_date(entry.created_at)} "
                 f"{dates.local_time(entry.created_at)}",
-                actor=email or "system",
+                actor=email or _o("system"),
                 action=entry.action,
                 entity_type=entry.entity_type,
                 entity_id=entry.entity_id or "",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import audit
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
-LOAD_FAILED = "Failed to load the audit log"
-BAD_FILTER = "Please check the filter: dates as DD.MM.YYYY."
+LOAD_FAILED = N_o("Failed to load the audit log")
+BAD_FILTER = N_o("Please check the filter: dates as DD.MM.YYYY.")
 
 
 class AdminAuditState(AdminState):
@@ -42,11 +43,11 @@ class AdminAuditState(AdminState):
                 page=self.page,
             )
         except audit.AuditError as exc:
-            self.error = BAD_FILTER if exc.code == "invalid_filter" else LOAD_FAILED
+            self.error = _o(BAD_FILTER) if exc.code == "invalid_filter" else _o(LOAD_FAILED)
             return
         except Exception as exc:
             log_failure("AdminAuditState.load", exc)
-            self.error = LOAD_FAILED
+            self.error = _o(LOAD_FAILED)
             return
         self.entries = [
             {

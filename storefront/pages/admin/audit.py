@@ -14,17 +14,18 @@ from storefront.components.admin_layout import (
     pager,
 )
 from storefront.components.ui import date_input
+from storefront.i18n import _o
 from storefront.state.admin_audit import AdminAuditState as S
 
 
 def _row(entry: dict) -> rx.Component:
     return rx.el.tr(
-        cell("When", entry["when"], class_name="whitespace-nowrap"),
-        cell("Actor", entry["actor"], class_name="break-all"),
-        cell("Action", entry["action"]),
-        cell("Entity", entry["entity"], class_name="[overflow-wrap:anywhere]"),
+        cell(_o("When"), entry["when"], class_name="whitespace-nowrap"),
+        cell(_o("Actor"), entry["actor"], class_name="break-all"),
+        cell(_o("Action"), entry["action"]),
+        cell(_o("Entity"), entry["entity"], class_name="[overflow-wrap:anywhere]"),
         cell(
-            "Details",
+            _o("Details"),
             # one line per field, in words (services/audit.describe)
             rx.el.p(
                 entry["changes"],
@@ -39,7 +40,7 @@ def _row(entry: dict) -> rx.Component:
 def _filters() -> rx.Component:
     return rx.el.form(
         rx.el.div(
-            rx.el.label("Actor email", html_for="audit-actor", class_name=LABEL),
+            rx.el.label(_o("Actor email"), html_for="audit-actor", class_name=LABEL),
             rx.el.input(
                 id="audit-actor",
                 type="search",
@@ -49,9 +50,9 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.label("Entity", html_for="audit-entity", class_name=LABEL),
+            rx.el.label(_o("Entity"), html_for="audit-entity", class_name=LABEL),
             rx.el.select(
-                rx.el.option("All", value="all"),
+                rx.el.option(_o("All"), value="all"),
                 rx.foreach(S.entity_types, lambda t: rx.el.option(t, value=t)),
                 id="audit-entity",
                 value=rx.cond(S.entity_type == "", "all", S.entity_type),
@@ -60,7 +61,7 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.label("From", html_for="audit-from", class_name=LABEL),
+            rx.el.label(_o("From"), html_for="audit-from", class_name=LABEL),
             date_input(
                 id="audit-from",
                 value=S.date_from,
@@ -69,7 +70,7 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.label("To", html_for="audit-to", class_name=LABEL),
+            rx.el.label(_o("To"), html_for="audit-to", class_name=LABEL),
             date_input(
                 id="audit-to",
                 value=S.date_to,
@@ -78,7 +79,7 @@ def _filters() -> rx.Component:
             ),
         ),
         rx.el.div(
-            rx.el.button("Filter", type="submit", class_name=SMALL_BUTTON),
+            rx.el.button(_o("Filter"), type="submit", class_name=SMALL_BUTTON),
             class_name="flex items-end",
         ),
         on_submit=S.apply_filters,
@@ -88,11 +89,11 @@ def _filters() -> rx.Component:
 
 def admin_audit_page() -> rx.Component:
     return admin_frame(
-        "Audit Log",
+        _o("Audit Log"),
         notices(rx.Var.create(""), S.error),
         _filters(),
         admin_table(
-            ["When", "Actor", "Action", "Entity", "Details"],
+            [_o("When"), _o("Actor"), _o("Action"), _o("Entity"), _o("Details")],
             rx.foreach(S.entries, _row),
             test_id="audit-table",
         ),
