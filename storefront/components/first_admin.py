@@ -3,6 +3,7 @@
 import reflex as rx
 
 from storefront.components.ui import PRIMARY_BUTTON, error_box, success_box
+from storefront.i18n import _o
 from storefront.state.first_admin import InitialAdminState
 
 INPUT = "w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200"
@@ -19,26 +20,29 @@ def _input(label: str, name: str, *, label_class: str, input_class: str, **props
 
 def first_admin_setup() -> rx.Component:
     return rx.el.section(
-        rx.el.h2("Initial Admin Setup", class_name="font-bold"),
+        rx.el.h2(_o("Initial Admin Setup"), class_name="font-bold"),
         rx.el.p(
-            "No admin exists yet. Enter the email of an existing user to make them the first admin.",
+            _o(
+                "No admin exists yet. Enter the email of an existing user to make them the "
+                "first admin."
+            ),
             class_name="mt-1 text-sm text-slate-600",
         ),
         _input(
-            "Email",
+            _o("Email"),
             "email",
             label_class="sr-only",
             input_class="mt-3 " + INPUT,
             type="email",
             value=InitialAdminState.email,
             on_change=InitialAdminState.type_email,
-            placeholder="Email of an existing user",
+            placeholder=_o("Email of an existing user"),
         ),
         rx.cond(
             InitialAdminState.code_required,
             rx.el.div(
                 _input(
-                    "Setup code",
+                    _o("Setup code"),
                     "code",
                     label_class="block text-sm font-medium text-slate-700",
                     input_class="mt-1 " + INPUT + " font-mono uppercase",
@@ -51,8 +55,10 @@ def first_admin_setup() -> rx.Component:
                     aria_describedby="first-admin-code-hint",
                 ),
                 rx.el.p(
-                    "The one-time setup code is in the server's log (the line 'First-admin "
-                    "setup code'), or run: python -m storefront.manage setup-code",
+                    _o(
+                        "The one-time setup code is in the server's log (the line 'First-admin "
+                        "setup code'), or run: {command}"
+                    ).format(command="python -m storefront.manage setup-code"),
                     id="first-admin-code-hint",
                     class_name="mt-1 text-xs text-slate-600",
                 ),
@@ -61,7 +67,7 @@ def first_admin_setup() -> rx.Component:
         ),
         rx.el.div(
             rx.el.button(
-                "Make First Admin",
+                _o("Make First Admin"),
                 on_click=InitialAdminState.submit,
                 class_name=PRIMARY_BUTTON,
             ),

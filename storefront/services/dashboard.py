@@ -14,6 +14,7 @@ from pathlib import Path
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from storefront.i18n import _o
 from storefront.models import (
     HOLD_STATUSES,
     Booking,
@@ -158,15 +159,18 @@ class Check:
 def _health(session: Session) -> list[Check]:
     """The database row, and what `/_health` knows but tells only as a status: its reasons."""
     report = health.check(engine=session.get_bind())
+    name = _o("Database Connection")
     if report.database.reachable and report.ok:
         database = Check(
-            "Database Connection", True, f"Connected ({report.database.latency_ms} ms)"
+            name, True, _o("Connected ({ms} ms)").format(ms=report.database.latency_ms)
         )
     else:
-        database = Check("Database Connection", False, f"Not answering: {report.database.reason}")
+        database = Check(
+            name, False, _o("Not answering: {reason}").format(reason=report.database.reason)
+        )
     return [
         database,
-        Check("Health Check (/_health)", report.ok and not report.warnings, report.summary()),
+        Check(_o("Health Check (/_health)"), report.ok and not report.warnings, report.summary()),
     ]
 
 
@@ -178,8 +182,12 @@ def _storage() -> Check:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        return Check("Storage Service", False, f"Not writable ({exc.strerror or exc})")
-    return Check("Storage Service", True, "Online (writable)")
+        return Check(
+            _o("Storage Service"),
+            False,
+            _o("Not writable ({reason})").format(reason=exc.strerror or exc),
+        )
+    return Check(_o("Storage Service"), True, _o("Online (writable)"))
 
 
 # A backup older than this is shown as a problem (backups are expected daily).
@@ -189,35 +197,41 @@ BACKUP_MAX_AGE = timedelta(hours=36)
 def _backup(status_file: Path | None, *, now: datetime) -> Check:
     """docs/product.md §2 'Last Backup': when the last database backup finished, from the
     modification time of BACKUP_STATUS_FILE; 'Not configured' without one."""
+    name = _o("Last Backup")
     if status_file is None or not str(status_file).strip():
-        return Check("Last Backup", False, "Not configured")
+        return Check(name, False, _o("Not configured"))
     try:
         finished = datetime.fromtimestamp(status_file.stat().st_mtime, tz=UTC)
     except OSError:
-        return Check("Last Backup", False, "No backup yet (its status file is missing)")
+        return Check(name, False, _o("No backup yet (its status file is missing)"))
     when = f"{dates.local_date(finished)} {dates.local_time(finished)}"
     if now - finished > BACKUP_MAX_AGE:
         hours = int(BACKUP_MAX_AGE.total_seconds() // 3600)
-        return Check("Last Backup", False, f"{when} (more than {hours} hours ago)")
-    return Check("Last Backup", True, when)
+        return Check(
+            name, False, _o("{when} (more than {hours} hours ago)").format(when=when, hours=hours)
+        )
+    return Check(name, True, when)
 
 
 def _whatsapp(session: Session) -> Check:
     """Not configured says only that (messages are logged, none is delivered); configured, the
     last staff message the webhook accepted."""
+    name = _o("WhatsApp API")
     if not get_settings().notify_webhook_url:
-        return Check("WhatsApp API", False, "Not configured (messages are logged)")
+        return Check(name, False, _o("Not configured (messages are logged)"))
     last = session.exec(
         select(func.max(NotificationOutbox.sent_at)).where(
             NotificationOutbox.channel == "whatsapp", NotificationOutbox.status == "sent"
         )
     ).one()
     if last is None:
-        return Check("WhatsApp API", True, "Active; nothing delivered yet")
+        return Check(name, True, _o("Active; nothing delivered yet"))
     return Check(
-        "WhatsApp API",
+        name,
         True,
-        f"Active; last delivered {dates.local_date(last)} {dates.local_time(last)}",
+        _o("Active; last delivered {when}").format(
+            when=f"{dates.local_date(last)} {dates.local_time(last)}"
+        ),
     )
 
 
@@ -230,16 +244,16 @@ def _notifications(session: Session) -> list[Check]:
     return [
         _whatsapp(session),
         Check(
-            "Email",
+            _o("Email"),
             bool(settings.smtp_host),
-            "SMTP configured" if settings.smtp_host else "Not configured (mail is printed)",
+            _o("SMTP configured") if settings.smtp_host else _o("Not configured (mail is printed)"),
         ),
         Check(
-            "Notification Outbox",
+            _o("Notification Outbox"),
             failed == 0,
-            f"{waiting} waiting, {failed} failed"
-            + (f", {printed} printed, not delivered" if printed else "")
-            + (f", {held} held back by the mail cap" if held else ""),
+            _o("{waiting} waiting, {failed} failed").format(waiting=waiting, failed=failed)
+            + (_o(", {printed} printed, not delivered").format(printed=printed) if printed else "")
+            + (_o(", {held} held back by the mail cap").format(held=held) if held else ""),
         ),
     ]
 

@@ -7,6 +7,7 @@ import logging
 
 import reflex as rx
 
+from storefront.i18n import _o
 from storefront.services import dashboard
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
@@ -54,7 +55,7 @@ class AdminDashboardState(AdminState):
             checks = await call_service(dashboard.system_status, actor_id=caller)
         except Exception:
             log.exception("the system status failed")
-            checks = (dashboard.Check("Database Connection", False, "Not answering"),)
+            checks = (dashboard.Check(_o("Database Connection"), False, _o("Not answering")),)
         self.checks = [
             {"name": c.name, "ok": "yes" if c.ok else "no", "detail": c.detail} for c in checks
         ]

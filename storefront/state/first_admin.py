@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront.i18n import N_o, _o
 from storefront.services import first_admin, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.sign_in import wait_message
 
-FAILED = "Failed to set first admin"
+FAILED = N_o("Failed to set first admin")
 SETUP_MESSAGES = {
-    "missing_email": "Please enter an email address",
-    "code_invalid": f"{FAILED}: the setup code is not valid",
+    "missing_email": N_o("Please enter an email address"),
+    "code_invalid": N_o("Failed to set first admin: the setup code is not valid"),
 }
 CODE_MAX = 64
 
-DONE = "First admin set successfully!"
+DONE = N_o("First admin set successfully!")
 
 
 class InitialAdminState(AccountState):
@@ -70,9 +71,9 @@ class InitialAdminState(AccountState):
             if exc.code == "throttled":
                 self.error = wait_message(int(exc.details.get("wait", 60)), what="attempts")
             else:
-                self.error = SETUP_MESSAGES.get(exc.code, FAILED)
+                self.error = _o(SETUP_MESSAGES.get(exc.code, FAILED))
             return
-        self.notice, self.error, self.admin_missing, self.code = DONE, "", False, ""
+        self.notice, self.error, self.admin_missing, self.code = _o(DONE), "", False, ""
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
         if auth_state.is_admin:  # the page's figures were refused while it was not an admin

@@ -3,26 +3,27 @@ account while no admin exists, 'Access Denied' for anyone else signed in."""
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import CARD, access_denied, admin_frame
 from storefront.components.first_admin import first_admin_setup
 from storefront.components.ui import success_box
+from storefront.i18n import N_o, _o
 from storefront.state.admin_dashboard import AdminDashboardState as D
 from storefront.state.auth import AuthState
 from storefront.state.first_admin import InitialAdminState
 
 # (label, count key, where it links: docs/product.md §2)
 STAT_CARDS = [
-    ("Total Users", "users", routes.ADMIN_USERS, "users"),
-    ("Admin Users", "admins", routes.ADMIN_USERS, "shield-check"),
-    ("Services", "services", routes.ADMIN_SERVICES, "package"),
-    ("Bookings", "bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
+    (N_o("Total Users"), "users", routes.ADMIN_USERS, "users"),
+    (N_o("Admin Users"), "admins", routes.ADMIN_USERS, "shield-check"),
+    (N_o("Services"), "services", routes.ADMIN_SERVICES, "package"),
+    (N_o("Bookings"), "bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
 ]
 QUICK_ACTIONS = [
-    ("Manage Users", routes.ADMIN_USERS, "users"),
-    ("Create New Service", routes.ADMIN_SERVICE_CREATE, "plus"),
-    ("View Recent Bookings", routes.ADMIN_BOOKINGS, "calendar-check"),
-    ("System Settings", routes.ADMIN_SETTINGS, "settings"),
+    (N_o("Manage Users"), routes.ADMIN_USERS, "users"),
+    (N_o("Create New Service"), routes.ADMIN_SERVICE_CREATE, "plus"),
+    (N_o("View Recent Bookings"), routes.ADMIN_BOOKINGS, "calendar-check"),
+    (N_o("System Settings"), routes.ADMIN_SETTINGS, "settings"),
 ]
 
 
@@ -30,11 +31,11 @@ def _stat(label: str, key: str, href: str, icon: str) -> rx.Component:
     return rx.link(
         rx.el.div(
             rx.icon(icon, size=22, class_name="text-fuchsia-700"),
-            rx.el.p(label, class_name="text-sm text-slate-600"),
+            rx.el.p(_o(label), class_name="text-sm text-slate-600"),
             class_name="flex items-center gap-2",
         ),
         rx.el.p(D.counts[key], class_name="mt-2 text-3xl font-bold", data_testid=f"stat-{key}"),
-        href=href,
+        href=i18n.href(href),
         underline="none",
         class_name=CARD + " block p-4 text-slate-900 hover:border-fuchsia-300",
     )
@@ -78,24 +79,24 @@ VALUE_AXIS_WIDTH = 64
 def _charts() -> rx.Component:
     return rx.el.div(
         rx.el.section(
-            rx.el.h2("Bookings per week", class_name="font-semibold"),
+            rx.el.h2(_o("Bookings per week"), class_name="font-semibold"),
             rx.recharts.bar_chart(
                 rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
                 _week_axis(),
                 rx.recharts.y_axis(allow_decimals=False, width=VALUE_AXIS_WIDTH),
                 rx.recharts.tooltip(),
-                rx.recharts.bar(data_key="bookings", name="Bookings", fill="#a21caf"),
+                rx.recharts.bar(data_key="bookings", name=_o("Bookings"), fill="#a21caf"),
                 data=D.weeks,
                 width="100%",
                 height=240,
             ),
-            rx.el.h2("Booked value per week", class_name="mt-6 font-semibold"),
+            rx.el.h2(_o("Booked value per week"), class_name="mt-6 font-semibold"),
             rx.recharts.line_chart(
                 rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
                 _week_axis(),
                 rx.recharts.y_axis(width=VALUE_AXIS_WIDTH),
                 rx.recharts.tooltip(),
-                rx.recharts.line(data_key="value", name="Booked value", stroke="#0f766e"),
+                rx.recharts.line(data_key="value", name=_o("Booked value"), stroke="#0f766e"),
                 data=D.weeks,
                 width="100%",
                 height=240,
@@ -104,20 +105,20 @@ def _charts() -> rx.Component:
             data_testid="weekly-charts",
         ),
         rx.el.section(
-            rx.el.h2("Upcoming bookings by service", class_name="font-semibold"),
+            rx.el.h2(_o("Upcoming bookings by service"), class_name="font-semibold"),
             rx.cond(
                 D.upcoming.length() > 0,
                 rx.recharts.bar_chart(
                     rx.recharts.x_axis(type_="number", allow_decimals=False),
                     rx.recharts.y_axis(data_key="service", type_="category", width=120),
                     rx.recharts.tooltip(),
-                    rx.recharts.bar(data_key="bookings", name="Bookings", fill="#7c3aed"),
+                    rx.recharts.bar(data_key="bookings", name=_o("Bookings"), fill="#7c3aed"),
                     data=D.upcoming,
                     layout="vertical",
                     width="100%",
                     height=260,
                 ),
-                rx.el.p("No upcoming bookings.", class_name="mt-2 text-sm text-slate-600"),
+                rx.el.p(_o("No upcoming bookings."), class_name="mt-2 text-sm text-slate-600"),
             ),
             class_name=CARD + " p-4 min-w-0",
             data_testid="upcoming-chart",
@@ -131,16 +132,14 @@ def _dashboard() -> list[rx.Component]:
         # Set after 'Initial Admin Setup' made the caller the first admin.
         success_box(InitialAdminState.notice, "first-admin-notice"),
         rx.el.p(
-            "Welcome, ",
-            AuthState.user_name,
-            ".",
+            _o("Welcome, {name}.").format(name=AuthState.user_name),
             class_name="mt-4 text-slate-600",
             data_testid="admin-home",
         ),
         rx.cond(
             D.sample,
             rx.el.p(
-                "Sample numbers: the statistics could not be read.",
+                _o("Sample numbers: the statistics could not be read."),
                 role="alert",
                 class_name="mt-4 rounded-lg bg-amber-50 border border-amber-200 px-4 py-2 text-sm",
                 data_testid="stats-sample",
@@ -153,13 +152,13 @@ def _dashboard() -> list[rx.Component]:
         ),
         rx.el.div(
             rx.el.section(
-                rx.el.h2("Quick Actions", class_name="font-semibold"),
+                rx.el.h2(_o("Quick Actions"), class_name="font-semibold"),
                 rx.el.div(
                     *[
                         rx.link(
                             rx.icon(icon, size=18),
-                            label,
-                            href=href,
+                            _o(label),
+                            href=i18n.href(href),
                             underline="none",
                             class_name="flex items-center gap-2 rounded-lg border border-slate-200 "
                             "px-3 py-3 text-slate-800 hover:bg-fuchsia-50",
@@ -171,7 +170,7 @@ def _dashboard() -> list[rx.Component]:
                 class_name=CARD + " p-4",
             ),
             rx.el.section(
-                rx.el.h2("System Status", class_name="font-semibold"),
+                rx.el.h2(_o("System Status"), class_name="font-semibold"),
                 rx.el.ul(rx.foreach(D.checks, _check), class_name="mt-2"),
                 class_name=CARD + " p-4",
                 data_testid="system-status",
@@ -184,13 +183,13 @@ def _dashboard() -> list[rx.Component]:
 
 def admin_home() -> rx.Component:
     return admin_frame(
-        "Admin Dashboard",
+        _o("Admin Dashboard"),
         *_dashboard(),
         current="dashboard",
         non_admin=rx.cond(
             InitialAdminState.admin_missing,
             rx.el.div(
-                rx.el.h1("Admin", class_name="text-3xl font-bold"),
+                rx.el.h1(_o("Admin"), class_name="text-3xl font-bold"),
                 first_admin_setup(),
                 class_name="max-w-5xl mx-auto px-4 py-12",
             ),
