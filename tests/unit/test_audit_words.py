@@ -1,8 +1,25 @@
 """The audit log in words (services/audit.describe, entity_in_words): what the back office's
 Audit Log shows of the details every write path stores as JSON."""
 
+import pytest
+
+from storefront import i18n
 from storefront.models import AuditLog
 from storefront.services import audit
+
+
+@pytest.fixture(autouse=True)
+def _back_office_english():
+    """The Audit Log as /admin shows it: in the back office's default language, English (the
+    Albanian of /sq/admin is the office catalog's: test_albanian_words below)."""
+    with i18n.using("en"):
+        yield
+
+
+def test_albanian_words():
+    with i18n.using("sq"):
+        details = {"before": {"price": "150.00"}, "after": {"price": "200.00"}}
+        assert audit.describe(details) == ("Çmimi: 150.00 -> 200.00",)
 
 
 def test_a_change_is_one_line_per_changed_field_with_its_label():
