@@ -106,6 +106,9 @@ def language_switch(class_name: str) -> rx.Component:
     (and the same service) there: the page knows its route when it is built; a page whose
     address holds an id is found from where the click came from."""
     route = i18n.page_route()
+    if route is not None and i18n.is_back_office(route):
+        # The back office speaks the admin's own choice (their profile), not the site's.
+        return rx.fragment()
     known_address = route is not None and "[" not in route
     links = []
     for lang in i18n.LANGUAGES:
