@@ -49,7 +49,9 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 # Each catalog and the language its source text is written in; every other language has a .po.
 SOURCES = {"messages": DEFAULT, "office": "en"}
 
-_language: ContextVar[str] = ContextVar("storefront_language", default=DEFAULT)
+# None: nobody named a language (a script, a test calling a service): each catalog speaks the
+# language its source is written in, and `language()` says the default edition's.
+_language: ContextVar[str | None] = ContextVar("storefront_language", default=None)
 # The route of the page being compiled ('/services/[service_id]'), for the language switch.
 _page_route: ContextVar[str | None] = ContextVar("storefront_page_route", default=None)
 
@@ -88,7 +90,7 @@ def known(lang: str | None) -> str:
 
 def language() -> str:
     """The language of the moment (see the module's docstring)."""
-    return _language.get()
+    return _language.get() or DEFAULT
 
 
 @contextmanager
@@ -98,7 +100,7 @@ def using(lang: str | None, *, page_route: str | None = None) -> Iterator[str]:
     token = _language.set(known(lang))
     route_token = _page_route.set(page_route) if page_route is not None else None
     try:
-        yield _language.get()
+        yield known(lang)
     finally:
         _language.reset(token)
         if route_token is not None:
@@ -124,13 +126,18 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(language()).ngettext(singular, plural, n)
 
 
+def _office_language() -> str:
+    return _language.get() or SOURCES["office"]
+
+
 def office_gettext(message: str) -> str:
-    """`message` (written in English: a mail, a staff message) in the language of the moment."""
-    return catalog(language(), "office").gettext(message)
+    """`message` (written in English: the back office, a mail, a staff message) in the language
+    of the moment; in English when none was named."""
+    return catalog(_office_language(), "office").gettext(message)
 
 
 def office_ngettext(singular: str, plural: str, n: int) -> str:
-    return catalog(language(), "office").ngettext(singular, plural, n)
+    return catalog(_office_language(), "office").ngettext(singular, plural, n)
 
 
 _ = gettext
