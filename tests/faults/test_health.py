@@ -135,14 +135,10 @@ def test_health_is_503_while_postgresql_is_stopped_and_200_again_after(
         status, answer = ask("running")
         assert status == 200 and answer.json() == PUBLIC_OK
         running_pg.stop("fast")
-        # The first answer after the stop may meet a pooled connection the server closed
-        # ('server closed the connection unexpectedly'), the next ones a refused connection: a
-        # different reason, logged once each. The repeated one is what the log keeps once.
-        ask("stopped, the pool's connection closed")
-        caplog.clear()
         with caplog.at_level(logging.WARNING, logger="storefront.api.health"):
             status, answer = ask("stopped")
             ask("stopped, asked again")
+            ask("stopped, asked a third time")
         assert status == 503 and answer.json() == PUBLIC_DOWN
         # Nothing of the backend, its host, port or role reaches whoever asks ...
         for secret in (port, "127.0.0.1", "postgres", "5432", "Operational"):
@@ -150,7 +146,11 @@ def test_health_is_503_while_postgresql_is_stopped_and_200_again_after(
         # ... the log has it, once for a repeated reason.
         lines = [r.getMessage() for r in caplog.records if r.name == "storefront.api.health"]
         report(f"log: {lines}")
-        assert len(lines) == 1 and "database (postgresql) unreachable" in lines[0]
+        # The first answer after the stop may meet a pooled connection the server closed
+        # ('server closed the connection unexpectedly'), the next ones a refused connection:
+        # two reasons at most, each logged once however often it is asked.
+        assert 1 <= len(lines) <= 2 and len(set(lines)) == len(lines), lines
+        assert all("database (postgresql) unreachable" in line for line in lines)
         assert port in lines[0]
         running_pg.start()
         status, answer = ask("started again, same engine")
