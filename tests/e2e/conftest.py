@@ -71,10 +71,13 @@ def webhook_server() -> Iterator[WebhookServer]:
         yield server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def frontend_build() -> tuple:
     """The production frontend, built once for all the session's servers (and the test workers
-    beside this one, and tests/scale): `tracked_changes` before and after."""
+    beside this one, and tests/scale): `tracked_changes` before and after. Every worker asks for
+    it first thing (autouse), before any worker serves: a worker that came to it late, while
+    another one's server was answering, would find the build to check while that server uses
+    it."""
     return build_frontend(BUILD_URL)
 
 
