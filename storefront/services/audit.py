@@ -16,6 +16,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from storefront.i18n import N_o, _o
 from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User
+from storefront.services import dates
 from storefront.services.errors import ServiceError
 
 
@@ -241,16 +242,7 @@ ENTITY_LABELS = {
     "storage": N_o("Storage"),
 }
 EMPTY = N_o("(empty)")
-# dates.DAY_NAMES (day_of_week 0 is Sunday) in the back office's catalog.
-WEEKDAYS = (
-    N_o("Sunday"),
-    N_o("Monday"),
-    N_o("Tuesday"),
-    N_o("Wednesday"),
-    N_o("Thursday"),
-    N_o("Friday"),
-    N_o("Saturday"),
-)
+WEEKDAYS = dates.OFFICE_DAY_NAMES  # day_of_week 0 is Sunday
 LONGEST_VALUE = 80
 
 

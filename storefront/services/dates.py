@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from babel.dates import get_day_names, get_month_names
 
 from storefront import i18n
-from storefront.i18n import N_
+from storefront.i18n import N_, N_o
 from storefront.settings import get_settings
 
 DATE_FORMAT = "%d.%m.%Y"
@@ -26,6 +26,18 @@ DAY_NAMES = (
     N_("Thursday"),
     N_("Friday"),
     N_("Saturday"),
+)
+
+
+# The same weekdays as the back office names them (its catalog, `_o()`).
+OFFICE_DAY_NAMES = (
+    N_o("Sunday"),
+    N_o("Monday"),
+    N_o("Tuesday"),
+    N_o("Wednesday"),
+    N_o("Thursday"),
+    N_o("Friday"),
+    N_o("Saturday"),
 )
 
 

@@ -13,6 +13,7 @@ import reflex as rx
 
 from storefront.i18n import N_o, _o
 from storefront.services import availability_admin as schedules
+from storefront.services import dates
 from storefront.services.availability_admin import AvailabilityAdminError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
@@ -21,15 +22,7 @@ log = logging.getLogger(__name__)
 
 # A weekday as the back office names it (day_of_week 0 is Sunday, like schedules.DAY_NAMES);
 # shown through `_o()`.
-DAY_NAMES = (
-    N_o("Sunday"),
-    N_o("Monday"),
-    N_o("Tuesday"),
-    N_o("Wednesday"),
-    N_o("Thursday"),
-    N_o("Friday"),
-    N_o("Saturday"),
-)
+DAY_NAMES = dates.OFFICE_DAY_NAMES
 DAY_OPTIONS = [[str(i), name] for i, name in enumerate(DAY_NAMES)]
 # docs/product.md §9 and 5: Monday, 09:00 to 17:00, 1 booking, 60 minutes, available.
 DEFAULTS = {
