@@ -14,6 +14,7 @@ from storefront.models.bookings import (
     HOLD_STATUSES,
     Booking,
     BookingItem,
+    BookingNote,
     booking_reference,
 )
 from storefront.models.catalog import (
@@ -29,6 +30,7 @@ from storefront.models.catalog import (
 from storefront.models.operations import (
     CONTACT_EVENT_TYPES,
     AuditLog,
+    Backup,
     BusinessSettings,
     CacheVersion,
     ContactMessage,
@@ -37,7 +39,14 @@ from storefront.models.operations import (
 )
 from storefront.models.two_factor import RecoveryCode, TwoFactor
 from storefront.models.uploads import UPLOAD_KINDS, StoredUpload
-from storefront.models.users import ROLES, FirstAdminSetup, LoginSession, User, UserPublic
+from storefront.models.users import (
+    ROLES,
+    CalendarFeed,
+    FirstAdminSetup,
+    LoginSession,
+    User,
+    UserPublic,
+)
 
 __all__ = [
     "BOOKING_STATUSES",
@@ -49,12 +58,15 @@ __all__ = [
     "ROLES",
     "SERVICE_STATUSES",
     "AuditLog",
+    "Backup",
     "Banner",
     "BannerItem",
     "BlockedDate",
     "Booking",
     "BookingItem",
+    "BookingNote",
     "BusinessSettings",
+    "CalendarFeed",
     "CacheVersion",
     "FirstAdminSetup",
     "ContactMessage",

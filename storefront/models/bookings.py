@@ -112,3 +112,17 @@ class BookingItem(SQLModel, table=True):
     notes: str | None = Field(default=None, max_length=2000)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class BookingNote(SQLModel, table=True):
+    """What staff write on a booking on the day (the day sheet): who, when, what."""
+
+    __tablename__ = "booking_notes"
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    booking_id: uuid.UUID = Field(foreign_key="bookings.id", ondelete="CASCADE", index=True)
+    author_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
+    # The author's name when it was written (the account may go).
+    author_name: str = Field(default="", max_length=255)
+    text: str = Field(max_length=2000)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

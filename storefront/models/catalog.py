@@ -57,6 +57,8 @@ class Service(SQLModel, table=True):
         default="per_hour", max_length=16, sa_column_kwargs={"server_default": "per_hour"}
     )
     kind: str = Field(default="service", max_length=32)
+    # How long before the start the crew leaves for it (the day sheet); None: its kind's.
+    setup_lead_minutes: int | None = Field(default=None)
     category_id: uuid.UUID | None = Field(
         default=None, foreign_key="service_categories.id", ondelete="SET NULL"
     )

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from storefront.i18n import N_
+from storefront.i18n import N_s
 from storefront.models.service_details import (
     BOUNCER_OPTION_TYPES,
     PACKAGE_TYPES,
@@ -61,6 +61,11 @@ class Kind:
     # A public page of its own at /services/{slug} (and in the sitemap, as a product);
     # otherwise it is shown on its category's page.
     detail_page: bool = False
+    # Event-day operations (the day sheet): how long before the start the crew leaves for a
+    # service of this kind unless the service says otherwise (`Service.setup_lead_minutes`), and
+    # whether what was set up comes back after the event (a pickup; a mascot's actor does not).
+    setup_lead_minutes: int = 60
+    comes_back: bool = True
 
 
 KINDS: dict[str, Kind] = {}
@@ -136,55 +141,57 @@ def migrate_constraint(op: Any, kinds: tuple[str, ...]) -> None:
         batch.create_check_constraint("ck_services_kind", check_sql(kinds))
 
 
-register(Kind("service", N_("Plain service"), PlainDetails, detail_page=True))
+register(Kind("service", N_s("Plain service"), PlainDetails, detail_page=True))
 register(
     Kind(
         "wedding_offer",
-        N_("Wedding offer"),
+        N_s("Wedding offer"),
         WeddingOfferDetails,
         (
-            DetailField("people", N_("Number of guests"), "number"),
+            DetailField("people", N_s("Number of guests"), "number"),
             DetailField(
                 "lines",
-                N_("Price lines"),
+                N_s("Price lines"),
                 "priced_lines",
-                hint=N_("One a line: what | amount, e.g. Mirror | 50"),
+                hint=N_s("One a line: what | amount, e.g. Mirror | 50"),
                 priced_keys=("label", "amount"),
             ),
-            DetailField("unit", N_("Priced per"), "select", ("", "person")),
+            DetailField("unit", N_s("Priced per"), "select", ("", "person")),
         ),
         price_unit="per_event",
+        setup_lead_minutes=120,
     )
 )
 register(
     Kind(
         "table",
-        N_("Table"),
+        N_s("Table"),
         TableDetails,
         (
-            DetailField("color", N_("Colour"), "select", TABLE_COLORS),
+            DetailField("color", N_s("Colour"), "select", TABLE_COLORS),
             DetailField(
-                "diameter", N_("Diameter (cm)"), "select", tuple(map(str, TABLE_DIAMETERS))
+                "diameter", N_s("Diameter (cm)"), "select", tuple(map(str, TABLE_DIAMETERS))
             ),
         ),
         price_unit="per_event",
+        setup_lead_minutes=90,
     )
 )
 register(
     Kind(
         "package",
-        N_("Package"),
+        N_s("Package"),
         PackageDetails,
         (
-            DetailField("type", N_("Package type"), "select", PACKAGE_TYPES),
+            DetailField("type", N_s("Package type"), "select", PACKAGE_TYPES),
             DetailField(
-                "features", N_("Features"), "lines", hint=N_("One a line, starting with an emoji")
+                "features", N_s("Features"), "lines", hint=N_s("One a line, starting with an emoji")
             ),
             DetailField(
                 "hours",
-                N_("Length (hours)"),
+                N_s("Length (hours)"),
                 "number",
-                hint=N_("The hours a cart line of it starts with, 1 to 8; blank for 1"),
+                hint=N_s("The hours a cart line of it starts with, 1 to 8; blank for 1"),
             ),
         ),
         price_unit="per_event",
@@ -193,47 +200,53 @@ register(
 register(
     Kind(
         "mascot",
-        N_("Mascot"),
+        N_s("Mascot"),
         MascotDetails,
         (
-            DetailField("number", N_("Carousel number"), "number"),
-            DetailField("short_description", N_("Short description"), "text"),
-            DetailField("full_description", N_("Full description"), "textarea"),
+            DetailField("number", N_s("Carousel number"), "number"),
+            DetailField("short_description", N_s("Short description"), "text"),
+            DetailField("full_description", N_s("Full description"), "textarea"),
             DetailField(
-                "suitable_for", N_("Suitable for"), "lines", hint=N_("One occasion a line")
+                "suitable_for", N_s("Suitable for"), "lines", hint=N_s("One occasion a line")
             ),
             DetailField(
-                "color", N_("Colour class"), "text", hint=N_("A Tailwind class, e.g. bg-purple-600")
+                "color",
+                N_s("Colour class"),
+                "text",
+                hint=N_s("A Tailwind class, e.g. bg-purple-600"),
             ),
         ),
+        setup_lead_minutes=30,
+        comes_back=False,
     )
 )
 register(
     Kind(
         "bouncer_option",
-        N_("Bouncer option"),
+        N_s("Bouncer option"),
         BouncerOptionDetails,
         (
-            DetailField("type", N_("Option type"), "select", ("", *BOUNCER_OPTION_TYPES)),
-            DetailField("color", N_("Swatch colour"), "text", hint=N_("#rrggbb")),
+            DetailField("type", N_s("Option type"), "select", ("", *BOUNCER_OPTION_TYPES)),
+            DetailField("color", N_s("Swatch colour"), "text", hint=N_s("#rrggbb")),
         ),
     )
 )
 register(
     Kind(
         "theme",
-        N_("Theme"),
+        N_s("Theme"),
         ThemeDetails,
         (
-            DetailField("age", N_("Age range"), "text"),
-            DetailField("duration", N_("Duration"), "text"),
-            DetailField("capacity", N_("Capacity"), "text"),
-            DetailField("long_description", N_("Long description"), "textarea"),
-            DetailField("features", N_("Features"), "lines", hint=N_("One a line")),
+            DetailField("age", N_s("Age range"), "text"),
+            DetailField("duration", N_s("Duration"), "text"),
+            DetailField("capacity", N_s("Capacity"), "text"),
+            DetailField("long_description", N_s("Long description"), "textarea"),
+            DetailField("features", N_s("Features"), "lines", hint=N_s("One a line")),
             DetailField(
-                "add_ons", N_("Add-ons"), "priced_lines", hint=N_("One a line: name | price")
+                "add_ons", N_s("Add-ons"), "priced_lines", hint=N_s("One a line: name | price")
             ),
         ),
         detail_page=True,
+        setup_lead_minutes=90,
     )
 )

@@ -6,7 +6,7 @@ import uuid
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, Column, Index
+from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, Index, false
 from sqlmodel import Field, SQLModel
 
 from storefront.models.base import UTCDateTime, new_id, utcnow
@@ -51,6 +51,7 @@ class NotificationOutbox(SQLModel, table=True):
         Index("ix_notification_outbox_due", "status", "next_attempt_at"),
         # The mail cap counts what went to one recipient lately (services/outbox.py).
         Index("ix_notification_outbox_recipient", "recipient", "created_at"),
+        Index("ux_notification_outbox_dedupe_key", "dedupe_key", unique=True),
     )
 
     id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
@@ -65,6 +66,9 @@ class NotificationOutbox(SQLModel, table=True):
     booking_id: uuid.UUID | None = Field(
         default=None, foreign_key="bookings.id", ondelete="SET NULL"
     )
+    # A message that must go once (the reminder of one booking at one start, the digest of one
+    # day) carries a key no other row has: a second worker's insert of it fails.
+    dedupe_key: str | None = Field(default=None, max_length=160)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
@@ -117,6 +121,13 @@ class BusinessSettings(SQLModel, table=True):
     translations: dict[str, Any] = Field(
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
+    # Event-day operations: the customer's reminder goes this long before the event; the staff's
+    # digest of tomorrow's jobs at this local hour; customers may cancel or move a booking
+    # themselves until this long before it; the app backs itself up once a day.
+    reminder_lead_hours: int = Field(default=24, sa_column_kwargs={"server_default": "24"})
+    digest_hour: int = Field(default=19, sa_column_kwargs={"server_default": "19"})
+    change_cutoff_hours: int = Field(default=48, sa_column_kwargs={"server_default": "48"})
+    backup_daily: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
@@ -141,3 +152,26 @@ class HousekeepingLease(SQLModel, table=True):
     holder: str = Field(default="", max_length=200)
     expires_at: datetime = Field(sa_type=UTCDateTime)
     last_run_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+BACKUP_STATUSES = ("running", "done", "failed")
+
+
+class Backup(SQLModel, table=True):
+    """One backup of the database and the stored images (services/backup.py), made by
+    `make backup` or the daily job; System Status shows the last one that finished."""
+
+    __tablename__ = "backups"
+    __table_args__ = (
+        CheckConstraint("status IN ('running', 'done', 'failed')", name="ck_backups_status"),
+        Index("ix_backups_started_at", "started_at"),
+    )
+
+    id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
+    started_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    status: str = Field(default="running", max_length=16)
+    trigger: str = Field(default="manual", max_length=16)  # 'manual' (make backup) or 'daily'
+    location: str = Field(default="", max_length=1024)
+    size_bytes: int | None = Field(default=None, sa_type=BigInteger)
+    error: str | None = Field(default=None, max_length=2000)

@@ -11,8 +11,10 @@ from sqlmodel import Field, SQLModel
 
 from storefront.models.base import UTCDateTime, new_id, utcnow
 
-ROLES = ("admin", "user")
-Role = Literal["admin", "user"]
+# 'staff' (drivers, decorators) see the day sheet and the week calendar of the back office and
+# change a booking's status to on the way or completed; nothing else (docs/architecture.md §4).
+ROLES = ("admin", "staff", "user")
+Role = Literal["admin", "staff", "user"]
 
 
 class UserBase(SQLModel):
@@ -23,7 +25,7 @@ class UserBase(SQLModel):
 
 class User(UserBase, table=True):
     __tablename__ = "users"
-    __table_args__ = (CheckConstraint("role IN ('admin', 'user')", name="ck_users_role"),)
+    __table_args__ = (CheckConstraint("role IN ('admin', 'staff', 'user')", name="ck_users_role"),)
 
     id: uuid.UUID = Field(default_factory=new_id, primary_key=True)
     email: str = Field(max_length=255, unique=True, index=True)
@@ -80,3 +82,15 @@ class FirstAdminSetup(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     expires_at: datetime = Field(sa_type=UTCDateTime)
     used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class CalendarFeed(SQLModel, table=True):
+    """The private iCalendar address of an admin or staff member (services/calendar_feed.py).
+    Only the hash of its secret is stored; turning it off deletes the row."""
+
+    __tablename__ = "calendar_feeds"
+
+    user_id: uuid.UUID = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    token_hash: str = Field(max_length=128, unique=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    last_used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
