@@ -91,9 +91,9 @@ EXTRACT := $(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output
 UPDATE := $(BIN)/pybabel update -d $(CATALOGS) --no-wrap --ignore-obsolete --init-missing \
 	--no-fuzzy-matching
 translations: install-dev
-	$(EXTRACT) -o $(CATALOGS)/messages.pot storefront
+	$(EXTRACT) -k _s -k N_s -k shared_gettext -o $(CATALOGS)/messages.pot storefront
 	$(EXTRACT) --no-default-keywords -k _o -k N_o -k office_gettext -k office_ngettext:1,2 \
-		-o $(CATALOGS)/office.pot storefront
+		-k _s -k N_s -k shared_gettext -o $(CATALOGS)/office.pot storefront
 	$(UPDATE) -D messages -i $(CATALOGS)/messages.pot -l en
 	$(UPDATE) -D office -i $(CATALOGS)/office.pot -l sq
 	$(MAKE) --no-print-directory translations-check

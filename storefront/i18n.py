@@ -6,8 +6,10 @@ catalogs (gettext domains), by the language the source is written in:
   copy), marked with `_()`, translated into English (`en/LC_MESSAGES/messages.po`);
 - `office`: what the business writes to people outside the site's pages (mails, the staff's
   WhatsApp messages, a booking's calendar file), written in English, marked with `_o()`,
-  translated into Albanian (`sq/LC_MESSAGES/office.po`).
-`N_()` / `N_o()` mark a string that is only named (a module-level constant, a table's value)
+  translated into Albanian (`sq/LC_MESSAGES/office.po`); the back office's pages too.
+A string shown both on the site and in the back office (the service form, the event types) is
+marked `_s()` and kept in both catalogs: each page reads it from its own (`shared_gettext`).
+`N_()` / `N_o()` / `N_s()` mark a string that is only named (a module-level constant, a table's value)
 and translated where it is shown. `make translations` extracts the marked strings with Babel into
 `storefront/translations/<domain>.pot` and merges them into each catalog, where the translation
 is written (docs/extending.md, 'Add or change a string').
@@ -54,6 +56,9 @@ SOURCES = {"messages": DEFAULT, "office": "en"}
 _language: ContextVar[str | None] = ContextVar("storefront_language", default=None)
 # The route of the page being compiled ('/services/[service_id]'), for the language switch.
 _page_route: ContextVar[str | None] = ContextVar("storefront_page_route", default=None)
+# Whether the page of the moment is one of the back office's: a string shown both on the site
+# and in the back office (`_s()`) then reads from the back office's catalog.
+_office_page: ContextVar[bool] = ContextVar("storefront_office_page", default=False)
 
 
 def translated(domain: str) -> tuple[str, ...]:
@@ -94,17 +99,32 @@ def language() -> str:
 
 
 @contextmanager
-def using(lang: str | None, *, page_route: str | None = None) -> Iterator[str]:
+def using(
+    lang: str | None, *, page_route: str | None = None, office: bool | None = None
+) -> Iterator[str]:
     """Everything inside speaks `lang` (an unknown one speaks the default); `page_route`: the
-    route of the page being compiled inside, in the default edition."""
+    route of the page being compiled inside, in the default edition; `office`: whether that
+    page is one of the back office's (unchanged when not given)."""
     token = _language.set(known(lang))
     route_token = _page_route.set(page_route) if page_route is not None else None
+    office_token = _office_page.set(office) if office is not None else None
     try:
         yield known(lang)
     finally:
         _language.reset(token)
         if route_token is not None:
             _page_route.reset(route_token)
+        if office_token is not None:
+            _office_page.reset(office_token)
+
+
+@contextmanager
+def on_page(path: str | None) -> Iterator[str]:
+    """Everything inside speaks as the page at `path` does: its edition's language, and the
+    back office's words when it is one of the back office's pages."""
+    lang, rest = split(path or "/")
+    with using(lang, office=is_back_office(rest)) as spoken:
+        yield spoken
 
 
 def page_route() -> str | None:
@@ -112,9 +132,12 @@ def page_route() -> str | None:
     return _page_route.get()
 
 
-def set_language(lang: str | None) -> None:
-    """The language of the rest of this task (an event's, set once by the guard)."""
-    _language.set(known(lang))
+def set_page(path: str | None) -> None:
+    """The rest of this task speaks as the page at `path` does (an event's, set once by the
+    guard from the page that sent it): its language, and the back office's words on its pages."""
+    lang, rest = split(path or "/")
+    _language.set(lang)
+    _office_page.set(is_back_office(rest))
 
 
 def gettext(message: str) -> str:
@@ -140,8 +163,18 @@ def office_ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(_office_language(), "office").ngettext(singular, plural, n)
 
 
+def shared_gettext(message: str) -> str:
+    """`message`, shown both on the site and in the back office (the service form an owner
+    fills in too, the event types, the rules of a field), in the words of the page of the
+    moment: from the back office's catalog on its pages, from the site's elsewhere. Its source
+    is in both catalogs (`make translations` extracts `_s()` into each), so it is written in the
+    words the default edition and the English back office share."""
+    return office_gettext(message) if _office_page.get() else gettext(message)
+
+
 _ = gettext
 _o = office_gettext
+_s = shared_gettext
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
@@ -151,6 +184,7 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
 
 
 N_o = N_  # the same, for the `office` catalog (shown through `_o()`)
+N_s = N_  # the same, for a string of both catalogs (shown through `_s()`)
 
 
 def locale() -> str:

@@ -24,7 +24,7 @@ def in_language(lang: str, component: Callable, route: str) -> Callable:
 
     @functools.wraps(component)
     def page():
-        with i18n.using(lang, page_route=route):
+        with i18n.using(lang, page_route=route, office=i18n.is_back_office(route)):
             return component()
 
     return page
@@ -45,14 +45,12 @@ def compile_in_page_language() -> None:
 
     @functools.wraps(render_page)
     def compile_page_from_context(page_ctx, *args, **kwargs):
-        with i18n.using(i18n.language_of("/" + str(page_ctx.route).lstrip("/"))):
+        with i18n.on_page("/" + str(page_ctx.route).lstrip("/")):
             return render_page(page_ctx, *args, **kwargs)
 
     @functools.wraps(walk_tree)
     def compile_component(self, comp, /, *args, page_context, **kwargs):
-        with i18n.using(
-            i18n.language_of("/" + str(getattr(page_context, "route", "")).lstrip("/"))
-        ):
+        with i18n.on_page("/" + str(getattr(page_context, "route", "")).lstrip("/")):
             return walk_tree(self, comp, *args, page_context=page_context, **kwargs)
 
     compiler.compile_page_from_context = compile_page_from_context

@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.db import error_summary, is_outage
-from storefront.i18n import N_, _
+from storefront.i18n import N_, N_s, _, _s
 from storefront.models import (
     Booking,
     BookingItem,
@@ -52,14 +52,15 @@ MAX_KEY_LENGTH = 64
 # The one list of a booking's event types, stored lowercase and shown by their labels: the
 # booking screen's six (docs/product.md §5), offered by checkout and the admin edit too (the
 # spec's four there are among them; docs/architecture.md §9). The labels are translated where
-# they are shown (`event_type_label`, the pages' selects: `_(label)`).
+# they are shown (`event_type_label`, the pages' selects: `_s(label)`, the site's words on its
+# pages and the back office's on its own).
 EVENT_TYPE_LABELS = {
-    "wedding": N_("Wedding"),
-    "birthday": N_("Birthday"),
-    "corporate": N_("Corporate"),
-    "anniversary": N_("Anniversary"),
-    "graduation": N_("Graduation"),
-    "other": N_("Other"),
+    "wedding": N_s("Wedding"),
+    "birthday": N_s("Birthday"),
+    "corporate": N_s("Corporate"),
+    "anniversary": N_s("Anniversary"),
+    "graduation": N_s("Graduation"),
+    "other": N_s("Other"),
 }
 EVENT_TYPES = tuple(EVENT_TYPE_LABELS)
 
@@ -69,7 +70,7 @@ def event_type_label(value: str | None) -> str:
     list was one keeps its text."""
     text = (value or "").strip()
     label = EVENT_TYPE_LABELS.get(text.lower())
-    return _(label) if label else text.capitalize()
+    return _s(label) if label else text.capitalize()
 
 
 MIN_GUESTS, MAX_GUESTS = 1, 500

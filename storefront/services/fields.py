@@ -20,7 +20,7 @@ from typing import Any
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
 
-from storefront.i18n import N_, _
+from storefront.i18n import N_s, _s
 from storefront.services.errors import ServiceError
 
 # Numbers typed without a country code are Kosovo's (+383).
@@ -39,24 +39,24 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 MULTI_LINE_KEEPS = frozenset("\n\t")
 
 # Marked for translation (storefront/i18n.py); `_fail` says them in the language of the moment,
-# so a label passed in should be in that language too (`_("Email")`).
+# so a label passed in should be in that language too (`_s("Email")`).
 MESSAGES = {
-    "required": N_("{label} is required"),
-    "too_long": N_("{label} can be at most {max} characters long"),
-    "not_one_line": N_("{label} must be on one line"),
-    "unprintable": N_("{label} contains a control or invisible character; please retype it"),
-    "invalid": N_("{label} is invalid"),
+    "required": N_s("{label} is required"),
+    "too_long": N_s("{label} can be at most {max} characters long"),
+    "not_one_line": N_s("{label} must be on one line"),
+    "unprintable": N_s("{label} contains a control or invisible character; please retype it"),
+    "invalid": N_s("{label} is invalid"),
 }
-PHONE_INVALID = N_("{label} is invalid: enter a number such as {example}")
+PHONE_INVALID = N_s("{label} is invalid: enter a number such as {example}")
 # What a typed phone number may hold besides digits.
 PHONE_PUNCTUATION = frozenset("+()-./ ")
 # Each kind of field's rule in words, for a form that names the field and its rule when it
 # refuses a value ('Phone: use digits, ...'; `rule_message`). The checks below are the rules.
 RULE_WORDS = {
-    "line": N_("write it on one line, up to {max} characters"),
-    "text": N_("up to {max} characters"),
-    "email": N_("enter one email address like name@example.com, up to {max} characters"),
-    "phone": N_("use digits, spaces and a leading +, like {example}, up to {max} characters"),
+    "line": N_s("write it on one line, up to {max} characters"),
+    "text": N_s("up to {max} characters"),
+    "email": N_s("enter one email address like name@example.com, up to {max} characters"),
+    "phone": N_s("use digits, spaces and a leading +, like {example}, up to {max} characters"),
 }
 
 
@@ -82,7 +82,7 @@ def max_length(model: type, column: str) -> int:
 
 
 def _fail(code: str, label: str, **details: Any) -> FieldError:
-    return FieldError(code, _(MESSAGES[code]).format(label=label, **details), **details)
+    return FieldError(code, _s(MESSAGES[code]).format(label=label, **details), **details)
 
 
 def _text(value: object, label: str, max_len: int, *, required: bool) -> str:
@@ -131,7 +131,7 @@ def email(
     """Exactly one address, checked by email-validator (syntax only: no DNS), lowercased as the
     accounts store them; '' when blank and not required. `a,b@x.com`, `Ana <a@x.com>` and a
     second line are refused. `label`: 'Email' unless named."""
-    label = label or _("Email")
+    label = label or _s("Email")
     text = _text(value, label, max_len, required=required)
     if not text:
         return ""
@@ -149,13 +149,13 @@ def phone(
     """A phone number in E.164 ('+38344123456'); one without a country code is read as a
     Kosovo number (+383). '' when blank and not required; anything that is not a valid number
     is refused. `label`: 'Phone number' unless named."""
-    label = label or _("Phone number")
+    label = label or _s("Phone number")
     text = _text(value, label, max_len, required=required)
     if not text:
         return ""
     number = _parse_phone(single_line(text, label, max_len))
     if number is None:
-        raise FieldError("invalid", _(PHONE_INVALID).format(label=label, example=PHONE_EXAMPLE))
+        raise FieldError("invalid", _s(PHONE_INVALID).format(label=label, example=PHONE_EXAMPLE))
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
@@ -189,14 +189,14 @@ def e164_or_none(value: object) -> str | None:
 def rule_message(kind: str, label: str, code: str, max_len: int) -> str:
     """A refused field's message that names the field and its rule: 'Email: enter one email
     address like name@example.com, up to 255 characters'; `code` is the FieldError's."""
-    words = _(RULE_WORDS[kind]).format(max=max_len, example=PHONE_EXAMPLE)
+    words = _s(RULE_WORDS[kind]).format(max=max_len, example=PHONE_EXAMPLE)
     if code == "required":
-        return _("{label}: required; {words}").format(label=label, words=words)
+        return _s("{label}: required; {words}").format(label=label, words=words)
     if code == "unprintable":
-        return _("{label}: {words}, without control or invisible characters").format(
+        return _s("{label}: {words}, without control or invisible characters").format(
             label=label, words=words
         )
-    return _("{label}: {words}").format(label=label, words=words)
+    return _s("{label}: {words}").format(label=label, words=words)
 
 
 # --- a whole form -------------------------------------------------------------------------------

@@ -11,8 +11,13 @@ from babel.messages.pofile import read_po
 
 from storefront import i18n
 
+# A string of both catalogs (`_s()`, shown on the site and in the back office) is in each.
+SHARED_KEYWORDS = {"_s": None, "N_s": None, "shared_gettext": None}
 OFFICE_KEYWORDS = {"_o": None, "N_o": None, "office_gettext": None, "office_ngettext": (1, 2)}
-KEYWORDS = {"messages": DEFAULT_KEYWORDS, "office": OFFICE_KEYWORDS}
+KEYWORDS = {
+    "messages": DEFAULT_KEYWORDS | SHARED_KEYWORDS,
+    "office": OFFICE_KEYWORDS | SHARED_KEYWORDS,
+}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([^)]+\)[sd]")
 
 
@@ -104,3 +109,21 @@ def test_the_default_edition_is_the_source_text_and_english_is_translated():
     with i18n.using("en"):
         assert i18n._o("Hello,") == "Hello,"
     assert i18n.language() == i18n.DEFAULT
+
+
+def test_a_shared_string_speaks_the_words_of_its_page():
+    """`_s()`: the site's catalog on the site's pages, the back office's on its own, so the
+    Albanian back office shows the service form and the event types in Albanian while the
+    default edition keeps SPEC's words."""
+    with i18n.on_page("/account/services/new"):
+        assert i18n._s("Save Service") == "Save Service"
+    with i18n.on_page("/en/account/services/new"):
+        assert i18n._s("Save Service") == "Save Service"
+    with i18n.on_page("/sq/admin/services/new"):
+        assert i18n._s("Save Service") == "Ruaj shërbimin"
+        assert i18n._s("Wedding") == i18n._o("Wedding") != "Wedding"
+    with i18n.on_page("/admin/services/new"):
+        assert i18n._s("Save Service") == "Save Service"
+    # A mail's language says nothing of a page: outside one, `_s()` is the site's.
+    with i18n.using("sq"):
+        assert i18n._s("Save Service") == "Save Service"

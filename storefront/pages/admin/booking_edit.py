@@ -22,7 +22,7 @@ from storefront.components.ui import (
     field_error,
     loading_spinner,
 )
-from storefront.i18n import N_o, _o
+from storefront.i18n import N_o, _o, _s
 from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
@@ -175,7 +175,7 @@ def _form() -> rx.Component:
                 rx.el.label(_o("Event Type"), html_for="edit-event_type", class_name=LABEL),
                 rx.el.select(
                     *[
-                        rx.el.option(label, value=value)
+                        rx.el.option(_s(label), value=value)
                         for value, label in EVENT_TYPE_LABELS.items()
                     ],
                     id="edit-event_type",
