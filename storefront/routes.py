@@ -43,6 +43,11 @@ ADMIN_SETTINGS = "/admin/settings"
 ADMIN_ROLE_DEBUG = "/admin/role-debug"
 ADMIN_AUDIT = "/admin/audit"
 ADMIN_CALENDAR = "/admin/bookings/calendar"
+# The day sheet (event-day operations): today's, and one day's (YYYY-MM-DD).
+ADMIN_DAY = "/admin/day"
+ADMIN_DAY_OF = "/admin/day/[day]"
+# The back-office screens open to staff as well as admins (services/permissions.py).
+STAFF_PAGES = (ADMIN_DAY, ADMIN_CALENDAR)
 
 
 def with_id(route: str, value: str) -> str:

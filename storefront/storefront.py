@@ -19,6 +19,7 @@ from storefront.pages.admin.booking_edit import admin_booking_edit_page
 from storefront.pages.admin.bookings import admin_bookings_page
 from storefront.pages.admin.calendar import admin_calendar_page
 from storefront.pages.admin.dashboard import admin_home
+from storefront.pages.admin.day_sheet import day_sheet_page
 from storefront.pages.admin.role_debug import role_debug_page
 from storefront.pages.admin.service_form import (
     account_service_create,
@@ -78,6 +79,7 @@ from storefront.state.business import BusinessState
 from storefront.state.cart import CartState
 from storefront.state.checkout import CheckoutState
 from storefront.state.contact import ContactState
+from storefront.state.day_sheet import DaySheetState
 from storefront.state.errors import backend_exception_handler
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.guard import AuthGuard
@@ -244,6 +246,8 @@ ADMIN_PAGES = [
         [AdminBookingEditState.load],
     ),
     (admin_calendar_page, routes.ADMIN_CALENDAR, N_o("Week Calendar"), [AdminCalendarState.load]),
+    (day_sheet_page, routes.ADMIN_DAY, N_o("Day Sheet"), [DaySheetState.load]),
+    (day_sheet_page, routes.ADMIN_DAY_OF, N_o("Day Sheet"), [DaySheetState.load]),
     (
         admin_settings_page,
         routes.ADMIN_SETTINGS,

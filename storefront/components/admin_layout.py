@@ -20,10 +20,18 @@ SECTIONS = [
     ("dashboard", N_o("Dashboard"), routes.ADMIN, "layout-dashboard"),
     ("services", N_o("Services"), routes.ADMIN_SERVICES, "package"),
     ("bookings", N_o("Bookings"), routes.ADMIN_BOOKINGS, "calendar-check"),
+    ("day", N_o("Day Sheet"), routes.ADMIN_DAY, "clipboard-list"),
     ("banners", N_o("Banners"), routes.ADMIN_BANNERS, "images"),
     ("settings", N_o("Settings"), routes.ADMIN_SETTINGS, "settings"),
     ("users", N_o("Users"), routes.ADMIN_USERS, "users"),
 ]
+# What staff (drivers, decorators) see of the back office: the event-day screens.
+STAFF_SECTIONS = [
+    ("day", N_o("Day Sheet"), routes.ADMIN_DAY, "clipboard-list"),
+    ("calendar", N_o("Calendar"), routes.ADMIN_CALENDAR, "calendar-days"),
+]
+# A section's link is marked on the screens below it too (the calendar is the bookings').
+ALSO_MARKS = {"bookings": ("calendar",)}
 # Shown through access_denied(), which translates them (pass these, not their translation).
 VIEW_DENIED = N_o("You must be an admin to view this page.")
 ACCESS_DENIED = N_o("You must be an admin to access this page.")
@@ -118,7 +126,7 @@ def confirm_or_keep(confirm, on_confirm, *, test_id: str, keep: str, on_keep) ->
 
 
 def _link(key: str, label: str, href: str, icon: str, *, current: str) -> rx.Component:
-    here = key == current
+    here = key == current or current in ALSO_MARKS.get(key, ())
     look = "bg-fuchsia-600 text-white" if here else "text-slate-700 hover:bg-fuchsia-50"
     return rx.link(
         rx.icon(icon, size=18),
@@ -165,12 +173,13 @@ class _ShowCurrent(rx.Fragment):
         return [_SHOW_CURRENT]
 
 
-def sidebar(current: str) -> rx.Component:
+def sidebar(current: str, sections: list | None = None) -> rx.Component:
     """The panel carries the background and the border and stretches with the frame, so it runs
-    the full height of a long page; the links inside it stay in view while the page scrolls."""
+    the full height of a long page; the links inside it stay in view while the page scrolls.
+    `sections`: the links (an admin's, unless given)."""
     return rx.el.div(
         rx.el.nav(
-            *[_link(*section, current=current) for section in SECTIONS],
+            *[_link(*section, current=current) for section in sections or SECTIONS],
             rx.link(
                 rx.icon("arrow-left", size=18),
                 rx.el.span(_o("Back to Site")),
@@ -221,20 +230,26 @@ def admin_frame(
     actions: rx.Component | None = None,
     denied: str = VIEW_DENIED,
     non_admin: rx.Component | None = None,
+    open_to_staff: bool = False,
 ) -> rx.Component:
     """An admin screen. `current` is the sidebar entry to mark; `actions` sit beside the
     title. Guests see a spinner while they are sent to sign in; a signed-in account that is
-    not an admin sees `non_admin` (the spec's 'Access Denied' unless given)."""
+    not an admin sees `non_admin` (the spec's 'Access Denied' unless given). `open_to_staff`:
+    an event-day screen, shown to staff too (with their own, shorter sidebar)."""
     return rx.el.div(
         navbar(),
         rx.el.div(
-            rx.cond(AuthState.is_admin, sidebar(current)),
+            rx.cond(
+                AuthState.is_admin,
+                sidebar(current),
+                rx.cond(AuthState.is_staff, sidebar(current, STAFF_SECTIONS)),
+            ),
             rx.el.main(
                 rx.cond(
                     AuthState.auth_loading | ~AuthState.signed_in,
                     loading_spinner(),
                     rx.cond(
-                        AuthState.is_admin,
+                        AuthState.is_staff if open_to_staff else AuthState.is_admin,
                         rx.el.div(
                             rx.el.div(
                                 rx.el.h1(title, class_name="text-2xl md:text-3xl font-bold"),

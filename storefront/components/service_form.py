@@ -15,7 +15,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.image_upload import image_upload
 from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
-from storefront.i18n import N_, _
+from storefront.i18n import N_s, _s
 from storefront.services.catalog_admin import (
     MAX_IMAGES,
     PRICE_UNITS,
@@ -25,13 +25,13 @@ from storefront.services.catalog_admin import (
 from storefront.state.service_form import UPLOAD_ID, FormField
 from storefront.state.service_form import ServiceFormState as F
 
-UNIT_LABELS = {"per_hour": N_("Per hour"), "per_event": N_("Per event")}
+UNIT_LABELS = {"per_hour": N_s("Per hour"), "per_event": N_s("Per event")}
 DEBOUNCE_MS = 200
-OWNER_PENDING = N_(
+OWNER_PENDING = N_s(
     "Your last changes wait for an admin's review; the site shows the published version until "
     "then. Saving again replaces them."
 )
-ADMIN_PENDING = N_(
+ADMIN_PENDING = N_s(
     "Its owner's changes wait for review on Service Management; this form shows the published "
     "version."
 )
@@ -106,7 +106,7 @@ def _image(image: dict, index) -> rx.Component:
     return rx.el.li(
         rx.image(
             src=image["url"],
-            alt=_("Service image {n}").format(n=(index + 1).to_string()),
+            alt=_s("Service image {n}").format(n=(index + 1).to_string()),
             width="160",
             height="120",
             class_name="w-40 h-30 object-cover rounded-lg bg-slate-100",
@@ -116,7 +116,7 @@ def _image(image: dict, index) -> rx.Component:
                 rx.icon("arrow-left", size=16),
                 on_click=F.move_image(index, -1),
                 disabled=index == 0,
-                aria_label=_("Move image {n} earlier").format(n=(index + 1).to_string()),
+                aria_label=_s("Move image {n} earlier").format(n=(index + 1).to_string()),
                 type="button",
                 class_name=SMALL_BUTTON,
             ),
@@ -124,14 +124,14 @@ def _image(image: dict, index) -> rx.Component:
                 rx.icon("arrow-right", size=16),
                 on_click=F.move_image(index, 1),
                 disabled=index == F.images.length() - 1,
-                aria_label=_("Move image {n} later").format(n=(index + 1).to_string()),
+                aria_label=_s("Move image {n} later").format(n=(index + 1).to_string()),
                 type="button",
                 class_name=SMALL_BUTTON,
             ),
             rx.el.button(
                 rx.icon("trash-2", size=16),
                 on_click=F.remove_image(index),
-                aria_label=_("Remove image {n}").format(n=(index + 1).to_string()),
+                aria_label=_s("Remove image {n}").format(n=(index + 1).to_string()),
                 type="button",
                 class_name=DANGER_BUTTON,
             ),
@@ -144,9 +144,9 @@ def _image(image: dict, index) -> rx.Component:
 
 def _images() -> rx.Component:
     return rx.el.fieldset(
-        rx.el.legend(_("Images"), class_name="text-lg font-semibold"),
+        rx.el.legend(_s("Images"), class_name="text-lg font-semibold"),
         rx.el.p(
-            _(
+            _s(
                 "Up to {max_images} images (JPEG, PNG, WebP or GIF, at most 5 MB each). "
                 "Recommended size at least 1000x600 pixels. The first image is the main one."
             ).format(max_images=MAX_IMAGES),
@@ -164,14 +164,14 @@ def _images() -> rx.Component:
                     upload_id=UPLOAD_ID,
                     on_upload=F.upload_image,
                     max_bytes=SERVICE_IMAGE_MAX_BYTES,
-                    prompt=_("Choose an image, or drop one here"),
-                    button_label=_("Upload Image"),
+                    prompt=_s("Choose an image, or drop one here"),
+                    button_label=_s("Upload Image"),
                     test_id="service-image",
                 ),
                 class_name="mt-3",
             ),
             rx.el.p(
-                _("Maximum of {max_images} images allowed").format(max_images=MAX_IMAGES),
+                _s("Maximum of {max_images} images allowed").format(max_images=MAX_IMAGES),
                 class_name="mt-3 text-sm text-slate-700",
             ),
         ),
@@ -182,23 +182,23 @@ def _images() -> rx.Component:
 def _admin_fields() -> rx.Component:
     return rx.el.div(
         _field(
-            _("Kind"),
+            _s("Kind"),
             "service-kind",
             rx.el.select(
-                *[rx.el.option(_(label), value=name) for name, label in kind_choices()],
+                *[rx.el.option(label, value=name) for name, label in kind_choices()],
                 id="service-kind",
                 value=F.kind,
                 on_change=F.set_kind,
                 class_name=INPUT,
             ),
-            _("What the service is on the storefront; its own fields follow below."),
+            _s("What the service is on the storefront; its own fields follow below."),
         ),
         _field(
-            _("Status"),
+            _s("Status"),
             "service-status",
             rx.el.select(
-                rx.el.option(_("Published"), value="published"),
-                rx.el.option(_("Draft"), value="draft"),
+                rx.el.option(_s("Published"), value="published"),
+                rx.el.option(_s("Draft"), value="draft"),
                 id="service-status",
                 value=F.status,
                 on_change=F.set_status,
@@ -220,7 +220,7 @@ def service_form() -> rx.Component:
                 rx.cond(
                     F.pending_review & (F.notice == ""),
                     rx.el.p(
-                        rx.cond(F.admin_form, _(ADMIN_PENDING), _(OWNER_PENDING)),
+                        rx.cond(F.admin_form, _s(ADMIN_PENDING), _s(OWNER_PENDING)),
                         role="status",
                         class_name="rounded-lg bg-amber-50 border border-amber-200 "
                         "text-amber-900 px-4 py-3 text-sm",
@@ -230,7 +230,7 @@ def service_form() -> rx.Component:
                 class_name="space-y-2 empty:hidden",
             ),
             in_both_languages(
-                _("Title"),
+                _s("Title"),
                 _text_input("service-title", F.title, F.set_title, required=True, max_length=200),
                 _text_input(
                     "service-title-en",
@@ -242,10 +242,10 @@ def service_form() -> rx.Component:
                 field_id="service-title",
             ),
             _field(
-                _("Slug"),
+                _s("Slug"),
                 "service-slug",
                 _text_input("service-slug", F.slug, F.set_slug, required=True, max_length=200),
-                _("Made from the title until you change it; used in the page's address."),
+                _s("Made from the title until you change it; used in the page's address."),
             ),
             rx.cond(
                 F.address_warning != "",
@@ -258,7 +258,7 @@ def service_form() -> rx.Component:
                 ),
             ),
             in_both_languages(
-                _("Description"),
+                _s("Description"),
                 _text_area("service-description", F.description, F.set_description, required=True),
                 _text_area(
                     "service-description-en",
@@ -270,7 +270,7 @@ def service_form() -> rx.Component:
             ),
             rx.el.div(
                 _field(
-                    _("Price (EUR)"),
+                    _s("Price (EUR)"),
                     "service-price",
                     _text_input(
                         "service-price",
@@ -281,14 +281,14 @@ def service_form() -> rx.Component:
                         min="0",
                         input_mode="decimal",
                     ),
-                    _("Optional."),
+                    _s("Optional."),
                 ),
                 _field(
-                    _("Priced"),
+                    _s("Priced"),
                     "service-price-unit",
                     rx.el.select(
-                        rx.el.option(_("As usual for this kind"), value=""),
-                        *[rx.el.option(_(UNIT_LABELS[u]), value=u) for u in PRICE_UNITS],
+                        rx.el.option(_s("As usual for this kind"), value=""),
+                        *[rx.el.option(_s(UNIT_LABELS[u]), value=u) for u in PRICE_UNITS],
                         id="service-price-unit",
                         value=F.price_unit,
                         on_change=F.set_price_unit,
@@ -296,10 +296,10 @@ def service_form() -> rx.Component:
                     ),
                 ),
                 _field(
-                    _("Category"),
+                    _s("Category"),
                     "service-category",
                     rx.el.select(
-                        rx.el.option(_("No category"), value=""),
+                        rx.el.option(_s("No category"), value=""),
                         rx.foreach(F.categories, lambda c: rx.el.option(c["name"], value=c["id"])),
                         id="service-category",
                         value=F.category_id,
@@ -313,16 +313,16 @@ def service_form() -> rx.Component:
             rx.cond(
                 F.fields.length() > 0,
                 rx.el.fieldset(
-                    rx.el.legend(_("Details"), class_name="text-lg font-semibold"),
+                    rx.el.legend(_s("Details"), class_name="text-lg font-semibold"),
                     rx.foreach(F.fields, _detail),
                     class_name="space-y-4",
                 ),
             ),
             rx.el.fieldset(
-                rx.el.legend(_("Capacity"), class_name="text-lg font-semibold"),
+                rx.el.legend(_s("Capacity"), class_name="text-lg font-semibold"),
                 rx.el.div(
                     _field(
-                        _("Units"),
+                        _s("Units"),
                         "service-units",
                         _text_input(
                             "service-units",
@@ -332,10 +332,10 @@ def service_form() -> rx.Component:
                             min="1",
                             max="1000",
                         ),
-                        _("How many can be out at the same time."),
+                        _s("How many can be out at the same time."),
                     ),
                     _field(
-                        _("Buffer (minutes)"),
+                        _s("Buffer (minutes)"),
                         "service-buffer",
                         _text_input(
                             "service-buffer",
@@ -345,7 +345,23 @@ def service_form() -> rx.Component:
                             min="0",
                             max="1440",
                         ),
-                        _("The pause each booking needs after it."),
+                        _s("The pause each booking needs after it."),
+                    ),
+                    _field(
+                        _s("Setup lead (minutes)"),
+                        "service-setup-lead",
+                        _text_input(
+                            "service-setup-lead",
+                            F.setup_lead_minutes,
+                            F.set_setup_lead,
+                            type="number",
+                            min="0",
+                            max="1440",
+                        ),
+                        _s(
+                            "How long before the start the crew leaves for it (the day sheet); "
+                            "blank: the usual for its kind."
+                        ),
                     ),
                     class_name="grid md:grid-cols-2 gap-4",
                 ),
@@ -354,7 +370,7 @@ def service_form() -> rx.Component:
             _images(),
             rx.el.div(
                 rx.el.button(
-                    rx.cond(F.saving, _("Saving..."), _("Save Service")),
+                    rx.cond(F.saving, _s("Saving..."), _s("Save Service")),
                     type="submit",
                     disabled=F.saving | F.uploading,
                     class_name=PRIMARY_BUTTON,

@@ -85,6 +85,24 @@ def _require_admin(session: Session, actor_id: object) -> uuid.UUID:
     return permissions.require_admin(session, actor_id, AdminBookingError).id
 
 
+# What staff (drivers, decorators) may set on the day, and from which statuses; admins set any.
+STAFF_STATUSES = {
+    "on_the_way": ("pending", "confirmed"),
+    "completed": ("pending", "confirmed", "on_the_way"),
+}
+
+
+def _require_for_status(session: Session, actor_id: object, status: str, before: str) -> uuid.UUID:
+    """The caller, when they may set `status` on a booking that is `before`: an admin any, a
+    member of staff only on the way or completed, and only onward (never from cancelled)."""
+    if status not in STAFF_STATUSES:
+        return _require_admin(session, actor_id)
+    actor = permissions.require_staff(session, actor_id, AdminBookingError)
+    if actor.role != "admin" and before not in STAFF_STATUSES[status]:
+        raise AdminBookingError("invalid_status", "This booking cannot be set to this status")
+    return actor.id
+
+
 def _booking_id(value: object) -> uuid.UUID:
     try:
         return uuid.UUID(str(value)[:64])
@@ -240,10 +258,11 @@ def set_status(
     override: str = "",
     now: datetime | None = None,
 ) -> StatusChange:
-    """Set the booking and all its items to `status` (docs/product.md §4), re-checking capacity when
-    the
-    new status holds units, and mail the customer through the outbox. `override` is the
-    fingerprint of the conflicts the admin was shown and confirms (see `_confirm_override`)."""
+    """Set the booking and all its items to `status` (docs/product.md §4), re-checking capacity
+    when the new status holds units again, and mail the customer through the outbox. An admin
+    sets any status; staff set on the way and completed (`STAFF_STATUSES`, the day sheet).
+    `override` is the fingerprint of the conflicts the admin was shown and confirms (see
+    `_confirm_override`)."""
     status = str(status)
     if status not in BOOKING_STATUSES:
         raise AdminBookingError("invalid_status", "Unknown status")
@@ -251,13 +270,16 @@ def set_status(
     now = now or utcnow()
 
     def work() -> StatusChange:
-        actor = _require_admin(session, actor_id)
         booking = session.get(Booking, target)
+        actor = _require_for_status(session, actor_id, status, booking.status if booking else "")
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
         items = _items(session, booking.id)
         conflicts: list[str] = []
-        if status in HOLD_STATUSES and status != booking.status:
+        # Units are checked when the booking starts holding them again; on its way from pending
+        # or confirmed it holds them already.
+        already_held = status == "on_the_way" and booking.status in HOLD_STATUSES
+        if status in HOLD_STATUSES and status != booking.status and not already_held:
             spans = [
                 _Span(i.service_id, i.service_name, i.start_datetime, i.end_datetime, i.quantity)
                 for i in items

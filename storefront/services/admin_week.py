@@ -9,9 +9,9 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _o
 from storefront.models import HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import dates
+from storefront.services import dates, permissions
 from storefront.services.admin_booking_list import _day_start_utc
-from storefront.services.admin_bookings import AdminBookingError, _require_admin
+from storefront.services.admin_bookings import AdminBookingError
 
 # --- the week calendar -----------------------------------------------------------------------
 
@@ -56,7 +56,7 @@ def week_calendar(*, session: Session, actor_id: object, day: object = None) -> 
     today when blank): holding bookings only, with each service's buffer after them."""
     from storefront.models import ServiceCapacity
 
-    _require_admin(session, actor_id)
+    permissions.require_staff(session, actor_id, AdminBookingError)
     zone = dates.business_zone()
     picked = dates.typed_day(day) if day else None
     if day and picked is None:

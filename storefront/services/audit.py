@@ -205,6 +205,7 @@ FIELD_LABELS = {
     # what some entries add besides before and after
     "override": N_o("Capacity warning overridden"),
     "conflicts": N_o("Conflicts"),
+    "note": N_o("Note"),
     "references": N_o("Bookings"),
     "created": N_o("Folders created"),
     "failed": N_o("Folders failed"),

@@ -109,6 +109,11 @@ class SignedInUser:
     def is_admin(self) -> bool:
         return self.role == "admin"
 
+    @property
+    def is_staff(self) -> bool:
+        """Staff, or an admin: the event-day screens open to them."""
+        return self.role in ("staff", "admin")
+
 
 def normalize_email(email: str) -> str:
     return str(email).strip().lower()[:255]
@@ -519,13 +524,19 @@ def safe_redirect(target: str | None, default: str = DEFAULT_AFTER_SIGN_IN) -> s
     return target
 
 
-def landing_after_sign_in(redirect_to: str | None, *, is_admin: bool) -> str:
+def landing_after_sign_in(
+    redirect_to: str | None, *, is_admin: bool, is_staff: bool = False
+) -> str:
     """Where an account goes after signing in or up: `redirectTo`, except that the admin area
-    (the default) makes no sense for a plain user, who goes to their account instead."""
+    (the default) makes no sense for a plain user, who goes to their account instead, and of it
+    a member of staff sees the event-day screens (the day sheet unless they asked for one)."""
     target = safe_redirect(redirect_to)
-    if not is_admin and target.startswith(routes.ADMIN):
-        return routes.ACCOUNT
-    return target
+    if is_admin or not target.startswith(routes.ADMIN):
+        return target
+    if is_staff:
+        path = target.split("?", 1)[0].rstrip("/")
+        return target if path.startswith(routes.STAFF_PAGES) else routes.ADMIN_DAY
+    return routes.ACCOUNT
 
 
 def client_address(peer: str | None, forwarded_for: str | None, hops: int) -> str:

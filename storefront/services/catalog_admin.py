@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from storefront.i18n import N_, _
+from storefront.i18n import N_s, _, _s
 from storefront.models import (
     PRICE_UNITS,
     Service,
@@ -48,6 +48,8 @@ DEFAULT_UNITS = 1
 DEFAULT_BUFFER_MINUTES = 120
 MAX_UNITS = 1000
 MAX_BUFFER_MINUTES = 24 * 60
+# The longest setup lead a service may have (the crew leaves at most a day ahead).
+MAX_SETUP_LEAD_MINUTES = 24 * 60
 _SLUG = re.compile(r"^[\w]+(?:-[\w]+)*$")
 _IMAGE_PATH = re.compile(r"^services/[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 
@@ -152,11 +154,11 @@ def kind_names() -> tuple[str, ...]:
 
 def kind_choices() -> list[tuple[str, str]]:
     """(name, label) of every kind, for the form's and the admin list's kind menus."""
-    return [(k.name, _(k.label)) for k in kinds.KINDS.values()]
+    return [(k.name, _s(k.label)) for k in kinds.KINDS.values()]
 
 
 def kind_label(name: str) -> str:
-    return _(kinds.KINDS[name].label) if name in kinds.KINDS else name
+    return _s(kinds.KINDS[name].label) if name in kinds.KINDS else name
 
 
 def _lines(text: str) -> list[str]:
@@ -235,6 +237,8 @@ class ServiceForm:
     images: list[dict[str, str]] = field(default_factory=list)
     total_units: str = str(DEFAULT_UNITS)
     buffer_time_minutes: str = str(DEFAULT_BUFFER_MINUTES)
+    # How long before the start the crew leaves (the day sheet); blank: the kind's usual.
+    setup_lead_minutes: str = ""
     # Filled by `load_form` only: a change of this published service waits for an admin.
     pending_review: bool = False
     # Filled by `load_form` only: the slug of the service's public page now ('' when it has
@@ -254,6 +258,13 @@ def _whole(value: str, field_name: str, low: int, high: int) -> int:
     if not low <= number <= high:
         raise _invalid(field_name, "range")
     return number
+
+
+def _setup_lead(value: str) -> int | None:
+    """Minutes before the start the crew leaves; None (blank): the kind's (models/kinds.py)."""
+    if not str(value).strip():
+        return None
+    return _whole(value, "setup_lead_minutes", 0, MAX_SETUP_LEAD_MINUTES)
 
 
 def _price(value: str) -> Decimal | None:
@@ -346,6 +357,7 @@ def check_form(session: Session, form: ServiceForm, *, admin: bool) -> CheckedFo
             # Put over the service's `translations` (services/content.py): the English of its
             # details, written elsewhere (the seed), stays.
             "english": english,
+            "setup_lead_minutes": _setup_lead(form.setup_lead_minutes),
         },
         total_units=_whole(form.total_units, "total_units", 1, MAX_UNITS),
         buffer_time_minutes=_whole(
@@ -576,18 +588,19 @@ class FieldChange:
 
 # (field, label): the labels are shown translated (`pending_changes`).
 REVIEW_FIELDS: tuple[tuple[str, str], ...] = (
-    ("title", N_("Title")),
-    ("slug", N_("Slug")),
-    ("description", N_("Description")),
-    ("english", N_("English title and description")),
-    ("price", N_("Price")),
-    ("price_unit", N_("Priced per")),
-    ("kind", N_("Kind")),
-    ("category_id", N_("Category")),
-    ("images", N_("Images")),
-    ("meta", N_("Details")),
-    ("total_units", N_("Units")),
-    ("buffer_time_minutes", N_("Buffer (minutes)")),
+    ("title", N_s("Title")),
+    ("slug", N_s("Slug")),
+    ("description", N_s("Description")),
+    ("english", N_s("English title and description")),
+    ("price", N_s("Price")),
+    ("price_unit", N_s("Priced per")),
+    ("kind", N_s("Kind")),
+    ("category_id", N_s("Category")),
+    ("images", N_s("Images")),
+    ("meta", N_s("Details")),
+    ("total_units", N_s("Units")),
+    ("buffer_time_minutes", N_s("Buffer (minutes)")),
+    ("setup_lead_minutes", N_s("Setup lead (minutes)")),
 )
 
 
@@ -633,7 +646,7 @@ def pending_changes(*, session: Session, actor_id: object, service_id: object) -
         before = _shown(session, name, live[name])
         after = _shown(session, name, revision.values.get(name))
         if before != after:
-            changes.append(FieldChange(name, _(label), before, after))
+            changes.append(FieldChange(name, _s(label), before, after))
     return changes
 
 
@@ -698,9 +711,14 @@ def load_form(*, session: Session, actor_id: object, service_id: str) -> Service
         images=[{"path": i.get("path", ""), "url": i.get("url", "")} for i in service.images],
         total_units=str(capacity.total_units if capacity else DEFAULT_UNITS),
         buffer_time_minutes=str(capacity.buffer_time_minutes if capacity else 0),
+        setup_lead_minutes=_lead_text(service.setup_lead_minutes),
         pending_review=revision is not None,
         public_slug=public_slug,
     )
+
+
+def _lead_text(minutes: object) -> str:
+    return "" if minutes is None else str(minutes)
 
 
 def _revision_form(service: Service, revision: ServiceRevision) -> ServiceForm:
@@ -726,6 +744,7 @@ def _revision_form(service: Service, revision: ServiceRevision) -> ServiceForm:
         ],
         total_units=str(values.get("total_units", DEFAULT_UNITS)),
         buffer_time_minutes=str(values.get("buffer_time_minutes", 0)),
+        setup_lead_minutes=_lead_text(values.get("setup_lead_minutes", service.setup_lead_minutes)),
         pending_review=True,
     )
 

@@ -277,6 +277,8 @@ def _booking_status(
     business: BusinessSettings,
 ) -> MailMessage:
     code = str(notification.payload.get("status") or booking.status)
+    if code == "on_the_way":
+        return _on_the_way(notification, booking, business)
     status = _o(STATUS_WORDS[code]) if code in STATUS_WORDS else code.replace("_", " ")
     lines = [
         _o("Booking status updated to {status}").format(status=status),
@@ -294,6 +296,25 @@ def _booking_status(
         subject=_o("Booking {reference}: status updated to {status}").format(
             reference=booking.reference, status=status
         ),
+        text="\n".join(lines) + "\n",
+    )
+
+
+def _on_the_way(
+    notification: Notification, booking: Booking, business: BusinessSettings
+) -> MailMessage:
+    """The short message of the day (the day sheet's 'On the way'): the crew has left."""
+    lines = [
+        _o("We are on our way to {venue}.").format(venue=_venue(booking))
+        if _venue(booking)
+        else _o("We are on our way."),
+        _o("Booking reference: {reference}").format(reference=booking.reference),
+        "",
+        _questions(business),
+    ]
+    return MailMessage(
+        to=notification.recipient,
+        subject=_o("We are on our way: booking {reference}").format(reference=booking.reference),
         text="\n".join(lines) + "\n",
     )
 

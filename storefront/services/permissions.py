@@ -1,4 +1,5 @@
-"""Who may change the back office: the one admin check of every admin write path. The role is
+"""Who may change the back office: the one admin check of every admin write path, and the staff
+check of the event-day screens (staff: drivers and decorators; admins pass it too). The role is
 read from the database at the call, never taken from what the browser sent."""
 
 from __future__ import annotations
@@ -25,6 +26,22 @@ def require_admin(session: Session, actor_id: object, error: type[ServiceError])
         raise error("not_allowed", "Only admins may do this")
     if two_factor_setup_needed(session, actor):
         raise error("two_factor_required", TWO_FACTOR_REQUIRED)
+    return actor
+
+
+def require_staff(session: Session, actor_id: object, error: type[ServiceError]) -> User:
+    """The calling member of staff or admin (the day sheet, the week calendar, a booking's
+    on-the-way and completed), or `error` with the codes of `require_admin`."""
+    try:
+        actor = session.get(User, uuid.UUID(str(actor_id)))
+    except (TypeError, ValueError):
+        actor = None
+    if actor is None:
+        raise error("no_user", "No user logged in")
+    if actor.role == "admin":
+        return require_admin(session, actor_id, error)
+    if actor.role != "staff":
+        raise error("not_allowed", "Only staff may do this")
     return actor
 
 

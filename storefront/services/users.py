@@ -17,7 +17,7 @@ from storefront.services.errors import ServiceError
 
 class RoleError(ServiceError):
     """Codes: no_user (no signed-in caller), not_allowed (the caller is not an admin),
-    unknown_user (no such account). Initial Admin Setup is services/first_admin.py. Its messages
+    unknown_user (no such account), admin_stays (the staff role asked for an admin). Initial Admin Setup is services/first_admin.py. Its messages
     reach Role Debug's screen, which translates them (`_o(exc.message)`)."""
 
     CODES = {
@@ -25,6 +25,7 @@ class RoleError(ServiceError):
         "no_user": N_o("No user logged in"),
         "not_allowed": N_o("Only admins may do this"),
         "unknown_user": N_o("No such account"),
+        "admin_stays": N_o("An admin keeps the admin role"),
     }
 
 
@@ -53,14 +54,16 @@ def admin_count(*, session: Session) -> int:
     return session.exec(select(func.count()).select_from(User).where(User.role == "admin")).one()
 
 
-def _audit(session: Session, actor: str | None, action: str, target: User) -> None:
+def _audit(
+    session: Session, actor: str | None, action: str, target: User, before: str = "user"
+) -> None:
     audit.record(
         session,
         actor_id=actor,
         action=action,
         entity_type="user",
         entity_id=target.id,
-        before={"role": "user"},
+        before={"role": before},
         after={"role": target.role},
         email=target.email,
     )
@@ -73,9 +76,10 @@ def _require_admin(session: Session, actor_id: str | None) -> None:
 def promote(session: Session, *, actor_id: str | None, target: User, action: str) -> None:
     """Give `target` the admin role, audited as `action` in the caller's transaction."""
     if target.role != "admin":
+        before = target.role
         target.role, target.updated_at = "admin", utcnow()
         session.add(target)
-        _audit(session, actor_id, action, target)
+        _audit(session, actor_id, action, target, before)
 
 
 def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:
@@ -85,6 +89,28 @@ def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: st
     if target is None:
         raise RoleError("unknown_user", "No such account")
     promote(session, actor_id=actor_id, target=target, action="set_admin_role")
+
+
+def set_staff_role(
+    *, session: Session, actor_id: str | None, target_user_id: str, staff: bool
+) -> None:
+    """An admin gives an account the staff role ('Make Staff') or takes it back ('Remove
+    Staff'). An admin stays an admin (no demotion, docs/product.md §7); taking the role also
+    ends what it opened at once: the guard and every service read the role at each call."""
+    _require_admin(session, actor_id)
+    target = _user(session, target_user_id)
+    if target is None:
+        raise RoleError("unknown_user", "No such account")
+    if target.role == "admin":
+        raise RoleError("admin_stays", "An admin keeps the admin role")
+    wanted = "staff" if staff else "user"
+    if target.role != wanted:
+        before = target.role
+        target.role, target.updated_at = wanted, utcnow()
+        session.add(target)
+        _audit(
+            session, actor_id, "set_staff_role" if staff else "remove_staff_role", target, before
+        )
 
 
 def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:

@@ -6,6 +6,9 @@
     @access("account")                     # a signed-in caller, as the database says at the event
     class AccountState(rx.State): ...
 
+    @access("staff")                       # staff or an admin (the day sheet, the calendar)
+    class StaffState(AccountState): ...
+
     @access("admin")                       # an admin, as the database says at the event
     class AdminState(AccountState): ...
 
@@ -35,8 +38,10 @@ from reflex.state import (
     UpdateVarsInternalState,
 )
 
-Access = Literal["public", "account", "admin"]
-_RANK: dict[str, int] = {"public": 0, "account": 1, "admin": 2}
+Access = Literal["public", "account", "staff", "admin"]
+_RANK: dict[str, int] = {"public": 0, "account": 1, "staff": 2, "admin": 3}
+# The access each role of an account reaches (models/users.py ROLES).
+_ROLE_REACHES: dict[str, str] = {"user": "account", "staff": "staff", "admin": "admin"}
 _ACCESS = "_storefront_access"
 _CALLER_BOUND = "_storefront_caller_bound"
 DEFAULT: Access = "account"
@@ -85,6 +90,16 @@ def access_of(cls: type[BaseState]) -> Access:
     if cls in REFLEX_STATES:
         return "public"
     return declared(cls) or DEFAULT
+
+
+def allows(access: Access, user_id: str, role: str) -> bool:
+    """Whether a caller (`user_id` empty for a guest; `role` as the database says now) may send
+    the events of a state declared `access`: each role reaches its own level and those below."""
+    if access == "public":
+        return True
+    if not user_id:
+        return False
+    return _RANK[_ROLE_REACHES.get(role, "account")] >= _RANK[access]
 
 
 def is_caller_bound(cls: type[BaseState]) -> bool:

@@ -1,5 +1,5 @@
-"""The admin week calendar: which service is booked when. An AdminState; the bookings service
-checks the role again."""
+"""The week calendar: which service is booked when. A StaffState (staff see it too, to plan their
+week); the calendar service checks the role again."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ import reflex as rx
 
 from storefront.i18n import N_o, _o
 from storefront.services import admin_week
-from storefront.state.auth import AdminState
+from storefront.state.auth import StaffState
 from storefront.state.base import call_service
+from storefront.state.day_sheet import day_url
 from storefront.state.errors import log_failure
 
 LOAD_FAILED = N_o("Failed to load bookings. Please try again later.")
 
 
-class AdminCalendarState(AdminState):
+class AdminCalendarState(StaffState):
     monday: str = ""  # YYYY-MM-DD
     day_labels: list[str] = []
     services: list[str] = []
@@ -25,7 +26,7 @@ class AdminCalendarState(AdminState):
     error: str = ""
 
     async def _show(self, day: str) -> None:
-        caller = await self._admin_id()
+        caller = await self._staff_id()
         if not caller:
             return
         try:
@@ -52,10 +53,11 @@ class AdminCalendarState(AdminState):
                             else ""
                         ),
                         "quantity": f"× {e.quantity}" if e.quantity > 1 else "",
+                        "day_url": day_url(week.monday + timedelta(days=index)),
                     }
                     for e in entries
                 ]
-                for entries in row.days
+                for index, entries in enumerate(row.days)
             ]
             for row in week.rows
         ]

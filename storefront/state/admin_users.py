@@ -18,6 +18,10 @@ CONFIRM_MAKE_ADMIN = N_o(
 )
 
 
+STAFF_GIVEN = N_o("The user is now staff: they see the day sheet and the week calendar.")
+STAFF_TAKEN = N_o("The user is no longer staff.")
+
+
 class AdminUsersState(AdminState):
     rows: list[dict[str, str]] = []
     admin_count: int = 0
@@ -42,7 +46,7 @@ class AdminUsersState(AdminState):
                 "id": str(u.id),
                 "name": u.full_name or _o("N/A"),
                 "email": u.email,
-                "role": "admin" if u.role == "admin" else "user",
+                "role": u.role if u.role in ("admin", "staff") else "user",
                 "created_at": dates.local_date(u.created_at),
             }
             for u in found.users
@@ -84,6 +88,26 @@ class AdminUsersState(AdminState):
     @rx.event
     def cancel_make_admin(self):
         self.confirm_user_id = self.confirm_email = ""
+
+    @rx.event
+    async def set_staff(self, user_id: str, staff: bool):
+        """'Make Staff' / 'Remove Staff' (event-day operations: the day sheet and the calendar)."""
+        caller = await self._admin_id()
+        if not caller:
+            return
+        try:
+            await call_service(
+                users.set_staff_role,
+                actor_id=caller,
+                target_user_id=str(user_id)[:64],
+                staff=bool(staff),
+            )
+        except users.RoleError as exc:
+            self.notice, self.error = "", _o(exc.message)
+        else:
+            done = STAFF_GIVEN if staff else STAFF_TAKEN
+            self.notice, self.error = _o(done), ""
+        await self._reload(caller)
 
     @rx.event
     async def make_admin(self, user_id: str):

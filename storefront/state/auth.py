@@ -48,6 +48,8 @@ class AuthState(rx.State):
     auth_loading: bool = True
     signed_in: bool = False
     is_admin: bool = False
+    # Staff or an admin: the event-day screens (the day sheet, the week calendar) open to them.
+    is_staff: bool = False
     user_name: str = ""
     user_email: str = ""
     avatar_url: str = ""
@@ -76,6 +78,7 @@ class AuthState(rx.State):
         self.two_factor_setup_needed = setup_needed
         self.signed_in = user is not None
         self.is_admin = bool(user and user.is_admin)
+        self.is_staff = self.is_admin or self._role == "staff"
         self.user_name = (user.full_name or user.email.split("@")[0]) if user else ""
         self.user_email = user.email if user else ""
         self.avatar_url = user.avatar_url if user else ""
@@ -138,8 +141,10 @@ class AuthState(rx.State):
 
     @rx.event
     async def require_admin(self):
-        """Guests go to sign in; a signed-in non-admin stays and sees 'Access Denied'; an admin
-        who must set up two-factor sign-in first goes to do so; an admin on the back office's
+        """The back office's page guard (comfort only; the real check is the event guard):
+        guests go to sign in; a signed-in account the page is not for stays and sees 'Access
+        Denied' (the frame decides: staff see the event-day screens); an admin who must set up
+        two-factor sign-in first goes to do so; an admin or staff member on the back office's
         other edition goes to the same page in the language they chose (their profile)."""
         leave = await self._send_guests_to_sign_in()
         if leave is None and self.two_factor_setup_needed:
@@ -148,13 +153,18 @@ class AuthState(rx.State):
 
     @rx.event
     async def keep_back_office_language(self):
-        """For the back office's entry page (open to any signed-in account)."""
+        """For the back office's entry page (open to any signed-in account): a member of staff
+        goes on to the day sheet, their screen."""
         await self._identify_for_page()
+        if self.is_staff and not self.is_admin:
+            target = i18n.href(routes.ADMIN_DAY, self._back_office_language)
+            return rx.redirect(target, replace=True)
         return self.follow_back_office_language()
 
     def follow_back_office_language(self):
-        """A redirect to this back-office page in the admin's own language, or None."""
-        if not self.is_admin:
+        """A redirect to this back-office page in the admin's (or staff member's) own language,
+        or None."""
+        if not self.is_staff:
             return None
         path = self.router.url.path or "/"
         if i18n.language_of(path) == self._back_office_language:
@@ -186,6 +196,17 @@ class AccountState(rx.State):
         auth_state = await self.get_state(AuthState)
         user_id, _role = await auth_state._caller()
         return user_id
+
+
+@access("staff")
+class StaffState(AccountState):
+    """Base of the event-day screens' states: staff (drivers, decorators) and admins."""
+
+    async def _staff_id(self) -> str:
+        """The caller's id when the database says they are staff or an admin now, else ''."""
+        auth_state = await self.get_state(AuthState)
+        user_id, role = await auth_state._caller()
+        return user_id if role in ("staff", "admin") else ""
 
 
 @access("admin")

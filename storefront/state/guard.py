@@ -35,7 +35,7 @@ from reflex.state import (
 from reflex_base.registry import RegistrationContext
 
 from storefront import i18n
-from storefront.state.access import REFLEX_STATES, access_of, identity_state
+from storefront.state.access import REFLEX_STATES, access_of, allows, identity_state
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def _reload() -> StateUpdate:
 class AuthGuard(Middleware):
     async def preprocess(self, app, state: BaseState, event) -> StateUpdate | None:
         # The event speaks the language of the page that sent it (storefront/i18n.py).
-        i18n.set_language(i18n.language_of(state.router.url.path))
+        i18n.set_page(state.router.url.path)
         target = target_of(event.name)
         if target is None:
             log.warning("refused unknown event %s", _shown_name(event.name))
@@ -147,7 +147,7 @@ class AuthGuard(Middleware):
         user_id, role = await auth_state._caller()  # resets private states if the caller changed
         if event.name in HYDRATE_EVENTS:
             auth_state._hydrated = True
-        if access == "public" or (user_id and (access == "account" or role == "admin")):
+        if allows(access, user_id, role):
             return None
         log.warning("refused %s for %s", event.name, user_id or "a guest")
         return StateUpdate(delta={}, events=[])

@@ -12,7 +12,7 @@ from typing import ClassVar
 import reflex as rx
 
 from storefront import i18n, routes
-from storefront.i18n import N_, _
+from storefront.i18n import N_s, _s
 from storefront.services import catalog_admin, seo, storage
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
@@ -22,44 +22,46 @@ from storefront.state.uploads import ImageUploadMixin, refusal_message, shown
 UPLOAD_ID = "service-images"
 IMAGE_TYPES = "image/jpeg, image/png, image/webp, image/gif"
 MAX_MB = catalog_admin.SERVICE_IMAGE_MAX_BYTES // (1024 * 1024)
-# The messages below are the default edition's words (N_), translated (`_()`) where a handler
+# The messages below are the default edition's words (N_), translated (`_s()`) where a handler
 # shows them, in the language of the page that sent the event.
 # docs/product.md §5's upload messages, by the storage and catalogue services' codes; their
 # {placeholders} are filled from UPLOAD_VALUES.
 UPLOAD_MESSAGES = {
-    "too_large": N_("File too large. Maximum size is {max_mb}MB"),
-    "bad_type": N_("File type not accepted. Please upload {types}"),
-    "not_image": N_("File must be an image"),
-    "no_file": N_("No file provided"),
-    "too_many": N_("Please upload only one image at a time"),
-    "too_many_images": N_("Maximum of {max_images} images allowed"),
-    "too_many_pixels": N_("Image dimensions are too large"),
+    "too_large": N_s("File too large. Maximum size is {max_mb}MB"),
+    "bad_type": N_s("File type not accepted. Please upload {types}"),
+    "not_image": N_s("File must be an image"),
+    "no_file": N_s("No file provided"),
+    "too_many": N_s("Please upload only one image at a time"),
+    "too_many_images": N_s("Maximum of {max_images} images allowed"),
+    "too_many_pixels": N_s("Image dimensions are too large"),
 }
 UPLOAD_VALUES = {"max_mb": MAX_MB, "types": IMAGE_TYPES, "max_images": catalog_admin.MAX_IMAGES}
-UPLOAD_FAILED = N_("Error uploading image")
-LOAD_FAILED = N_("Error loading service data.")
-NOT_SIGNED_IN = N_("You must be logged in to create or edit a service.")
-FAILED = N_("An error occurred")
+UPLOAD_FAILED = N_s("Error uploading image")
+LOAD_FAILED = N_s("Error loading service data.")
+NOT_SIGNED_IN = N_s("You must be logged in to create or edit a service.")
+FAILED = N_s("An error occurred")
 FIELD_MESSAGES = {
-    ("title", "required"): N_("Title is required"),
-    ("title", "too_long"): N_("Title can be at most 200 characters"),
-    ("slug", "required"): N_("Slug is required"),
-    ("slug", "format"): N_("Slug may hold only lowercase letters, digits and single hyphens"),
-    ("description", "required"): N_("Description is required"),
-    ("description", "too_long"): N_("Description can be at most 10000 characters"),
-    ("title_en", "too_long"): N_("English title can be at most 200 characters"),
-    ("description_en", "too_long"): N_("English description can be at most 10000 characters"),
-    ("price", "number"): N_("Price must be a number"),
-    ("price", "range"): N_("Price must be 0 or more"),
-    ("price", "step"): N_("Price can have at most two decimals"),
-    ("total_units", "number"): N_("Units must be a whole number"),
-    ("total_units", "range"): N_("Units must be between 1 and 1000"),
-    ("buffer_time_minutes", "number"): N_("Buffer must be a whole number of minutes"),
-    ("buffer_time_minutes", "range"): N_("Buffer must be between 0 and 1440 minutes"),
+    ("title", "required"): N_s("Title is required"),
+    ("title", "too_long"): N_s("Title can be at most 200 characters"),
+    ("slug", "required"): N_s("Slug is required"),
+    ("slug", "format"): N_s("Slug may hold only lowercase letters, digits and single hyphens"),
+    ("description", "required"): N_s("Description is required"),
+    ("description", "too_long"): N_s("Description can be at most 10000 characters"),
+    ("title_en", "too_long"): N_s("English title can be at most 200 characters"),
+    ("description_en", "too_long"): N_s("English description can be at most 10000 characters"),
+    ("price", "number"): N_s("Price must be a number"),
+    ("price", "range"): N_s("Price must be 0 or more"),
+    ("price", "step"): N_s("Price can have at most two decimals"),
+    ("total_units", "number"): N_s("Units must be a whole number"),
+    ("total_units", "range"): N_s("Units must be between 1 and 1000"),
+    ("buffer_time_minutes", "number"): N_s("Buffer must be a whole number of minutes"),
+    ("buffer_time_minutes", "range"): N_s("Buffer must be between 0 and 1440 minutes"),
+    ("setup_lead_minutes", "number"): N_s("Setup lead must be a whole number of minutes"),
+    ("setup_lead_minutes", "range"): N_s("Setup lead must be between 0 and 1440 minutes"),
 }
-SAVED = N_("Service saved successfully")
+SAVED = N_s("Service saved successfully")
 # An owner's change of their published service (issue 18, finding 5).
-IN_REVIEW = N_(
+IN_REVIEW = N_s(
     "Your changes are saved and wait for an admin's review. Until they are approved, the site "
     "shows the published version."
 )
@@ -73,7 +75,7 @@ def upload_message(code: str) -> str:
 def address_change(old_slug: str, new_slug: str) -> str:
     """The warning shown while a published service's slug differs from its page's (issue 20,
     item 18)."""
-    return _(
+    return _s(
         "Saving changes this service's public address from {old} to {new}. The old address "
         "will redirect to the new one."
     ).format(old=seo.detail_url(old_slug), new=seo.detail_url(new_slug))
@@ -91,21 +93,21 @@ class FormField:
 def _message(exc: catalog_admin.CatalogError) -> str:
     """The words for `exc`, in the language of the moment."""
     if exc.code == "slug_taken":
-        return _("This slug is used by another service")
+        return _s("This slug is used by another service")
     if exc.code == "too_many_images":
         return upload_message("too_many_images")
     if exc.code == "category_not_found":
-        return _("Please choose a category from the list")
+        return _s("Please choose a category from the list")
     if exc.code == "invalid":
         field_name = str(exc.details.get("field", ""))
         reason = str(exc.details.get("reason", ""))
         if (field_name, reason) in FIELD_MESSAGES:
-            return _(FIELD_MESSAGES[(field_name, reason)])
+            return _s(FIELD_MESSAGES[(field_name, reason)])
         for kind in catalog_admin.kind_names():
             for spec in catalog_admin.detail_fields(kind):
                 if spec.name == field_name:
-                    return _("Please check '{field}'").format(field=_(spec.label))
-    return _(FAILED)
+                    return _s("Please check '{field}'").format(field=_s(spec.label))
+    return _s(FAILED)
 
 
 class ServiceFormState(ImageUploadMixin, AccountState):
@@ -134,6 +136,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     images: list[dict[str, str]] = []
     total_units: str = str(catalog_admin.DEFAULT_UNITS)
     buffer_time_minutes: str = str(catalog_admin.DEFAULT_BUFFER_MINUTES)
+    setup_lead_minutes: str = ""
 
     categories: list[dict[str, str]] = []
     fields: list[FormField] = []
@@ -155,7 +158,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         self.kind = kind
         # The kinds' words (models/kinds.py) in the language of the moment.
         self.fields = [
-            FormField(f.name, _(f.label), f.widget, list(f.options), _(f.hint) if f.hint else "")
+            FormField(f.name, _s(f.label), f.widget, list(f.options), _s(f.hint) if f.hint else "")
             for f in catalog_admin.detail_fields(kind)
         ]
         self.details = values if values is not None else catalog_admin.details_to_form(kind, {})
@@ -168,6 +171,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         self.images = list(form.images)
         self.total_units = form.total_units
         self.buffer_time_minutes = form.buffer_time_minutes
+        self.setup_lead_minutes = form.setup_lead_minutes
         self.pending_review = form.pending_review
         self.public_slug = form.public_slug
         self._auto_slug = catalog_admin.slugify(form.title)
@@ -193,7 +197,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         yield
         user_id = await self._caller_id()
         if not user_id:
-            self.error, self.loading = _(NOT_SIGNED_IN), False
+            self.error, self.loading = _s(NOT_SIGNED_IN), False
             return
         try:
             self.categories = [
@@ -210,7 +214,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             self._fill(form)
         except Exception as exc:
             log_failure("ServiceFormState.load", exc, service=edit_id[:64] or None)
-            self.error = _(LOAD_FAILED)
+            self.error = _s(LOAD_FAILED)
         self.loading = False
 
     @rx.event
@@ -271,6 +275,10 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         self.buffer_time_minutes = str(value)[:10]
 
     @rx.event
+    def set_setup_lead(self, value: str):
+        self.setup_lead_minutes = str(value)[:10]
+
+    @rx.event
     def move_image(self, index: int, step: int):
         try:
             i, j = int(index), int(index) + (1 if int(step) > 0 else -1)
@@ -311,7 +319,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
         """One image at a time, checked on the server whatever the browser allowed."""
         user_id = await self._caller_id()
         if not user_id:
-            self._finish_upload(error=_(UPLOAD_FAILED))
+            self._finish_upload(error=_s(UPLOAD_FAILED))
             return
         if len(files) != 1:
             self._finish_upload(error=upload_message("too_many" if files else "no_file"))
@@ -332,7 +340,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             )
         except Exception as exc:
             log_failure("ServiceFormState.upload_image", exc, service=self.service_id or None)
-            self._finish_upload(error=_(UPLOAD_FAILED))
+            self._finish_upload(error=_s(UPLOAD_FAILED))
         else:
             self.images = [*self.images, image]
             self._finish_upload()
@@ -345,9 +353,9 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             return
         if not user_id:
             self.error = (
-                _("User must be logged in to update a service")
+                _s("User must be logged in to update a service")
                 if self.service_id
-                else _("User must be logged in to create a service")
+                else _s("User must be logged in to create a service")
             )
             return
         self.saving, self.notice, self.error = True, "", ""
@@ -367,6 +375,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             images=list(self.images),
             total_units=self.total_units,
             buffer_time_minutes=self.buffer_time_minutes,
+            setup_lead_minutes=self.setup_lead_minutes,
         )
         try:
             saved_id = await call_service(
@@ -380,9 +389,9 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             return
         except Exception as exc:
             log_failure("ServiceFormState.save", exc, service=self.service_id or None)
-            self.error, self.saving = _(FAILED), False
+            self.error, self.saving = _s(FAILED), False
             return
-        self.service_id, self.notice, self.saving = saved_id, _(SAVED), False
+        self.service_id, self.notice, self.saving = saved_id, _s(SAVED), False
         auth_state = await self.get_state(AuthState)
         if not auth_state.is_admin:
             try:
@@ -392,7 +401,7 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             except Exception as exc:
                 log_failure("ServiceFormState.save (review state)", exc, service=saved_id)
             if self.pending_review:  # stay, so the owner reads what happened
-                self.notice = _(IN_REVIEW)
+                self.notice = _s(IN_REVIEW)
                 return
         yield rx.redirect(
             i18n.href(

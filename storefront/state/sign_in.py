@@ -96,7 +96,11 @@ def landing(redirect_to: str, account: auth.SignedInUser) -> str:
     the visitor's edition."""
     if account.two_factor_setup_needed:
         return in_edition(routes.ACCOUNT_SECURITY)
-    return in_edition(auth.landing_after_sign_in(redirect_to, is_admin=account.is_admin))
+    return in_edition(
+        auth.landing_after_sign_in(
+            redirect_to, is_admin=account.is_admin, is_staff=account.is_staff
+        )
+    )
 
 
 def _carry_ticket(user_id: str, remember: bool, target: str) -> rx.event.EventSpec:

@@ -400,7 +400,7 @@ def test_a_status_change_mails_the_customer(session, engine, mailbox):
         channel="email",
         topic="booking_status",
         recipient=booking.contact_email,
-        payload={"booking_id": str(booking.id), "status": "on_the_way"},
+        payload={"booking_id": str(booking.id), "status": "completed"},
         booking_id=booking.id,
         now=NOW,
     )
@@ -409,7 +409,8 @@ def test_a_status_change_mails_the_customer(session, engine, mailbox):
     assert outbox.run_once(now=NOW, engine=engine).sent == 1
     [message] = mailbox.messages
     text = message.get_body(("plain",)).get_content()
-    assert "Booking status updated to on the way" in text and booking.reference in text
+    # (On the way has a message of its own: tests/integration/test_day_sheet.py.)
+    assert "Booking status updated to completed" in text and booking.reference in text
 
 
 def test_without_a_webhook_address_the_staff_message_is_logged(session, engine, caplog):

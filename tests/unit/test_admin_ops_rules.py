@@ -1,5 +1,5 @@
-"""The back office's rules that need no database: its states are admin-only and reset with a
-change of caller, the CSV's cells are spreadsheet-safe, and the list's filter refuses junk."""
+"""The back office's rules that need no database: its states are admin-only (the event-day ones
+staff-only: staff and admins) and reset with a change of caller, the CSV's cells are spreadsheet-safe, and the list's filter refuses junk."""
 
 import pytest
 import reflex as rx
@@ -14,21 +14,42 @@ from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_settings import AdminSettingsState
+from storefront.state.day_sheet import DaySheetState
 
 NEW_STATES = {
     AdminAuditState,
     AdminBookingEditState,
     AdminBookingsState,
-    AdminCalendarState,
     AdminDashboardState,
     RoleDebugState,
     AdminSettingsState,
 }
+# The event-day screens (issue 22): staff (drivers, decorators) and admins.
+STAFF_STATES = {AdminCalendarState, DaySheetState}
 
 
 def test_every_back_office_state_needs_an_admin_and_is_reset_with_the_caller():
     assert {guard.access_of(state) for state in NEW_STATES} == {"admin"}
-    assert set(access.private_state_classes(rx.State)) >= NEW_STATES
+    assert {guard.access_of(state) for state in STAFF_STATES} == {"staff"}
+    assert set(access.private_state_classes(rx.State)) >= NEW_STATES | STAFF_STATES
+
+
+@pytest.mark.parametrize(
+    ("access_level", "role", "allowed"),
+    [
+        ("staff", "staff", True),
+        ("staff", "admin", True),
+        ("staff", "user", False),
+        ("admin", "staff", False),
+        ("admin", "admin", True),
+        ("account", "staff", True),
+        ("account", "user", True),
+        ("public", "", True),
+    ],
+)
+def test_each_role_reaches_its_own_level_and_those_below(access_level, role, allowed):
+    assert access.allows(access_level, "someone" if role else "", role) is allowed
+    assert access.allows(access_level, "", "admin") is (access_level == "public")
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from storefront.components.admin_layout import (
 from storefront.i18n import _o
 from storefront.state.admin_bookings import STATUS_CODES, STATUS_LABELS
 from storefront.state.admin_calendar import AdminCalendarState as S
+from storefront.state.auth import AuthState
 
 LOOK = {
     "pending": "border-amber-300 bg-amber-50 border-dashed",
@@ -35,7 +36,12 @@ def _entry(entry: dict) -> rx.Component:
             class_name="uppercase text-[10px] tracking-wide",
         ),
         rx.cond(entry["buffer"] != "", rx.el.p(entry["buffer"], class_name="text-slate-500")),
-        href=i18n.href(routes.ADMIN_BOOKING_EDIT.replace("[booking_id]", "")) + entry["booking_id"],
+        # An admin opens the booking; staff open the day's sheet.
+        href=rx.cond(
+            AuthState.is_admin,
+            i18n.href(routes.ADMIN_BOOKING_EDIT.replace("[booking_id]", "")) + entry["booking_id"],
+            entry["day_url"],
+        ),
         underline="none",
         class_name=rx.match(
             entry["status"],
@@ -128,12 +134,16 @@ def admin_calendar_page() -> rx.Component:
                 class_name=CARD + " mt-6 overflow-x-auto",
             ),
         ),
-        current="bookings",
-        actions=rx.link(
-            rx.icon("arrow-left", size=16),
-            _o("Back to Bookings"),
-            href=i18n.href(routes.ADMIN_BOOKINGS),
-            class_name=SMALL_BUTTON,
-            underline="none",
+        current="calendar",
+        actions=rx.cond(
+            AuthState.is_admin,
+            rx.link(
+                rx.icon("arrow-left", size=16),
+                _o("Back to Bookings"),
+                href=i18n.href(routes.ADMIN_BOOKINGS),
+                class_name=SMALL_BUTTON,
+                underline="none",
+            ),
         ),
+        open_to_staff=True,
     )

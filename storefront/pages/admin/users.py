@@ -18,6 +18,10 @@ from storefront.components.first_admin import first_admin_setup
 from storefront.i18n import N_o, _o
 from storefront.state.admin_users import CONFIRM_MAKE_ADMIN, AdminUsersState
 
+ROLE_BUTTON = (
+    "min-h-[32px] px-3 py-1 rounded-full border border-fuchsia-700 text-fuchsia-800 bg-white "
+    "text-sm whitespace-nowrap hover:bg-fuchsia-50"
+)
 DENIED = N_o("Access Denied - You must be an admin to view this page.")
 
 
@@ -30,19 +34,42 @@ def _row(user: dict) -> rx.Component:
                 rx.el.p(user["email"], class_name="text-sm text-slate-600 break-all"),
             ),
         ),
-        # The role is a code ('admin', 'user'): its word is the page's.
-        cell(_o("Role"), rx.cond(user["role"] == "admin", _o("admin"), _o("user"))),
+        # The role is a code ('admin', 'staff', 'user'): its word is the page's.
+        cell(
+            _o("Role"),
+            rx.match(user["role"], ("admin", _o("admin")), ("staff", _o("staff")), _o("user")),
+        ),
         cell(_o("Created At"), user["created_at"]),
         cell(
             "",
             rx.cond(
                 user["role"] != "admin",
-                rx.el.button(
-                    _o("Make Admin"),
-                    on_click=AdminUsersState.ask_make_admin(user["id"]),
-                    type="button",
-                    class_name="min-h-[32px] px-3 py-1 rounded-full bg-fuchsia-700 text-white "
-                    "text-sm whitespace-nowrap",
+                rx.el.div(
+                    rx.cond(
+                        user["role"] == "staff",
+                        rx.el.button(
+                            _o("Remove Staff"),
+                            on_click=AdminUsersState.set_staff(user["id"], False),
+                            type="button",
+                            class_name=ROLE_BUTTON,
+                            data_testid="remove-staff",
+                        ),
+                        rx.el.button(
+                            _o("Make Staff"),
+                            on_click=AdminUsersState.set_staff(user["id"], True),
+                            type="button",
+                            class_name=ROLE_BUTTON,
+                            data_testid="make-staff",
+                        ),
+                    ),
+                    rx.el.button(
+                        _o("Make Admin"),
+                        on_click=AdminUsersState.ask_make_admin(user["id"]),
+                        type="button",
+                        class_name="min-h-[32px] px-3 py-1 rounded-full bg-fuchsia-700 text-white "
+                        "text-sm whitespace-nowrap",
+                    ),
+                    class_name="flex flex-wrap gap-2 md:justify-end",
                 ),
             ),
             class_name="md:text-right",

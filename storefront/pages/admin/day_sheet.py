@@ -1,0 +1,290 @@
+"""The day sheet (/admin/day/{date}): the day's jobs on a driver's phone. One column, big targets,
+dark text on white (readable in sunlight); each booking one block: when to leave, what to load,
+who to call, where to go, what to bring back, notes, and the status buttons. Printed, the page
+keeps only the sheet, one booking per block."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from storefront.components.admin_layout import admin_frame, notices
+from storefront.i18n import N_o, _o
+from storefront.state.admin_bookings import STATUS_LABELS
+from storefront.state.day_sheet import DaySheetState as S
+
+DENIED = N_o("You must be staff or an admin to view this page.")
+# What a status button says, and how it looks.
+BUTTONS = {
+    "on_the_way": (N_o("On the way"), "bg-sky-700 hover:bg-sky-800", "truck"),
+    "completed": (N_o("Completed"), "bg-green-700 hover:bg-green-800", "circle-check"),
+}
+BIG_BUTTON = (
+    "inline-flex items-center justify-center gap-2 min-h-[48px] px-4 rounded-xl text-base "
+    "font-semibold text-white disabled:opacity-50 disabled:cursor-wait"
+)
+LINK_BUTTON = (
+    "inline-flex items-center justify-center gap-2 min-h-[48px] px-4 rounded-xl text-base "
+    "font-semibold border-2 border-slate-800 text-slate-900 bg-white hover:bg-slate-100"
+)
+# Printed: only the sheet, each booking kept on one page where it fits.
+PRINT_CSS = """
+@media print {
+  body * { visibility: hidden; }
+  #day-sheet, #day-sheet * { visibility: visible; }
+  #day-sheet { position: absolute; left: 0; top: 0; width: 100%; }
+  #day-sheet .no-print { display: none !important; }
+  #day-sheet [data-testid="sheet-booking"] { break-inside: avoid; border: 1px solid #000; }
+}
+"""
+
+
+def _status_word(status) -> rx.Var:
+    return rx.match(status, *[(code, _o(word)) for code, word in STATUS_LABELS.items()], status)
+
+
+def _fact(label: str, *value) -> rx.Component:
+    return rx.el.div(
+        rx.el.dt(label, class_name="text-sm font-semibold uppercase tracking-wide text-slate-600"),
+        rx.el.dd(*value, class_name="text-lg text-slate-950 break-words"),
+    )
+
+
+def _line(line) -> rx.Component:
+    return rx.el.li(
+        rx.el.span(line.service, class_name="font-semibold"),
+        " × ",
+        line.quantity.to_string(),
+        rx.el.span(" · ", line.start, "–", line.end, class_name="text-slate-700"),
+        class_name="text-lg",
+    )
+
+
+def _note(note) -> rx.Component:
+    return rx.el.li(
+        rx.el.p(note.text, class_name="whitespace-pre-wrap text-base"),
+        rx.el.p(note.author, " · ", note.written, class_name="text-sm text-slate-600"),
+        class_name="border-l-4 border-amber-400 pl-3 py-1",
+    )
+
+
+def _status_button(booking, code: str) -> rx.Component:
+    label, look, icon = BUTTONS[code]
+    return rx.cond(
+        booking.next_statuses.contains(code),
+        rx.el.button(
+            rx.icon(icon, size=20),
+            _o(label),
+            on_click=S.mark(booking.booking_id, code),
+            disabled=S.busy != "",
+            type="button",
+            class_name=f"{BIG_BUTTON} {look}",
+            data_testid=f"sheet-{code}",
+        ),
+    )
+
+
+def _note_form(booking) -> rx.Component:
+    return rx.cond(
+        S.note_for == booking.booking_id,
+        rx.el.form(
+            rx.el.label(_o("Note"), html_for="sheet-note", class_name="font-semibold"),
+            rx.el.textarea(
+                id="sheet-note",
+                name="note",
+                value=S.note_text,
+                on_change=S.type_note,
+                rows=3,
+                class_name="w-full mt-1 p-3 text-base rounded-xl border-2 border-slate-400",
+            ),
+            rx.cond(
+                S.note_error != "",
+                rx.el.p(S.note_error, role="alert", class_name="mt-1 text-red-700 font-medium"),
+            ),
+            rx.el.div(
+                rx.el.button(
+                    _o("Save note"),
+                    type="submit",
+                    class_name=f"{BIG_BUTTON} bg-slate-900 hover:bg-black",
+                    data_testid="sheet-note-save",
+                ),
+                rx.el.button(
+                    _o("Cancel"), type="button", on_click=S.close_note, class_name=LINK_BUTTON
+                ),
+                class_name="mt-2 flex flex-wrap gap-2",
+            ),
+            on_submit=S.save_note,
+            class_name="mt-3 no-print",
+        ),
+        rx.el.button(
+            rx.icon("notebook-pen", size=20),
+            _o("Add a note"),
+            on_click=S.open_note(booking.booking_id),
+            type="button",
+            class_name=f"{LINK_BUTTON} no-print",
+            data_testid="sheet-note-open",
+        ),
+    )
+
+
+def _booking(booking) -> rx.Component:
+    return rx.el.article(
+        rx.el.div(
+            rx.el.div(
+                rx.el.p(
+                    _o("Leave at {time}").format(time=booking.leave),
+                    class_name="text-2xl font-extrabold text-slate-950",
+                    data_testid="sheet-leave",
+                ),
+                rx.el.p(
+                    booking.start,
+                    "–",
+                    booking.end,
+                    " · ",
+                    booking.reference,
+                    class_name="text-lg text-slate-800",
+                ),
+            ),
+            rx.el.span(
+                _status_word(booking.status),
+                class_name="px-3 py-1 rounded-full border-2 border-slate-800 text-base font-bold",
+                data_testid="sheet-status",
+            ),
+            class_name="flex flex-wrap items-start justify-between gap-2",
+        ),
+        rx.el.dl(
+            _fact(_o("Customer"), booking.customer),
+            _fact(
+                _o("Phone"),
+                rx.cond(
+                    booking.phone_link != "",
+                    rx.el.a(
+                        booking.phone,
+                        href=booking.phone_link,
+                        class_name="font-semibold text-sky-800 underline",
+                        data_testid="sheet-call",
+                    ),
+                    "—",
+                ),
+            ),
+            _fact(
+                _o("Venue"),
+                rx.cond(
+                    booking.maps_link != "",
+                    rx.el.a(
+                        booking.venue,
+                        href=booking.maps_link,
+                        target="_blank",
+                        rel="noopener",
+                        class_name="font-semibold text-sky-800 underline",
+                        data_testid="sheet-map",
+                    ),
+                    "—",
+                ),
+            ),
+            rx.cond(booking.guests != "", _fact(_o("Guests"), booking.guests)),
+            rx.cond(booking.event_type != "", _fact(_o("Event Type"), booking.event_type)),
+            class_name="mt-3 grid gap-3 sm:grid-cols-2",
+        ),
+        rx.el.h3(_o("Load"), class_name="mt-4 text-lg font-bold"),
+        rx.el.ul(rx.foreach(booking.lines, _line), class_name="mt-1 space-y-1"),
+        rx.cond(
+            booking.special_requests != "",
+            rx.el.div(
+                rx.el.h3(_o("Special Requests"), class_name="mt-4 text-lg font-bold"),
+                rx.el.p(booking.special_requests, class_name="text-base whitespace-pre-wrap"),
+            ),
+        ),
+        rx.cond(
+            booking.pickup != "",
+            rx.el.div(
+                rx.el.h3(
+                    _o("Pick up at {time}").format(time=booking.pickup),
+                    class_name="text-lg font-bold",
+                ),
+                rx.el.p(_o("From {place}").format(place=booking.venue), class_name="text-base"),
+                rx.el.p(
+                    rx.foreach(booking.pickup_load, lambda item: rx.el.span(item, " · ")),
+                    class_name="text-base text-slate-800",
+                ),
+                class_name="mt-4 rounded-xl bg-amber-50 border-2 border-amber-300 p-3",
+                data_testid="sheet-pickup",
+            ),
+        ),
+        rx.cond(
+            booking.notes.length() > 0,
+            rx.el.div(
+                rx.el.h3(_o("Staff notes"), class_name="mt-4 text-lg font-bold"),
+                rx.el.ul(rx.foreach(booking.notes, _note), class_name="mt-1 space-y-2"),
+            ),
+        ),
+        rx.el.div(
+            _status_button(booking, "on_the_way"),
+            _status_button(booking, "completed"),
+            class_name="mt-4 flex flex-wrap gap-2 no-print",
+        ),
+        rx.el.div(_note_form(booking), class_name="mt-3"),
+        class_name="rounded-2xl border-2 border-slate-300 bg-white p-4 md:p-5",
+        data_testid="sheet-booking",
+    )
+
+
+def _day_nav() -> rx.Component:
+    return rx.el.nav(
+        rx.el.a(
+            rx.icon("chevron-left", size=20),
+            _o("Previous day"),
+            href=S.previous_url,
+            class_name=LINK_BUTTON,
+            data_testid="sheet-previous",
+        ),
+        rx.el.a(_o("Today"), href=S.today_url, class_name=LINK_BUTTON),
+        rx.el.a(
+            _o("Next day"),
+            rx.icon("chevron-right", size=20),
+            href=S.next_url,
+            class_name=LINK_BUTTON,
+            data_testid="sheet-next",
+        ),
+        rx.el.button(
+            rx.icon("printer", size=20),
+            _o("Print"),
+            on_click=rx.call_script("window.print()"),
+            type="button",
+            class_name=LINK_BUTTON,
+        ),
+        aria_label=_o("Days"),
+        class_name="mt-4 flex flex-wrap gap-2 no-print",
+    )
+
+
+def day_sheet_page() -> rx.Component:
+    return admin_frame(
+        _o("Day Sheet"),
+        rx.el.style(PRINT_CSS),
+        rx.el.div(
+            rx.el.p(S.title, class_name="text-xl font-bold", data_testid="sheet-day"),
+            _day_nav(),
+            rx.el.div(notices(S.notice, S.error), class_name="no-print"),
+            rx.cond(
+                S.loaded,
+                rx.cond(
+                    S.bookings.length() > 0,
+                    rx.el.div(
+                        rx.foreach(S.bookings, _booking),
+                        class_name="mt-4 flex flex-col gap-4",
+                    ),
+                    rx.el.p(
+                        _o("No jobs on this day."),
+                        class_name="mt-6 text-lg text-slate-700",
+                        data_testid="sheet-empty",
+                    ),
+                ),
+                rx.el.p(_o("Loading the day..."), class_name="mt-6 text-lg", role="status"),
+            ),
+            id="day-sheet",
+            class_name="max-w-3xl",
+        ),
+        current="day",
+        denied=DENIED,
+        open_to_staff=True,
+    )

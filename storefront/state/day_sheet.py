@@ -1,0 +1,141 @@
+"""The day sheet (/admin/day/{date}): one day's jobs for staff and admins. A StaffState: the guard
+refuses its events to anyone else, and the day-sheet and bookings services check the role
+again."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import reflex as rx
+
+from storefront import i18n, routes
+from storefront.i18n import N_o, _o
+from storefront.services import dates, day_sheet
+from storefront.services.admin_bookings import AdminBookingError, set_status
+from storefront.services.fields import FieldError
+from storefront.state.admin_bookings import status_label
+from storefront.state.auth import StaffState
+from storefront.state.base import call_service
+from storefront.state.errors import log_failure
+
+LOAD_FAILED = N_o("Failed to load the day sheet. Please try again.")
+BAD_DAY = N_o("Please give the day as DD.MM.YYYY.")
+STATUS_FAILED = N_o("Failed to update booking status. Please try again.")
+STATUS_DONE = N_o("Booking {reference} is now {status}.")
+NOTE_FAILED = N_o("Failed to save the note. Please try again.")
+NOTE_SAVED = N_o("Note saved.")
+
+
+def day_url(day: date) -> str:
+    return i18n.href(routes.with_id(routes.ADMIN_DAY_OF, day.isoformat()))
+
+
+class DaySheetState(StaffState):
+    day: str = ""  # YYYY-MM-DD of the sheet shown
+    title: str = ""  # 'Wednesday, 25.11.2026'
+    previous_url: str = ""
+    next_url: str = ""
+    today_url: str = ""
+    bookings: list[day_sheet.SheetBooking] = []
+    loaded: bool = False
+    notice: str = ""
+    error: str = ""
+    # The booking whose status is being changed (its buttons wait), and whose note is typed.
+    busy: str = ""
+    note_for: str = ""
+    note_text: str = ""
+    note_error: str = ""
+
+    async def _show(self, caller: str, day: object) -> None:
+        try:
+            sheet = await call_service(day_sheet.day_sheet, actor_id=caller, day=day)
+        except AdminBookingError as exc:
+            if exc.code == "invalid_filter":
+                self.error = _o(BAD_DAY)
+                sheet = await call_service(day_sheet.day_sheet, actor_id=caller, day="")
+            else:
+                self.error = _o(LOAD_FAILED)
+                return
+        except Exception as exc:
+            log_failure("DaySheetState._show", exc)
+            self.error = _o(LOAD_FAILED)
+            return
+        self.day = sheet.day.isoformat()
+        self.title = f"{_o(dates.OFFICE_DAY_NAMES[(sheet.day.weekday() + 1) % 7])}, " + (
+            dates.display_day(sheet.day)
+        )
+        self.previous_url = day_url(sheet.previous)
+        self.next_url = day_url(sheet.next)
+        self.today_url = i18n.href(routes.ADMIN_DAY)
+        self.bookings = sheet.bookings
+        self.loaded = True
+
+    @rx.event
+    async def load(self):
+        """on_load: the sheet of the day in the address (today's at /admin/day)."""
+        self.notice = self.error = self.note_error = ""
+        self.busy = self.note_for = self.note_text = ""
+        self.loaded = False
+        caller = await self._staff_id()
+        if caller:
+            await self._show(caller, str(self.router.page.params.get("day") or "")[:10])
+
+    @rx.event
+    async def mark(self, booking_id: str, status: str):
+        """On the way or completed (the customer is told through the outbox)."""
+        if self.busy:
+            return  # a second press while the first is on its way
+        caller = await self._staff_id()
+        if not caller:
+            return
+        booking_id, status = str(booking_id)[:64], str(status)[:16]
+        shown = next((b for b in self.bookings if b.booking_id == booking_id), None)
+        if shown is None or status not in shown.next_statuses:
+            return
+        self.busy, self.notice, self.error = booking_id, "", ""
+        yield
+        try:
+            await call_service(set_status, actor_id=caller, booking_id=booking_id, status=status)
+        except AdminBookingError as exc:
+            self.error = _o(exc.message) if exc.code == "invalid_status" else _o(STATUS_FAILED)
+        except Exception as exc:
+            log_failure("DaySheetState.mark", exc, booking=booking_id)
+            self.error = _o(STATUS_FAILED)
+        else:
+            self.notice = _o(STATUS_DONE).format(
+                reference=shown.reference, status=status_label(status)
+            )
+        self.busy = ""
+        await self._show(caller, self.day)
+
+    @rx.event
+    def open_note(self, booking_id: str):
+        self.note_for, self.note_text, self.note_error = str(booking_id)[:64], "", ""
+
+    @rx.event
+    def close_note(self):
+        self.note_for, self.note_text, self.note_error = "", "", ""
+
+    @rx.event
+    def type_note(self, value: str):
+        self.note_text = str(value)[: day_sheet.NOTE_MAX * 2]
+
+    @rx.event
+    async def save_note(self, _form: dict | None = None):
+        caller = await self._staff_id()
+        if not caller or not self.note_for:
+            return
+        try:
+            await call_service(
+                day_sheet.add_note, actor_id=caller, booking_id=self.note_for, text=self.note_text
+            )
+        except FieldError as exc:
+            self.note_error = exc.message
+            return
+        except Exception as exc:
+            log_failure("DaySheetState.save_note", exc, booking=self.note_for)
+            self.note_error = _o(NOTE_FAILED)
+            return
+        self.note_for, self.note_text, self.note_error = "", "", ""
+        self.notice, self.error = _o(NOTE_SAVED), ""
+        await self._show(caller, self.day)
