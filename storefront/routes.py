@@ -62,6 +62,8 @@ AUTH_SIGN_OUT = "/api/auth/sign-out"
 ADMIN_BOOKINGS_CSV = "/api/admin/bookings.csv"
 OAUTH_START = "/api/auth/oauth/{provider}/start"
 OAUTH_CALLBACK = "/api/auth/oauth/{provider}/callback"
+# An admin's or staff member's private calendar subscription (services/calendar_feed.py).
+CALENDAR_FEED = "/api/calendar/{token}.ics"
 
 # Old links with other casing (the footer uses them): each lands on its canonical page.
 ALIASES = {

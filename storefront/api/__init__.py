@@ -5,6 +5,7 @@ from starlette.applications import Starlette
 from storefront.api.admin_export import routes as admin_export_routes
 from storefront.api.auth import routes as auth_routes
 from storefront.api.bookings import routes as booking_routes
+from storefront.api.calendar_feed import routes as calendar_feed_routes
 from storefront.api.health import routes as health_routes
 from storefront.api.language import routes as language_routes
 from storefront.api.media import routes as media_routes
@@ -19,6 +20,7 @@ def create_api() -> Starlette:
             *admin_export_routes,
             *auth_routes,
             *booking_routes,
+            *calendar_feed_routes,
             *health_routes,
             *language_routes,
             *oauth_routes,
