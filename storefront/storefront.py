@@ -58,7 +58,7 @@ from storefront.services.first_admin import announce_setup_code
 from storefront.services.housekeeping import housekeeping_worker
 from storefront.services.outbox import outbox_worker
 from storefront.settings import get_settings
-from storefront.state.account import AccountAreaState, ProfileState
+from storefront.state.account import AccountAreaState, CalendarFeedState, ProfileState
 from storefront.state.admin_audit import AdminAuditState
 from storefront.state.admin_availability import AdminAvailabilityState
 from storefront.state.admin_banners import AdminBannersState
@@ -172,7 +172,12 @@ AUTH_PAGES = [
 ]
 ACCOUNT_PAGES = [
     (dashboard, routes.ACCOUNT, N_("Dashboard"), [AccountAreaState.load]),
-    (profile, routes.ACCOUNT_PROFILE, N_("Profile"), [ProfileState.load]),
+    (
+        profile,
+        routes.ACCOUNT_PROFILE,
+        N_("Profile"),
+        [ProfileState.load, CalendarFeedState.load],
+    ),
     (orders, routes.ACCOUNT_ORDERS, N_("Orders"), [AccountAreaState.load]),
     (security, routes.ACCOUNT_SECURITY, N_("Security"), [SecurityState.load]),
     (

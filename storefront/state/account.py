@@ -10,7 +10,7 @@ import logging
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import booking_views, users
+from storefront.services import booking_views, calendar_feed, dates, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.uploads import ImageUploadMixin, refusal_message
@@ -181,3 +181,91 @@ class ProfileState(ImageUploadMixin, AccountState):
             auth_state = await self.get_state(AuthState)
             await auth_state._identify()
         yield rx.clear_selected_files(UPLOAD_ID)
+
+
+# The calendar subscription of admins and staff (services/calendar_feed.py), in the words of the
+# rest of this page (N_), translated where a handler shows them.
+FEED_MESSAGES = {
+    "not_allowed": N_("The calendar subscription is for admins and staff."),
+    "two_factor_required": N_(
+        "Set up two-factor sign-in (Account, Security) to use the calendar subscription."
+    ),
+}
+FEED_FALLBACK = N_("Something went wrong. Please try again.")
+FEED_ON = N_("Your calendar address is ready. Copy it now: it is shown only once.")
+FEED_REPLACED = N_(
+    "A new address is ready; the old one no longer works. Copy it now: it is shown only once."
+)
+FEED_OFF = N_("The calendar subscription is off; its address no longer works.")
+
+
+class CalendarFeedState(AccountState):
+    """The profile's 'Calendar subscription', for admins and staff: the guard lets any
+    signed-in caller send these events, and the service checks the role in the database."""
+
+    allowed: bool = False
+    enabled: bool = False
+    since: str = ""
+    last_used: str = ""
+    # The new address, shown once: gone at the next page load.
+    url: str = ""
+    webcal_url: str = ""
+    notice: str = ""
+    error: str = ""
+    busy: bool = False
+
+    def _show(self, status: calendar_feed.FeedStatus) -> None:
+        self.allowed, self.enabled = status.allowed, status.enabled
+        self.since = dates.local_date(status.created_at) if status.created_at else ""
+        last = status.last_used_at
+        self.last_used = f"{dates.local_date(last)} {dates.local_time(last)}" if last else ""
+
+    def _failed(self, exc: Exception) -> None:
+        if isinstance(exc, calendar_feed.CalendarFeedError) and exc.code in FEED_MESSAGES:
+            self.error = _(FEED_MESSAGES[exc.code])
+        else:
+            log.error("calendar subscription change failed", exc_info=exc)
+            self.error = _(FEED_FALLBACK)
+
+    @rx.event
+    async def load(self):
+        self.url = self.webcal_url = self.notice = self.error = ""
+        self.busy = False
+        user_id = await self._caller_id()
+        if not user_id:
+            return
+        self._show(await call_service(calendar_feed.status, user_id=user_id))
+
+    @rx.event
+    async def turn_on(self):
+        user_id = await self._caller_id()
+        if not user_id or self.busy:
+            return
+        replacing = self.enabled
+        self.busy, self.notice, self.error, self.url, self.webcal_url = True, "", "", "", ""
+        yield
+        try:
+            address = await call_service(calendar_feed.turn_on, user_id=user_id)
+            self._show(await call_service(calendar_feed.status, user_id=user_id))
+        except Exception as exc:
+            self._failed(exc)
+        else:
+            self.url, self.webcal_url = address.url, address.webcal_url
+            self.notice = _(FEED_REPLACED if replacing else FEED_ON)
+        self.busy = False
+
+    @rx.event
+    async def turn_off(self):
+        user_id = await self._caller_id()
+        if not user_id or self.busy:
+            return
+        self.busy, self.notice, self.error, self.url, self.webcal_url = True, "", "", "", ""
+        yield
+        try:
+            await call_service(calendar_feed.turn_off, user_id=user_id)
+            self._show(await call_service(calendar_feed.status, user_id=user_id))
+        except Exception as exc:
+            self._failed(exc)
+        else:
+            self.notice = _(FEED_OFF)
+        self.busy = False

@@ -18,6 +18,7 @@ from storefront.state.account import (
     AVATAR_MAX_BYTES,
     UPLOAD_ID,
     AccountAreaState,
+    CalendarFeedState,
     ProfileState,
 )
 from storefront.state.auth import AuthState
@@ -238,6 +239,7 @@ def profile() -> rx.Component:
             ),
             class_name=CARD + " mt-6",
         ),
+        rx.cond(CalendarFeedState.allowed, _calendar_subscription()),
     )
 
 
@@ -344,4 +346,104 @@ def _back_office_language() -> rx.Component:
             data_testid="back-office-language",
         ),
         class_name="mt-6",
+    )
+
+
+def _calendar_address() -> rx.Component:
+    """The address made a moment ago, shown once: to copy, or to open as a subscription."""
+    return rx.el.div(
+        rx.el.label(
+            _("Your calendar address"),
+            html_for="calendar_feed_url",
+            class_name="block text-sm font-semibold",
+        ),
+        rx.el.input(
+            id="calendar_feed_url",
+            value=CalendarFeedState.url,
+            read_only=True,
+            on_focus=rx.call_script("document.getElementById('calendar_feed_url').select()"),
+            class_name="mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 font-mono text-sm",
+            data_testid="calendar-feed-url",
+        ),
+        rx.el.div(
+            rx.el.button(
+                _("Copy"),
+                on_click=[
+                    rx.set_clipboard(CalendarFeedState.url),
+                    rx.toast(_("Copied")),
+                ],
+                class_name=SECONDARY_BUTTON,
+            ),
+            rx.el.a(
+                _("Subscribe on this device"),
+                href=CalendarFeedState.webcal_url,
+                class_name=SECONDARY_BUTTON,
+                data_testid="calendar-feed-webcal",
+            ),
+            class_name="mt-3 flex flex-wrap gap-3",
+        ),
+        rx.el.p(
+            _(
+                "In Google Calendar: Other calendars, +, From URL, and paste the address. On a "
+                "phone, 'Subscribe on this device' opens its calendar."
+            ),
+            class_name="mt-2 text-xs text-slate-500",
+        ),
+        class_name="mt-4 rounded-2xl border-2 border-amber-200 bg-amber-50 p-4",
+    )
+
+
+def _calendar_subscription() -> rx.Component:
+    """Admins and staff: the bookings in their own calendar, through a private address."""
+    return rx.el.section(
+        rx.el.h2(_("Calendar subscription"), class_name="text-lg font-bold"),
+        rx.el.p(
+            _(
+                "The bookings of the coming months in Google Calendar or your phone's calendar. "
+                "The address is private: anyone who has it sees the bookings, so do not share "
+                "it. A new address stops the old one."
+            ),
+            class_name="mt-1 text-sm text-slate-600",
+        ),
+        rx.el.div(
+            success_box(CalendarFeedState.notice, "calendar-feed-notice"),
+            error_box(CalendarFeedState.error, "calendar-feed-error"),
+            class_name="mt-4 space-y-2",
+        ),
+        rx.el.p(
+            rx.cond(
+                CalendarFeedState.enabled,
+                _("On since {date}.").format(date=CalendarFeedState.since),
+                _("Off."),
+            ),
+            rx.cond(
+                CalendarFeedState.last_used != "",
+                " "
+                + _("Last read by a calendar: {when}.").format(when=CalendarFeedState.last_used),
+                "",
+            ),
+            class_name="mt-3 text-sm",
+            data_testid="calendar-feed-status",
+        ),
+        rx.cond(CalendarFeedState.url != "", _calendar_address()),
+        rx.el.div(
+            rx.el.button(
+                rx.cond(CalendarFeedState.enabled, _("Make a new address"), _("Turn on")),
+                on_click=CalendarFeedState.turn_on,
+                disabled=CalendarFeedState.busy,
+                class_name=PRIMARY_BUTTON,
+            ),
+            rx.cond(
+                CalendarFeedState.enabled,
+                rx.el.button(
+                    _("Turn off"),
+                    on_click=CalendarFeedState.turn_off,
+                    disabled=CalendarFeedState.busy,
+                    class_name=SECONDARY_BUTTON,
+                ),
+            ),
+            class_name="mt-4 flex flex-wrap gap-3",
+        ),
+        class_name=CARD + " mt-6",
+        data_testid="calendar-feed",
     )
