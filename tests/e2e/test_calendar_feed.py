@@ -4,7 +4,6 @@ profile's section in Chromium."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -20,7 +19,7 @@ from storefront.db import in_transaction, make_engine
 from storefront.models import Booking, BookingItem, CalendarFeed, User
 from storefront.services import auth, calendar_feed, dates
 from storefront.state.account import CalendarFeedState
-from tests.e2e.socket_client import Tab
+from tests.e2e.socket_client import Tab, run
 
 pytestmark = pytest.mark.e2e
 
@@ -149,7 +148,7 @@ def test_a_plain_user_cannot_turn_it_on_by_a_forged_event(server):
             await tab.send(CalendarFeedState.turn_on, "/account/profile")
             return tab.states_text()
 
-    seen = asyncio.run(scenario())
+    seen = run(scenario())
     assert "/api/calendar/" not in seen
     assert "The calendar subscription is for admins and staff." in seen
     mine = select(CalendarFeed).where(CalendarFeed.user_id == uuid.UUID(user_id))
