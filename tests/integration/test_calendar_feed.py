@@ -271,3 +271,13 @@ def test_its_last_use_is_written_at_most_once_an_hour(session):
     assert calendar_feed.status(session=session, user_id=staff).last_used_at == NOW + timedelta(
         minutes=90
     )
+
+
+def test_the_role_change_can_end_the_address_at_once(session):
+    admin = _member(session, "admin")
+    token = _token(calendar_feed.turn_on(session=session, user_id=admin, now=NOW))
+    session.commit()
+    calendar_feed.end_for(session, admin)
+    session.commit()
+    assert not calendar_feed.status(session=session, user_id=admin).enabled
+    assert _read(session, token) is None
