@@ -57,7 +57,6 @@ TOKEN_BYTES = 32
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")
 PRODID = "-//Magic Events//Staff calendar//EN"
 # The day sheet of staff (issue 22); admins open the booking itself.
-DAY_SHEET = "/admin/day/{day}"
 
 
 class CalendarFeedError(ServiceError):
@@ -283,7 +282,7 @@ def _office_link(booking: Booking, item: BookingItem, user: User) -> str:
         path = routes.with_id(routes.ADMIN_BOOKING_EDIT, str(booking.id))
     else:
         day = item.start_datetime.astimezone(dates.business_zone()).date().isoformat()
-        path = DAY_SHEET.format(day=day)
+        path = routes.with_id(routes.ADMIN_DAY_OF, str(day))
     return get_settings().public_url.rstrip("/") + i18n.href(path)
 
 

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services import audit, fields, permissions
+from storefront.services import audit, calendar_feed, fields, permissions
 from storefront.services.auth import normalize_email
 from storefront.services.errors import ServiceError
 
@@ -79,6 +79,7 @@ def promote(session: Session, *, actor_id: str | None, target: User, action: str
         before = target.role
         target.role, target.updated_at = "admin", utcnow()
         session.add(target)
+        calendar_feed.end_for(session, target.id)  # its address was for the role it had
         _audit(session, actor_id, action, target, before)
 
 
@@ -108,6 +109,7 @@ def set_staff_role(
         before = target.role
         target.role, target.updated_at = wanted, utcnow()
         session.add(target)
+        calendar_feed.end_for(session, target.id)  # its address was for the role it had
         _audit(
             session, actor_id, "set_staff_role" if staff else "remove_staff_role", target, before
         )
