@@ -7,17 +7,17 @@ from reflex.experimental.client_state import ClientStateVar
 
 from storefront import i18n, routes
 from storefront.components.brand import logo
-from storefront.i18n import N_, _
+from storefront.i18n import N_s, _s
 from storefront.state.auth import AuthState
 
 # (label on desktop, label on mobile, href)
 NAV_LINKS = [
-    (N_("Home"), N_("Home"), routes.HOME),
-    (N_("Magic Weddings"), N_("Magic Weddings"), routes.WEDDINGS),
-    (N_("Mascots"), N_("Mascots"), routes.MASCOTS),
-    (N_("Bouncers"), N_("Bouncers"), routes.BOUNCERS),
-    (N_("Event Tables"), N_("Wedding Tables"), routes.WEDDING_TABLES),
-    (N_("Contact"), N_("Contact"), routes.CONTACT),
+    (N_s("Home"), N_s("Home"), routes.HOME),
+    (N_s("Magic Weddings"), N_s("Magic Weddings"), routes.WEDDINGS),
+    (N_s("Mascots"), N_s("Mascots"), routes.MASCOTS),
+    (N_s("Bouncers"), N_s("Bouncers"), routes.BOUNCERS),
+    (N_s("Event Tables"), N_s("Wedding Tables"), routes.WEDDING_TABLES),
+    (N_s("Contact"), N_s("Contact"), routes.CONTACT),
 ]
 
 menu_open = ClientStateVar.create("mobile_menu_open", default=False, global_ref=True)
@@ -32,24 +32,24 @@ ACCOUNT_ICONS = {"Admin": "shield-check", "Dashboard": "circle-user", "Sign In":
 
 
 def _desktop_link(label: str, href: str) -> rx.Component:
-    return rx.link(_(label), href=i18n.href(href), underline="none", class_name=DESKTOP_LINK)
+    return rx.link(_s(label), href=i18n.href(href), underline="none", class_name=DESKTOP_LINK)
 
 
 def _desktop_account_link(label: str, href: str) -> rx.Component:
     return rx.link(
         rx.icon(ACCOUNT_ICONS[label], size=18, class_name="lg:hidden"),
-        rx.el.span(_(label), class_name="hidden lg:inline"),
+        rx.el.span(_s(label), class_name="hidden lg:inline"),
         href=i18n.href(href),
         underline="none",
-        aria_label=_(label),
-        title=_(label),
+        aria_label=_s(label),
+        title=_s(label),
         class_name=DESKTOP_LINK,
     )
 
 
 def _mobile_link(label: str, href: str) -> rx.Component:
     return rx.link(
-        _(label),
+        _s(label),
         href=i18n.href(href),
         underline="none",
         on_click=menu_open.set_value(False),
@@ -62,7 +62,7 @@ def cart_link() -> rx.Component:
         rx.icon("shopping-cart", size=20),
         href=i18n.href(routes.CART),
         underline="none",
-        aria_label=_("Cart"),
+        aria_label=_s("Cart"),
         class_name="text-slate-700 hover:text-fuchsia-600",
     )
 
@@ -72,11 +72,11 @@ def _account_links(link, sign_out: rx.Component) -> rx.Component:
     return rx.cond(
         AuthState.signed_in,
         rx.fragment(
-            rx.cond(AuthState.is_admin, link(N_("Admin"), routes.ADMIN)),
-            link(N_("Dashboard"), routes.ACCOUNT),
+            rx.cond(AuthState.is_admin, link(N_s("Admin"), routes.ADMIN)),
+            link(N_s("Dashboard"), routes.ACCOUNT),
             sign_out,
         ),
-        link(N_("Sign In"), routes.SIGN_IN),
+        link(N_s("Sign In"), routes.SIGN_IN),
     )
 
 
@@ -84,8 +84,8 @@ def _sign_out_button(*children: rx.Component, class_name: str) -> rx.Component:
     return rx.el.button(
         *children,
         on_click=AuthState.sign_out,
-        aria_label=_("Sign Out"),
-        title=_("Sign Out"),
+        aria_label=_s("Sign Out"),
+        title=_s("Sign Out"),
         class_name=class_name,
         data_testid="sign-out",
     )
@@ -140,7 +140,7 @@ def navbar() -> rx.Component:
                     _desktop_account_link,
                     _sign_out_button(
                         rx.icon("log-out", size=18, class_name="lg:hidden"),
-                        rx.el.span(_("Sign Out"), class_name="hidden lg:inline"),
+                        rx.el.span(_s("Sign Out"), class_name="hidden lg:inline"),
                         class_name=DESKTOP_LINK,
                     ),
                 ),
@@ -153,7 +153,7 @@ def navbar() -> rx.Component:
                 rx.cond(menu_open.value, rx.icon("x", size=24), rx.icon("menu", size=24)),
                 on_click=menu_open.set_value(~menu_open.value),
                 class_name="md:hidden p-2 rounded-lg text-slate-700 hover:bg-slate-100",
-                aria_label=_("Menu"),
+                aria_label=_s("Menu"),
                 aria_expanded=rx.cond(menu_open.value, "true", "false"),
                 aria_controls="mobile-nav",
                 data_testid="mobile-menu-button",
@@ -164,12 +164,12 @@ def navbar() -> rx.Component:
             menu_open.value,
             rx.el.div(
                 *[_mobile_link(mobile, href) for _desktop, mobile, href in NAV_LINKS],
-                _mobile_link(N_("Cart"), routes.CART),
+                _mobile_link(N_s("Cart"), routes.CART),
                 language_switch(MOBILE_SWITCH),
                 _account_links(
                     _mobile_link,
                     _sign_out_button(
-                        _("Sign Out"),
+                        _s("Sign Out"),
                         class_name="block w-full text-left px-4 py-3 text-base font-medium "
                         "text-slate-800 hover:bg-fuchsia-50 rounded-lg",
                     ),

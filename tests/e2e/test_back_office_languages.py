@@ -110,6 +110,17 @@ def test_the_albanian_back_office_has_no_english_left(page, server):
     page.get_by_test_id("back-office-language").select_option("sq")
     expect(page.get_by_text("Profile updated successfully!")).to_be_visible()
     english = _english_words()
+    # The catalogue's own content (category names such as 'Mascots') is data in the default
+    # edition's words, not a string of the catalogs: it is not English left over.
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        from sqlmodel import select
+
+        from storefront.models import ServiceCategory
+
+        for name in session.exec(select(ServiceCategory.name)).all():
+            english.pop(name, None)
+    engine.dispose()
     screens = [
         "/sq/admin",
         "/sq/admin/users",

@@ -2,11 +2,11 @@
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import admin_frame
 from storefront.components.service_form import service_form
 from storefront.components.ui import SECONDARY_BUTTON
-from storefront.i18n import N_, _
+from storefront.i18n import N_, _, _o
 from storefront.pages.account.account import account_frame
 
 
@@ -16,19 +16,19 @@ def _back(href: str, label: str) -> rx.Component:
 
 def admin_service_create() -> rx.Component:
     return admin_frame(
-        _("Create New Service"),
+        _o("Create New Service"),
         service_form(),
         current="services",
-        actions=_back(routes.ADMIN_SERVICES, _("Back to Services")),
+        actions=_back(i18n.href(routes.ADMIN_SERVICES), _o("Back to Services")),
     )
 
 
 def admin_service_edit() -> rx.Component:
     return admin_frame(
-        _("Edit Service"),
+        _o("Edit Service"),
         service_form(),
         current="services",
-        actions=_back(routes.ADMIN_SERVICES, _("Back to Services")),
+        actions=_back(i18n.href(routes.ADMIN_SERVICES), _o("Back to Services")),
     )
 
 
