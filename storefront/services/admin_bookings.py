@@ -27,7 +27,7 @@ from storefront.i18n import N_o, _o
 from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
 from storefront.services import audit, availability, dates, locks, outbox, permissions
 from storefront.services.auth import normalize_email
-from storefront.services.booking import check_fields, price_line
+from storefront.services.booking import check_fields, lock_services_of, price_line
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT, to_amount
 
@@ -201,18 +201,7 @@ def _confirm_override(found: _Conflicts, override: object) -> None:
 def _locked(session: Session, booking_id: uuid.UUID) -> None:
     """Take the booking engine's locks on this booking's services (sorted), starting the
     transaction every write of this module runs in."""
-    session.rollback()
-    service_ids = sorted(
-        {
-            sid
-            for sid in session.exec(
-                select(BookingItem.service_id).where(BookingItem.booking_id == booking_id)
-            ).all()
-            if sid is not None
-        }
-    )
-    session.rollback()
-    locks.take(session, *map(locks.service, service_ids))
+    lock_services_of(session, booking_id)
 
 
 def _in_transaction(session: Session, work):

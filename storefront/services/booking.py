@@ -502,6 +502,25 @@ def _forget_transaction(session: Session) -> None:
         logger.debug("rollback after a lost connection failed", exc_info=True)
 
 
+def lock_services_of(session: Session, booking_id: uuid.UUID) -> None:
+    """Take the engine's locks on the services of an existing booking (sorted), starting the
+    transaction its change runs in: the back office's edits (services/admin_bookings.py) and
+    the customer's own changes (services/booking_changes.py). Whatever the session had open is
+    rolled back first, so the lock is the transaction's first act (SQLite's `BEGIN IMMEDIATE`)."""
+    session.rollback()
+    service_ids = sorted(
+        {
+            sid
+            for sid in session.exec(
+                select(BookingItem.service_id).where(BookingItem.booking_id == booking_id)
+            ).all()
+            if sid is not None
+        }
+    )
+    session.rollback()
+    locks.take(session, *map(locks.service, service_ids))
+
+
 @dataclass(frozen=True)
 class _Offer:
     """What a line's service costs and is called, read under the lock."""
@@ -546,7 +565,7 @@ def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooki
         owner = _check_user(session, order.user_id)
         _check_limits(session, order, now)
         _offers, rules = _terms(session, order.lines)
-        _check_lines_free(session, order.lines, rules, now)
+        check_lines_free(session, order.lines, rules, now)
         return _Plan(_unused_reference_id(session), owner)
     finally:
         session.rollback()
@@ -562,7 +581,7 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
         return existing
     _check_limits(session, order, now)
     offers, rules = _terms(session, order.lines)
-    spans = _check_lines_free(session, order.lines, rules, now)
+    spans = check_lines_free(session, order.lines, rules, now)
     booking = _new_booking(order, plan, now)
     total = Decimal("0.00")
     for index, line in enumerate(order.lines):
@@ -670,16 +689,20 @@ def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
     return PlacedBooking(str(row[0]), row[1], Decimal(row[2]))
 
 
-def _check_lines_free(
+def check_lines_free(
     session: Session,
     lines: Sequence[BookingLine],
     rules: dict[uuid.UUID, availability.ServiceCalendar],
     now: datetime,
+    *,
+    exclude_booking: uuid.UUID | None = None,
 ) -> dict[int, tuple[datetime, datetime]]:
     """The UTC span of every line, once each has been found free by the one capacity check
     (availability.check_in_order) with the booking screen's rules (opening hours, notice, the
     slot maximum: availability.slot_refusal); lines of the same service count against each other
-    in cart order."""
+    in cart order. `exclude_booking`'s own items are left out (a customer moving that booking,
+    services/booking_changes.py); else `slot_taken` or `slot_unavailable` naming the first line
+    refused. The caller holds the services' locks."""
     wants: list[availability.Want] = []
     for index, line in enumerate(lines):
         service_id = availability.service_id_of(line.service_id)
@@ -702,7 +725,9 @@ def _check_lines_free(
             now=now,
         )
 
-    refused = availability.check_in_order(session, wants, judge=judge, rules=rules)
+    refused = availability.check_in_order(
+        session, wants, judge=judge, rules=rules, exclude_booking=exclude_booking
+    )
     if refused:
         want, reason = min(refused, key=lambda pair: pair[0].key)
         raise _refused(want.key, lines[want.key], reason)
