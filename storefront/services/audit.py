@@ -336,7 +336,8 @@ def describe(details: Any) -> tuple[str, ...]:
                 lines.append(f"{label}: {shown}")
     extra = {k: v for k, v in details.items() if k not in ("before", "after")}
     for key, (label, value) in _fields(extra).items():
-        if key not in ("reference", "email"):  # the entity's name says it
+        # The entity's name says the reference and email; the actor column who ('by').
+        if key not in ("reference", "email", "by"):
             lines.append(f"{label}: {_in_words(key, value)}")
     return tuple(lines)
 
@@ -410,6 +411,14 @@ def entity_in_words(entry: AuditLog, names: dict[tuple[str, str], str]) -> str:
     return f"{kind} {entry.entity_id}" if shown_id else kind
 
 
+def _unnamed_actor(entry: AuditLog) -> str:
+    """Who made an entry that names no account: a guest through their booking's signed link
+    (services/booking_changes.py), else the system."""
+    if isinstance(entry.details, dict) and entry.details.get("by") == "link":
+        return _o("customer (booking link)")
+    return _o("system")
+
+
 def entries(
     *,
     session: Session,
@@ -464,7 +473,7 @@ def entries(
                 id=str(entry.id),
                 created_at=f"{dates.local_date(entry.created_at)} "
                 f"{dates.local_time(entry.created_at)}",
-                actor=email or _o("system"),
+                actor=email or _unnamed_actor(entry),
                 action=entry.action,
                 entity_type=entry.entity_type,
                 entity_id=entry.entity_id or "",

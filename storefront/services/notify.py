@@ -8,6 +8,9 @@ Topics and their payloads:
 - contact_request (whatsapp): {"name", "email", "phone", "event_type", "event_date", "message"}.
 - booking_confirmation (email): {"booking_id"}; with the .ics and the signed booking link.
 - booking_status (email): {"booking_id", "status"}.
+- booking_change_staff (whatsapp), booking_change (email): {"booking_id", "change", "before"}; a
+  customer cancelled ("cancelled") or moved ("moved") their own booking
+  (services/booking_changes.py); `before` (a move) holds each line's earlier times.
 - mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
 
 Languages (storefront/i18n.py): a customer's mail speaks the language the booking was made in
@@ -47,6 +50,8 @@ TOPIC_CHANNELS = {
     "contact_request": "whatsapp",
     "booking_confirmation": "email",
     "booking_status": "email",
+    "booking_change_staff": "whatsapp",
+    "booking_change": "email",
     "mail": "email",
 }
 # Failures that another attempt cannot mend.
@@ -332,11 +337,119 @@ def render_mail(notification: Notification, _session: Session) -> MailMessage:
     )
 
 
+# A customer's own change (services/booking_changes.py): the staff's message and the mail.
+CHANGE_WORDS = {
+    "cancelled": N_o("Cancelled by the customer"),
+    "moved": N_o("Moved by the customer"),
+}
+
+
+def render_booking_change_staff(notification: Notification, session: Session) -> WebhookMessage:
+    booking, items = _booking(notification, session)
+    with i18n.using(_business(session).staff_language):
+        return _booking_change_staff(notification.payload, booking, items)
+
+
+def _booking_change_staff(
+    payload: dict[str, Any], booking: Booking, items: list[BookingItem]
+) -> WebhookMessage:
+    change = str(payload.get("change") or "")
+    what = _o(CHANGE_WORDS[change]) if change in CHANGE_WORDS else change
+    if change == "moved":
+        what += " | " + _o("Before: {times}").format(times=_earlier_times(payload))
+    return _webhook(
+        [
+            booking.reference,
+            _joined(customer_name(booking), booking.contact_phone, booking.contact_email),
+            what,
+            format_price(booking.total_amount, booking.currency),
+            "; ".join(_service_line(item, booking.currency) for item in items),
+        ],
+        phone=booking.contact_phone,
+    )
+
+
+def _earlier_times(payload: dict[str, Any]) -> str:
+    """A move's earlier times, from its payload: 'Bouncy castle, 10.06.2026 10:00; ...'."""
+    shown = []
+    for line in payload.get("before") or []:
+        try:
+            start = datetime.fromisoformat(str(line["start_datetime"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+        shown.append(
+            _joined(str(line.get("service_name") or ""), dates.local_date(start))
+            + f" {dates.local_time(start)}"
+        )
+    return "; ".join(shown) or "-"
+
+
+def render_booking_change(notification: Notification, session: Session) -> MailMessage:
+    booking, items = _booking(notification, session)
+    with i18n.using(booking.language):
+        return _booking_change(notification, booking, items, _business(session))
+
+
+def _booking_change(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    business: BusinessSettings,
+) -> MailMessage:
+    name = customer_name(booking)
+    moved = notification.payload.get("change") == "moved"
+    if moved:
+        subject = _o("Booking {reference} moved").format(reference=booking.reference)
+        news = [
+            _o("Your booking {reference} has been moved, as you asked. Its new times:").format(
+                reference=booking.reference
+            ),
+            "",
+            *_priced_lines(booking, items),
+            "",
+            _o("Before: {times}").format(times=_earlier_times(notification.payload)),
+        ]
+    else:
+        subject = _o("Booking {reference} cancelled").format(reference=booking.reference)
+        news = [
+            _o("Your booking {reference} has been cancelled, as you asked.").format(
+                reference=booking.reference
+            ),
+            "",
+            *[
+                f"- {item.service_name} ({dates.local_date(item.start_datetime)}, "
+                f"{dates.local_time(item.start_datetime)})"
+                for item in items
+            ],
+        ]
+    lines = [
+        _o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        "",
+        *news,
+        "",
+        _o("View your booking: {address}").format(address=view_url(booking.id)),
+        "",
+        _questions(business),
+        business.business_name,
+    ]
+    # The calendar file again: its events keep their ids, so a calendar that imported the
+    # first one moves or cancels them.
+    ics = ics_for_booking(booking, items, business=business)
+    return MailMessage(
+        to=notification.recipient,
+        subject=subject,
+        text="\n".join(lines) + "\n",
+        attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
+    )
+
+
 RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_placed": render_booking_placed,
     "contact_request": render_contact_request,
     "booking_confirmation": render_booking_confirmation,
     "booking_status": render_booking_status,
+    "booking_change_staff": render_booking_change_staff,
+    "booking_change": render_booking_change,
     "mail": render_mail,
 }
 
