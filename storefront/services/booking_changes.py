@@ -1,6 +1,6 @@
 """A customer's own changes to their booking: cancelling it, or moving it to another date and
 time for the same services, until the business's cutoff before it starts
-(`BusinessSettings.change_cutoff_hours`; docs/product.md §2, docs/architecture.md §5).
+(`BusinessSettings.change_cutoff_hours`; docs/architecture.md §5, and §9.18 for why).
 
 Who may: whoever holds the booking's signed link (services/booking_links.py) or the signed-in
 account that placed it, checked here from what the server knows (the key's signature, the
@@ -73,6 +73,8 @@ class ChangeOptions:
     deadline: str  # 'DD.MM.YYYY HH:MM' local: the last moment a change is taken ('' if none)
     first_date: str  # DD.MM.YYYY local of the earliest service: the move form starts there
     first_time: str  # HH:MM local
+    phone: str  # the business's, to call once the page offers no change
+    phone_href: str  # 'tel:+38344000000'
 
 
 # --- the rule -------------------------------------------------------------------------------------
@@ -164,7 +166,15 @@ def change_options(
         else "",
         first_date=dates.local_date(first, zone) if first else "",
         first_time=dates.local_time(first, zone) if first else "",
+        phone=settings.phone,
+        phone_href=phone_link(settings.phone),
     )
+
+
+def phone_link(phone: str) -> str:
+    """'+383 44 000 000' -> 'tel:+38344000000' (what a phone dials)."""
+    dialled = "".join(c for c in phone if c.isdigit() or c == "+")
+    return f"tel:{dialled}" if dialled else ""
 
 
 def _check_open(session: Session, booking: Booking, items: list[BookingItem], now: datetime):

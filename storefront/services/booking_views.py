@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -16,8 +16,9 @@ from storefront.i18n import N_, _
 from storefront.models import (
     Booking,
     BookingItem,
+    utcnow,
 )
-from storefront.services import dates
+from storefront.services import booking_changes, business, dates
 from storefront.services.booking import event_type_label
 from storefront.services.money import CENT, format_price
 from storefront.settings import get_settings
@@ -87,6 +88,7 @@ class BookingSummary:
     event_date: str  # DD.MM.YYYY local, the first service's
     total_label: str
     services: str
+    changeable: bool  # its customer may still cancel or move it (booking_changes.can_change)
 
 
 # --- showing --------------------------------------------------------------------------------
@@ -150,7 +152,9 @@ def _view_line(item: BookingItem, zone: ZoneInfo, currency: str) -> BookingViewL
     )
 
 
-def bookings_for_user(*, session: Session, user_id: str | uuid.UUID | None) -> list[BookingSummary]:
+def bookings_for_user(
+    *, session: Session, user_id: str | uuid.UUID | None, now: datetime | None = None
+) -> list[BookingSummary]:
     """A user's own bookings, newest first (nobody else's)."""
     try:
         owner = uuid.UUID(str(user_id))
@@ -162,6 +166,7 @@ def bookings_for_user(*, session: Session, user_id: str | uuid.UUID | None) -> l
     if not bookings:
         return []
     zone = ZoneInfo(get_settings().timezone)
+    settings, now = business.settings_row(session), now or utcnow()
     items: dict[uuid.UUID, list[BookingItem]] = defaultdict(list)
     for item in session.exec(
         select(BookingItem)
@@ -178,6 +183,9 @@ def bookings_for_user(*, session: Session, user_id: str | uuid.UUID | None) -> l
             event_date=dates.local_date(items[b.id][0].start_datetime, zone) if items[b.id] else "",
             total_label=format_price(b.total_amount, b.currency),
             services=", ".join(i.service_name for i in items[b.id]),
+            changeable=booking_changes.can_change(
+                b, booking_changes.first_start(items[b.id]), now=now, settings=settings
+            ),
         )
         for b in bookings
     ]

@@ -76,7 +76,11 @@ class AccountAreaState(AccountState):
             for s in own
         ]
         self.bookings = [
-            dataclasses.asdict(b) | {"status_label": _shown_status(b.status, BOOKING_STATUS)}
+            dataclasses.asdict(b)
+            | {
+                "status_label": _shown_status(b.status, BOOKING_STATUS),
+                "changeable": "yes" if b.changeable else "",
+            }
             for b in booked
         ]
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import booking_links, booking_views, checkout
+from storefront.services import booking_changes, booking_links, booking_views, checkout
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
+from storefront.state.errors import TRY_LATER, log_failure
 
 SUBMITTED = N_("Booking Submitted!")
 HEADLINES = {
@@ -22,6 +23,37 @@ HEADLINES = {
 }
 
 
+# A customer's own change (services/booking_changes.py): what the page says of each refusal.
+CHANGE_MESSAGES = {
+    "busy": N_("Please try again"),
+    "invalid_time": N_("Please enter the date as DD.MM.YYYY and the time as HH:MM."),
+    "not_found": N_("This booking does not exist, or this link does not open it."),
+    "too_late": N_("This booking can no longer be changed online."),
+}
+TAKEN = N_("{service} is already booked at {time} on {date}. Please choose another time.")
+TOO_SOON = N_("{service} cannot be booked that soon. Please choose a later date.")
+NOT_OFFERED = N_(
+    "{service} cannot be booked at {time} on {date}. Please choose another time, or call us."
+)
+CANCELLED = N_("Your booking is cancelled.")
+MOVED = N_("Your booking is moved. The new times are below.")
+
+
+def change_message(error: booking_changes.BookingChangeError) -> str:
+    """A refused change in the visitor's words; a refused time names the service."""
+    if error.code in ("slot_taken", "slot_unavailable"):
+        if error.code == "slot_taken":
+            words = TAKEN
+        else:
+            words = TOO_SOON if error.details.get("reason") == "too_soon" else NOT_OFFERED
+        return _(words).format(
+            service=error.details.get("service", ""),
+            time=error.details.get("time", ""),
+            date=error.details.get("date", ""),
+        )
+    return _(CHANGE_MESSAGES.get(error.code, TRY_LATER))
+
+
 @access("public", caller_bound=True)
 class BookingViewState(rx.State):
     loading: bool = True
@@ -29,6 +61,25 @@ class BookingViewState(rx.State):
     booking: dict[str, str] = {}
     lines: list[dict[str, str]] = []
     ics_href: str = ""
+    # Cancelling or moving it (services/booking_changes.py): offered to whoever holds the
+    # signed link and to the account that placed it, until the cutoff; after it (or once it
+    # is on its way, completed or cancelled) the page says to call.
+    can_change: bool = False
+    change_closed: bool = False
+    change_deadline: str = ""
+    call_phone: str = ""
+    call_href: str = ""
+    confirming_cancel: bool = False
+    moving: bool = False
+    move_date: str = ""  # DD.MM.YYYY: the move form starts at the booking's first service
+    move_time: str = ""
+    changing: bool = False
+    change_error: str = ""
+    change_notice: str = ""
+    # What the page was opened with: the booking and the link's key, kept on the server. A
+    # change hands both to the service, which checks them (and the caller) again.
+    _booking_id: str = ""
+    _key: str = ""
 
     @rx.var
     def headline(self) -> str:
@@ -39,8 +90,15 @@ class BookingViewState(rx.State):
     @rx.event
     async def load(self):
         self.loading, self.found, self.booking, self.lines = True, False, {}, []
+        self._booking_id, self._key = "", ""
+        self.confirming_cancel = self.moving = self.changing = False
+        self.change_error = self.change_notice = ""
         booking_id = str(self.router.page.params.get("booking_id") or "")[:64]
         key = str(self.router.url.query_parameters.get("key") or "")[:1024] or None
+        await self._show(booking_id, key)
+
+    async def _show(self, booking_id: str, key: str | None) -> None:
+        """Read the booking afresh for whoever calls now, and what they may change of it."""
         auth_state = await self.get_state(AuthState)
         user_id, role = await auth_state._caller()
         view = await call_service(
@@ -51,9 +109,11 @@ class BookingViewState(rx.State):
             key=key,
         )
         self.loading = False
+        self.found = view is not None
+        await self._show_options(view.id if view else "", key, user_id)
         if view is None:
             return
-        self.found = True
+        self._booking_id, self._key = view.id, key or ""
         self.booking = {
             "reference": view.reference,
             "status": booking_views.status_words(view.status),
@@ -84,3 +144,84 @@ class BookingViewState(rx.State):
             for line in view.lines
         ]
         self.ics_href = booking_links.ics_path(view.id, key)
+
+    async def _show_options(self, booking_id: str, key: str | None, user_id: str) -> None:
+        options = (
+            await call_service(
+                booking_changes.change_options, booking_id=booking_id, key=key, viewer_id=user_id
+            )
+            if booking_id
+            else None
+        )
+        self.can_change = bool(options and options.allowed)
+        self.change_closed = bool(options and not options.allowed)
+        self.change_deadline = options.deadline if options else ""
+        self.call_phone = options.phone if options else ""
+        self.call_href = options.phone_href if options else ""
+        self.move_date = options.first_date if options else ""
+        self.move_time = options.first_time if options else ""
+        if not self.can_change:
+            self.confirming_cancel = self.moving = False
+
+    @rx.event
+    def ask_cancel(self):
+        self.confirming_cancel, self.moving = True, False
+        self.change_error = self.change_notice = ""
+
+    @rx.event
+    def keep_booking(self):
+        self.confirming_cancel, self.change_error = False, ""
+
+    @rx.event
+    def open_move(self):
+        self.moving, self.confirming_cancel = True, False
+        self.change_error = self.change_notice = ""
+
+    @rx.event
+    def close_move(self):
+        self.moving, self.change_error = False, ""
+
+    @rx.event
+    async def cancel_booking(self):
+        """'Yes, cancel it': the service checks the link or the caller, and the cutoff."""
+        if self.changing or not self._booking_id:
+            return
+        self.changing, self.change_error = True, ""
+        yield
+        if await self._change(booking_changes.cancel_own, CANCELLED):
+            self.confirming_cancel = False
+        self.changing = False
+
+    @rx.event
+    async def move_booking(self, form: dict):
+        """'Move booking': the whole booking to the date and time typed (read on submit)."""
+        if self.changing or not self._booking_id or not isinstance(form, dict):
+            return
+        day = str(form.get("day") or "")[:10]
+        start_time = str(form.get("start_time") or "")[:5]
+        self.changing, self.change_error = True, ""
+        yield
+        if await self._change(booking_changes.move_own, MOVED, day=day, start_time=start_time):
+            self.moving = False
+        self.changing = False
+
+    async def _change(self, service, done: str, **arguments) -> bool:
+        """Run one change as the caller of this event, then show the booking as it is now."""
+        auth_state = await self.get_state(AuthState)
+        user_id, _role = await auth_state._caller()
+        booking_id, key = self._booking_id, self._key or None
+        try:
+            await call_service(
+                service, booking_id=booking_id, key=key, viewer_id=user_id, **arguments
+            )
+        except booking_changes.BookingChangeError as error:
+            self.change_error = change_message(error)
+            changed = False
+        except Exception as error:
+            log_failure("a customer's change of their booking", error, booking_id=booking_id)
+            self.change_error = _(TRY_LATER)
+            return False
+        else:
+            self.change_notice, changed = _(done), True
+        await self._show(booking_id, key)
+        return changed

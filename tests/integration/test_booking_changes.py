@@ -372,3 +372,24 @@ def test_the_customer_mail_speaks_the_booking_language_and_staff_theirs(
     assert greeting in mail.get_body(("plain",)).get_content()
     if subject:
         assert mail["Subject"] == f"Booking {placed.reference} cancelled"
+
+
+def test_the_account_orders_say_which_bookings_can_still_be_changed(session):
+    from storefront.services import booking_views
+
+    castle = make_service(session, units=2)
+    owner = make_user(session)
+    session.commit()
+    placed = _place(session, [line(castle, DAY, "10:00")])
+    row = session.get(Booking, uuid.UUID(placed.id))
+    row.user_id = owner.id
+    session.add(row)
+    session.commit()
+
+    def changeable(now):
+        [summary] = booking_views.bookings_for_user(session=session, user_id=owner.id, now=now)
+        return summary.changeable
+
+    assert changeable(NOW) and not changeable(LATE)
+    changes.cancel_own(session=session, booking_id=placed.id, viewer_id=str(owner.id), now=NOW)
+    assert not changeable(NOW)

@@ -282,6 +282,16 @@ def _booking_row(booking: dict) -> rx.Component:
                 class_name="px-3 py-1 rounded-full text-xs font-semibold bg-slate-100",
                 data_testid="order-status",
             ),
+            # Until the cutoff its customer cancels or moves it on the booking's own page.
+            rx.cond(
+                booking["changeable"] == "yes",
+                rx.link(
+                    _("Change or cancel"),
+                    href=i18n.prefix() + "/booking-confirmation/" + booking["id"],
+                    class_name="mt-2 block text-sm font-semibold text-fuchsia-700 underline",
+                    data_testid="order-change",
+                ),
+            ),
         ),
         data_testid="order-row",
     )

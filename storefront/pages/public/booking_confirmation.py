@@ -1,12 +1,35 @@
-"""/booking-confirmation/{bookingId}: the booking as placed, with its calendar file."""
+"""/booking-confirmation/{bookingId}: the booking as placed, with its calendar file; until the
+business's cutoff its customer cancels it or moves it here (services/booking_changes.py)."""
 
 import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
-from storefront.components.ui import PRIMARY_BUTTON, calendar_link, loading_spinner
+from storefront.components.ui import (
+    PRIMARY_BUTTON,
+    SECONDARY_BUTTON,
+    calendar_link,
+    date_input,
+    error_box,
+    loading_spinner,
+    success_box,
+    time_input,
+)
 from storefront.i18n import _
 from storefront.state.booking_view import BookingViewState
+
+CANCEL_BUTTON = (
+    "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full border-2 "
+    "border-red-600 text-red-700 font-semibold hover:bg-red-50"
+)
+DANGER_BUTTON = (
+    "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full bg-red-600 text-white "
+    "font-semibold hover:bg-red-700 disabled:opacity-50 disabled:cursor-not-allowed"
+)
+INPUT = (
+    "mt-1 w-full px-4 py-3 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 "
+    "outline-none"
+)
 
 
 def _row(label: str, key: str) -> rx.Component:
@@ -75,6 +98,8 @@ def _found() -> rx.Component:
             _row(_("Special requests"), "requests"),
             class_name="mt-6 grid gap-3 sm:grid-cols-2",
         ),
+        success_box(BookingViewState.change_notice, "change-notice"),
+        _change(),
         rx.el.p(
             _("Payment is collected at the time of service."), class_name="mt-6 text-slate-600"
         ),
@@ -89,6 +114,167 @@ def _found() -> rx.Component:
             class_name="mt-8 flex flex-wrap gap-3",
         ),
         data_testid="booking-confirmation",
+    )
+
+
+# --- changing it (services/booking_changes.py) --------------------------------------------------
+
+
+def _change() -> rx.Component:
+    """Cancel or move, for the link's holder and the booking's account until the cutoff; after
+    it (or on its way, completed, cancelled), a line saying to call."""
+    return rx.cond(
+        BookingViewState.can_change,
+        rx.el.section(
+            rx.el.h2(_("Change or cancel"), class_name="text-xl font-bold"),
+            rx.el.p(
+                _(
+                    "You can cancel this booking, or move it to another date or time, "
+                    "until {deadline}."
+                ).format(deadline=BookingViewState.change_deadline),
+                class_name="mt-2 text-slate-600",
+                data_testid="change-deadline",
+            ),
+            rx.cond(
+                BookingViewState.confirming_cancel,
+                _cancel_step(),
+                rx.cond(BookingViewState.moving, _move_form(), _change_buttons()),
+            ),
+            id="change",
+            class_name="mt-8 rounded-2xl border border-slate-200 bg-white p-5",
+            data_testid="booking-change",
+        ),
+        rx.cond(BookingViewState.change_closed, _call_us()),
+    )
+
+
+def _change_buttons() -> rx.Component:
+    return rx.el.div(
+        error_box(BookingViewState.change_error, "change-error"),
+        rx.el.div(
+            rx.el.button(
+                _("Change date or time"),
+                type="button",
+                on_click=BookingViewState.open_move,
+                class_name=SECONDARY_BUTTON,
+                data_testid="change-move",
+            ),
+            rx.el.button(
+                _("Cancel booking"),
+                type="button",
+                on_click=BookingViewState.ask_cancel,
+                class_name=CANCEL_BUTTON,
+                data_testid="change-cancel",
+            ),
+            class_name="flex flex-wrap gap-3",
+        ),
+        class_name="mt-4 grid gap-3",
+    )
+
+
+def _cancel_step() -> rx.Component:
+    return rx.el.div(
+        rx.el.p(
+            _("Cancel booking {reference}? This cannot be undone online.").format(
+                reference=BookingViewState.booking["reference"]
+            ),
+            class_name="font-semibold",
+        ),
+        error_box(BookingViewState.change_error, "change-error"),
+        rx.el.div(
+            rx.el.button(
+                _("Yes, cancel it"),
+                type="button",
+                on_click=BookingViewState.cancel_booking,
+                disabled=BookingViewState.changing,
+                class_name=DANGER_BUTTON,
+                data_testid="change-cancel-confirm",
+            ),
+            rx.el.button(
+                _("Keep booking"),
+                type="button",
+                on_click=BookingViewState.keep_booking,
+                class_name=SECONDARY_BUTTON,
+                data_testid="change-cancel-keep",
+            ),
+            class_name="flex flex-wrap gap-3",
+        ),
+        role="alertdialog",
+        aria_live="polite",
+        class_name="mt-4 grid gap-3 rounded-xl bg-red-50 p-4",
+        data_testid="change-cancel-step",
+    )
+
+
+def _move_form() -> rx.Component:
+    """One new date and start time for the whole booking: its first service starts then and
+    the others keep their place after it (read from the form on submit)."""
+    return rx.el.form(
+        rx.el.p(
+            _(
+                "All the services of this booking move together and keep their hours: the first "
+                "one starts at the new time."
+            ),
+            class_name="text-sm text-slate-600",
+        ),
+        rx.el.div(
+            rx.el.div(
+                rx.el.label(_("New date"), html_for="move-day", class_name="font-medium"),
+                date_input(
+                    id="move-day",
+                    name="day",
+                    default_value=BookingViewState.move_date,
+                    required=True,
+                    class_name=INPUT,
+                ),
+            ),
+            rx.el.div(
+                rx.el.label(_("New start time"), html_for="move-time", class_name="font-medium"),
+                time_input(
+                    id="move-time",
+                    name="start_time",
+                    default_value=BookingViewState.move_time,
+                    required=True,
+                    class_name=INPUT,
+                ),
+            ),
+            class_name="grid gap-3 sm:grid-cols-2",
+        ),
+        error_box(BookingViewState.change_error, "change-error"),
+        rx.el.div(
+            rx.el.button(
+                _("Move booking"),
+                type="submit",
+                disabled=BookingViewState.changing,
+                class_name=PRIMARY_BUTTON,
+                data_testid="change-move-confirm",
+            ),
+            rx.el.button(
+                _("Keep the current time"),
+                type="button",
+                on_click=BookingViewState.close_move,
+                class_name=SECONDARY_BUTTON,
+            ),
+            class_name="flex flex-wrap gap-3",
+        ),
+        on_submit=BookingViewState.move_booking,
+        reset_on_submit=False,
+        class_name="mt-4 grid gap-3",
+        data_testid="change-move-form",
+    )
+
+
+def _call_us() -> rx.Component:
+    return rx.el.p(
+        _("To change this booking, please call us:"),
+        " ",
+        rx.el.a(
+            BookingViewState.call_phone,
+            href=BookingViewState.call_href,
+            class_name="font-semibold text-fuchsia-700 underline",
+        ),
+        class_name="mt-8 text-slate-700",
+        data_testid="change-call",
     )
 
 
