@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import select
 
 from storefront.models import AuditLog, Booking, BookingItem, BusinessSettings, NotificationOutbox
-from storefront.services import availability, booking_links, outbox
+from storefront.services import audit, availability, booking_links, outbox
 from storefront.services import booking_changes as changes
 from storefront.services.booking_changes import BookingChangeError
 from tests.factories import booking_statuses, line, make_service, make_user, place
@@ -94,6 +94,12 @@ def test_a_guest_cancels_through_the_link_and_the_slot_is_free_at_once(session):
     assert entry.actor_user_id is None and entry.details["by"] == "link"
     assert entry.details["before"] == {"status": "pending"}
     assert entry.details["after"] == {"status": "cancelled"}
+    # The audit log names the guest for what they are.
+    admin = make_user(session, role="admin")
+    session.commit()
+    [shown] = audit.entries(session=session, actor_id=admin.id).entries
+    assert shown.actor == "customer (booking link)"
+    assert shown.changes == ("Status: pending -> cancelled",)
 
     # A second click finds it done: nothing more is written.
     again = changes.cancel_own(session=session, booking_id=placed.id, key=_key(placed.id), now=NOW)
