@@ -12,7 +12,7 @@ from sqlmodel import Session
 from storefront import i18n
 from storefront.i18n import N_, _
 from storefront.models import BusinessSettings
-from storefront.services import content
+from storefront.services import content, permissions
 from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
 
@@ -135,6 +135,12 @@ class SettingsError(ServiceError):
     }
 
 
+class _AdminCheck(ServiceError):
+    """permissions.require_admin's refusals, each answered as SettingsError's not_allowed."""
+
+    CODES = permissions.ADMIN_CHECK_CODES
+
+
 # The English text of fields the pages show (services/content.py), beside the default one; an
 # empty one shows the default text on the English pages.
 ENGLISH_FIELDS = {
@@ -221,10 +227,11 @@ def update_settings(*, session: Session, actor_id: object, values: dict[str, obj
     """Save the business settings (admins only), with an audit entry, in one transaction."""
     from storefront.models import utcnow
     from storefront.services import audit
-    from storefront.services.users import check_role
 
-    if not check_role(session=session, user_id=str(actor_id)):
-        raise SettingsError("not_allowed", "Only admins may do this")
+    try:
+        permissions.require_admin(session, actor_id, _AdminCheck)
+    except _AdminCheck:
+        raise SettingsError("not_allowed", "Only admins may do this") from None
     clean, errors, messages = check_settings(values if isinstance(values, dict) else {})
     if errors:
         raise SettingsError("invalid", "Please check the form", fields=errors, messages=messages)
