@@ -57,6 +57,7 @@ from storefront.services import business
 from storefront.services.first_admin import announce_setup_code
 from storefront.services.housekeeping import housekeeping_worker
 from storefront.services.outbox import outbox_worker
+from storefront.services.reminders import reminders_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, CalendarFeedState, ProfileState
 from storefront.state.admin_audit import AdminAuditState
@@ -110,10 +111,11 @@ app = rx.App(
     backend_exception_handler=backend_exception_handler,
 )
 app.add_middleware(AuthGuard())
-# Sends the notification outbox from every worker (docs/architecture.md §6); off with
-# OUTBOX_WORKER=false.
+# Sends the notification outbox from every worker, and queues the reminders and the staff's
+# digest when due, once for the cluster (docs/architecture.md §6); off with OUTBOX_WORKER=false.
 if get_settings().outbox_worker:
     app.register_lifespan_task(outbox_worker)
+    app.register_lifespan_task(reminders_worker)
 # Purges expired sessions, used tickets, old throttle rows, sent outbox rows and orphaned
 # uploads once per HOUSEKEEPING_INTERVAL_MINUTES for the whole cluster (a lease in the
 # database); off with HOUSEKEEPING=false.

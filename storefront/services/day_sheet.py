@@ -112,8 +112,19 @@ def day_sheet(
     """The sheet of `day` (YYYY-MM-DD or DD.MM.YYYY; today, in the business's zone, when blank)."""
     permissions.require_staff(session, actor_id, AdminBookingError)
     picked = _day(day, now)
+    return DaySheet(
+        day=picked,
+        previous=picked - timedelta(days=1),
+        next=picked + timedelta(days=1),
+        bookings=jobs(session, picked),
+    )
+
+
+def jobs(session: Session, day: date) -> list[SheetBooking]:
+    """The bookings of `day`'s sheet in the order the crew leaves (no caller check: for the
+    sheet above and the staff's digest, services/reminders.py)."""
     zone = dates.business_zone()
-    start, end = _day_start_utc(picked), _day_start_utc(picked + timedelta(days=1))
+    start, end = _day_start_utc(day), _day_start_utc(day + timedelta(days=1))
     booking_ids = session.exec(
         select(BookingItem.booking_id)
         .join(Booking, col(Booking.id) == BookingItem.booking_id)
@@ -126,12 +137,7 @@ def day_sheet(
     ).all()
     sheets = [_sheet(session, zone, booking_id) for booking_id in booking_ids]
     sheets.sort(key=lambda s: (s[0], s[1].start, s[1].reference))
-    return DaySheet(
-        day=picked,
-        previous=picked - timedelta(days=1),
-        next=picked + timedelta(days=1),
-        bookings=[sheet for _leave, sheet in sheets],
-    )
+    return [sheet for _leave, sheet in sheets]
 
 
 def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, SheetBooking]:

@@ -25,7 +25,7 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -52,22 +52,27 @@ TOPIC_CHANNELS = {
     "booking_status": "email",
     "booking_change_staff": "whatsapp",
     "booking_change": "email",
+    "booking_reminder": "email",
+    "staff_digest": "whatsapp",
+    "staff_digest_mail": "email",
     "mail": "email",
 }
 # Failures that another attempt cannot mend.
-PERMANENT_CODES = {"unknown_topic", "bad_payload", "booking_missing", "invalid_message"}
+PERMANENT_CODES = {"unknown_topic", "bad_payload", "booking_missing", "invalid_message", "stale"}
 ERROR_TEXT_LIMIT = 500
 
 
 class NotifyError(ServiceError):
     """Codes: unknown_topic, bad_payload, booking_missing (permanent); webhook_failed,
-    send_failed (worth another attempt); invalid_message (a mail that cannot be built)."""
+    send_failed (worth another attempt); invalid_message (a mail that cannot be built); stale (a
+    reminder of a booking cancelled or moved since: never sent, kept as 'suppressed')."""
 
     CODES = {
         "bad_payload": "A mail needs a subject and a text",
         "booking_missing": "Booking missing",
         "invalid_message": "Invalid message",
         "send_failed": "Send failed",
+        "stale": "No longer due",
         "unknown_topic": "Unknown topic",
         "webhook_failed": "Webhook failed",
     }
@@ -443,6 +448,86 @@ def _booking_change(
     )
 
 
+# --- reminders (services/reminders.py queues them) ---------------------------------------------
+
+# The statuses a reminder still goes to when it is sent.
+REMINDED_STATUSES = ("pending", "confirmed")
+
+
+def render_booking_reminder(notification: Notification, session: Session) -> MailMessage:
+    """The customer's reminder, a day before (the lead in business settings). Checked again
+    now: a booking cancelled or moved since it was queued gets no stale reminder."""
+    booking, items = _booking(notification, session)
+    items = [item for item in items if item.status != "cancelled"]
+    start = min((item.start_datetime for item in items), default=None)
+    queued_for = str(notification.payload.get("start") or "")
+    if (
+        booking.status not in REMINDED_STATUSES
+        or start is None
+        or start.astimezone(UTC).isoformat() != queued_for
+    ):
+        raise NotifyError("stale", f"Booking {booking.reference} was cancelled or moved")
+    with i18n.using(booking.language):
+        return _booking_reminder(notification, booking, items, start, _business(session))
+
+
+def _booking_reminder(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    start: datetime,
+    business: BusinessSettings,
+) -> MailMessage:
+    name = customer_name(booking)
+    day, time = dates.local_date(start), dates.local_time(start)
+    lines = [
+        _o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        "",
+        _o("A reminder of your booking at {business}: {day} at {time}.").format(
+            business=business.business_name, day=day, time=time
+        ),
+        _o("Booking reference: {reference}").format(reference=booking.reference),
+        _o("Where: {venue}").format(venue=_venue(booking) or "-"),
+        "",
+        *_priced_lines(booking, items),
+        _o("Payment is collected at the time of service."),
+        "",
+        _o("View your booking:"),
+        view_url(booking.id),
+        "",
+        _questions(business),
+        business.business_name,
+    ]
+    return MailMessage(
+        to=notification.recipient,
+        subject=_o("Reminder: booking {reference} on {day} at {time}").format(
+            reference=booking.reference, day=day, time=time
+        ),
+        text="\n".join(lines) + "\n",
+    )
+
+
+def render_staff_digest(notification: Notification, _session: Session) -> WebhookMessage:
+    """The staff's WhatsApp digest of tomorrow's jobs, written when it was queued (in the staff
+    language, services/reminders.py)."""
+    p = notification.payload
+    try:
+        params = [str(x) for x in p["params"]]
+    except (KeyError, TypeError) as exc:
+        raise NotifyError("bad_payload", "A digest needs its lines") from exc
+    return _webhook(params, phone=notification.recipient)
+
+
+def render_staff_digest_mail(notification: Notification, _session: Session) -> MailMessage:
+    p = notification.payload
+    subject, lines = p.get("subject"), p.get("lines")
+    if not subject or not isinstance(lines, list):
+        raise NotifyError("bad_payload", "A digest needs a subject and lines")
+    return MailMessage(
+        to=notification.recipient, subject=str(subject), text="\n".join(map(str, lines)) + "\n"
+    )
+
+
 RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_placed": render_booking_placed,
     "contact_request": render_contact_request,
@@ -450,6 +535,9 @@ RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_status": render_booking_status,
     "booking_change_staff": render_booking_change_staff,
     "booking_change": render_booking_change,
+    "booking_reminder": render_booking_reminder,
+    "staff_digest": render_staff_digest,
+    "staff_digest_mail": render_staff_digest_mail,
     "mail": render_mail,
 }
 

@@ -62,7 +62,7 @@ class SendReport:
     retried: int = 0
     failed: int = 0
     released: int = 0
-    suppressed: int = 0  # held back by the mail cap: never sent
+    suppressed: int = 0  # held back by the mail cap, or a stale reminder: never sent
 
 
 def count(session: Session, status: str) -> int:
@@ -223,6 +223,15 @@ def _send_one(
             message = notify.render(notification, session=session)
         delivered = notify.send(message)
     except Exception as exc:
+        if isinstance(exc, notify.NotifyError) and exc.code == "stale":
+            # A reminder of a booking cancelled or moved since: not a failure, never sent.
+            _finish(
+                notification,
+                attempts,
+                {"status": "suppressed", "last_error": _describe(exc)[:2000]},
+                engine=engine,
+            )
+            return "suppressed"
         permanent = isinstance(exc, notify.NotifyError) and exc.permanent
         return _record_failure(
             notification,
