@@ -35,7 +35,7 @@ from sqlmodel import Session, col, select
 from storefront import i18n
 from storefront.i18n import N_o, _o
 from storefront.models import Booking, BookingItem, BusinessSettings
-from storefront.services import dates, fields, mail
+from storefront.services import dates, fields, mail, mail_templates
 from storefront.services.booking_calendar import ics_for_booking
 from storefront.services.booking_links import view_url
 from storefront.services.business import settings_row as business_settings_row
@@ -240,26 +240,26 @@ def _booking_confirmation(
     business: BusinessSettings,
 ) -> MailMessage:
     name = customer_name(booking)
-    lines = [
-        _o("Hello {name},").format(name=name) if name else _o("Hello,"),
-        "",
-        _o("Thank you for your booking at {business}.").format(business=business.business_name),
-        _o("Booking reference: {reference}").format(reference=booking.reference),
-        "",
-        *_priced_lines(booking, items),
-        _o("Payment is collected at the time of service."),
-        "",
-        _o("View your booking:"),
-        view_url(booking.id),
-        "",
-        _questions(business),
-        business.business_name,
-    ]
+    subject = _o("Booking {reference} received").format(reference=booking.reference)
+    text, html = mail_templates.render(
+        "booking_confirmation",
+        booking.language,
+        subject=subject,
+        business=business,
+        greeting=_o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        thanks=_o("Thank you for your booking at {business}.").format(
+            business=business.business_name
+        ),
+        payment=_o("Payment is collected at the time of service."),
+        view_label=_o("View your booking:"),
+        **_booking_words(booking, items),
+    )
     ics = ics_for_booking(booking, items, business=business)
     return MailMessage(
         to=notification.recipient,
-        subject=_o("Booking {reference} received").format(reference=booking.reference),
-        text="\n".join(lines) + "\n",
+        subject=subject,
+        text=text,
+        html=html,
         attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
     )
 
@@ -290,23 +290,23 @@ def _booking_status(
     if code == "on_the_way":
         return _on_the_way(notification, booking, business)
     status = _o(STATUS_WORDS[code]) if code in STATUS_WORDS else code.replace("_", " ")
-    lines = [
-        _o("Booking status updated to {status}").format(status=status),
-        "",
-        _o("Booking reference: {reference}").format(reference=booking.reference),
-        "",
-        *_priced_lines(booking, items),
-        "",
-        _o("View your booking: {address}").format(address=view_url(booking.id)),
-        "",
-        _questions(business),
-    ]
+    subject = _o("Booking {reference}: status updated to {status}").format(
+        reference=booking.reference, status=status
+    )
+    text, html = mail_templates.render(
+        "booking_status",
+        booking.language,
+        subject=subject,
+        business=business,
+        headline=_o("Booking status updated to {status}").format(status=status),
+        view_line=_o("View your booking: {address}"),
+        **_booking_words(booking, items),
+    )
     return MailMessage(
         to=notification.recipient,
-        subject=_o("Booking {reference}: status updated to {status}").format(
-            reference=booking.reference, status=status
-        ),
-        text="\n".join(lines) + "\n",
+        subject=subject,
+        text=text,
+        html=html,
     )
 
 
@@ -331,6 +331,31 @@ def _on_the_way(
 
 def _questions(business: BusinessSettings) -> str:
     return _o("Questions? {phone} or {email}").format(phone=business.phone, email=business.email)
+
+
+def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, Any]:
+    """What every mail about a booking shows (templates/mail/_booking.txt and _macros.html),
+    in the language of the moment: the reference and its sentence, the booked lines (`lines`:
+    the service, its price as `line_price` writes it, the local date and start time), the
+    total, and the signed link to the booking with its button's words."""
+    return {
+        "reference_line": _o("Booking reference: {reference}"),  # filled by the template
+        "reference": booking.reference,
+        "lines": [
+            {
+                "name": item.service_name,
+                "price": line_price(item, booking.currency),
+                "when": f"{dates.local_date(item.start_datetime)}, "
+                f"{dates.local_time(item.start_datetime)}",
+            }
+            for item in items
+        ],
+        "total": _o("Total: {amount}").format(
+            amount=format_price(booking.total_amount, booking.currency)
+        ),
+        "view_url": view_url(booking.id),
+        "view_button": _o("View your booking"),
+    }
 
 
 def render_mail(notification: Notification, _session: Session) -> MailMessage:
@@ -625,6 +650,11 @@ def price_sum(item: BookingItem, currency: str) -> str:
     kind: 'Ice Princess: 599.00 € / h x 2 h = 1,198.00 €', 'White tables 60cm: 7.00 € x 30 =
     210.00 €', 'Pink Castle: 249.99 € / h x 3 h x 2 = 1,499.94 €'. The total is what the
     booking's total counts (service_price, one unit for the booked hours, x quantity)."""
+    return f"{item.service_name}: {line_price(item, currency)}"
+
+
+def line_price(item: BookingItem, currency: str) -> str:
+    """`price_sum` without the service's name: '599.00 € / h x 2 h = 1,198.00 €'."""
     total = (Decimal(item.service_price) * item.quantity).quantize(CENT)
     rate = stored_rate(item)
     if item.price_unit == "per_hour":
@@ -635,7 +665,7 @@ def price_sum(item: BookingItem, currency: str) -> str:
     else:
         # Per event the quantity alone multiplies (tables, chairs, packages).
         factors = f"{format_price(rate, currency)} x {item.quantity}"
-    return f"{item.service_name}: {factors} = {format_price(total, currency)}"
+    return f"{factors} = {format_price(total, currency)}"
 
 
 def stored_rate(item: BookingItem) -> Decimal:
