@@ -5,7 +5,6 @@ the address has an account, and whether or not the mail could be sent (docs/arch
 
 from __future__ import annotations
 
-import html
 import logging
 import secrets
 import uuid
@@ -18,8 +17,8 @@ from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.i18n import N_, _o
-from storefront.models import PasswordResetToken, User, utcnow
-from storefront.services import fields, outbox, throttle
+from storefront.models import BusinessSettings, PasswordResetToken, User, utcnow
+from storefront.services import fields, mail_templates, outbox, throttle
 from storefront.services.auth import (
     AuthError,
     check_password_rules,
@@ -28,7 +27,9 @@ from storefront.services.auth import (
     hash_token,
     normalize_email,
 )
+from storefront.services.business import settings_row
 from storefront.services.errors import ServiceError
+from storefront.services.mail_templates import RenderedMail
 from storefront.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -110,13 +111,13 @@ def request_reset(
             expires_at=now + RESET_LINK_LIFETIME,
         )
     )
-    text, html_body = _reset_mail(reset_link(token), user.full_name or "")
+    text, html = _reset_mail(reset_link(token), user.full_name or "", settings_row(session))
     outbox.enqueue(
         session=session,
         channel="email",
         topic="mail",
         recipient=user.email,
-        payload={"subject": _o("Reset your password"), "text": text, "html": html_body},
+        payload={"subject": _o("Reset your password"), "text": text, "html": html},
         now=now,
     )
     session.flush()
@@ -163,30 +164,24 @@ def complete_reset(
     return user.id
 
 
-def _reset_mail(link: str, full_name: str) -> tuple[str, str]:
+def _reset_mail(link: str, full_name: str, business: BusinessSettings) -> RenderedMail:
     """The mail's text and HTML, in the language of the page the reset was asked on."""
     site = parseaddr(get_settings().mail_from)[0] or _o("our site")
     minutes = int(RESET_LINK_LIFETIME.total_seconds() // 60)
-    greeting = _o("Hello {name},").format(name=full_name) if full_name else _o("Hello,")
-    asked = _o("Someone asked to reset the password of your {site} account.")
-    within = _o("Open this link within {minutes} minutes to choose a new password:")
-    once = _o(
-        "The link works once. If you did not ask for it, ignore this mail: "
-        "your password stays as it is."
+    return mail_templates.render(
+        "password_reset",
+        i18n.language(),
+        subject=_o("Reset your password"),
+        business=business,
+        greeting=_o("Hello {name},").format(name=full_name) if full_name else _o("Hello,"),
+        asked=_o("Someone asked to reset the password of your {site} account.").format(site=site),
+        within=_o("Open this link within {minutes} minutes to choose a new password:").format(
+            minutes=minutes
+        ),
+        link=link,
+        button_label=_o("Set a new password"),
+        once=_o(
+            "The link works once. If you did not ask for it, ignore this mail: "
+            "your password stays as it is."
+        ),
     )
-    text = (
-        f"{greeting}\n\n"
-        f"{asked.format(site=site)}\n"
-        f"{within.format(minutes=minutes)}\n\n"
-        f"{link}\n\n"
-        f"{once}\n"
-    )
-    html_body = (
-        f"<p>{html.escape(greeting)}</p>"
-        f"<p>{html.escape(asked.format(site=site))} "
-        f"{html.escape(within.format(minutes=minutes))}</p>"
-        f'<p><a href="{html.escape(link)}">{html.escape(_o("Set a new password"))}</a></p>'
-        f"<p>{html.escape(link)}</p>"
-        f"<p>{html.escape(once)}</p>"
-    )
-    return text, html_body
