@@ -49,7 +49,7 @@ def send_mail(
     if settings.smtp_host:
         _send_smtp(message, settings)
         return True
-    _print_to_console(message, text=text, attachments=attachments, settings=settings)
+    _print_to_console(message, text=text, html=html, attachments=attachments, settings=settings)
     return False
 
 
@@ -76,6 +76,8 @@ def build_message(
         message["Date"] = formatdate(localtime=False)
         # An explicit domain: the default asks DNS for this machine's name, which can be slow.
         message["Message-ID"] = make_msgid(domain=urlsplit(settings.public_url).hostname)
+        # multipart/alternative: the text first, the HTML last (the one a mail program shows
+        # when it can); an attachment wraps both in multipart/mixed.
         message.set_content(text)
         if html is not None:
             message.add_alternative(html, subtype="html")
@@ -109,8 +111,14 @@ def _send_smtp(message: EmailMessage, settings: Settings) -> None:
 
 
 def _print_to_console(
-    message: EmailMessage, *, text: str, attachments: Sequence[Attachment], settings: Settings
+    message: EmailMessage,
+    *,
+    text: str,
+    html: str | None,
+    attachments: Sequence[Attachment],
+    settings: Settings,
 ) -> None:
+    """The text part, readable in a terminal; the HTML part is only counted."""
     if settings.environment == "prod":
         logger.warning("SMTP_HOST is not set: mail is printed to the console, not delivered")
     logger.info("Mail to %s (console, SMTP_HOST not set): %s", message["To"], message["Subject"])
@@ -122,6 +130,8 @@ def _print_to_console(
         f"To:      {message['To']}",
         f"Subject: {message['Subject']}",
     ]
+    if html is not None:
+        lines.append(f"HTML part: {len(html)} characters (not shown)")
     lines += [
         f"Attached: {name} ({mime_type}, {len(content)} bytes)"
         for name, content, mime_type in attachments
