@@ -31,6 +31,7 @@ def test_without_smtp_host_the_mail_is_printed_and_logged(console_mail, capsys, 
     assert "Subject: Reset your password" in printed
     assert f"\n{LINK}\n" in printed  # on a line of its own, so a terminal makes it clickable
     assert "booking.ics (text/calendar, 15 bytes)" in printed
+    assert "HTML part: " in printed and "<a href" not in printed  # the text is what is read
     assert any(
         "arta@example.com" in r.getMessage() and r.levelno == logging.INFO for r in caplog.records
     )
