@@ -288,7 +288,7 @@ def _booking_status(
 ) -> MailMessage:
     code = str(notification.payload.get("status") or booking.status)
     if code == "on_the_way":
-        return _on_the_way(notification, booking, business)
+        return _on_the_way(notification, booking, items, business)
     status = _o(STATUS_WORDS[code]) if code in STATUS_WORDS else code.replace("_", " ")
     subject = _o("Booking {reference}: status updated to {status}").format(
         reference=booking.reference, status=status
@@ -311,26 +311,25 @@ def _booking_status(
 
 
 def _on_the_way(
-    notification: Notification, booking: Booking, business: BusinessSettings
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    business: BusinessSettings,
 ) -> MailMessage:
     """The short message of the day (the day sheet's 'On the way'): the crew has left."""
-    lines = [
-        _o("We are on our way to {venue}.").format(venue=_venue(booking))
-        if _venue(booking)
+    venue = _venue(booking)
+    subject = _o("We are on our way: booking {reference}").format(reference=booking.reference)
+    text, html = mail_templates.render(
+        "booking_on_the_way",
+        booking.language,
+        subject=subject,
+        business=business,
+        headline=_o("We are on our way to {venue}.").format(venue=venue)
+        if venue
         else _o("We are on our way."),
-        _o("Booking reference: {reference}").format(reference=booking.reference),
-        "",
-        _questions(business),
-    ]
-    return MailMessage(
-        to=notification.recipient,
-        subject=_o("We are on our way: booking {reference}").format(reference=booking.reference),
-        text="\n".join(lines) + "\n",
+        **_booking_words(booking, items),
     )
-
-
-def _questions(business: BusinessSettings) -> str:
-    return _o("Questions? {phone} or {email}").format(phone=business.phone, email=business.email)
+    return MailMessage(to=notification.recipient, subject=subject, text=text, html=html)
 
 
 def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, Any]:
@@ -430,45 +429,31 @@ def _booking_change(
     moved = notification.payload.get("change") == "moved"
     if moved:
         subject = _o("Booking {reference} moved").format(reference=booking.reference)
-        news = [
-            _o("Your booking {reference} has been moved, as you asked. Its new times:").format(
-                reference=booking.reference
-            ),
-            "",
-            *_priced_lines(booking, items),
-            "",
-            _o("Before: {times}").format(times=_earlier_times(notification.payload)),
-        ]
+        news = _o("Your booking {reference} has been moved, as you asked. Its new times:")
+        before = _o("Before: {times}").format(times=_earlier_times(notification.payload))
     else:
         subject = _o("Booking {reference} cancelled").format(reference=booking.reference)
-        news = [
-            _o("Your booking {reference} has been cancelled, as you asked.").format(
-                reference=booking.reference
-            ),
-            "",
-            *[
-                f"- {item.service_name} ({dates.local_date(item.start_datetime)}, "
-                f"{dates.local_time(item.start_datetime)})"
-                for item in items
-            ],
-        ]
-    lines = [
-        _o("Hello {name},").format(name=name) if name else _o("Hello,"),
-        "",
-        *news,
-        "",
-        _o("View your booking: {address}").format(address=view_url(booking.id)),
-        "",
-        _questions(business),
-        business.business_name,
-    ]
+        news = _o("Your booking {reference} has been cancelled, as you asked.")
+        before = ""
+    text, html = mail_templates.render(
+        "booking_change",
+        booking.language,
+        subject=subject,
+        business=business,
+        greeting=_o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        news=news.format(reference=booking.reference),
+        before=before,
+        view_line=_o("View your booking: {address}"),
+        **_booking_words(booking, items),
+    )
     # The calendar file again: its events keep their ids, so a calendar that imported the
     # first one moves or cancels them.
     ics = ics_for_booking(booking, items, business=business)
     return MailMessage(
         to=notification.recipient,
         subject=subject,
-        text="\n".join(lines) + "\n",
+        text=text,
+        html=html,
         attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
     )
 
@@ -505,31 +490,24 @@ def _booking_reminder(
 ) -> MailMessage:
     name = customer_name(booking)
     day, time = dates.local_date(start), dates.local_time(start)
-    lines = [
-        _o("Hello {name},").format(name=name) if name else _o("Hello,"),
-        "",
-        _o("A reminder of your booking at {business}: {day} at {time}.").format(
+    subject = _o("Reminder: booking {reference} on {day} at {time}").format(
+        reference=booking.reference, day=day, time=time
+    )
+    text, html = mail_templates.render(
+        "booking_reminder",
+        booking.language,
+        subject=subject,
+        business=business,
+        greeting=_o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        reminder=_o("A reminder of your booking at {business}: {day} at {time}.").format(
             business=business.business_name, day=day, time=time
         ),
-        _o("Booking reference: {reference}").format(reference=booking.reference),
-        _o("Where: {venue}").format(venue=_venue(booking) or "-"),
-        "",
-        *_priced_lines(booking, items),
-        _o("Payment is collected at the time of service."),
-        "",
-        _o("View your booking:"),
-        view_url(booking.id),
-        "",
-        _questions(business),
-        business.business_name,
-    ]
-    return MailMessage(
-        to=notification.recipient,
-        subject=_o("Reminder: booking {reference} on {day} at {time}").format(
-            reference=booking.reference, day=day, time=time
-        ),
-        text="\n".join(lines) + "\n",
+        where=_o("Where: {venue}").format(venue=_venue(booking) or "-"),
+        payment=_o("Payment is collected at the time of service."),
+        view_label=_o("View your booking:"),
+        **_booking_words(booking, items),
     )
+    return MailMessage(to=notification.recipient, subject=subject, text=text, html=html)
 
 
 def render_staff_digest(notification: Notification, _session: Session) -> WebhookMessage:
@@ -681,20 +659,6 @@ def stored_rate(item: BookingItem) -> Decimal:
 
 def booked_hours(item: BookingItem) -> int:
     return max(1, round((item.end_datetime - item.start_datetime) / timedelta(hours=1)))
-
-
-def _priced_lines(booking: Booking, items: Sequence[BookingItem]) -> list[str]:
-    """The mails' lines (each priced by `price_sum`, with its local date and start time), then
-    the booking's total."""
-    return [
-        *[
-            f"- {price_sum(item, booking.currency)} "
-            f"({dates.local_date(item.start_datetime)}, {dates.local_time(item.start_datetime)})"
-            for item in items
-        ],
-        "",
-        _o("Total: {amount}").format(amount=format_price(booking.total_amount, booking.currency)),
-    ]
 
 
 def _booking(notification: Notification, session: Session) -> tuple[Booking, list[BookingItem]]:
