@@ -17,6 +17,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 .PHONY: run run-prod install install-dev migrate seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
         browser lint format bench bench-ws lighthouse radix-css clean make-admin secret \
+        backup restore \
         translations translations-check
 
 run: install migrate seed
@@ -74,6 +75,21 @@ make-admin: install
 	@test -n "$(EMAIL)" || (echo "usage: make make-admin EMAIL=someone@example.com" && exit 2)
 	$(PREFLIGHT)
 	$(BIN)/python -m storefront.manage make-admin "$(EMAIL)"
+
+# A backup of the database and the stored images to BACKUP_URL (s3://bucket/prefix) or
+# BACKUP_DIR (data/backups when unset); TO=<folder or s3 url> for another place once. README,
+# 'Backups': the daily backup, cron, where they go.
+backup: install
+	$(PREFLIGHT)
+	$(BIN)/python -m storefront.manage backup $(if $(TO),--to "$(TO)")
+
+# Put a backup back, into an empty database (FORCE=1 replaces one that holds data), with the
+# app stopped; then migrate it to this version's schema.
+restore: install
+	@test -n "$(BACKUP)" || (echo "usage: make restore BACKUP=<backup folder or s3://bucket/prefix/backup-...> [FORCE=1]" && exit 2)
+	$(PREFLIGHT)
+	$(BIN)/python -m storefront.manage restore "$(BACKUP)" $(if $(FORCE),--force)
+	$(BIN)/alembic upgrade head
 
 # A SECRET_KEY for .env or the environment (prod and public addresses refuse a weak one).
 secret:

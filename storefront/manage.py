@@ -2,7 +2,9 @@
 `python -m storefront.manage setup-code` (the one-time code of Initial Admin Setup while no
 admin exists; `--new` voids it and prints another), and
 `python -m storefront.manage reset-2fa someone@example.com` (turns off the two-factor sign-in of
-an account whose authenticator and recovery codes are both lost)."""
+an account whose authenticator and recovery codes are both lost), and
+`python -m storefront.manage backup [--to FOLDER_OR_S3_URL] [--list]` and
+`python -m storefront.manage restore BACKUP [--force]` (services/backup.py; README 'Backups')."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import argparse
 import sys
 
 from storefront.db import session_scope
-from storefront.services import first_admin, two_factor, users
+from storefront.services import backup, first_admin, two_factor, users
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,7 +28,21 @@ def main(argv: list[str] | None = None) -> int:
         "reset-2fa", help="turn off an account's two-factor sign-in (lost authenticator)"
     )
     reset_2fa.add_argument("email")
+    make_backup = commands.add_parser(
+        "backup", help="back up the database and the stored images (BACKUP_URL or BACKUP_DIR)"
+    )
+    make_backup.add_argument("--to", help="a folder or s3://bucket/prefix instead of the setting")
+    make_backup.add_argument("--list", action="store_true", help="list the finished backups")
+    restore = commands.add_parser(
+        "restore", help="put a backup back into an empty database (run with the app stopped)"
+    )
+    restore.add_argument("backup", help="the backup's folder or s3://bucket/prefix/backup-...")
+    restore.add_argument("--force", action="store_true", help="replace a database that holds data")
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        return _backup(args.to, listing=args.list)
+    if args.command == "restore":
+        return _restore(args.backup, force=args.force)
     if args.command == "make-admin":
         try:
             with session_scope() as session:
@@ -56,6 +72,40 @@ def main(argv: list[str] | None = None) -> int:
             print(exc.message, file=sys.stderr)
             return 1
         print(f"Two-factor sign-in is off for {args.email}; they can set it up again.")
+    return 0
+
+
+def _backup(target: str | None, *, listing: bool) -> int:
+    try:
+        if listing:
+            where = backup.parse_target(target) if target else backup.configured_target()
+            for name in backup.backups_in(where):
+                print(f"{where}/{name}" if where.folder is None else where.folder / name)
+            return 0
+        made = backup.make_backup(target=target)
+    except backup.BackupError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    rows = sum(made.tables.values())
+    print(made.location)
+    print(
+        f"{rows} rows in {len(made.tables)} tables, {made.images} images, {made.size_bytes} bytes",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _restore(location: str, *, force: bool) -> int:
+    try:
+        restored = backup.restore(location, force=force)
+    except backup.BackupError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    bookings = restored.tables.get("bookings", 0)
+    print(
+        f"Restored {restored.location}: {sum(restored.tables.values())} rows ({bookings} "
+        f"bookings), {restored.images} images, schema {restored.revision}."
+    )
     return 0
 
 

@@ -116,9 +116,16 @@ class Settings(BaseSettings):
     # another worker changed it: the staleness bound across workers (services/catalog_cache.py).
     catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
 
-    # A file the deployment's backup job touches (or writes) after each database backup: its
-    # modification time is the dashboard's 'Last Backup'. Unset: 'Not configured'.
-    backup_status_file: Path | None = None
+    # Backups (services/backup.py; README 'Backups'): `make backup` and the daily job (a
+    # business setting) write to BACKUP_URL (s3://bucket/prefix, reached with the S3_* endpoint
+    # and keys) when it is set, else to the folder BACKUP_DIR (data/backups when unset). The
+    # daily job starts at BACKUP_HOUR, local time (or within the next hours if no worker ran
+    # then). BACKUP_KEEP: how many finished backups the target keeps (the oldest go after a
+    # new one finished); 0 keeps them all.
+    backup_url: str | None = None
+    backup_dir: Path | None = None
+    backup_hour: int = Field(default=3, ge=0, le=23)
+    backup_keep: int = Field(default=14, ge=0)
 
     # Mail: SMTP when a host is set, otherwise printed to the console.
     smtp_host: str | None = None
@@ -198,6 +205,24 @@ class Settings(BaseSettings):
         except EmailNotValidError:
             raise ValueError(f"OWNER_EMAIL must be one email address, not {value!r}") from None
         return checked.normalized.lower()
+
+    @field_validator("backup_url")
+    @classmethod
+    def _backup_url_is_a_bucket(cls, value: str | None) -> str | None:
+        """BACKUP_URL names a bucket (s3://bucket or s3://bucket/prefix); a folder is BACKUP_DIR."""
+        if value is None or not value.strip():
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme != "s3" or not parts.netloc:
+            raise ValueError(
+                f"BACKUP_URL must be s3://bucket/prefix, not {value!r} (a folder is BACKUP_DIR)"
+            )
+        return value.strip().rstrip("/")
+
+    @property
+    def backup_target(self) -> str:
+        """Where backups go: BACKUP_URL, else BACKUP_DIR, else data/backups."""
+        return self.backup_url or str(self.backup_dir or PROJECT_ROOT / "data" / "backups")
 
     @model_validator(mode="before")
     @classmethod

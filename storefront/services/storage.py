@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import os
 import re
 import threading
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -126,6 +127,13 @@ class Backend(Protocol):
     def url(self, path: str) -> str: ...
     def resolve(self, path: str) -> Path | None: ...
     def make_folder(self, folder: str) -> None: ...
+    def files(self) -> Iterator[tuple[str, int]]: ...
+    def read(self, path: str) -> bytes | None: ...
+
+
+def _unfinished(name: str) -> bool:
+    """A local write still under way (`LocalStorage.put` writes `.{name}.{hex}.part` first)."""
+    return name.startswith(".") and name.endswith(".part")
 
 
 class LocalStorage:
@@ -173,6 +181,29 @@ class LocalStorage:
 
     def make_folder(self, folder: str) -> None:
         (self.root / folder).mkdir(parents=True, exist_ok=True)
+
+    def files(self) -> Iterator[tuple[str, int]]:
+        """Every stored file (path, bytes), for the backup (services/backup.py); writes still
+        under way are not files yet."""
+        if not self.root.is_dir():
+            return
+        for folder, _dirs, names in os.walk(self.root):
+            for name in sorted(names):
+                if _unfinished(name):
+                    continue
+                target = Path(folder) / name
+                try:
+                    size = target.stat().st_size
+                except FileNotFoundError:  # removed meanwhile
+                    continue
+                yield target.relative_to(self.root).as_posix(), size
+
+    def read(self, path: str) -> bytes | None:
+        """A stored file's bytes; None when it is not there (removed meanwhile)."""
+        try:
+            return (self.root / path).read_bytes()
+        except FileNotFoundError:
+            return None
 
 
 def s3_public_base(settings: Settings) -> str:
@@ -292,6 +323,30 @@ class S3Storage:
 
     def resolve(self, path: str) -> Path | None:
         return None  # browsers fetch objects from the bucket, not through the media route
+
+    def files(self) -> Iterator[tuple[str, int]]:
+        """Every object of the bucket (key, bytes), for the backup (services/backup.py)."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            for page in self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket):
+                for item in page.get("Contents", []):
+                    yield str(item["Key"]), int(item["Size"])
+        except (BotoCoreError, ClientError) as exc:
+            log.error("S3 listing of %s failed: %s", self.bucket, exc)
+            raise StorageError("unavailable", "Storage is unavailable") from exc
+
+    def read(self, path: str) -> bytes | None:
+        """An object's bytes; None when it is not there (removed meanwhile)."""
+        from botocore.exceptions import ClientError
+
+        try:
+            return self.client.get_object(Bucket=self.bucket, Key=path)["Body"].read()
+        except ClientError as exc:
+            if str(exc.response.get("Error", {}).get("Code", "")) in ("404", "NoSuchKey"):
+                return None
+            log.error("S3 get_object of %s failed: %s", path, exc)
+            raise StorageError("unavailable", "Storage is unavailable") from exc
 
     def make_folder(self, folder: str) -> None:
         # A bucket has no folders: the spec's initialisation puts a .placeholder in each (upsert).
