@@ -7,9 +7,8 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -24,7 +23,7 @@ from storefront.models import (
     User,
     utcnow,
 )
-from storefront.services import dates, health, outbox, storage
+from storefront.services import backup, dates, health, outbox, storage
 from storefront.services.errors import ServiceError
 from storefront.services.users import check_role
 from storefront.settings import get_settings
@@ -194,23 +193,37 @@ def _storage() -> Check:
 BACKUP_MAX_AGE = timedelta(hours=36)
 
 
-def _backup(status_file: Path | None, *, now: datetime) -> Check:
-    """docs/product.md §2 'Last Backup': when the last database backup finished, from the
-    modification time of BACKUP_STATUS_FILE; 'Not configured' without one."""
+def _when(moment: datetime) -> str:
+    return f"{dates.local_date(moment)} {dates.local_time(moment)}"
+
+
+def _backup(session: Session, *, now: datetime) -> Check:
+    """docs/product.md §2 'Last Backup': when the last backup (services/backup.py) finished;
+    a failed last one as such, with its reason; 'Not configured' while no target is set, the
+    daily backup is off and none has run."""
     name = _o("Last Backup")
-    if status_file is None or not str(status_file).strip():
-        return Check(name, False, _o("Not configured"))
-    try:
-        finished = datetime.fromtimestamp(status_file.stat().st_mtime, tz=UTC)
-    except OSError:
-        return Check(name, False, _o("No backup yet (its status file is missing)"))
-    when = f"{dates.local_date(finished)} {dates.local_time(finished)}"
+    last = backup.last_backups(session=session)
+    if last.ended is None:
+        if not last.configured:
+            return Check(name, False, _o("Not configured"))
+        return Check(name, False, _o("No backup yet"))
+    if last.ended.status == "failed":
+        failed = _o("Failed {when}: {reason}").format(
+            when=_when(last.ended.finished_at or last.ended.started_at),
+            reason=last.ended.error or "",
+        )
+        if last.done is not None and last.done.finished_at is not None:
+            failed += _o("; the last good one {when}").format(when=_when(last.done.finished_at))
+        return Check(name, False, failed)
+    finished = last.ended.finished_at or last.ended.started_at
     if now - finished > BACKUP_MAX_AGE:
         hours = int(BACKUP_MAX_AGE.total_seconds() // 3600)
         return Check(
-            name, False, _o("{when} (more than {hours} hours ago)").format(when=when, hours=hours)
+            name,
+            False,
+            _o("{when} (more than {hours} hours ago)").format(when=_when(finished), hours=hours),
         )
-    return Check(name, True, when)
+    return Check(name, True, _when(finished))
 
 
 def _whatsapp(session: Session) -> Check:
@@ -229,9 +242,7 @@ def _whatsapp(session: Session) -> Check:
     return Check(
         name,
         True,
-        _o("Active; last delivered {when}").format(
-            when=f"{dates.local_date(last)} {dates.local_time(last)}"
-        ),
+        _o("Active; last delivered {when}").format(when=_when(last)),
     )
 
 
@@ -264,7 +275,7 @@ def system_status(
     _require_admin(session, actor_id)
     database, health_check = _health(session)
     whatsapp, *messages = _notifications(session)
-    backup = _backup(get_settings().backup_status_file, now=now or utcnow())
+    last_backup = _backup(session, now=now or utcnow())
     # The spec's order (Database Connection, Storage Service, WhatsApp API, Last Backup), then
     # the checks it does not name.
-    return (database, _storage(), whatsapp, backup, *messages, health_check)
+    return (database, _storage(), whatsapp, last_backup, *messages, health_check)

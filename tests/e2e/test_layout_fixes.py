@@ -167,7 +167,7 @@ def test_system_status_names_the_last_backup_and_says_whatsapp_plainly(page, ser
     expect(checks.nth(3)).to_contain_text("Last Backup")
     names = [c.split("\n")[0] for c in checks.all_inner_texts()]
     assert names[:4] == ["Database Connection", "Storage Service", "WhatsApp API", "Last Backup"]
-    # The test server has no backup job (no BACKUP_STATUS_FILE) ...
+    # The test server has no backup target (BACKUP_URL, BACKUP_DIR), nor the daily one ...
     expect(checks.nth(3)).to_have_text("Last BackupNot configured")
     # ... and a webhook (NOTIFY_WEBHOOK_URL): active, with its last delivery, nothing else.
     whatsapp = checks.nth(2).locator("p").nth(1)

@@ -79,7 +79,8 @@ def test_system_status_reports_the_real_state(session, monkeypatch):
 
     admin = _user(session, "admin")
     monkeypatch.setattr(get_settings(), "notify_webhook_url", None)
-    monkeypatch.delenv("BACKUP_STATUS_FILE", raising=False)
+    monkeypatch.setattr(get_settings(), "backup_url", None)
+    monkeypatch.setattr(get_settings(), "backup_dir", None)
     session.add(NotificationOutbox(channel="email", topic="mail", recipient="a@b.c", payload={}))
     session.add(
         NotificationOutbox(
@@ -132,32 +133,6 @@ def test_system_status_reports_the_real_state(session, monkeypatch):
     named = {c.name: c for c in dashboard.system_status(session=session, actor_id=admin)}
     assert named["WhatsApp API"].ok
     assert named["WhatsApp API"].detail == "Active; last delivered 31.05.2026 22:30"
-
-
-def test_last_backup_is_the_time_of_the_backup_status_file(session, monkeypatch, tmp_path):
-    """docs/product.md §2 'Last Backup': the modification time of BACKUP_STATUS_FILE, local."""
-    import os
-
-    admin = _user(session, "admin")
-    status_file = tmp_path / "last-backup"
-    from storefront.settings import get_settings
-
-    monkeypatch.setattr(get_settings(), "backup_status_file", status_file)
-
-    def last_backup(now):
-        checks = dashboard.system_status(session=session, actor_id=admin, now=now)
-        return next((c.ok, c.detail) for c in checks if c.name == "Last Backup")
-
-    assert last_backup(NOW) == (False, "No backup yet (its status file is missing)")
-
-    status_file.write_text("ok\n")
-    finished = datetime(2026, 6, 1, 1, 15, tzinfo=UTC)  # 03:15 in Prishtina
-    os.utime(status_file, (finished.timestamp(), finished.timestamp()))
-    assert last_backup(NOW) == (True, "01.06.2026 03:15")
-    assert last_backup(NOW + timedelta(days=2)) == (
-        False,
-        "01.06.2026 03:15 (more than 36 hours ago)",
-    )
 
 
 def test_user_management_searches_and_pages_on_the_server(session):
