@@ -54,6 +54,7 @@ from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.services import business
+from storefront.services.backup import daily_backup_worker
 from storefront.services.first_admin import announce_setup_code
 from storefront.services.housekeeping import housekeeping_worker
 from storefront.services.outbox import outbox_worker
@@ -69,7 +70,11 @@ from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_services import AdminServicesState
-from storefront.state.admin_settings import AdminSettingsState, AdminTwoFactorState
+from storefront.state.admin_settings import (
+    AdminBackupState,
+    AdminSettingsState,
+    AdminTwoFactorState,
+)
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
 from storefront.state.banners import HomeBannerState
@@ -121,6 +126,9 @@ if get_settings().outbox_worker:
 # database); off with HOUSEKEEPING=false.
 if get_settings().housekeeping:
     app.register_lifespan_task(housekeeping_worker)
+    # The daily backup, when the business setting is on: once a day for the whole cluster,
+    # from BACKUP_HOUR (services/backup.py).
+    app.register_lifespan_task(daily_backup_worker)
 # On a public address with no admin yet, every worker logs the one-time setup code that Initial
 # Admin Setup asks for (docs/architecture.md §9.10); the task ends at once otherwise.
 app.register_lifespan_task(announce_setup_code)
@@ -259,7 +267,7 @@ ADMIN_PAGES = [
         admin_settings_page,
         routes.ADMIN_SETTINGS,
         N_o("Settings"),
-        [AdminSettingsState.load, AdminTwoFactorState.load],
+        [AdminSettingsState.load, AdminTwoFactorState.load, AdminBackupState.load],
     ),
     (role_debug_page, routes.ADMIN_ROLE_DEBUG, N_o("Role Debug"), [RoleDebugState.load]),
     (admin_audit_page, routes.ADMIN_AUDIT, N_o("Audit Log"), [AdminAuditState.load]),

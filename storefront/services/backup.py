@@ -38,10 +38,12 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
+from datetime import time as clock_time
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -487,6 +489,11 @@ def make_backup(
     engine = engine or get_engine()
     now = now or utcnow()
     chosen = parse_target(target) if target else configured_target()
+    clock = time.monotonic()
+
+    def finished_at() -> datetime:  # `now` plus the time taken, so a given `now` is kept
+        return now + timedelta(seconds=time.monotonic() - clock)
+
     row = _start(engine, trigger, str(chosen), now)
     name = f"{NAME_PREFIX}{now:%Y%m%dT%H%M%SZ}-{row.id.hex[:8]}"
     writer: Writer | None = None
@@ -498,7 +505,7 @@ def make_backup(
             database_sha = _file_sha256(database.path)
             writer.put_file(database.file_name, database.path)
         images, missing = _copy_images(writer, chosen.folder)
-        finished = utcnow()
+        finished = finished_at()
         manifest = {
             "format": FORMAT,
             "id": str(row.id),
@@ -528,7 +535,7 @@ def make_backup(
         if writer is not None:
             writer.abort()
         reason = exc.message if isinstance(exc, ServiceError) else error_summary(exc)
-        _finish(engine, row.id, status="failed", finished_at=utcnow(), error=reason[:2000])
+        _finish(engine, row.id, status="failed", finished_at=finished_at(), error=reason[:2000])
         log.error("backup to %s failed: %s", chosen, reason)
         if not isinstance(exc, Exception):
             raise
@@ -645,11 +652,7 @@ def _check_revision(revision: str | None) -> None:
     from alembic.script import ScriptDirectory
 
     scripts = ScriptDirectory.from_config(Config(str(PROJECT_ROOT / "alembic.ini")))
-    try:
-        known = scripts.get_revision(revision) is not None
-    except Exception:
-        known = False
-    if not known:
+    if revision not in {script.revision for script in scripts.walk_revisions()}:
         raise BackupError(
             "newer",
             f"This backup's schema ({revision}) is not one this version knows: restore it "
@@ -799,7 +802,7 @@ def daily_window(now: datetime) -> tuple[datetime, datetime] | None:
     inside today's (BACKUP_HOUR local, for DAILY_WINDOW); None outside it."""
     zone = dates.business_zone()
     local = now.astimezone(zone)
-    hour = time(get_settings().backup_hour)
+    hour = clock_time(get_settings().backup_hour)
     start = datetime.combine(local.date(), hour, tzinfo=zone)
     if not start <= local < start + DAILY_WINDOW:
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import business, two_factor
+from storefront.services import backup, business, two_factor
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.business import BusinessState
@@ -108,3 +108,47 @@ class AdminTwoFactorState(AdminState):
             return
         self.required = bool(required)
         self.notice = _o(REQUIRED_ON) if required else _o(REQUIRED_OFF)
+
+
+DAILY_ON = N_o("The app now backs itself up every day")
+DAILY_OFF = N_o("The daily backup is off")
+
+
+class AdminBackupState(AdminState):
+    """The business setting that makes the app back itself up once a day (services/backup.py),
+    and where backups go (the server's BACKUP_URL or BACKUP_DIR, shown, not edited here)."""
+
+    daily: bool = False
+    target: str = ""
+    hour: int = 3
+    notice: str = ""
+    error: str = ""
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        caller = await self._admin_id()
+        if not caller:
+            return
+        try:
+            setting = await call_service(backup.daily_setting, actor_id=caller)
+        except Exception as exc:
+            log_failure("AdminBackupState.load", exc)
+            self.error = _o(LOAD_FAILED)
+            return
+        self.daily, self.target, self.hour = setting.daily, setting.target, setting.hour
+
+    @rx.event
+    async def set_daily(self, daily: bool):
+        caller = await self._admin_id()
+        if not caller:
+            return
+        self.notice = self.error = ""
+        try:
+            await call_service(backup.set_daily, actor_id=caller, daily=bool(daily))
+        except Exception as exc:
+            log_failure("AdminBackupState.set_daily", exc)
+            self.error = _o(FAILED)
+            return
+        self.daily = bool(daily)
+        self.notice = _o(DAILY_ON) if daily else _o(DAILY_OFF)

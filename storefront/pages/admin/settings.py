@@ -14,8 +14,8 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.ui import PRIMARY_BUTTON
 from storefront.i18n import N_o, _o
+from storefront.state.admin_settings import AdminBackupState, AdminTwoFactorState
 from storefront.state.admin_settings import AdminSettingsState as S
-from storefront.state.admin_settings import AdminTwoFactorState
 
 # (field, label, input type, hint)
 FIELDS = [
@@ -133,6 +133,38 @@ def _two_factor_setting() -> rx.Component:
     )
 
 
+def _backup_setting() -> rx.Component:
+    B = AdminBackupState
+    return rx.el.section(
+        rx.el.h2(_o("Backups"), class_name="text-lg font-bold"),
+        notices(B.notice, B.error, "backup-setting"),
+        rx.el.label(
+            rx.el.input(
+                type="checkbox",
+                checked=B.daily,
+                on_change=B.set_daily,
+                class_name="mr-2 mt-1",
+                data_testid="backup-daily",
+            ),
+            rx.el.span(
+                _o(
+                    "Back up the database and the images every day, once for all servers, "
+                    "from {hour}:00."
+                ).format(hour=B.hour)
+            ),
+            class_name="mt-4 flex items-start text-sm",
+        ),
+        rx.el.p(
+            _o("Backups go to {target}. The server's BACKUP_URL or BACKUP_DIR sets where.").format(
+                target=B.target
+            ),
+            class_name="mt-2 text-xs text-slate-500 break-all",
+        ),
+        class_name=CARD + " mt-6 p-4 md:p-6",
+        data_testid="backup-setting",
+    )
+
+
 def admin_settings_page() -> rx.Component:
     return admin_frame(
         _o("Settings"),
@@ -155,6 +187,7 @@ def admin_settings_page() -> rx.Component:
             data_testid="settings-form",
         ),
         _two_factor_setting(),
+        _backup_setting(),
         current="settings",
         actions=rx.link(
             rx.icon("scroll-text", size=16),
