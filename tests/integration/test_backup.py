@@ -154,6 +154,48 @@ def test_make_backup_then_restore_into_an_empty_database_gives_the_same_bookings
         assert session.exec(select(User.email)).all() == ["owner@example.com"]
 
 
+def test_a_backup_taken_while_bookings_are_placed_is_one_consistent_moment(
+    source, empty_database, local_media, tmp_path
+):
+    """Bookings and their items are written together while the backup runs: the restored
+    database has every booking with its item, and exactly the manifest's rows."""
+    _, engine = source
+    with Session(engine, expire_on_commit=False) as session:
+        castle = make_service(session, title="Bouncy castle", units=1000)
+        session.commit()
+    stop, placed, started = threading.Event(), [], threading.Event()
+
+    def book() -> None:
+        try:
+            with Session(engine, expire_on_commit=False) as session:
+                while not stop.is_set() or len(placed) < 3:
+                    n = len(placed)
+                    day = (datetime(2026, 7, 1) + timedelta(days=n // 12)).strftime("%Y-%m-%d")
+                    place(session, [line(castle, day, f"{8 + n % 12:02d}:00")], now=NOW)
+                    placed.append(n)
+                    if n == 2:
+                        started.set()
+        finally:
+            started.set()
+
+    writer = threading.Thread(target=book)
+    writer.start()
+    try:
+        assert started.wait(30)
+        made = backup.make_backup(engine=engine, target=str(tmp_path / "backups"), now=NOW)
+    finally:
+        stop.set()
+        writer.join()
+
+    _, target = empty_database
+    backup.restore(made.location, engine=target)  # checks the rows against the manifest
+    with Session(target) as session:
+        bookings = set(session.exec(select(Booking.id)).all())
+        with_items = set(session.exec(select(BookingItem.booking_id)).all())
+    assert bookings == with_items
+    assert len(bookings) == made.tables["bookings"] >= 3
+
+
 def test_restore_refuses_a_database_that_holds_data_unless_forced(
     source, empty_database, local_media, tmp_path
 ):
