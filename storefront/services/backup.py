@@ -375,7 +375,7 @@ def _libpq(engine: Engine) -> tuple[str, dict[str, str]]:
 
 
 def _tool(name: str) -> str:
-    found = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else "")
+    found = shutil.which(name)
     if not found:
         raise BackupError(
             "tool_missing", f"{name} is not installed (Debian: apt-get install postgresql-client)"
