@@ -175,4 +175,7 @@ def settings_form(**overrides) -> dict[str, object]:
         "email": "hello@magic.example",
         "opening_hours": "Mon-Sat 9-19",
         "min_notice_hours": "48",
+        "reminder_lead_hours": "24",
+        "digest_hour": "19",
+        "change_cutoff_hours": "48",
     } | overrides

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from sqlmodel import Session
 
 from storefront import i18n
-from storefront.i18n import N_, _
+from storefront.i18n import N_s, _s
 from storefront.models import BusinessSettings
 from storefront.services import content, permissions
 from storefront.services.catalog_cache import cached
@@ -109,20 +109,30 @@ def settings_row(session: Session) -> BusinessSettings:
 SETTINGS_FIELDS = {
     # field: (label, required); the limit is the column's (models.BusinessSettings). The
     # labels name a refused field in its message, in the language of the moment.
-    "business_name": (N_("Business name"), True),
-    "phone": (N_("Phone"), True),
-    "whatsapp_number": (N_("WhatsApp number"), True),
-    "instagram": (N_("Instagram"), False),
-    "facebook": (N_("Facebook page"), False),
-    "address": (N_("Address"), True),
-    "email": (N_("Email"), True),
-    "opening_hours": (N_("Opening hours"), True),
+    "business_name": (N_s("Business name"), True),
+    "phone": (N_s("Phone"), True),
+    "whatsapp_number": (N_s("WhatsApp number"), True),
+    "instagram": (N_s("Instagram"), False),
+    "facebook": (N_s("Facebook page"), False),
+    "address": (N_s("Address"), True),
+    "email": (N_s("Email"), True),
+    "opening_hours": (N_s("Opening hours"), True),
 }
 # Each field's kind of text (services/fields.rule); the others are one line. The WhatsApp
 # number is where staff messages go: E.164.
 SETTINGS_KINDS = {"email": "email", "phone": "phone", "whatsapp_number": "phone"}
 MAX_NOTICE_HOURS = 24 * 30
-NOTICE_MESSAGE = N_("Minimum notice (hours): enter whole hours from 0 to {most}")
+NOTICE_MESSAGE = N_s("Minimum notice (hours): enter whole hours from 0 to {most}")
+# The whole numbers of the settings: (label, least, most), each refused with its own message.
+NUMBER_FIELDS = {
+    "min_notice_hours": (N_s("Minimum notice (hours)"), 0, MAX_NOTICE_HOURS),
+    # Event-day operations (issue 22): the customer's reminder, the staff's digest, and until
+    # when customers change or cancel a booking themselves.
+    "reminder_lead_hours": (N_s("Reminder before the event (hours)"), 1, 24 * 7),
+    "digest_hour": (N_s("Staff digest of tomorrow's jobs at (hour, 0-23)"), 0, 23),
+    "change_cutoff_hours": (N_s("Customers may change a booking until (hours before)"), 0, 24 * 30),
+}
+NUMBER_MESSAGE = N_s("{label}: enter a whole number from {least} to {most}")
 
 
 class SettingsError(ServiceError):
@@ -144,17 +154,18 @@ class _AdminCheck(ServiceError):
 # The English text of fields the pages show (services/content.py), beside the default one; an
 # empty one shows the default text on the English pages.
 ENGLISH_FIELDS = {
-    "address_en": ("address", N_("Address (English)")),
-    "opening_hours_en": ("opening_hours", N_("Opening hours (English)")),
+    "address_en": ("address", N_s("Address (English)")),
+    "opening_hours_en": ("opening_hours", N_s("Opening hours (English)")),
 }
-STAFF_LANGUAGE_MESSAGE = N_("Staff language: choose one of the site's languages")
+STAFF_LANGUAGE_MESSAGE = N_s("Staff language: choose one of the site's languages")
 
 
 def editable_settings(*, session: Session) -> dict[str, str]:
     """The row's editable values as the form shows them."""
     row = settings_row(session)
     values = {name: getattr(row, name) for name in SETTINGS_FIELDS}
-    values["min_notice_hours"] = str(row.min_notice_hours)
+    for name in NUMBER_FIELDS:
+        values[name] = str(getattr(row, name))
     english = content.written(row.translations, "en")
     for name, (field, _label) in ENGLISH_FIELDS.items():
         values[name] = english.get(field, "")
@@ -169,7 +180,7 @@ def check_settings(
     from storefront.services import fields
 
     def rule(name: str):
-        label, required = _(SETTINGS_FIELDS[name][0]), SETTINGS_FIELDS[name][1]
+        label, required = _s(SETTINGS_FIELDS[name][0]), SETTINGS_FIELDS[name][1]
         limit, value = fields.max_length(BusinessSettings, name), values.get(name, "")
         if name == "phone":
             return lambda: _shown_phone(value, label, limit)
@@ -183,34 +194,39 @@ def check_settings(
     messages = {
         name: fields.rule_message(
             SETTINGS_KINDS.get(name, "line"),
-            _(SETTINGS_FIELDS[name][0]),
+            _s(SETTINGS_FIELDS[name][0]),
             code,
             fields.max_length(BusinessSettings, name),
         )
         for name, code in errors.items()
     }
-    notice = str(values.get("min_notice_hours", "")).strip()
-    if not notice.isdigit():
-        errors["min_notice_hours"] = "invalid"
-    elif not 0 <= int(notice) <= MAX_NOTICE_HOURS:
-        errors["min_notice_hours"] = "out_of_range"
-    else:
-        clean["min_notice_hours"] = int(notice)
-    if "min_notice_hours" in errors:
-        messages["min_notice_hours"] = _(NOTICE_MESSAGE).format(most=MAX_NOTICE_HOURS)
+    for name, (label, least, most) in NUMBER_FIELDS.items():
+        number = str(values.get(name, "")).strip()
+        if not number.isdigit():
+            errors[name] = "invalid"
+        elif not least <= int(number) <= most:
+            errors[name] = "out_of_range"
+        else:
+            clean[name] = int(number)
+        if name in errors:
+            messages[name] = (
+                _s(NOTICE_MESSAGE).format(most=most)
+                if name == "min_notice_hours"
+                else _s(NUMBER_MESSAGE).format(label=_s(label), least=least, most=most)
+            )
     for name, (field, label) in ENGLISH_FIELDS.items():
         limit = fields.max_length(BusinessSettings, field)
-        english = fields.check({name: fields.rule("line", values.get(name, ""), _(label), limit)})
+        english = fields.check({name: fields.rule("line", values.get(name, ""), _s(label), limit)})
         clean.update(english.values)
         for refused, code in english.codes.items():
             errors[refused] = code
-            messages[refused] = fields.rule_message("line", _(label), code, limit)
+            messages[refused] = fields.rule_message("line", _s(label), code, limit)
     staff_language = str(values.get("staff_language", "") or i18n.DEFAULT)
     if staff_language in i18n.LANGUAGES:
         clean["staff_language"] = staff_language
     else:
         errors["staff_language"] = "invalid"
-        messages["staff_language"] = _(STAFF_LANGUAGE_MESSAGE)
+        messages["staff_language"] = _s(STAFF_LANGUAGE_MESSAGE)
     return clean, errors, messages
 
 

@@ -13,7 +13,12 @@ from storefront.state.base import call_service
 from storefront.state.business import BusinessState
 from storefront.state.errors import log_failure
 
-FIELDS = (*business.SETTINGS_FIELDS, "min_notice_hours", *business.ENGLISH_FIELDS, "staff_language")
+FIELDS = (
+    *business.SETTINGS_FIELDS,
+    *business.NUMBER_FIELDS,
+    *business.ENGLISH_FIELDS,
+    "staff_language",
+)
 # The screen's words (marked for the office catalog, shown through `_o()`).
 SAVED = N_o("Settings saved successfully")
 FAILED = N_o("Failed to save settings")

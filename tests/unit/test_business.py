@@ -1,5 +1,7 @@
 """The business's social links are its own accounts, derived from the settings in one place."""
 
+import pytest
+
 from storefront.models import BusinessSettings
 from storefront.services import business
 from tests.factories import settings_form
@@ -64,3 +66,25 @@ def test_a_refused_setting_names_its_field_and_its_rule():
     assert codes == {"min_notice_hours": "out_of_range"}
     assert messages["min_notice_hours"].startswith("Minimum notice (hours): ")
     assert business.check_settings(_settings())[1:] == ({}, {})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "ok"),
+    [
+        ("reminder_lead_hours", "24", True),
+        ("reminder_lead_hours", "0", False),
+        ("reminder_lead_hours", "169", False),
+        ("digest_hour", "0", True),
+        ("digest_hour", "23", True),
+        ("digest_hour", "24", False),
+        ("digest_hour", "7pm", False),
+        ("change_cutoff_hours", "0", True),
+        ("change_cutoff_hours", "-1", False),
+    ],
+)
+def test_the_event_day_settings_are_whole_numbers_in_their_range(name, value, ok):
+    clean, errors, messages = business.check_settings(settings_form(**{name: value}))
+    if ok:
+        assert clean[name] == int(value) and name not in errors
+    else:
+        assert name in errors and "whole number" in messages[name]

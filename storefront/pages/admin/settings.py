@@ -51,6 +51,25 @@ FIELDS = [
         "number",
         N_o("How soon a booking may start"),
     ),
+    # Event-day operations: reminders, the staff's digest, customers' own changes.
+    (
+        "reminder_lead_hours",
+        N_o("Reminder before the event (hours)"),
+        "number",
+        N_o("The customer's reminder mail goes this long before the booking starts"),
+    ),
+    (
+        "digest_hour",
+        N_o("Staff digest of tomorrow's jobs at (hour, 0-23)"),
+        "number",
+        N_o("Local time; by WhatsApp and to the business email"),
+    ),
+    (
+        "change_cutoff_hours",
+        N_o("Customers may change a booking until (hours before)"),
+        "number",
+        N_o("After that, the booking's page asks them to call"),
+    ),
 ]
 
 
