@@ -64,7 +64,7 @@ class SheetBooking:
     special_requests: str
     lines: list[SheetLine]
     pickup: str  # HH:MM local, when to collect what comes back ('' when nothing does)
-    pickup_load: list[str]  # 'Bouncer × 2': what comes back
+    pickup_load: str  # 'Bouncer × 2 · Tables × 8': what comes back
     notes: list[SheetNote]
     # The status buttons the caller may press now (a staff member goes onward only).
     next_statuses: list[str]
@@ -154,7 +154,7 @@ def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, She
     back = [(item, service) for item, service in rows if _comes_back(service)]
     pickup_at = max((item.end_datetime for item, _service in back), default=None)
     venue = ", ".join(p for p in (booking.venue_address, booking.city) if p)
-    phone = with_plus(booking.contact_phone) if booking.contact_phone else ""
+    phone = fields.readable_phone(booking.contact_phone)
     notes = session.exec(
         select(BookingNote)
         .where(BookingNote.booking_id == booking_id)
@@ -169,7 +169,7 @@ def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, She
         leave=dates.local_time(leave_at, zone),
         customer=customer_name(booking),
         phone=phone,
-        phone_link="tel:" + phone.replace(" ", "") if phone else "",
+        phone_link="tel:" + with_plus(booking.contact_phone) if booking.contact_phone else "",
         venue=venue,
         maps_link=maps_link(venue),
         guests="" if booking.guest_count is None else str(booking.guest_count),
@@ -185,7 +185,7 @@ def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, She
             for item in items
         ],
         pickup=dates.local_time(pickup_at, zone) if pickup_at else "",
-        pickup_load=[f"{item.service_name} × {item.quantity}" for item, _service in back],
+        pickup_load=" · ".join(f"{item.service_name} × {item.quantity}" for item, _service in back),
         notes=[
             SheetNote(
                 author=note.author_name or _o("Someone"),

@@ -186,6 +186,15 @@ def e164_or_none(value: object) -> str | None:
         return None
 
 
+def readable_phone(value: object) -> str:
+    """A stored number as a person reads and dials it ('+383 44 123 456'); a row written before
+    numbers were checked, as it is."""
+    number = _parse_phone(str(value or "").strip())
+    if number is None:
+        return str(value or "").strip()
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+
+
 def rule_message(kind: str, label: str, code: str, max_len: int) -> str:
     """A refused field's message that names the field and its rule: 'Email: enter one email
     address like name@example.com, up to 255 characters'; `code` is the FieldError's."""

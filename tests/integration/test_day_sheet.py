@@ -79,8 +79,9 @@ def test_the_sheet_lists_the_days_bookings_in_the_order_the_crew_leaves(session)
     assert table_job.maps_link.startswith("https://www.google.com/maps/search/?api=1&query=Rruga")
     assert table_job.guests == "40"
     # What comes back is collected when the event ends; a mascot's actor comes home alone.
-    assert (table_job.pickup, table_job.pickup_load) == ("16:00", ["Round table × 6"])
-    assert (elsa.pickup, elsa.pickup_load) == ("", [])
+    assert (table_job.pickup, table_job.pickup_load) == ("16:00", "Round table × 6")
+    assert (elsa.pickup, elsa.pickup_load) == ("", "")
+    assert table_job.phone == "+383 44 123 456"
     assert table_job.next_statuses == ["on_the_way", "completed"]
     assert (sheet.previous.isoformat(), sheet.next.isoformat()) == ("2026-06-09", "2026-06-11")
 

@@ -202,10 +202,7 @@ def _booking(booking) -> rx.Component:
                     class_name="text-lg font-bold",
                 ),
                 rx.el.p(_o("From {place}").format(place=booking.venue), class_name="text-base"),
-                rx.el.p(
-                    rx.foreach(booking.pickup_load, lambda item: rx.el.span(item, " · ")),
-                    class_name="text-base text-slate-800",
-                ),
+                rx.el.p(booking.pickup_load, class_name="text-base text-slate-800"),
                 class_name="mt-4 rounded-xl bg-amber-50 border-2 border-amber-300 p-3",
                 data_testid="sheet-pickup",
             ),
