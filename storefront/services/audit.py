@@ -243,6 +243,17 @@ ENTITY_LABELS = {
     "storage": N_o("Storage"),
 }
 EMPTY = N_o("(empty)")
+# Stored codes a reader sees as words (the back office's words for them).
+ROLE_WORDS = {"admin": N_o("admin"), "staff": N_o("staff"), "user": N_o("user")}
+STATUS_WORDS = {
+    "pending": N_o("pending"),
+    "confirmed": N_o("confirmed"),
+    "on_the_way": N_o("on the way"),
+    "completed": N_o("completed"),
+    "cancelled": N_o("cancelled"),
+    "published": N_o("Published"),
+    "draft": N_o("Draft"),
+}
 WEEKDAYS = dates.OFFICE_DAY_NAMES  # day_of_week 0 is Sunday
 LONGEST_VALUE = 80
 
@@ -264,6 +275,10 @@ def _in_words(name: str, value: Any) -> str:
         return _o("yes") if value else _o("no")
     if name == "day_of_week" and isinstance(value, int) and 0 <= value < len(WEEKDAYS):
         return _o(WEEKDAYS[value])
+    if name == "role" and value in ROLE_WORDS:
+        return _o(ROLE_WORDS[value])
+    if name == "status" and value in STATUS_WORDS:
+        return _o(STATUS_WORDS[value])
     if isinstance(value, list):
         if all(isinstance(v, dict) for v in value):
             return str(len(value))  # images, price lines: how many

@@ -55,7 +55,7 @@ from sqlmodel import Session, col, select
 from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import BusinessSettings, utcnow
 from storefront.models.operations import Backup
-from storefront.services import audit, dates, permissions, storage
+from storefront.services import business, dates, permissions, storage
 from storefront.services.errors import ServiceError
 from storefront.services.housekeeping import take_lease
 from storefront.settings import PROJECT_ROOT, get_settings
@@ -898,19 +898,7 @@ def daily_setting(*, session: Session, actor_id: object) -> DailySetting:
 def set_daily(*, session: Session, actor_id: object, daily: bool) -> None:
     """Turn the daily backup on or off (audited as a settings change)."""
     actor = permissions.require_admin(session, actor_id, BackupError)
-    row = session.get(BusinessSettings, 1)
-    before = audit.snapshot(row)
-    row = row or BusinessSettings(id=1)
-    row.backup_daily = bool(daily)
-    row.updated_at = utcnow()
-    audit.saved(
-        session,
-        row,
-        actor_id=actor.id,
-        action="settings_update",
-        entity_type="settings",
-        before=before,
-    )
+    business.set_settings(session, actor.id, backup_daily=bool(daily))
 
 
 def backups_in(target: Target) -> Iterator[str]:

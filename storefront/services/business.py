@@ -239,6 +239,29 @@ def _shown_phone(value: object, label: str, limit: int) -> str:
     return fields.single_line(value, label, limit, required=True)
 
 
+def set_settings(session: Session, actor_id: object, **values: object) -> None:
+    """Write settings an admin (already checked by the caller) changed, audited as a settings
+    change in the caller's transaction: the switches of their own cards (two-factor for admins,
+    the daily backup)."""
+    from storefront.models import utcnow
+    from storefront.services import audit
+
+    row = session.get(BusinessSettings, 1)
+    before = audit.snapshot(row)
+    row = row or BusinessSettings(id=1)
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.updated_at = utcnow()
+    audit.saved(
+        session,
+        row,
+        actor_id=actor_id,
+        action="settings_update",
+        entity_type="settings",
+        before=before,
+    )
+
+
 def update_settings(*, session: Session, actor_id: object, values: dict[str, object]) -> None:
     """Save the business settings (admins only), with an audit entry, in one transaction."""
     from storefront.models import utcnow

@@ -227,12 +227,6 @@ def _contact_request(p: dict[str, Any]) -> WebhookMessage:
     )
 
 
-def render_booking_confirmation(notification: Notification, session: Session) -> MailMessage:
-    booking, items = _booking(notification, session)
-    with i18n.using(booking.language):
-        return _booking_confirmation(notification, booking, items, _business(session))
-
-
 def _booking_confirmation(
     notification: Notification,
     booking: Booking,
@@ -272,12 +266,6 @@ STATUS_WORDS = {
     "completed": N_o("completed"),
     "cancelled": N_o("cancelled"),
 }
-
-
-def render_booking_status(notification: Notification, session: Session) -> MailMessage:
-    booking, items = _booking(notification, session)
-    with i18n.using(booking.language):
-        return _booking_status(notification, booking, items, _business(session))
 
 
 def _booking_status(
@@ -413,12 +401,6 @@ def _earlier_times(payload: dict[str, Any]) -> str:
     return "; ".join(shown) or "-"
 
 
-def render_booking_change(notification: Notification, session: Session) -> MailMessage:
-    booking, items = _booking(notification, session)
-    with i18n.using(booking.language):
-        return _booking_change(notification, booking, items, _business(session))
-
-
 def _booking_change(
     notification: Notification,
     booking: Booking,
@@ -531,13 +513,26 @@ def render_staff_digest_mail(notification: Notification, _session: Session) -> M
     )
 
 
+def _to_customer(
+    build: Callable[[Notification, Booking, list[BookingItem], BusinessSettings], MailMessage],
+) -> Callable[[Notification, Session], MailMessage]:
+    """The renderer of a mail about a booking: `build` from its rows, in the booking's language."""
+
+    def render_booking_mail(notification: Notification, session: Session) -> MailMessage:
+        booking, items = _booking(notification, session)
+        with i18n.using(booking.language):
+            return build(notification, booking, items, _business(session))
+
+    return render_booking_mail
+
+
 RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_placed": render_booking_placed,
     "contact_request": render_contact_request,
-    "booking_confirmation": render_booking_confirmation,
-    "booking_status": render_booking_status,
+    "booking_confirmation": _to_customer(_booking_confirmation),
+    "booking_status": _to_customer(_booking_status),
     "booking_change_staff": render_booking_change_staff,
-    "booking_change": render_booking_change,
+    "booking_change": _to_customer(_booking_change),
     "booking_reminder": render_booking_reminder,
     "staff_digest": render_staff_digest,
     "staff_digest_mail": render_staff_digest_mail,

@@ -28,7 +28,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from storefront.models import BusinessSettings, RecoveryCode, TwoFactor, User, utcnow
-from storefront.services import audit, auth, permissions, throttle
+from storefront.services import audit, auth, business, permissions, throttle
 from storefront.services.business import SITE_NAME
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
@@ -339,19 +339,7 @@ def set_required(*, session: Session, actor_id: object, required: bool) -> None:
     actor = permissions.require_admin(session, actor_id, TwoFactorError)
     if required and _enabled_row(session, actor.id) is None:
         raise TwoFactorError("enable_first", "Turn on two-factor sign-in for your account first")
-    row = session.get(BusinessSettings, 1)
-    before = audit.snapshot(row)
-    row = row or BusinessSettings(id=1)
-    row.admin_two_factor_required = bool(required)
-    row.updated_at = utcnow()
-    audit.saved(
-        session,
-        row,
-        actor_id=actor.id,
-        action="settings_update",
-        entity_type="settings",
-        before=before,
-    )
+    business.set_settings(session, actor.id, admin_two_factor_required=bool(required))
 
 
 # --- signing in -------------------------------------------------------------------------------

@@ -339,11 +339,12 @@ def admin_function(*, session: Session, actor_id: str | None) -> None:
 
 
 def set_back_office_language(*, session: Session, user_id: str, language: str) -> None:
-    """The language the back office speaks to this admin (storefront/i18n.py); admins only."""
+    """The language the back office speaks to this admin or member of staff
+    (storefront/i18n.py); theirs only."""
     from storefront import i18n
 
     user = _user(session, user_id)
-    if user is None or user.role != "admin":
+    if user is None or user.role not in ("admin", "staff"):
         raise ProfileError("not_allowed", "Only admins have a back office")
     if language not in i18n.BACK_OFFICE_PREFIXES:
         raise ProfileError("invalid_language", "No such language")

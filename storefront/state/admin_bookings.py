@@ -121,6 +121,9 @@ class AdminBookingsState(AdminState):
     asked_status: str = ""
     # The fingerprint of the conflicts shown: an override confirms exactly those (server-side).
     _fingerprint: str = ""
+    # Something was typed into the filter since the list last came from the address: the page's
+    # on_load (which may run a moment after the first keys) keeps it instead of blanking it.
+    _typed: bool = False
     # 'Cancel pending from this email / address': 'email' or 'address' while it asks.
     cancel_by: str = ""
     cancel_question: str = ""
@@ -184,7 +187,9 @@ class AdminBookingsState(AdminState):
         given = {k: str(params.get(k) or "")[: LIMITS[k]] for k in LIMITS}
         self.applied = {k: v for k, v in given.items() if v}
         self.status_filter = given["status"] if given["status"] in STATUSES else "all"
-        self.search, self.date_from, self.date_to = given["q"], given["from"], given["to"]
+        if not self._typed:
+            self.search, self.date_from, self.date_to = given["q"], given["from"], given["to"]
+        self._typed = False
         self.page = int(given["page"]) if given["page"].isdigit() else 1
         caller = await self._admin_id()
         if caller:
@@ -198,15 +203,15 @@ class AdminBookingsState(AdminState):
 
     @rx.event
     def type_search(self, value: str):
-        self.search = str(value)[: admin_booking_list.SEARCH_MAX]
+        self.search, self._typed = str(value)[: admin_booking_list.SEARCH_MAX], True
 
     @rx.event
     def type_date_from(self, value: str):
-        self.date_from = str(value)[:10]
+        self.date_from, self._typed = str(value)[:10], True
 
     @rx.event
     def type_date_to(self, value: str):
-        self.date_to = str(value)[:10]
+        self.date_to, self._typed = str(value)[:10], True
 
     @rx.event
     def choose_status(self, value: str):
@@ -221,6 +226,7 @@ class AdminBookingsState(AdminState):
     @rx.event
     def clear_filters(self):
         self.status_filter, self.search, self.date_from, self.date_to = "all", "", "", ""
+        self._typed = False
         return self._go({})
 
     @rx.event

@@ -216,7 +216,7 @@ def test_on_a_phone_every_column_of_the_orders_shows(phone, server):
     phone.goto("/account/orders")
     row = phone.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
     status = row.locator("td").last
-    expect(status).to_have_text("pending")
+    expect(status.get_by_test_id("order-status")).to_have_text("pending")
     cells = row.locator("td").evaluate_all(
         """cells => cells.map(c => { const b = c.getBoundingClientRect();
             return [c.dataset.label, b.left, b.right, c.innerText]; })"""
@@ -237,7 +237,7 @@ def test_the_orders_headings_line_up_with_their_columns(page, server):
     _customer_with_an_order(server, page)
     page.goto("/account/orders")
     row = page.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
-    expect(row.locator("td").last).to_have_text("pending")
+    expect(row.locator("td").last.get_by_test_id("order-status")).to_have_text("pending")
     columns = page.evaluate(
         """() => {
           const table = document.querySelector('[data-testid="order-link"]').closest('table');

@@ -17,6 +17,7 @@ from storefront.db import make_engine
 from storefront.models import Booking, BookingNote, NotificationOutbox, User
 from storefront.services import auth, booking, dates
 from storefront.state.day_sheet import DaySheetState
+from tests.e2e.helpers import PASSWORD, sign_in
 from tests.e2e.socket_client import Tab
 from tests.e2e.socket_client import run as _run
 from tests.e2e.test_admin_ops_forged import STATES, _forged_events, _snapshot
@@ -25,18 +26,21 @@ from tests.factories import contact, line, make_service
 pytestmark = pytest.mark.e2e
 
 
-def _staff(server) -> tuple[str, str]:
-    """A staff member with a session: (id, token)."""
+def _staff(server) -> tuple[str, str, str]:
+    """A staff member with a password and a session: (id, token, email)."""
     engine = make_engine(server.database_url)
     with Session(engine) as session:
         user = User(
-            email=f"driver-{uuid.uuid4().hex[:8]}@example.com", role="staff", full_name="Driton"
+            email=f"driver-{uuid.uuid4().hex[:8]}@example.com",
+            role="staff",
+            full_name="Driton",
+            password_hash=auth.hash_password(PASSWORD),
         )
         session.add(user)
         session.flush()
         token = auth.create_session(session=session, user_id=user.id, remember=False)
         session.commit()
-        result = (str(user.id), token)
+        result = (str(user.id), token, user.email)
     engine.dispose()
     return result
 
@@ -59,13 +63,6 @@ def _todays_booking(server) -> tuple[str, str]:
     return placed.id, placed.reference
 
 
-def _sign_in_with(page, server, token: str) -> None:
-    host = server.url.split("//")[1].split(":")[0]
-    page.context.add_cookies(
-        [{"name": auth.COOKIE_NAME, "value": token, "domain": host, "path": "/"}]
-    )
-
-
 def _stored(server, booking_id: str):
     engine = make_engine(server.database_url)
     with Session(engine) as session:
@@ -85,11 +82,10 @@ def _stored(server, booking_id: str):
 
 def test_a_driver_runs_the_day_from_a_phone(phone, server):
     booking_id, reference = _todays_booking(server)
-    _staff_id, token = _staff(server)
-    _sign_in_with(phone, server, token)
-
-    phone.goto("/admin")  # the back office's entry sends staff to their screen
-    expect(phone).to_have_url(re.compile(r"/admin/day/?$"))
+    _staff_id, _token, email = _staff(server)
+    # Signed in from the form (its default is the back office): staff land on today's sheet.
+    sign_in(phone, email)
+    expect(phone).to_have_url(re.compile(r"/admin/day/?$"), timeout=15000)
     sheet = phone.get_by_test_id("sheet-booking").filter(has_text=reference)
     expect(sheet).to_be_visible()
     expect(sheet).to_contain_text("Vjosa Hoxha")
@@ -124,6 +120,9 @@ def test_a_driver_runs_the_day_from_a_phone(phone, server):
         ["All packed, gate code 4411"],
     )
 
+    phone.goto("/admin")  # the back office's entry sends staff to their screen too
+    expect(phone).to_have_url(re.compile(r"/admin/day/?$"))
+
     # The other days are a tap away.
     phone.get_by_test_id("sheet-next").click()
     expect(phone).to_have_url(re.compile(r"/admin/day/\d{4}-\d\d-\d\d$"))
@@ -142,7 +141,7 @@ def test_forged_admin_events_from_staff_change_nothing(server):
     from tests.e2e.test_admin_ops_forged import _booking
 
     booking_id, reference = _booking(server)
-    staff_id, token = _staff(server)
+    staff_id, token, _email = _staff(server)
     before = _snapshot(server, booking_id)
     events = [e for e in _forged_events(booking_id, staff_id) if "calendar" not in e[0].lower()]
     assert len(events) > 40 and len(STATES) == 8

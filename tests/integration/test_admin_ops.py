@@ -345,3 +345,8 @@ def test_an_admin_chooses_the_back_offices_language(session):
     for who, language in ((plain, "sq"), (admin, "de")):
         with pytest.raises(users.ProfileError):
             users.set_back_office_language(session=session, user_id=who, language=language)
+    # Staff (the day sheet's drivers) choose theirs too.
+    staff = _user(session, "staff")
+    users.set_back_office_language(session=session, user_id=staff, language="sq")
+    session.commit()
+    assert session.get(User, uuid.UUID(staff)).language == "sq"

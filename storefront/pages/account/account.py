@@ -203,7 +203,7 @@ def profile() -> rx.Component:
                 ),
                 class_name="mt-4",
             ),
-            rx.cond(AuthState.is_admin, _back_office_language()),
+            rx.cond(AuthState.is_staff, _back_office_language()),
             class_name=CARD + " mt-6",
         ),
         rx.el.section(

@@ -126,61 +126,64 @@ def _field(name: str, label: str, kind: str, hint: str) -> rx.Component:
     )
 
 
-def _two_factor_setting() -> rx.Component:
-    T = AdminTwoFactorState
+def _switch_card(
+    title: str, state, *, checked, on_change, text, test_id: str, switch_id: str, note=None
+) -> rx.Component:
+    """A setting of its own, saved as it is switched: a card with a checkbox and what it does."""
     return rx.el.section(
-        rx.el.h2(_o("Admin sign-in"), class_name="text-lg font-bold"),
-        notices(T.notice, T.error, "two-factor-setting"),
+        rx.el.h2(title, class_name="text-lg font-bold"),
+        notices(state.notice, state.error, test_id),
         rx.el.label(
             rx.el.input(
                 type="checkbox",
-                checked=T.required,
-                on_change=T.set_required,
+                checked=checked,
+                on_change=on_change,
                 class_name="mr-2 mt-1",
-                data_testid="require-two-factor",
+                data_testid=switch_id,
             ),
-            rx.el.span(
-                _o(
-                    "Require two-factor sign-in for every admin. An admin without it is sent to "
-                    "set it up and cannot use the admin screens until then."
-                )
-            ),
+            rx.el.span(text),
             class_name="mt-4 flex items-start text-sm",
         ),
+        note if note is not None else rx.fragment(),
         class_name=CARD + " mt-6 p-4 md:p-6",
-        data_testid="two-factor-setting",
+        data_testid=test_id,
+    )
+
+
+def _two_factor_setting() -> rx.Component:
+    T = AdminTwoFactorState
+    return _switch_card(
+        _o("Admin sign-in"),
+        T,
+        checked=T.required,
+        on_change=T.set_required,
+        text=_o(
+            "Require two-factor sign-in for every admin. An admin without it is sent to "
+            "set it up and cannot use the admin screens until then."
+        ),
+        test_id="two-factor-setting",
+        switch_id="require-two-factor",
     )
 
 
 def _backup_setting() -> rx.Component:
     B = AdminBackupState
-    return rx.el.section(
-        rx.el.h2(_o("Backups"), class_name="text-lg font-bold"),
-        notices(B.notice, B.error, "backup-setting"),
-        rx.el.label(
-            rx.el.input(
-                type="checkbox",
-                checked=B.daily,
-                on_change=B.set_daily,
-                class_name="mr-2 mt-1",
-                data_testid="backup-daily",
-            ),
-            rx.el.span(
-                _o(
-                    "Back up the database and the images every day, once for all servers, "
-                    "from {hour}:00."
-                ).format(hour=B.hour)
-            ),
-            class_name="mt-4 flex items-start text-sm",
-        ),
-        rx.el.p(
+    return _switch_card(
+        _o("Backups"),
+        B,
+        checked=B.daily,
+        on_change=B.set_daily,
+        text=_o(
+            "Back up the database and the images every day, once for all servers, from {hour}:00."
+        ).format(hour=B.hour),
+        test_id="backup-setting",
+        switch_id="backup-daily",
+        note=rx.el.p(
             _o("Backups go to {target}. The server's BACKUP_URL or BACKUP_DIR sets where.").format(
                 target=B.target
             ),
             class_name="mt-2 text-xs text-slate-500 break-all",
         ),
-        class_name=CARD + " mt-6 p-4 md:p-6",
-        data_testid="backup-setting",
     )
 
 
