@@ -258,6 +258,13 @@ WEEKDAYS = dates.OFFICE_DAY_NAMES  # day_of_week 0 is Sunday
 LONGEST_VALUE = 80
 
 
+def entity_type_label(code: str) -> str:
+    """What a kind of entry is called ('service_availability' -> 'Availability'), in the
+    language of the moment; an unnamed one as its code."""
+    label = ENTITY_LABELS.get(code)
+    return _o(label) if label else code.replace("_", " ")
+
+
 def field_label(name: str) -> str:
     """A field's name as the back office says it ('total_amount' -> 'Total'), in the language of
     the moment."""

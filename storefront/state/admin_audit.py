@@ -16,7 +16,8 @@ BAD_FILTER = N_o("Please check the filter: dates as DD.MM.YYYY.")
 
 class AdminAuditState(AdminState):
     entries: list[dict[str, str]] = []
-    entity_types: list[str] = []
+    # The entity filter's choices: the stored code and its name in the back office's words.
+    entity_types: list[dict[str, str]] = []
     actor: str = ""
     entity_type: str = ""
     date_from: str = ""
@@ -59,7 +60,9 @@ class AdminAuditState(AdminState):
             }
             for e in found.entries
         ]
-        self.entity_types = list(found.entity_types)
+        self.entity_types = [
+            {"value": t, "label": audit.entity_type_label(t)} for t in found.entity_types
+        ]
         self.page, self.pages, self.total = found.page, found.pages, found.total
 
     @rx.event

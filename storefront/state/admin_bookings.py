@@ -6,6 +6,7 @@ there."""
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -97,6 +98,10 @@ def _row(row: admin_booking_list.AdminBookingRow) -> dict[str, str]:
     }
 
 
+# How long after the last key a page's on_load still counts it as typed while the page opened.
+TYPED_JUST_NOW = 3.0
+
+
 class AdminBookingsState(AdminState):
     rows: list[dict[str, str]] = []
     total: int = 0
@@ -121,9 +126,10 @@ class AdminBookingsState(AdminState):
     asked_status: str = ""
     # The fingerprint of the conflicts shown: an override confirms exactly those (server-side).
     _fingerprint: str = ""
-    # Something was typed into the filter since the list last came from the address: the page's
-    # on_load (which may run a moment after the first keys) keeps it instead of blanking it.
-    _typed: bool = False
+    # When the filter was last typed into: the page's on_load, which may run a moment after a
+    # visitor's first keys (or the browser's autofill), keeps what was typed then instead of
+    # blanking it, unless the address names a filter (a reload, a shared link: it wins).
+    _typed_at: float = 0.0
     # 'Cancel pending from this email / address': 'email' or 'address' while it asks.
     cancel_by: str = ""
     cancel_question: str = ""
@@ -187,9 +193,10 @@ class AdminBookingsState(AdminState):
         given = {k: str(params.get(k) or "")[: LIMITS[k]] for k in LIMITS}
         self.applied = {k: v for k, v in given.items() if v}
         self.status_filter = given["status"] if given["status"] in STATUSES else "all"
-        if not self._typed:
+        typed_just_now = time.time() - self._typed_at <= TYPED_JUST_NOW
+        if self.applied or not typed_just_now:  # a filter in the address always wins
             self.search, self.date_from, self.date_to = given["q"], given["from"], given["to"]
-        self._typed = False
+        self._typed_at = 0.0
         self.page = int(given["page"]) if given["page"].isdigit() else 1
         caller = await self._admin_id()
         if caller:
@@ -203,15 +210,15 @@ class AdminBookingsState(AdminState):
 
     @rx.event
     def type_search(self, value: str):
-        self.search, self._typed = str(value)[: admin_booking_list.SEARCH_MAX], True
+        self.search, self._typed_at = str(value)[: admin_booking_list.SEARCH_MAX], time.time()
 
     @rx.event
     def type_date_from(self, value: str):
-        self.date_from, self._typed = str(value)[:10], True
+        self.date_from, self._typed_at = str(value)[:10], time.time()
 
     @rx.event
     def type_date_to(self, value: str):
-        self.date_to, self._typed = str(value)[:10], True
+        self.date_to, self._typed_at = str(value)[:10], time.time()
 
     @rx.event
     def choose_status(self, value: str):
@@ -226,7 +233,7 @@ class AdminBookingsState(AdminState):
     @rx.event
     def clear_filters(self):
         self.status_filter, self.search, self.date_from, self.date_to = "all", "", "", ""
-        self._typed = False
+        self._typed_at = 0.0
         return self._go({})
 
     @rx.event

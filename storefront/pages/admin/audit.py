@@ -53,7 +53,7 @@ def _filters() -> rx.Component:
             rx.el.label(_o("Entity"), html_for="audit-entity", class_name=LABEL),
             rx.el.select(
                 rx.el.option(_o("All"), value="all"),
-                rx.foreach(S.entity_types, lambda t: rx.el.option(t, value=t)),
+                rx.foreach(S.entity_types, lambda t: rx.el.option(t["label"], value=t["value"])),
                 id="audit-entity",
                 value=rx.cond(S.entity_type == "", "all", S.entity_type),
                 on_change=S.choose_entity,
