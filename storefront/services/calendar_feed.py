@@ -32,7 +32,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from storefront import i18n, routes
-from storefront.i18n import _o
+from storefront.i18n import _o, office_ngettext
 from storefront.models import Booking, BookingItem, CalendarFeed, User, utcnow
 from storefront.services import audit, dates, notify, permissions
 from storefront.services.business import settings_row
@@ -295,7 +295,11 @@ def _description(item: BookingItem, booking: Booking, link: str) -> str:
         f"{_o('Phone')}: {booking.contact_phone}",
     ]
     if booking.guest_count is not None:
-        lines.append(_o("{count} guests").format(count=booking.guest_count))
+        lines.append(
+            office_ngettext("{count} guest", "{count} guests", booking.guest_count).format(
+                count=booking.guest_count
+            )
+        )
     if booking.special_requests:
         lines.append(_o("Special requests: {text}").format(text=booking.special_requests))
     if item.notes:

@@ -12,7 +12,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from storefront.i18n import N_, _
+from storefront.i18n import N_, _, ngettext
 from storefront.services.booking import BookingLine
 from storefront.services.money import to_amount
 
@@ -141,7 +141,7 @@ def make_item(
         "date": "",
         "startTime": "",
     }
-    if unit in UNIT_LABELS:
+    if unit in COUNTED:
         item["unit"] = unit
     return item
 
@@ -177,15 +177,21 @@ def count(items: list[dict[str, Any]]) -> int:
     return sum(int(i["quantity"]) for i in items)
 
 
-# Counted lines: wedding tables (one unit a table) and Tiffany chairs (one unit a guest).
-UNIT_LABELS = {"table": N_("tavolina"), "person": N_("persona")}
+# Counted lines: wedding tables (one unit a table) and Tiffany chairs (one unit a guest). The
+# default edition says the same for one as for many (SPEC's words); English says 'table(s)'.
+COUNTED = {"table", "person"}
 TABLE_COUNT_MAX = 1000
 
 
 def counted_name(name: str, quantity: int, unit: str | None) -> str:
     """The cart shows a counted line with its count: 'White tables 60cm (12 tavolina)'."""
-    label = UNIT_LABELS.get(unit or "")
-    return f"{name} ({quantity} {_(label)})" if label else name
+    if unit == "table":
+        counted = ngettext("{count} tavolina", "{count} tavolina", quantity)
+    elif unit == "person":
+        counted = ngettext("{count} persona", "{count} persona", quantity)
+    else:
+        return name
+    return f"{name} ({counted.format(count=quantity)})"
 
 
 def table_count_input(text: str, *, on_blur: bool) -> str:

@@ -33,7 +33,7 @@ import httpx
 from sqlmodel import Session, col, select
 
 from storefront import i18n
-from storefront.i18n import N_o, _o
+from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import Booking, BookingItem, BusinessSettings
 from storefront.services import dates, fields, mail, mail_templates
 from storefront.services.booking_calendar import ics_for_booking
@@ -189,7 +189,9 @@ def render_booking_placed(notification: Notification, session: Session) -> Webho
 def _booking_placed(booking: Booking, items: list[BookingItem]) -> WebhookMessage:
     when = dates.local_date(items[0].start_datetime) if items else "-"
     guests = (
-        _o("{count} guests").format(count=booking.guest_count)
+        office_ngettext("{count} guest", "{count} guests", booking.guest_count).format(
+            count=booking.guest_count
+        )
         if booking.guest_count is not None
         else ""
     )

@@ -12,11 +12,11 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from storefront import i18n, routes
-from storefront.i18n import N_o, _o
+from storefront.i18n import N_o, _o, office_ngettext
 from storefront.services import admin_booking_list, admin_bookings
 from storefront.services.admin_bookings import AdminBookingError
 from storefront.state.auth import AdminState
-from storefront.state.base import call_service
+from storefront.state.base import call_service, typed_just_now
 from storefront.state.errors import log_failure
 
 # What the admin reads, written in English and shown through `_o()` (storefront/i18n.py).
@@ -81,7 +81,11 @@ def overbook_message(exc: AdminBookingError) -> str:
 
 def _row(row: admin_booking_list.AdminBookingRow) -> dict[str, str]:
     guests = (
-        _o("{count} guests").format(count=row.guest_count) if row.guest_count is not None else ""
+        office_ngettext("{count} guest", "{count} guests", row.guest_count).format(
+            count=row.guest_count
+        )
+        if row.guest_count is not None
+        else ""
     )
     return {
         "id": row.id,
@@ -96,10 +100,6 @@ def _row(row: admin_booking_list.AdminBookingRow) -> dict[str, str]:
         "status_label": status_label(row.status),
         "edit_url": i18n.href(routes.with_id(routes.ADMIN_BOOKING_EDIT, row.id)),
     }
-
-
-# How long after the last key a page's on_load still counts it as typed while the page opened.
-TYPED_JUST_NOW = 3.0
 
 
 class AdminBookingsState(AdminState):
@@ -193,8 +193,7 @@ class AdminBookingsState(AdminState):
         given = {k: str(params.get(k) or "")[: LIMITS[k]] for k in LIMITS}
         self.applied = {k: v for k, v in given.items() if v}
         self.status_filter = given["status"] if given["status"] in STATUSES else "all"
-        typed_just_now = time.time() - self._typed_at <= TYPED_JUST_NOW
-        if self.applied or not typed_just_now:  # a filter in the address always wins
+        if self.applied or not typed_just_now(self._typed_at):  # the address's filter wins
             self.search, self.date_from, self.date_to = given["q"], given["from"], given["to"]
         self._typed_at = 0.0
         self.page = int(given["page"]) if given["page"].isdigit() else 1

@@ -4,6 +4,7 @@ read (services/catalog_cache.py) that is fresh is answered at once, without eith
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -23,3 +24,13 @@ async def call_service(fn: Callable[..., T], **kwargs: Any) -> T:
     if found is not catalog_cache.MISSING:
         return found
     return await asyncio.to_thread(_call, fn, kwargs)
+
+
+# A form's on_load may run a moment after the page is on screen, once its first keys (or the
+# browser's autofill) have reached the state: what was typed this recently is kept, not blanked.
+TYPED_JUST_NOW = 3.0
+
+
+def typed_just_now(typed_at: float) -> bool:
+    """Whether a field typed into at `typed_at` (time.time()) was typed while its page opened."""
+    return time.time() - typed_at <= TYPED_JUST_NOW

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.i18n import N_, _
+from storefront.i18n import N_, _, ngettext
 from storefront.services import booking_changes, booking_links, booking_views, checkout
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -128,7 +128,11 @@ class BookingViewState(rx.State):
                 p
                 for p in (
                     view.event_type,
-                    _("{count} guests").format(count=view.guest_count) if view.guest_count else "",
+                    ngettext("{count} guests", "{count} guests", view.guest_count).format(
+                        count=view.guest_count
+                    )
+                    if view.guest_count
+                    else "",
                 )
                 if p
             ),

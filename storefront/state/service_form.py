@@ -6,6 +6,7 @@ a user their own drafts)."""
 from __future__ import annotations
 
 import dataclasses
+import time
 import uuid
 from typing import ClassVar
 
@@ -15,7 +16,7 @@ from storefront import i18n, routes
 from storefront.i18n import N_s, _s
 from storefront.services import catalog_admin, seo, storage
 from storefront.state.auth import AccountState, AuthState
-from storefront.state.base import call_service
+from storefront.state.base import call_service, typed_just_now
 from storefront.state.errors import log_failure
 from storefront.state.uploads import ImageUploadMixin, refusal_message, shown
 
@@ -110,6 +111,20 @@ def _message(exc: catalog_admin.CatalogError) -> str:
     return _s(FAILED)
 
 
+# The text fields a visitor types into (kept by `load` when typed as the page opened).
+TYPED_FIELDS = (
+    "title",
+    "title_en",
+    "slug",
+    "description",
+    "description_en",
+    "price",
+    "total_units",
+    "buffer_time_minutes",
+    "setup_lead_minutes",
+)
+
+
 class ServiceFormState(ImageUploadMixin, AccountState):
     service_id: str = ""
     admin_form: bool = False
@@ -143,6 +158,8 @@ class ServiceFormState(ImageUploadMixin, AccountState):
     # The slug made from the title last time: typing a title renews the slug only while the
     # slug is empty or still this one (docs/product.md §5).
     _auto_slug: str = ""
+    # When a text field was last typed into (a page's on_load keeps what was typed as it opened).
+    _typed_at: float = 0.0
     # This opening of the form: the uploads made on it and not saved yet are counted and
     # removed by it (catalog_admin.store_image, discard_image).
     _draft: str = ""
@@ -187,10 +204,16 @@ class ServiceFormState(ImageUploadMixin, AccountState):
 
     @rx.event
     async def load(self):
-        """Runs on every page of the form: empty on create, the service on edit."""
+        """Runs on every page of the form: empty on create, the service on edit. On create,
+        what was typed while the page opened (before this ran) is kept."""
+        path = (self.router.url.path or "").rstrip("/")
+        typed = (
+            {name: getattr(self, name) for name in TYPED_FIELDS}
+            if "/edit/" not in path and typed_just_now(self._typed_at)
+            else {}
+        )
         self.reset()
         self._draft = uuid.uuid4().hex
-        path = (self.router.url.path or "").rstrip("/")
         self.admin_form = path.startswith(routes.ADMIN)
         edit_id = path.rsplit("/", 1)[-1] if "/edit/" in path else ""
         self.loading = True
@@ -212,6 +235,11 @@ class ServiceFormState(ImageUploadMixin, AccountState):
             else:
                 form = catalog_admin.ServiceForm()
             self._fill(form)
+            for name, value in typed.items():
+                if value:
+                    setattr(self, name, value)
+            if typed:
+                self._auto_slug = catalog_admin.slugify(self.title)
         except Exception as exc:
             log_failure("ServiceFormState.load", exc, service=edit_id[:64] or None)
             self.error = _s(LOAD_FAILED)
@@ -219,28 +247,34 @@ class ServiceFormState(ImageUploadMixin, AccountState):
 
     @rx.event
     def set_title(self, value: str):
+        self._typed_at = time.time()
         self.title = str(value)[:300]
         if not self.slug or self.slug == self._auto_slug:
             self.slug = self._auto_slug = catalog_admin.slugify(self.title)
 
     @rx.event
     def set_title_en(self, value: str):
+        self._typed_at = time.time()
         self.title_en = str(value)[:300]
 
     @rx.event
     def set_description_en(self, value: str):
+        self._typed_at = time.time()
         self.description_en = str(value)[:12000]
 
     @rx.event
     def set_slug(self, value: str):
+        self._typed_at = time.time()
         self.slug = str(value)[:300]
 
     @rx.event
     def set_description(self, value: str):
+        self._typed_at = time.time()
         self.description = str(value)[:12000]
 
     @rx.event
     def set_price(self, value: str):
+        self._typed_at = time.time()
         self.price = str(value)[:20]
 
     @rx.event
@@ -268,14 +302,17 @@ class ServiceFormState(ImageUploadMixin, AccountState):
 
     @rx.event
     def set_total_units(self, value: str):
+        self._typed_at = time.time()
         self.total_units = str(value)[:10]
 
     @rx.event
     def set_buffer(self, value: str):
+        self._typed_at = time.time()
         self.buffer_time_minutes = str(value)[:10]
 
     @rx.event
     def set_setup_lead(self, value: str):
+        self._typed_at = time.time()
         self.setup_lead_minutes = str(value)[:10]
 
     @rx.event

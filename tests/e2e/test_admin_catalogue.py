@@ -35,8 +35,8 @@ def _upload(page, name: str, color) -> None:
 
 def _fill(page, title: str, description: str, price: str) -> None:
     form = page.get_by_test_id("service-form")
-    # The form's load (its categories) starts from an empty form: what is typed before it
-    # has answered is wiped, so wait for the categories first.
+    # The categories arrive with the form's load (what is typed before it answers is kept:
+    # tests/e2e/test_forms_keep_input.py).
     expect(form.get_by_label("Category").locator("option")).not_to_have_count(1)
     form.get_by_label("Title").fill(title)
     form.get_by_label("Description").fill(description)

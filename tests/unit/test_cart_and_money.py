@@ -77,6 +77,15 @@ def test_people_count_and_counted_names():
     assert cart.people_count("1000") == 1000
     assert cart.counted_name("Tavolina", 12, "table") == "Tavolina (12 tavolina)"
     assert cart.counted_name("Karriget", 80, "person") == "Karriget (80 persona)"
+    # English counts in the singular and the plural; the default edition keeps SPEC's words.
+    from storefront import i18n
+
+    assert cart.counted_name("Tavolina", 1, "table") == "Tavolina (1 tavolina)"
+    with i18n.using("en"):
+        assert cart.counted_name("Tables", 1, "table") == "Tables (1 table)"
+        assert cart.counted_name("Tables", 12, "table") == "Tables (12 tables)"
+        assert cart.counted_name("Chairs", 1, "person") == "Chairs (1 person)"
+        assert cart.counted_name("Chairs", 80, "person") == "Chairs (80 people)"
     assert cart.counted_name("Bouncer", 2, None) == "Bouncer"
 
 
