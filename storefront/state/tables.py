@@ -31,9 +31,13 @@ class TablesState(rx.State):
 
     @rx.event
     async def load(self):
-        self.loading = True
+        """The tables of the page. Shown again (a later visit of this tab), the ones held stay
+        on screen and the button stays live while they are read afresh: a click in that moment
+        is added, not dropped by a button that went busy under the pointer."""
         self.error = ""
-        yield
+        if not self.tables:
+            self.loading = True
+            yield
         try:
             views = await call_service(
                 catalog.list_public_services, category_slug="wedding-tables", kind="table"
