@@ -18,6 +18,7 @@ DEFAULT_TABLE_PRICE = "7"
 COLORS = ("white", "black")
 SIZES = ("60", "80")
 LOAD_FAILED = N_("Unknown error occurred")
+NOT_ADDED = N_("Zgjidhni një tavolinë dhe sa copë (1-1000).")
 
 
 @access("public")
@@ -38,6 +39,10 @@ class TablesState(rx.State):
         if not self.tables:
             self.loading = True
             yield
+        await self._fetch()
+        self.loading = False
+
+    async def _fetch(self) -> None:
         try:
             views = await call_service(
                 catalog.list_public_services, category_slug="wedding-tables", kind="table"
@@ -56,7 +61,6 @@ class TablesState(rx.State):
                 }
                 for v in views
             ]
-        self.loading = False
 
     @rx.var
     def selected(self) -> dict[str, str]:
@@ -108,10 +112,15 @@ class TablesState(rx.State):
         self.count_text = count_text
 
     @rx.event
-    def add_to_cart(self):
-        """Does nothing unless a matching table exists and the count is at least 1."""
+    async def add_to_cart(self):
+        """The table chosen, `count` of it. A press that comes before this tab's tables are
+        read (the page's load still on its way) reads them first; one that finds no table
+        says so instead of doing nothing."""
         from storefront.state.cart import CartState
 
+        if not self.tables:
+            await self._fetch()
         table_id = self.selected.get("id")
-        if table_id and self.count >= 1:
-            return CartState.add_service(table_id, self.count)
+        if not table_id or self.count < 1:
+            return rx.toast.warning(_(NOT_ADDED), duration=6000)
+        return CartState.add_service(table_id, self.count)

@@ -77,7 +77,7 @@ def _stored(server, booking_id: str):
             select(BookingNote.text).where(BookingNote.booking_id == uuid.UUID(booking_id))
         ).all()
     engine.dispose()
-    return status, [m["status"] for m in mails], list(notes)
+    return status, sorted(m["status"] for m in mails), list(notes)
 
 
 def test_a_driver_runs_the_day_from_a_phone(phone, server):
@@ -116,7 +116,7 @@ def test_a_driver_runs_the_day_from_a_phone(phone, server):
     expect(sheet.locator("li", has_text="All packed, gate code 4411")).to_contain_text("Driton")
     assert _stored(server, booking_id) == (
         "completed",
-        ["on_the_way", "completed"],
+        ["completed", "on_the_way"],
         ["All packed, gate code 4411"],
     )
 
