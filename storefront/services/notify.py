@@ -235,14 +235,13 @@ def _booking_confirmation(
     items: list[BookingItem],
     business: BusinessSettings,
 ) -> MailMessage:
-    name = customer_name(booking)
     subject = _o("Booking {reference} received").format(reference=booking.reference)
     text, html = mail_templates.render(
         "booking_confirmation",
         booking.language,
         subject=subject,
         business=business,
-        greeting=_o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        greeting=_greeting(booking),
         thanks=_o("Thank you for your booking at {business}.").format(
             business=business.business_name
         ),
@@ -250,14 +249,7 @@ def _booking_confirmation(
         view_label=_o("View your booking:"),
         **_booking_words(booking, items),
     )
-    ics = ics_for_booking(booking, items, business=business)
-    return MailMessage(
-        to=notification.recipient,
-        subject=subject,
-        text=text,
-        html=html,
-        attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
-    )
+    return _with_calendar(notification, booking, items, business, subject, text, html)
 
 
 # A booking's statuses as its mails name them.
@@ -320,6 +312,33 @@ def _on_the_way(
         **_booking_words(booking, items),
     )
     return MailMessage(to=notification.recipient, subject=subject, text=text, html=html)
+
+
+def _greeting(booking: Booking) -> str:
+    """'Hello Arta,' ('Hello,' without a name), in the language of the moment."""
+    name = customer_name(booking)
+    return _o("Hello {name},").format(name=name) if name else _o("Hello,")
+
+
+def _with_calendar(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    business: BusinessSettings,
+    subject: str,
+    text: str,
+    html: str,
+) -> MailMessage:
+    """A booking's mail with its calendar file attached (its events keep their ids, so a
+    calendar that imported an earlier one moves or cancels them)."""
+    ics = ics_for_booking(booking, items, business=business)
+    return MailMessage(
+        to=notification.recipient,
+        subject=subject,
+        text=text,
+        html=html,
+        attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
+    )
 
 
 def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, Any]:
@@ -409,7 +428,6 @@ def _booking_change(
     items: list[BookingItem],
     business: BusinessSettings,
 ) -> MailMessage:
-    name = customer_name(booking)
     moved = notification.payload.get("change") == "moved"
     if moved:
         subject = _o("Booking {reference} moved").format(reference=booking.reference)
@@ -424,22 +442,13 @@ def _booking_change(
         booking.language,
         subject=subject,
         business=business,
-        greeting=_o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        greeting=_greeting(booking),
         news=news.format(reference=booking.reference),
         before=before,
         view_line=_o("View your booking: {address}"),
         **_booking_words(booking, items),
     )
-    # The calendar file again: its events keep their ids, so a calendar that imported the
-    # first one moves or cancels them.
-    ics = ics_for_booking(booking, items, business=business)
-    return MailMessage(
-        to=notification.recipient,
-        subject=subject,
-        text=text,
-        html=html,
-        attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
-    )
+    return _with_calendar(notification, booking, items, business, subject, text, html)
 
 
 # --- reminders (services/reminders.py queues them) ---------------------------------------------
@@ -472,7 +481,6 @@ def _booking_reminder(
     start: datetime,
     business: BusinessSettings,
 ) -> MailMessage:
-    name = customer_name(booking)
     day, time = dates.local_date(start), dates.local_time(start)
     subject = _o("Reminder: booking {reference} on {day} at {time}").format(
         reference=booking.reference, day=day, time=time
@@ -482,7 +490,7 @@ def _booking_reminder(
         booking.language,
         subject=subject,
         business=business,
-        greeting=_o("Hello {name},").format(name=name) if name else _o("Hello,"),
+        greeting=_greeting(booking),
         reminder=_o("A reminder of your booking at {business}: {day} at {time}.").format(
             business=business.business_name, day=day, time=time
         ),
