@@ -25,6 +25,12 @@ T = TypeVar("T")
 # not answer fails a new connection after CONNECT_TIMEOUT seconds instead of hanging a worker.
 POOL_RECYCLE_SECONDS = 1800
 CONNECT_TIMEOUT_SECONDS = 5
+# Each worker's pool: POOL_SIZE connections kept, up to POOL_OVERFLOW more in a burst; a request
+# that finds none free within POOL_TIMEOUT_SECONDS is answered 'unavailable, try again'
+# (`is_outage`) instead of queueing for long (a burst of 200 bookings: bench/booking_race.py).
+POOL_SIZE = 5
+POOL_OVERFLOW = 10
+POOL_TIMEOUT_SECONDS = 5
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -47,6 +53,9 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         echo=echo,
         pool_pre_ping=True,
         pool_recycle=POOL_RECYCLE_SECONDS,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_OVERFLOW,
+        pool_timeout=POOL_TIMEOUT_SECONDS,
         connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
     )
 

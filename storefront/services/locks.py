@@ -8,7 +8,11 @@ never wait on each other crosswise; they are held until the transaction ends.
 
 - PostgreSQL: transaction advisory locks, `pg_advisory_xact_lock(namespace, key)`, after
   `SET LOCAL lock_timeout` (LOCK_TIMEOUT): a lock not granted by then raises OperationalError
-  (`is_lock_timeout`), which the callers turn into their 'busy' answer.
+  (`is_lock_timeout`), which the callers turn into their 'busy' answer. A caller that can tell
+  without the lock that it would be refused anyway passes `while_waiting`: the wait is then cut
+  into tries every RECHECK_SECONDS, and between two tries `while_waiting()` looks again (and
+  raises to give up), so a burst at a slot that has just filled is answered at once instead of each
+  guest queueing for the lock in turn only to be refused under it (bench/booking_race.py).
 - SQLite: the database's write lock, taken by opening the transaction with `BEGIN IMMEDIATE`
   (storefront/db.py issues it): one writer at a time, which covers every key. A transaction the
   caller already opened keeps its own mode.
@@ -19,7 +23,10 @@ that exist are their own keys. It uses `begin_write` and LOCK_TIMEOUT from here.
 from __future__ import annotations
 
 import hashlib
+import random
+import time
 import uuid
+from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -27,8 +34,14 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-# How long a transaction waits for a lock before it gives up (PostgreSQL).
-LOCK_TIMEOUT = "10s"
+# How long a transaction waits for a lock before it gives up (PostgreSQL): a guest is told to
+# try again rather than kept waiting longer than this.
+LOCK_TIMEOUT_SECONDS = 5
+LOCK_TIMEOUT = f"{LOCK_TIMEOUT_SECONDS}s"
+# How often a waiter that can look again without the lock tries the lock
+# (`take(while_waiting=...)`), and its last wait when its time has run out.
+RECHECK_SECONDS = 0.1
+FINAL_WAIT = "100ms"
 
 
 class Space(IntEnum):
@@ -69,18 +82,58 @@ def begin_write(session: Session) -> None:
         session.connection(execution_options={"sqlite_begin": "BEGIN IMMEDIATE"})
 
 
-def take(session: Session, *keys: Key) -> None:
-    """Hold `keys` until the transaction ends, taken in sorted order (see the module)."""
+def take(session: Session, *keys: Key, while_waiting: Callable[[], None] | None = None) -> None:
+    """Hold `keys` until the transaction ends, taken in sorted order (see the module). While a
+    key is held by another transaction, `while_waiting` (if given) is called every RECHECK_SECONDS
+    and may raise to give up; it runs in this transaction, so what it reads is expired before
+    the lock is had (read again under the lock)."""
     if session.get_bind().dialect.name != "postgresql":
         begin_write(session)
         return
     connection = session.connection()
     connection.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
     for key in sorted(set(keys)):
-        connection.execute(
-            text("SELECT pg_advisory_xact_lock(:space, :number)"),
+        if while_waiting is None:
+            _lock(session, key)
+        elif not _try_lock(session, key):
+            _lock_checking(session, key, while_waiting)
+
+
+def _lock(session: Session, key: Key) -> None:
+    session.connection().execute(
+        text("SELECT pg_advisory_xact_lock(:space, :number)"),
+        {"space": int(key.space), "number": key.number},
+    )
+
+
+def _try_lock(session: Session, key: Key) -> bool:
+    """`key` if it is free now (one round trip, no waiting)."""
+    return bool(
+        session.connection()
+        .execute(
+            text("SELECT pg_try_advisory_xact_lock(:space, :number)"),
             {"space": int(key.space), "number": key.number},
         )
+        .scalar()
+    )
+
+
+def _lock_checking(session: Session, key: Key, while_waiting: Callable[[], None]) -> None:
+    """`key` within LOCK_TIMEOUT_SECONDS: tried every RECHECK_SECONDS (with a little jitter, so
+    waiters do not knock in step), with `while_waiting` called between tries. A wait that runs
+    out ends as `take`'s would: a lock not granted, OperationalError (`is_lock_timeout`)."""
+    deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
+    while True:
+        while_waiting()
+        if time.monotonic() >= deadline:
+            session.connection().execute(text(f"SET LOCAL lock_timeout = '{FINAL_WAIT}'"))
+            _lock(session, key)
+            break
+        time.sleep(RECHECK_SECONDS * random.uniform(0.5, 1.0))
+        if _try_lock(session, key):
+            break
+    # What `while_waiting` read is read again under the lock.
+    session.expire_all()
 
 
 def is_lock_timeout(error: OperationalError) -> bool:

@@ -266,7 +266,7 @@ def _change_at_the_lock(engine, service_id, **values):
     done = []
 
     def before(_conn, _cursor, statement, *_args):
-        if done or not ("BEGIN IMMEDIATE" in statement or "pg_advisory_xact_lock" in statement):
+        if done or not ("BEGIN IMMEDIATE" in statement or "advisory_xact_lock" in statement):
             return
         done.append(statement)
         with engine.begin() as other:  # committed before the lock statement runs

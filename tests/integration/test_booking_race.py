@@ -4,15 +4,17 @@ many through as there are units, on both databases."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import BookingItem
-from storefront.services import booking
+from storefront.services import booking, locks
 from tests.factories import contact, line, make_service
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -96,3 +98,124 @@ def test_a_double_click_racing_itself_gets_one_booking(session, database_url):
     assert len(answers) == 2 and answers[0] == answers[1], answers
     session.rollback()
     assert session.exec(select(func.count()).select_from(BookingItem)).one() == 1
+
+
+# --- waiting for the lock: refused at once once the slot is full (issue 23) ---------------------
+
+
+def _hold_the_lock(database_url: str, service_id):
+    """Another transaction holding the service's booking lock (PostgreSQL), and its release."""
+    engine = make_engine(database_url)
+    holder = Session(engine)
+    locks.take(holder, locks.service(service_id))
+
+    def release() -> None:
+        holder.rollback()
+        holder.close()
+        engine.dispose()
+
+    return release
+
+
+def _place_in_thread(database_url: str, lines, key: str, outcome: dict) -> threading.Thread:
+    def run() -> None:
+        engine = make_engine(database_url)
+        began = time.monotonic()
+        try:
+            with Session(engine, expire_on_commit=False) as own:
+                outcome["placed"] = booking.place_booking(
+                    session=own, lines=lines, contact=contact(), idempotency_key=key, now=NOW
+                )
+        except booking.BookingError as error:
+            outcome["code"] = error.code
+        finally:
+            outcome["seconds"] = time.monotonic() - began
+            engine.dispose()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_a_guest_queueing_for_the_lock_is_refused_as_soon_as_the_slot_fills(session, database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has one write lock and no queue to look again from")
+    castle = make_service(session, units=1)
+    session.commit()
+    lines = [line(castle, "2026-06-10", "10:00", hours=2)]
+    release = _hold_the_lock(database_url, castle.id)
+    try:
+        outcome: dict = {}
+        waiting = _place_in_thread(database_url, lines, "queued-guest-key", outcome)
+        time.sleep(0.3)  # it has looked (room) and is waiting for the lock
+        assert waiting.is_alive()
+        # Meanwhile the slot is taken (a booking the holder's turn placed, say), and committed.
+        with Session(make_engine(database_url)) as other:
+            other.add(_item_of(other, castle, "2026-06-10 08:00", "2026-06-10 10:00"))
+            other.commit()
+        waiting.join(timeout=3)
+        # Refused while the lock is still held by the other transaction, not after a turn.
+        assert not waiting.is_alive()
+        assert outcome["code"] == "slot_taken"
+        assert outcome["seconds"] < locks.LOCK_TIMEOUT_SECONDS
+    finally:
+        release()
+
+
+def test_a_guest_queueing_at_a_slot_with_room_books_once_the_lock_is_free(session, database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has one write lock and no queue to look again from")
+    castle = make_service(session, units=2)
+    session.commit()
+    lines = [line(castle, "2026-06-10", "10:00", hours=2)]
+    release = _hold_the_lock(database_url, castle.id)
+    outcome: dict = {}
+    try:
+        waiting = _place_in_thread(database_url, lines, "patient-guest-key", outcome)
+        time.sleep(0.4)
+        assert waiting.is_alive()  # room, so it keeps waiting rather than giving up
+    finally:
+        release()
+    waiting.join(timeout=5)
+    assert "placed" in outcome, outcome
+    assert _placed_units(session, castle) == 1
+
+
+def _item_of(session, service, start: str, end: str):
+    """A confirmed booking of one unit of `service` from `start` to `end` (UTC)."""
+    from storefront.models import Booking
+
+    taken = Booking(
+        reference="MG-TAKEN001",
+        idempotency_key="taken-elsewhere-key",
+        status="confirmed",
+        contact_name="Someone Else",
+        contact_email="else@example.com",
+        contact_phone="+38344000000",
+        venue_address="Somewhere",
+        event_type="other",
+        guest_count=10,
+        total_amount=100,
+        currency="EUR",
+    )
+    session.add(taken)
+    session.flush()
+    return BookingItem(
+        booking_id=taken.id,
+        service_id=service.id,
+        service_name=service.title,
+        service_price=100,
+        unit_price=100,
+        price_unit="per_event",
+        quantity=1,
+        start_datetime=datetime.fromisoformat(start).replace(tzinfo=UTC),
+        end_datetime=datetime.fromisoformat(end).replace(tzinfo=UTC),
+        status="confirmed",
+    )
+
+
+def _placed_units(session, service) -> int:
+    session.rollback()
+    return session.exec(
+        select(func.sum(BookingItem.quantity)).where(BookingItem.service_id == service.id)
+    ).one()
