@@ -4,6 +4,7 @@ option)."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -19,7 +20,7 @@ from storefront.models.service_details import (
     details_as,
 )
 from storefront.services.banners import BannerCard, active_banner_items, gallery_items
-from storefront.services.catalog import ServiceView, list_public_services
+from storefront.services.catalog import ServiceView, get_public_service, list_public_services
 from storefront.services.catalog_cache import cached
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price, format_price_with_unit, to_amount
@@ -52,10 +53,12 @@ CASTLE_DEFAULT_PRICE = Decimal("249.99")
 
 
 class ShowcaseError(ServiceError):
-    """`category_missing`: the page's category is not in the catalogue."""
+    """`category_missing`: the page's category is not in the catalogue; `mascot_missing`: no
+    published mascot of the page has that id."""
 
     CODES = {
         "category_missing": "Category missing",
+        "mascot_missing": "Mascot missing",
     }
 
 
@@ -70,6 +73,15 @@ class Mascot:
     suitable_for: list[str]
     color: str
     price_label: str
+
+
+@dataclass(frozen=True)
+class MascotDescription:
+    """What the detail dialog adds to a character's slide ('Shiko detajet')."""
+
+    id: str
+    full_description: str
+    suitable_for: list[str]
 
 
 @dataclass(frozen=True)
@@ -138,6 +150,15 @@ def to_mascot(service: ServiceView) -> Mascot:
     )
 
 
+def to_mascot_description(service: ServiceView) -> MascotDescription:
+    details = details_as(service.details, MascotDetails)
+    return MascotDescription(
+        id=service.id,
+        full_description=details.full_description or service.description,
+        suitable_for=details.suitable_for or [_(text) for text in DEFAULT_SUITABLE_FOR],
+    )
+
+
 def to_package(service: ServiceView) -> Package:
     details = details_as(service.details, PackageDetails)
     return Package(
@@ -199,6 +220,21 @@ def mascot_characters(*, session: Session) -> list[Mascot]:
     _require_category(session, MASCOTS_CATEGORY)
     services = list_public_services(session=session, category_slug=MASCOTS_CATEGORY, kind="mascot")
     return [to_mascot(s) for s in services]
+
+
+@cached
+def mascot_details(*, session: Session, mascot_id: str) -> MascotDescription:
+    """The detail dialog's texts of one character of the page, in the language of the moment;
+    ShowcaseError `mascot_missing` for anything but the id of a published mascot of the
+    mascots category (a refusal is not cached: nothing is kept for ids that name nothing)."""
+    try:
+        service_id = str(uuid.UUID(mascot_id))
+    except (TypeError, ValueError, AttributeError):
+        raise ShowcaseError("mascot_missing") from None
+    service = get_public_service(session=session, service_id=service_id)
+    if service is None or service.kind != "mascot" or service.category_slug != MASCOTS_CATEGORY:
+        raise ShowcaseError("mascot_missing")
+    return to_mascot_description(service)
 
 
 def bouncer_options(*, session: Session) -> list[BouncerOption]:

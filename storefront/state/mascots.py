@@ -1,4 +1,5 @@
-"""The Mascots page: characters, packages and photos, loaded once per visit."""
+"""The Mascots page: characters, packages and photos, loaded once per visit; a character's
+detail dialog reads its longer texts when it opens."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ from storefront.services import showcase
 from storefront.services.errors import ServiceError
 from storefront.state.access import access
 from storefront.state.base import call_service
+from storefront.state.errors import log_failure
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_ERROR = N_("Unknown error occurred")
+DETAILS_FAILED = N_("Detajet e kësaj maskote nuk u ngarkuan. Provoni përsëri.")
+# A service id is a UUID (36 characters); anything longer names nothing.
+MAX_ID_LENGTH = 64
+NO_DETAILS = showcase.MascotDescription(id="", full_description="", suitable_for=[])
 
 
 @access("public")
@@ -26,6 +32,10 @@ class MascotsState(rx.State):
     works: list[showcase.Photo] = []
     error: str = ""
     loaded: bool = False
+    # The texts of the character whose detail dialog opened last (`id` says which), and what
+    # to say instead when they could not be read.
+    details: showcase.MascotDescription = NO_DETAILS
+    details_error: str = ""
 
     @rx.event
     async def load(self):
@@ -50,3 +60,27 @@ class MascotsState(rx.State):
         self.error = message
         self.mascots = []
         self.loaded = True
+
+    @rx.event
+    async def show_details(self, mascot_id: str):
+        """Read the detail dialog's texts of `mascot_id` (the dialog opens at once with what its
+        slide has; it shows these when `details.id` is its character's)."""
+        if not isinstance(mascot_id, str) or not 0 < len(mascot_id) <= MAX_ID_LENGTH:
+            return
+        try:
+            details = await call_service(showcase.mascot_details, mascot_id=mascot_id)
+        except ServiceError:
+            self._details_failed(mascot_id)
+            return
+        except Exception as exc:
+            log_failure("MascotsState.show_details", exc, mascot=mascot_id)
+            self._details_failed(mascot_id)
+            return
+        self.details = details
+        self.details_error = ""
+
+    def _details_failed(self, mascot_id: str) -> None:
+        self.details = showcase.MascotDescription(
+            id=mascot_id, full_description="", suitable_for=[]
+        )
+        self.details_error = _(DETAILS_FAILED)
