@@ -33,7 +33,6 @@ BOUNCERS_BANNER = "banner-bouncers"
 # The mascot shown without a photo says so instead of a broken image.
 NO_IMAGE = "NO_IMAGE"
 DEFAULT_SUITABLE_FOR = (N_("Birthday Parties"), N_("School Events"))
-DEFAULT_MASCOT_COLOR = "bg-purple-600"
 
 MASCOT_PACKAGE_TYPES = ("mascot", "mascot-activities")
 BOUNCER_PACKAGE_TYPES = ("bouncer", "castle", "combo")
@@ -64,14 +63,14 @@ class ShowcaseError(ServiceError):
 
 @dataclass(frozen=True)
 class Mascot:
+    """A character as its carousel slide shows it. The detail dialog's longer texts are read
+    when it opens (`mascot_details`): the page load carries only what the slides show."""
+
     id: str
     number: int
     name: str
     short_description: str
-    full_description: str
     image: str
-    suitable_for: list[str]
-    color: str
     price_label: str
 
 
@@ -142,10 +141,7 @@ def to_mascot(service: ServiceView) -> Mascot:
         number=details.number or 0,
         name=service.title,
         short_description=details.short_description or service.description,
-        full_description=details.full_description or service.description,
         image=service.image_url or NO_IMAGE,
-        suitable_for=details.suitable_for or [_(text) for text in DEFAULT_SUITABLE_FOR],
-        color=details.color or DEFAULT_MASCOT_COLOR,
         price_label=format_price_with_unit(service.price, service.price_unit),
     )
 

@@ -124,6 +124,8 @@ def test_open_modals_and_a_cart_with_a_line_have_no_serious_violation(page):
     _open(page, MASCOTS, '[data-testid="mascot-carousel-slide"]')
     _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
     expect(page.get_by_test_id("mascot-modal")).to_be_visible()
+    # Once its description has arrived (MascotsState.show_details).
+    expect(page.get_by_test_id("mascot-modal-description")).to_have_attribute("aria-busy", "false")
     assert audit(page) == []
     page.keyboard.press("Escape")
     page.get_by_test_id("works-photo").first.click()

@@ -85,18 +85,79 @@ def test_the_mascot_carousel_advances_by_itself(page, server):
     expect(active).to_have_text(mascots[1].name, timeout=9000)
 
 
+def _details_of(modal):
+    """The description of the detail dialog, once MascotsState.show_details has read it."""
+    description = modal.get_by_test_id("mascot-modal-description")
+    expect(description).to_have_attribute("aria-busy", "false")
+    return description
+
+
 def test_mascot_details_open_in_a_modal(page, server):
     first = _read(server, showcase.mascot_characters)[0]
+    details = _read(server, showcase.mascot_details, mascot_id=first.id)
     _still(page)
     page.goto(MASCOTS)
     _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
     modal = page.get_by_test_id("mascot-modal")
     expect(modal.get_by_role("heading", name=first.name)).to_be_visible()
-    expect(modal).to_contain_text(first.full_description)
-    for text in first.suitable_for:
-        expect(modal).to_contain_text(text)
+    expect(_details_of(modal)).to_have_text(details.full_description)
+    expect(modal.get_by_test_id("mascot-modal-suitable-for").get_by_role("listitem")).to_have_text(
+        details.suitable_for
+    )
     modal.get_by_test_id("mascot-modal-close").click()
     expect(modal).to_be_hidden()
+
+
+def _hold_details(page) -> list:
+    """Hold back the page's MascotsState.show_details events until they are sent on
+    (`send()` of the list's entries); every other message passes."""
+    held: list = []
+
+    def route(ws):
+        to_server = ws.connect_to_server()
+
+        def from_page(message):
+            if isinstance(message, str) and "show_details" in message:
+                held.append(lambda: to_server.send(message))
+            else:
+                to_server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/_event"), route)
+    return held
+
+
+def test_the_dialog_opens_at_once_and_its_texts_arrive_in_the_space_kept_for_them(page, server):
+    """The page load carries no character's full description: the dialog opens with its
+    slide's name, photo, price and button, shows grey lines and chips of their size while
+    MascotsState.show_details reads them, then that character's texts."""
+    second = _read(server, showcase.mascot_characters)[1]
+    details = _read(server, showcase.mascot_details, mascot_id=second.id)
+    held = _hold_details(page)
+    _still(page)
+    page.goto(MASCOTS)
+    page.get_by_test_id("mascot-carousel-next").click()
+    expect(_active(page, "mascot-carousel").get_by_test_id("mascot-name")).to_have_text(second.name)
+    _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
+    modal = page.get_by_test_id("mascot-modal")
+    expect(modal.get_by_role("heading", name=second.name)).to_be_visible()
+    expect(modal).to_contain_text(second.price_label)
+    expect(modal.get_by_test_id("mascot-modal-add")).to_be_enabled()
+    description = modal.get_by_test_id("mascot-modal-description")
+    expect(description).to_have_attribute("aria-busy", "true")
+    expect(modal.get_by_test_id("mascot-modal-chips-loading")).to_be_visible()
+    expect(modal).not_to_contain_text(details.full_description)
+    waiting = modal.bounding_box()["height"]
+
+    assert len(held) == 1
+    held.pop()()
+    expect(_details_of(modal)).to_have_text(details.full_description)
+    chips = modal.get_by_test_id("mascot-modal-suitable-for").get_by_role("listitem")
+    expect(chips).to_have_text(details.suitable_for)
+    expect(modal.get_by_test_id("mascot-modal-chips-loading")).to_have_count(0)
+    # The texts take the place of the grey ones: the dialog grows or shrinks by a line at most.
+    assert abs(modal.bounding_box()["height"] - waiting) <= 24
 
 
 def _prices(panel):
@@ -185,6 +246,7 @@ def test_add_button_shows_adding_while_busy(page):
     _still(page)
     page.goto(MASCOTS)
     _active(page, "mascot-carousel").get_by_test_id("mascot-details").click()
+    _details_of(page.get_by_test_id("mascot-modal"))
     button = page.get_by_test_id("mascot-modal").get_by_test_id("mascot-modal-add")
     button.click()
     expect(button).to_have_text("Adding...")

@@ -1,6 +1,7 @@
 """What the Mascots and Bouncers pages show, shaped from the catalogue (services/showcase.py)."""
 
 from collections.abc import Iterator
+from dataclasses import fields
 from decimal import Decimal
 
 import pytest
@@ -28,30 +29,43 @@ def _view(kind="mascot", price="250", meta=None, image="/media/x.webp", title="I
     )
 
 
+MASCOT_META = {
+    "number": 3,
+    "short_description": "Brief.",
+    "full_description": "Long story.",
+    "suitable_for": ["Weddings"],
+    "color": "bg-sky-500",
+}
+
+
 def test_mascot_takes_its_texts_from_meta():
-    mascot = showcase.to_mascot(
-        _view(
-            meta={
-                "number": 3,
-                "short_description": "Brief.",
-                "full_description": "Long story.",
-                "suitable_for": ["Weddings"],
-                "color": "bg-sky-500",
-            }
-        )
-    )
+    mascot = showcase.to_mascot(_view(meta=MASCOT_META))
     assert (mascot.number, mascot.name, mascot.short_description) == (3, "Ice Princess", "Brief.")
-    assert mascot.full_description == "Long story."
-    assert mascot.suitable_for == ["Weddings"] and mascot.color == "bg-sky-500"
     assert mascot.price_label == "250,00\u00a0€\u00a0/\u00a0h"  # a mascot is priced per hour
+    details = showcase.to_mascot_description(_view(meta=MASCOT_META))
+    assert details == showcase.MascotDescription("id-1", "Long story.", ["Weddings"])
+
+
+def test_a_slide_carries_only_what_it_shows():
+    """The detail dialog's texts are read when it opens (showcase.mascot_details), so the page
+    load does not carry them for every character; the colour is shown nowhere."""
+    assert [f.name for f in fields(showcase.Mascot)] == [
+        "id",
+        "number",
+        "name",
+        "short_description",
+        "image",
+        "price_label",
+    ]
 
 
 def test_mascot_defaults_follow_spec():
-    mascot = showcase.to_mascot(_view(image=None, meta={"suitable_for": "not a list"}))
+    view = _view(image=None, meta={"suitable_for": "not a list"})
+    mascot = showcase.to_mascot(view)
+    details = showcase.to_mascot_description(view)
     assert mascot.image == showcase.NO_IMAGE
-    assert mascot.suitable_for == ["Birthday Parties", "School Events"]
-    assert mascot.color == "bg-purple-600"
-    assert mascot.full_description == mascot.short_description == "Short text."
+    assert details.suitable_for == ["Birthday Parties", "School Events"]
+    assert details.full_description == mascot.short_description == "Short text."
 
 
 def test_package_keeps_its_type_and_features():

@@ -157,7 +157,10 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
                 ),
                 rx.el.button(
                     _("Shiko detajet"),
-                    on_click=selected_mascot.set_value(mascot),
+                    on_click=[
+                        selected_mascot.set_value(mascot),
+                        MascotsState.show_details(mascot.id),
+                    ],
                     type="button",
                     class_name="rounded-full border-2 border-fuchsia-600 px-5 py-2 font-semibold "
                     "text-fuchsia-700 hover:bg-fuchsia-50",
@@ -171,6 +174,75 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
     )
 
 
+# Grey placeholders as tall as the texts they stand for (a line of the description, a chip), so
+# the dialog keeps its size when the texts arrive.
+SKELETON = "bg-slate-200 animate-pulse"
+SKELETON_LINES = ("w-full", "w-full", "w-2/3")
+SKELETON_CHIPS = ("w-32", "w-28")
+
+
+def description_skeleton() -> rx.Component:
+    return rx.fragment(
+        *(
+            rx.el.span(class_name=f"block h-4 my-1 rounded {SKELETON} {width}")
+            for width in SKELETON_LINES
+        )
+    )
+
+
+def chip_skeleton() -> rx.Component:
+    return rx.el.div(
+        *(
+            rx.el.span(class_name=f"h-7 rounded-full {SKELETON} {width}")
+            for width in SKELETON_CHIPS
+        ),
+        class_name="mt-2 flex flex-wrap gap-2",
+        aria_hidden="true",
+        data_testid="mascot-modal-chips-loading",
+    )
+
+
+def suitable_for_chips() -> rx.Component:
+    return rx.el.ul(
+        rx.foreach(
+            MascotsState.details.suitable_for,
+            lambda text: rx.el.li(
+                text,
+                class_name="rounded-full bg-fuchsia-50 px-3 py-1 text-sm text-fuchsia-700",
+            ),
+        ),
+        class_name="mt-2 flex flex-wrap gap-2",
+        data_testid="mascot-modal-suitable-for",
+    )
+
+
+def mascot_description(mascot_id: rx.Var) -> rx.Component:
+    """The full description and 'Suitable for' of the dialog's character: placeholders of their
+    size until MascotsState.show_details has read them, one line if it could not."""
+    waiting = MascotsState.details.id != mascot_id
+    failed = ~waiting & (MascotsState.details_error != "")
+    return rx.fragment(
+        rx.dialog.description(
+            rx.cond(
+                waiting,
+                description_skeleton(),
+                rx.cond(failed, MascotsState.details_error, MascotsState.details.full_description),
+            ),
+            class_name=rx.cond(failed, "text-red-700", "text-slate-700"),
+            aria_busy=waiting,
+            data_testid="mascot-modal-description",
+        ),
+        rx.cond(
+            failed,
+            rx.fragment(),
+            rx.fragment(
+                rx.el.h3(_("Suitable for"), class_name="mt-4 font-semibold text-slate-900"),
+                rx.cond(waiting, chip_skeleton(), suitable_for_chips()),
+            ),
+        ),
+    )
+
+
 def mascot_modal() -> rx.Component:
     mascot = selected_mascot.value
     return modal(
@@ -179,18 +251,7 @@ def mascot_modal() -> rx.Component:
             class_name="overflow-hidden rounded-xl",
         ),
         rx.dialog.title(mascot["name"], class_name="mt-4"),
-        rx.dialog.description(mascot["full_description"], class_name="text-slate-700"),
-        rx.el.h3(_("Suitable for"), class_name="mt-4 font-semibold text-slate-900"),
-        rx.el.ul(
-            rx.foreach(
-                mascot["suitable_for"].to(list[str]),
-                lambda text: rx.el.li(
-                    text,
-                    class_name="rounded-full bg-fuchsia-50 px-3 py-1 text-sm text-fuchsia-700",
-                ),
-            ),
-            class_name="mt-2 flex flex-wrap gap-2",
-        ),
+        mascot_description(mascot["id"].to(str)),
         rx.el.div(
             rx.el.p(mascot["price_label"], class_name="text-2xl font-extrabold text-fuchsia-700"),
             add_to_cart_button(mascot["id"].to(str), test_id="mascot-modal-add"),
