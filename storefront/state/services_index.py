@@ -26,6 +26,8 @@ class ServicesIndexState(rx.State):
     themes: list[dict[str, str]] = []
     # Published services of no particular kind (made in the back office): each has its page.
     others: list[dict[str, str]] = []
+    # False until the first load has answered: the page shows cards' skeletons meanwhile.
+    loaded: bool = False
 
     @rx.event
     async def load(self):
@@ -43,6 +45,7 @@ class ServicesIndexState(rx.State):
         ]
         self.themes = [_card(t, from_price=True) for t in themes]
         self.others = [_card(s) for s in others]
+        self.loaded = True
 
 
 def _card(view: catalog.ServiceView, *, from_price: bool = False) -> dict[str, str]:

@@ -4,7 +4,7 @@ import reflex as rx
 
 from storefront.components.layout import page_layout
 from storefront.components.photo import photo
-from storefront.components.ui import page_title, section_title
+from storefront.components.ui import page_title, section_title, skeleton
 from storefront.i18n import N_, _
 from storefront.state.services_index import ServicesIndexState
 
@@ -41,21 +41,73 @@ def _theme_card(theme: dict) -> rx.Component:
     )
 
 
+# While the first load is on its way, cards of the same size hold the grids' room, so the
+# sections and the footer below do not jump when the cards arrive (Lighthouse CLS, issue 23).
+CATEGORY_SKELETONS = 4
+THEME_SKELETONS = 3
+
+
+def _category_skeleton(_index) -> rx.Component:
+    return rx.el.div(
+        skeleton("h-7 w-2/3"),
+        skeleton("mt-2 h-4 w-full"),
+        skeleton("mt-1 h-4 w-5/6"),
+        # Four to a row on wide screens: the descriptions wrap to about five lines there.
+        skeleton("mt-1 h-4 w-full hidden lg:block"),
+        skeleton("mt-1 h-4 w-full hidden lg:block"),
+        skeleton("mt-1 h-4 w-3/4 hidden lg:block"),
+        skeleton("mt-4 h-6 w-16"),
+        class_name="rounded-3xl border border-slate-100 bg-white p-6 shadow-sm",
+    )
+
+
+def _theme_skeleton(_index) -> rx.Component:
+    return rx.el.div(
+        skeleton("aspect-[4/3] w-full rounded-none"),
+        rx.el.div(
+            skeleton("h-7 w-2/3"),
+            skeleton("mt-1 h-4 w-full"),
+            skeleton("mt-1 h-4 w-4/5"),
+            skeleton("mt-3 h-6 w-24"),
+            class_name="p-5",
+        ),
+        class_name="overflow-hidden rounded-3xl border border-slate-100 bg-white shadow-sm",
+    )
+
+
+def _grid(cards: rx.Var, card, skeleton_card, count: int, class_name: str) -> rx.Component:
+    return rx.el.div(
+        rx.cond(
+            ServicesIndexState.loaded,
+            rx.foreach(cards, card),
+            rx.fragment(*[skeleton_card(n) for n in range(count)]),
+        ),
+        aria_busy=(~ServicesIndexState.loaded).to(str),
+        class_name=class_name,
+    )
+
+
 def services_index() -> rx.Component:
     return page_layout(
         page_title(_("Shërbimet"), _(SUBTITLE)),
         rx.el.section(
-            rx.el.div(
-                rx.foreach(ServicesIndexState.categories, _category_card),
-                class_name="grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
+            _grid(
+                ServicesIndexState.categories,
+                _category_card,
+                _category_skeleton,
+                CATEGORY_SKELETONS,
+                "grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
             ),
             class_name="max-w-6xl mx-auto px-4",
         ),
         rx.el.section(
             section_title(_("Dekorime Tematike")),
-            rx.el.div(
-                rx.foreach(ServicesIndexState.themes, _theme_card),
-                class_name="grid gap-6 md:grid-cols-3",
+            _grid(
+                ServicesIndexState.themes,
+                _theme_card,
+                _theme_skeleton,
+                THEME_SKELETONS,
+                "grid gap-6 md:grid-cols-3",
             ),
             class_name="max-w-6xl mx-auto px-4 mt-16",
         ),
