@@ -54,6 +54,7 @@ def public_pages() -> list[str]:
         sys.exit(f"bench/lighthouse.py: give SAMPLES a page for {unknown}")
     return [i18n.href(page, lang) for lang in i18n.LANGUAGES for page in pages]
 
+
 RUNS = 3
 AIM = 0.90
 # Core Web Vitals' 'good' (issue 23).
@@ -180,7 +181,9 @@ def print_table(rows: dict[str, dict], runs: int) -> None:
     print(f"\naim: performance >= {AIM:.2f} on every storefront page")
     pages = {name: row for name, row in rows.items() if not name.startswith("minimal")}
     for what, column, most in (("LCP", "LCP s", LCP_AIM), ("CLS", "CLS", CLS_AIM)):
-        misses = [f"{name} ({row[column]:.2f})" for name, row in pages.items() if row[column] > most]
+        misses = [
+            f"{name} ({row[column]:.2f})" for name, row in pages.items() if row[column] > most
+        ]
         verdict = "met" if not misses else "missed by " + ", ".join(misses)
         print(f"aim: {what} <= {most} on every page: {verdict}")
     for name, row in rows.items():

@@ -35,7 +35,7 @@ from sqlalchemy.engine import Engine, make_url  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
-from storefront.services.catalog_cache import CACHE  # noqa: E402
+from storefront.services.catalog_cache import CACHES  # noqa: E402
 from tests.mail_server import MailServer  # noqa: E402
 from tests.webhook_server import WebhookServer  # noqa: E402
 
@@ -139,7 +139,8 @@ def _empty_all_tables(engine: Engine) -> None:
         for table in reversed(SQLModel.metadata.sorted_tables):
             conn.execute(table.delete())
     # Plain table deletes pass by the ORM's hooks: forget what the catalogue cache holds.
-    CACHE.clear()
+    for cache in CACHES:
+        cache.clear()
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ from storefront.models import (
     ServiceCapacity,
     utcnow,
 )
-from storefront.services.catalog_cache import cached
+from storefront.services.catalog_cache import OCCUPANCY, cached, from_caches
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -625,6 +625,21 @@ def shown_rules(*, session: Session, service_id: str) -> ServiceCalendar:
     return load_rules(session=session, service_id=service.id)
 
 
+@cached(cache=OCCUPANCY)
+def month_calendar(*, session: Session, service_id: str, year: int, month: int) -> ServiceCalendar:
+    """A published service's public rules with the bookings that can touch the days of one
+    month: built once per change of the catalogue or of any booking (catalog_cache.OCCUPANCY),
+    so a visitor's calendar and slots are computed without a query."""
+    rules = shown_rules(session=session, service_id=service_id)
+    return with_booked_holds(
+        rules,
+        session=session,
+        service_id=service_id_of(service_id),
+        first_day=date(year, month, 1),
+        last_day=date(year, month, calendar_module.monthrange(year, month)[1]),
+    )
+
+
 def _shown_calendar(
     session: Session,
     service_id: object,
@@ -633,18 +648,20 @@ def _shown_calendar(
     last_day: date,
     cart_holds: Iterable[CartHold],
 ) -> ServiceCalendar:
+    """The public calendar of `first_day`..`last_day` (days of one month), with the cart's
+    other lines of the service counted as taken."""
     if not isinstance(service_id, str | uuid.UUID):
         raise AvailabilityError("service_not_found", "No such service")
-    rules = shown_rules(session=session, service_id=str(service_id)[:64])
-    return with_booked_holds(
-        rules,
-        session=session,
-        service_id=service_id_of(str(service_id)[:64]),
-        first_day=first_day,
-        last_day=last_day,
-    ).with_holds(cart_hold_to_hold(h, rules.zone) for h in cart_holds)
+    key = str(service_id_of(str(service_id)[:64]))
+    if (first_day.year, first_day.month) != (last_day.year, last_day.month):
+        raise AvailabilityError("invalid_month", "No such month")
+    calendar = month_calendar(
+        session=session, service_id=key, year=first_day.year, month=first_day.month
+    )
+    return calendar.with_holds(cart_hold_to_hold(h, calendar.zone) for h in cart_holds)
 
 
+@from_caches
 def month_days(
     *,
     session: Session,
@@ -673,6 +690,7 @@ def month_days(
     )
 
 
+@from_caches
 def day_slots(
     *,
     session: Session,
