@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import _
-from storefront.state.cart import CartState
+from storefront.state.cart import CartState, adding
 
 BUTTON = (
     "inline-flex items-center justify-center gap-2 rounded-full bg-fuchsia-600 px-5 py-2.5 "
@@ -17,7 +17,7 @@ BUTTON = (
 def add_to_cart_button(
     service_id: rx.Var, *, test_id: str = "add-to-cart", class_name: str = ""
 ) -> rx.Component:
-    busy = CartState.adding_id == service_id
+    busy = adding.value == service_id
     return rx.el.button(
         rx.icon("shopping-cart", size=18),
         rx.cond(busy, _("Adding..."), _("Add to Cart")),

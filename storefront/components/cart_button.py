@@ -5,7 +5,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import _
-from storefront.state.cart import CartState
+from storefront.state.cart import CartState, adding, just_added
 
 FLIGHT_MS = 700
 
@@ -81,7 +81,7 @@ def floating_cart() -> rx.Component:
     return rx.el.aside(
         rx.cond(hidden, rx.fragment(), _button()),
         rx.el.p(
-            rx.cond(CartState.adding_id != "", _("Adding..."), ""),
+            rx.cond(adding.value != "", _("Adding..."), ""),
             role="status",
             class_name="sr-only",
             data_testid="cart-status",
@@ -107,7 +107,7 @@ def _button() -> rx.Component:
         underline="none",
         aria_label=_("Cart"),
         class_name=rx.cond(
-            CartState.last_added_id != "",
+            just_added.value != "",
             "cart-fab cart-fab-hop",
             "cart-fab",
         ),

@@ -3,9 +3,11 @@ and prices are looked up in the catalogue, never taken from the browser."""
 
 from __future__ import annotations
 
-import asyncio
+import json
+import time
 
 import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
 
 from storefront import i18n, routes
 from storefront.i18n import N_, _
@@ -19,6 +21,13 @@ ADD_BUSY_SECONDS = 1.0
 # docs/product.md §4: the theme page's button comes back sooner.
 THEME_ADD_BUSY_SECONDS = 0.5
 LAST_ADDED_SECONDS = 2.0
+# What an add marks, kept in the browser (client-side state, like the carousels' slide): the
+# service whose button says 'Adding...' (disabled), and the one just added (the floating
+# button's hop). The server sets them with its one answer to an add (`_after_add`), and the
+# browser clears them itself after their time: an add costs the server no further update.
+adding = ClientStateVar.create("cart_adding", default="", global_ref=True)
+just_added = ClientStateVar.create("cart_just_added", default="", global_ref=True)
+
 MAX_COUNT = 1000
 # An add past what one time slot of a service can hold (its units).
 # Messages, marked for translation and said with `_()` where they are shown.
@@ -52,13 +61,31 @@ def _line_dict(line: checkout.CartLineView) -> dict[str, str]:
     }
 
 
+def _after_add(service_id: str, busy_seconds: float) -> str:
+    """The one script an add answers with: mark `service_id` as being added for `busy_seconds`
+    and as just added for LAST_ADDED_SECONDS (a later add restarts a mark's time), then start
+    the fly-to-cart animation (components/cart_button.py) from where the visitor clicked.
+    Reflex keeps each client-side state's setter and value in `refs`; before a component using
+    a mark has mounted, the value waits there for the first one that does."""
+    marks = [
+        [f"_client_state_{mark._getter_name}", f"_client_state_{mark._setter_name}", ms]
+        for mark, ms in (
+            (adding, round(busy_seconds * 1000)),
+            (just_added, round(LAST_ADDED_SECONDS * 1000)),
+        )
+    ]
+    return (
+        "((id, marks) => { const timers = (window.__cartMarks ??= {});"
+        " for (const [value, setter, ms] of marks) {"
+        " const put = (v) => (refs[setter] ?? ((x) => { refs[value] = x; }))(v);"
+        " put(id); clearTimeout(timers[value]); timers[value] = setTimeout(() => put(''), ms); }"
+        f" window.flyToCart?.(); }})({json.dumps(service_id)}, {json.dumps(marks)})"
+    )
+
+
 @access("public")
 class CartState(rx.State):
     cart_json: str = rx.LocalStorage("[]", name="cartItems", sync=True)
-    # The service whose add button shows 'Adding...'.
-    adding_id: str = ""
-    # The item just added (drives the floating button's animation); cleared after 2 s.
-    last_added_id: str = ""
     # The cart page: lines and total priced from the catalogue (refresh), the line whose date
     # and time are being chosen, and what went wrong with that choice.
     lines: list[dict[str, str]] = []
@@ -66,9 +93,12 @@ class CartState(rx.State):
     complete: bool = False
     editing_id: str = ""
     time_error: str = ""
-    _busy_seconds: float = ADD_BUSY_SECONDS
-    # What the busy button sent (an id or a slug), so its second click is caught too.
+    # The server's own copy of the 'Adding...' mark, so a second add of the same service while
+    # its button is busy adds nothing whatever the browser sends: the service added, what its
+    # button sent (an id or a slug), and until when (time.monotonic()).
+    _adding_id: str = ""
     _adding_ref: str = ""
+    _adding_until: float = 0.0
 
     @rx.var
     def count(self) -> int:
@@ -81,7 +111,7 @@ class CartState(rx.State):
         button still adds at once."""
         if not isinstance(service_id, str) or len(service_id) > 200:
             return
-        if service_id in (self.adding_id, self._adding_ref):
+        if service_id in (self._adding_id, self._adding_ref) and self._busy():
             return
         try:
             count = int(count)
@@ -101,26 +131,19 @@ class CartState(rx.State):
                 _(FULL).format(title=added.title, most=added.most, held=added.held),
                 duration=8000,
             )
-        service = added
-        self.adding_id = service.service_id
-        self._adding_ref = service_id
-        self.last_added_id = service.service_id
-        self._busy_seconds = THEME_ADD_BUSY_SECONDS if service.kind == "theme" else ADD_BUSY_SECONDS
-        # The fly-to-cart animation (components/cart_button.py), from where the visitor clicked.
-        return [CartState.finish_adding, rx.call_script("window.flyToCart?.()")]
+        busy = THEME_ADD_BUSY_SECONDS if added.kind == "theme" else ADD_BUSY_SECONDS
+        self._adding_id, self._adding_ref = added.service_id, service_id
+        self._adding_until = time.monotonic() + busy
+        return rx.call_script(_after_add(added.service_id, busy))
 
-    @rx.event(background=True)
-    async def finish_adding(self):
-        async with self:
-            added, busy = self.adding_id, self._busy_seconds
-        await asyncio.sleep(busy)
-        async with self:
-            if self.adding_id == added:  # not a later add of another service
-                self.adding_id = self._adding_ref = ""
-        await asyncio.sleep(LAST_ADDED_SECONDS - busy)
-        async with self:
-            if self.last_added_id == added:
-                self.last_added_id = ""
+    def _busy(self) -> bool:
+        """Whether the last add is still within its busy time. A deadline further off than any
+        busy time (another host's clock, with several workers) counts as past."""
+        return (
+            0
+            < self._adding_until - time.monotonic()
+            <= max(ADD_BUSY_SECONDS, THEME_ADD_BUSY_SECONDS)
+        )
 
     @rx.event
     async def refresh(self):

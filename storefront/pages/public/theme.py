@@ -8,7 +8,7 @@ from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
 from storefront.i18n import N_, _
-from storefront.state.cart import CartState
+from storefront.state.cart import CartState, adding
 from storefront.state.theme import ThemeState
 
 TAB_LABELS = [
@@ -159,11 +159,9 @@ def _found() -> rx.Component:
                 ),
                 rx.el.div(
                     rx.el.button(
-                        rx.cond(
-                            CartState.adding_id == theme["id"], _("Adding..."), _("Add to Cart")
-                        ),
+                        rx.cond(adding.value == theme["id"], _("Adding..."), _("Add to Cart")),
                         on_click=CartState.add_service(theme["id"], 1),
-                        disabled=CartState.adding_id == theme["id"],
+                        disabled=adding.value == theme["id"],
                         class_name=PRIMARY_BUTTON,
                     ),
                     rx.link(

@@ -5,7 +5,7 @@ import reflex as rx
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, page_title
 from storefront.i18n import N_, _
-from storefront.state.cart import CartState
+from storefront.state.cart import adding
 from storefront.state.tables import TablesState
 
 ABOUT = N_(
@@ -69,7 +69,7 @@ def _count_input() -> rx.Component:
 
 
 def _add_button() -> rx.Component:
-    busy = (CartState.adding_id != "") & (CartState.adding_id == TablesState.selected["id"])
+    busy = (adding.value != "") & (adding.value == TablesState.selected["id"])
     return rx.el.button(
         rx.cond(busy, _("Adding..."), _("Add to Cart")),
         on_click=TablesState.add_to_cart,

@@ -15,7 +15,7 @@ from storefront.components.ui import (
     section_title,
 )
 from storefront.i18n import N_, _
-from storefront.state.cart import CartState
+from storefront.state.cart import CartState, adding
 from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
 INTRO = N_("Dekorim magjik për ditën tuaj më të bukur.")
@@ -83,9 +83,9 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
                 rx.cond(
                     offer.id != "",
                     rx.el.button(
-                        rx.cond(CartState.adding_id == offer.id, _("Adding..."), _("Add to Cart")),
+                        rx.cond(adding.value == offer.id, _("Adding..."), _("Add to Cart")),
                         on_click=CartState.add_service(offer.id, 1),
-                        disabled=CartState.adding_id == offer.id,
+                        disabled=adding.value == offer.id,
                         class_name=PRIMARY_BUTTON,
                     ),
                     # A built-in package is not in the catalogue: ask for a quote instead.
@@ -113,7 +113,7 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
 def tiffany_card() -> rx.Component:
     offer = WeddingsState.tiffany
     # Busy only while this offer is being added (not while the page has no offer yet).
-    busy = (CartState.adding_id != "") & (CartState.adding_id == offer.id)
+    busy = (adding.value != "") & (adding.value == offer.id)
     return rx.el.article(
         _offer_photo(offer),
         rx.el.div(
