@@ -362,7 +362,7 @@ def test_a_redis_restart_loses_tab_state_only_and_clients_keep_working(cluster, 
         _add_tables(page, 4)
         expect(page.get_by_test_id("cart-count")).to_have_text("4")
         # Nothing in flight when Redis goes away (an event being handled then fails, and what
-        # it would have sent never comes: an 'Adding...' button would stay so until a reload).
+        # it would have sent never comes).
         expect(page.get_by_test_id("add-tables")).to_have_text("Add to Cart", timeout=10000)
 
     token = str(uuid.uuid4())
