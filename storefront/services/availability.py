@@ -509,9 +509,11 @@ def check_in_order(
     return refused
 
 
+@cached
 def service_units(*, session: Session, service_id: object) -> int:
     """How many units of a service exist: the most one time slot can ever hold (a missing
-    capacity row is one unit, docs/product.md §8); 0 for an unknown id."""
+    capacity row is one unit, docs/product.md §8); 0 for an unknown id. Catalogue data, so
+    cached: the carts' limits and the pickers' messages; a booking counts them fresh."""
     try:
         key = uuid.UUID(str(service_id)[:64])
     except ValueError:

@@ -30,6 +30,7 @@ from storefront.services import (
 )
 from storefront.services.booking import BookingError, BookingLine, Contact
 from storefront.services.booking_calendar import ics_for_booking
+from storefront.services.catalog_cache import from_caches
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price, format_price_with_unit
 
@@ -184,6 +185,7 @@ class Added:
     refused: int
 
 
+@from_caches
 def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int) -> Added | None:
     """Add `count` of a public service (by id or slug) to the cart, never past what one time
     slot of it can hold (its units): what does not fit is refused and counted in `refused`.

@@ -312,3 +312,19 @@ def test_a_day_s_slots_are_answered_without_a_thread_once_cached(session, engine
         catalog_cache.fresh(
             availability.day_slots, {**kwargs, "day": "2026-13-45"}, database=database
         )
+
+
+def test_an_add_to_cart_is_answered_from_the_caches_once_its_service_is_cached(session, engine):
+    """Adding to the cart reads only catalogue data (the service, its units): once cached, an
+    add is answered in the event loop (CartState.add_service, issue 23)."""
+    from storefront.services import checkout
+
+    castle = make_service(session, title="Castle", units=2)
+    castle.images = [{"path": "services/castle.webp", "url": "/media/services/castle.webp"}]
+    session.commit()
+    database = str(engine.url)
+    kwargs = {"raw_cart": "[]", "service_ref": str(castle.id), "count": 1}
+    assert catalog_cache.fresh(checkout.add_to_cart, kwargs, database=database) is MISSING
+    first = in_transaction(lambda s: checkout.add_to_cart(session=s, **kwargs), engine)
+    served = catalog_cache.fresh(checkout.add_to_cart, kwargs, database=database)
+    assert served == first and served.held == 1 and served.most == 2
