@@ -352,7 +352,10 @@ def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -
             _flush_redis(extra["REFLEX_REDIS_URL"])
         print(f"[{setup}] building and serving the storefront ...", flush=True)
         with prod_server(ROOT, STOREFRONT_PORT, env, work / f"storefront-{setup}.log") as url:
-            scenarios = [s for s in storefront_scenarios(service_ids) if only in s.label]
+            wanted = [part for part in only.split(",") if part] or [""]
+            scenarios = [
+                s for s in storefront_scenarios(service_ids) if any(w in s.label for w in wanted)
+            ]
             results |= measure(url, scenarios, levels)
     finally:
         if drop is not None:
@@ -369,7 +372,11 @@ def main() -> None:
         default=",".join(map(str, LEVELS)),
         help="client counts, comma separated (default 1,10,50,200)",
     )
-    parser.add_argument("--only", default="", help="only the events whose label contains this")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="only the events whose label contains this (or any, comma separated)",
+    )
     args = parser.parse_args()
     levels = tuple(int(n) for n in args.clients.split(","))
     if levels[0] != 1:
