@@ -90,7 +90,9 @@ def _name(handler) -> str:
     return f"{handler.state_full_name}.{handler.fn.__name__}"
 
 
-def storefront_scenarios(service_ids: tuple[str, str]) -> list[Scenario]:
+def storefront_scenarios(
+    service_ids: tuple[str, str], table_ids: tuple[str, str]
+) -> list[Scenario]:
     from storefront.state.auth import AuthState
     from storefront.state.banners import HomeBannerState
     from storefront.state.bouncers import BouncersState
@@ -132,8 +134,10 @@ def storefront_scenarios(service_ids: tuple[str, str]) -> list[Scenario]:
             "CartState.add_service",
             _name(CartState.add_service),
             "cart_json",
-            "/services/mascots",
-            payloads=[{"service_id": i} for i in service_ids],
+            "/services/wedding-tables",
+            # Two kinds of tables in turn: 400 of each fit a cart (a mascot's 2 units would
+            # refuse the third add, which answers with a warning and no new cart).
+            payloads=[{"service_id": i} for i in table_ids],
         ),
         Scenario(
             "SlotPickerState.pick_day (a day's slots)",
@@ -295,21 +299,22 @@ def _flush_redis(url: str) -> None:
     redis.Redis.from_url(url).flushdb()
 
 
-def _catalogue_ids(database_url: str) -> tuple[str, str]:
-    """Two mascots: added to carts in turn; the first one's slots are queried."""
+def _catalogue_ids(database_url: str, kind: str) -> tuple[str, str]:
+    """Two published services of `kind`: mascots (the first one's slots are queried) or tables
+    (added to carts in turn)."""
     from sqlalchemy import create_engine, text
 
     engine = create_engine(database_url)
     with engine.connect() as conn:
         rows = conn.execute(
             text(
-                "SELECT s.id, s.kind FROM services s JOIN service_categories c ON c.id = s.category_id"
-                " WHERE c.slug = 'mascots' AND s.active AND s.status = 'published'"
-                " AND s.price IS NOT NULL ORDER BY s.display_order"
-            )
+                "SELECT s.id FROM services s WHERE s.kind = :kind AND s.active"
+                " AND s.status = 'published' AND s.price IS NOT NULL ORDER BY s.display_order"
+            ),
+            {"kind": kind},
         ).all()
     engine.dispose()
-    first, second = [str(uuid.UUID(str(r[0]))) for r in rows if r[1] == "mascot"][:2]
+    first, second = [str(uuid.UUID(str(r[0]))) for r in rows][:2]
     return first, second
 
 
@@ -336,7 +341,8 @@ def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -
             },
         )
         subprocess.run([sys.executable, "-m", "storefront.seed"], cwd=ROOT, env=env, check=True)
-        service_ids = _catalogue_ids(database_url)
+        service_ids = _catalogue_ids(database_url, "mascot")
+        table_ids = _catalogue_ids(database_url, "table")
         blank_dir = work / f"blank-{setup}"
         build_minimal_app(blank_dir)
         results: dict[str, list[Level]] = {}
@@ -354,7 +360,9 @@ def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -
         with prod_server(ROOT, STOREFRONT_PORT, env, work / f"storefront-{setup}.log") as url:
             wanted = [part for part in only.split(",") if part] or [""]
             scenarios = [
-                s for s in storefront_scenarios(service_ids) if any(w in s.label for w in wanted)
+                s
+                for s in storefront_scenarios(service_ids, table_ids)
+                if any(w in s.label for w in wanted)
             ]
             results |= measure(url, scenarios, levels)
     finally:

@@ -703,13 +703,45 @@ def day_slots(
     cart_holds: Iterable[CartHold] = (),
     now: datetime | None = None,
 ) -> list[Slot]:
-    """The start times of one day for a duration and quantity."""
+    """The start times of one day for a duration and quantity. Asked for now (no `now` given)
+    and with no cart lines of the service, the answer is shared for the minute (`_shared_day`)."""
     day = parse_day(day)
     duration_hours = check_duration(duration_hours)
     quantity = check_quantity(quantity)
-    calendar = _shown_calendar(
-        session, service_id, first_day=day, last_day=day, cart_holds=cart_holds
-    )
+    holds = tuple(cart_holds)
+    if now is None and not holds:
+        if not isinstance(service_id, str | uuid.UUID):
+            raise AvailabilityError("service_not_found", "No such service")
+        moment = utcnow()
+        # The end of this minute: a slot that becomes too soon within it is already refused.
+        minute = moment.replace(second=0, microsecond=0) + timedelta(minutes=1)
+        return _shared_day(
+            session=session,
+            service_id=str(service_id_of(str(service_id)[:64])),
+            day=day,
+            duration_hours=duration_hours,
+            quantity=quantity,
+            minute=minute,
+        )
+    calendar = _shown_calendar(session, service_id, first_day=day, last_day=day, cart_holds=holds)
     return slots_for_day(
         calendar, day, duration_hours=duration_hours, quantity=quantity, now=_now(now)
+    )
+
+
+@cached(cache=OCCUPANCY)
+def _shared_day(
+    *,
+    session: Session,
+    service_id: str,
+    day: date,
+    duration_hours: int,
+    quantity: int,
+    minute: datetime,
+) -> list[Slot]:
+    """`day_slots` of a day as anyone with an empty cart sees it in one minute, judged as at its
+    end: computed once per minute and change, whoever asks (a popular day is asked often)."""
+    calendar = _shown_calendar(session, service_id, first_day=day, last_day=day, cart_holds=())
+    return slots_for_day(
+        calendar, day, duration_hours=duration_hours, quantity=quantity, now=minute
     )

@@ -44,6 +44,7 @@ class SlotPickerState(rx.State):
     no_day_reason: str = ""
     loading: bool = False
     _units: int = 0  # the service's units: the most one time can hold
+    _open_days: str = ""  # the open days of `days`, 'YYYY-MM-DD YYYY-MM-DD ...'
 
     @rx.var
     def month_label(self) -> str:
@@ -112,7 +113,7 @@ class SlotPickerState(rx.State):
     async def pick_day(self, day: str):
         if not _is_day(day):
             return
-        if not any(d["date"] == day and d["available"] == "yes" for d in self.days):
+        if day not in self._open_days:
             return  # greyed days are not clickable, whatever the browser sends
         self.selected_date, self.selected_time = day, ""
         await self._load_slots()
@@ -156,6 +157,9 @@ class SlotPickerState(rx.State):
                 {"date": d.date, "day": d.day, "available": "yes" if d.available else "no"}
                 for d in checkout.month_grid(statuses)
             ]
+        # The month's open days, as one string: `pick_day` checks a day without walking the
+        # shown list (each of its dicts would be wrapped for change tracking).
+        self._open_days = " ".join(d["date"] for d in self.days if d["available"] == "yes")
         self.no_day_reason = _no_day_reason(self.days, self.quantity, self._units, self.month_label)
         self.loading = False
 
