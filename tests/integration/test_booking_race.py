@@ -137,13 +137,19 @@ def _place_in_thread(database_url: str, lines, key: str, outcome: dict) -> threa
     return thread
 
 
-def test_a_guest_queueing_for_the_lock_is_refused_as_soon_as_the_slot_fills(session, database_url):
+def _castle_held_elsewhere(session, database_url: str, units: int):
+    """A service of `units`, a cart line of it, and another transaction holding its lock
+    (PostgreSQL only: SQLite has one write lock and no queue to look again from)."""
     if not database_url.startswith("postgresql"):
         pytest.skip("SQLite has one write lock and no queue to look again from")
-    castle = make_service(session, units=1)
+    castle = make_service(session, units=units)
     session.commit()
     lines = [line(castle, "2026-06-10", "10:00", hours=2)]
-    release = _hold_the_lock(database_url, castle.id)
+    return castle, lines, _hold_the_lock(database_url, castle.id)
+
+
+def test_a_guest_queueing_for_the_lock_is_refused_as_soon_as_the_slot_fills(session, database_url):
+    castle, lines, release = _castle_held_elsewhere(session, database_url, units=1)
     try:
         outcome: dict = {}
         waiting = _place_in_thread(database_url, lines, "queued-guest-key", outcome)
@@ -163,12 +169,7 @@ def test_a_guest_queueing_for_the_lock_is_refused_as_soon_as_the_slot_fills(sess
 
 
 def test_a_guest_queueing_at_a_slot_with_room_books_once_the_lock_is_free(session, database_url):
-    if not database_url.startswith("postgresql"):
-        pytest.skip("SQLite has one write lock and no queue to look again from")
-    castle = make_service(session, units=2)
-    session.commit()
-    lines = [line(castle, "2026-06-10", "10:00", hours=2)]
-    release = _hold_the_lock(database_url, castle.id)
+    castle, lines, release = _castle_held_elsewhere(session, database_url, units=2)
     outcome: dict = {}
     try:
         waiting = _place_in_thread(database_url, lines, "patient-guest-key", outcome)
