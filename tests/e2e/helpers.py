@@ -8,11 +8,15 @@ from sqlmodel import Session
 
 from storefront import i18n
 from storefront.db import make_engine
-from storefront.services import dates
+from storefront.services import catalog_cache, dates
 
 
 def read(server, fn, **kwargs):
-    """Call a service function against the database of the server under test."""
+    """Call a service function against the database of the server under test, as the database
+    has it now: this process's caches are another worker's, which see the server's changes only
+    within CATALOGUE_CACHE_SECONDS (services/catalog_cache.py), so they are dropped first."""
+    for cache in catalog_cache.CACHES:
+        cache.clear()
     engine = make_engine(server.database_url)
     try:
         with Session(engine) as session:
