@@ -26,10 +26,11 @@ def section_title(text: str) -> rx.Component:
     return rx.el.h2(text, class_name="text-2xl md:text-3xl font-bold text-center mb-8")
 
 
-def skeleton(class_name: str) -> rx.Component:
+def skeleton(class_name: str, *, rounded: str = "rounded-lg") -> rx.Component:
     """A grey placeholder of the size `class_name` gives, where content is on its way: it keeps
-    the content's room so nothing below it moves when the content arrives (no layout shift)."""
-    return rx.el.div(class_name=f"animate-pulse rounded-lg bg-slate-100 {class_name}")
+    the content's room so nothing below it moves when the content arrives (no layout shift). A
+    block-level span, so it may stand in a paragraph (a dialog's description) as well."""
+    return rx.el.span(class_name=f"block animate-pulse bg-slate-200 {rounded} {class_name}")
 
 
 def loading_spinner() -> rx.Component:

@@ -642,6 +642,13 @@ def month_calendar(*, session: Session, service_id: str, year: int, month: int) 
     )
 
 
+def _service_key(service_id: object) -> str:
+    """A public calendar's service id as its caches key it, or `service_not_found`."""
+    if not isinstance(service_id, str | uuid.UUID):
+        raise AvailabilityError("service_not_found", "No such service")
+    return str(service_id_of(str(service_id)[:64]))
+
+
 def _shown_calendar(
     session: Session,
     service_id: object,
@@ -652,9 +659,7 @@ def _shown_calendar(
 ) -> ServiceCalendar:
     """The public calendar of `first_day`..`last_day` (days of one month), with the cart's
     other lines of the service counted as taken."""
-    if not isinstance(service_id, str | uuid.UUID):
-        raise AvailabilityError("service_not_found", "No such service")
-    key = str(service_id_of(str(service_id)[:64]))
+    key = _service_key(service_id)
     if (first_day.year, first_day.month) != (last_day.year, last_day.month):
         raise AvailabilityError("invalid_month", "No such month")
     calendar = month_calendar(
@@ -710,14 +715,12 @@ def day_slots(
     quantity = check_quantity(quantity)
     holds = tuple(cart_holds)
     if now is None and not holds:
-        if not isinstance(service_id, str | uuid.UUID):
-            raise AvailabilityError("service_not_found", "No such service")
         moment = utcnow()
         # The end of this minute: a slot that becomes too soon within it is already refused.
         minute = moment.replace(second=0, microsecond=0) + timedelta(minutes=1)
         return _shared_day(
             session=session,
-            service_id=str(service_id_of(str(service_id)[:64])),
+            service_id=_service_key(service_id),
             day=day,
             duration_hours=duration_hours,
             quantity=quantity,

@@ -91,7 +91,6 @@ WATCHED: dict[str, tuple[type, ...]] = {CATALOGUE: CATALOGUE_MODELS, BOOKINGS: B
 TABLES = {
     name: frozenset(model.__tablename__ for model in models) for name, models in WATCHED.items()
 }
-CATALOGUE_TABLES = TABLES[CATALOGUE]
 # Entries per worker; keys with open-ended arguments (an id, a path) cannot grow past it.
 MAX_ENTRIES = 2048
 _CHANGED = "cache_versions_raised"  # session.info: the names this transaction raised

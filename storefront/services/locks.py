@@ -128,6 +128,9 @@ def _lock_checking(session: Session, key: Key, while_waiting: Callable[[], None]
         if time.monotonic() >= deadline:
             session.connection().execute(text(f"SET LOCAL lock_timeout = '{FINAL_WAIT}'"))
             _lock(session, key)
+            # The rest of the transaction waits as long as any other (a unique index held by
+            # another insert, the next key).
+            session.connection().execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
             break
         time.sleep(RECHECK_SECONDS * random.uniform(0.5, 1.0))
         if _try_lock(session, key):

@@ -15,6 +15,7 @@ from storefront.components.lightbox import enlargeable_slide, lightbox
 from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
+from storefront.components.ui import skeleton
 from storefront.i18n import N_, _
 from storefront.services.showcase import NO_IMAGE
 from storefront.state.cart import CartState
@@ -176,26 +177,19 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
 
 # Grey placeholders as tall as the texts they stand for (a line of the description, a chip), so
 # the dialog keeps its size when the texts arrive.
-SKELETON = "bg-slate-200 animate-pulse"
 SKELETON_LINES = ("w-full", "w-full", "w-2/3")
 SKELETON_CHIPS = ("w-32", "w-28")
 
 
 def description_skeleton() -> rx.Component:
     return rx.fragment(
-        *(
-            rx.el.span(class_name=f"block h-4 my-1 rounded {SKELETON} {width}")
-            for width in SKELETON_LINES
-        )
+        *(skeleton(f"h-4 my-1 {width}", rounded="rounded") for width in SKELETON_LINES)
     )
 
 
 def chip_skeleton() -> rx.Component:
     return rx.el.div(
-        *(
-            rx.el.span(class_name=f"h-7 rounded-full {SKELETON} {width}")
-            for width in SKELETON_CHIPS
-        ),
+        *(skeleton(f"h-7 {width}", rounded="rounded-full") for width in SKELETON_CHIPS),
         class_name="mt-2 flex flex-wrap gap-2",
         aria_hidden="true",
         data_testid="mascot-modal-chips-loading",

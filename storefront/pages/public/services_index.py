@@ -63,7 +63,7 @@ def _category_skeleton(_index) -> rx.Component:
 
 def _theme_skeleton(_index) -> rx.Component:
     return rx.el.div(
-        skeleton("aspect-[4/3] w-full rounded-none"),
+        skeleton("aspect-[4/3] w-full", rounded=""),
         rx.el.div(
             skeleton("h-7 w-2/3"),
             skeleton("mt-1 h-4 w-full"),
