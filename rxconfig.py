@@ -11,6 +11,7 @@ address the preflight checked).
 
 import dataclasses
 import os
+import re
 from pathlib import Path
 
 import reflex as rx
@@ -67,6 +68,54 @@ class RadixThemesPlugin(rx.plugins.RadixThemesPlugin):
         return ()
 
 
+# The pages' scripts are requested after the first paint, not before it (issue 23). React
+# Router's <Scripts> puts a modulepreload of every chunk of the page in <head> (17 to 30 of them)
+# and one inline module script that imports the page; on a slow phone those downloads share the
+# line with the stylesheet the first paint waits for, although the prerendered page shows its
+# text without them. After the build, each page's preloads move into an inert <template> and its
+# module script into a script the browser does not run (same text, so the Content-Security-Policy
+# hash of storefront/api/security.py still allows it); FIRST_PAINT_LOADER puts both back once
+# the first frame is on the screen (at the next frame's start; or after 500 ms, for a tab opened
+# in the background, whose frames wait until it is shown). Fields that the server holds wait for
+# the page to come alive as before (components/ui.NOT_READY).
+_PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]+"/>')
+_ENTRY = '<script type="module" async="">'
+DEFERRED_ENTRY = '<script type="text/x-deferred-module" id="rx-entry">'
+FIRST_PAINT_LOADER = (
+    "<script>(function(){var done=false;function go(){if(done)return;done=true;"
+    "var t=document.getElementById('rx-preload');if(t)document.head.appendChild(t.content);"
+    "var d=document.getElementById('rx-entry'),s=document.createElement('script');"
+    "s.type='module';s.textContent=d.textContent;document.body.appendChild(s)}"
+    "requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,0)})});"
+    "setTimeout(go,500)})()</script>"
+)
+
+
+def scripts_after_first_paint(html: str) -> str:
+    """A built page whose scripts load after its first paint; a page without React Router's
+    module script (nothing to defer) or already rewritten comes back as it was."""
+    if html.count(_ENTRY) != 1 or "</body>" not in html:
+        return html
+    preloads = "".join(_PRELOAD.findall(html))
+    html = _PRELOAD.sub("", html).replace(_ENTRY, DEFERRED_ENTRY)
+    template = f'<template id="rx-preload">{preloads}</template>' if preloads else ""
+    head, _, rest = html.rpartition("</body>")
+    return f"{head}{template}{FIRST_PAINT_LOADER}</body>{rest}"
+
+
+@dataclasses.dataclass
+class FirstPaintPlugin(rx.plugins.Plugin):
+    """Rewrites every built page with `scripts_after_first_paint` (before Reflex compresses
+    them), for `reflex export` and `reflex run --env prod` alike."""
+
+    def post_build(self, **context):
+        for page in Path(context["static_dir"]).rglob("*.html"):
+            html = page.read_text(encoding="utf-8")
+            rewritten = scripts_after_first_paint(html)
+            if rewritten != html:
+                page.write_text(rewritten, encoding="utf-8")
+
+
 # The environment wins over .env, as in pydantic-settings (storefront/settings.py).
 _ENV = {**dotenv_values(Path(__file__).resolve().parent / ".env"), **os.environ}
 
@@ -98,5 +147,6 @@ config = rx.Config(
     plugins=[
         TailwindSlimRadixPlugin(),
         RadixThemesPlugin(),
+        FirstPaintPlugin(),
     ],
 )

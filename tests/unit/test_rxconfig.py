@@ -40,3 +40,57 @@ def test_settings_only_in_dot_env_reach_the_build_and_the_environment_wins(tmp_p
         1,
     ]
     assert _read(tmp_path, PUBLIC_URL="https://other.example.com")[0] == "https://other.example.com"
+
+
+# A built page as React Router writes it (trimmed): preloads in <head>, one inline module script.
+BUILT_PAGE = (
+    '<!DOCTYPE html><html><head><meta charSet="utf-8"/>'
+    '<link rel="modulepreload" href="/assets/manifest-1.js"/>'
+    '<link rel="modulepreload" href="/assets/entry.client-2.js"/>'
+    '<link href="/assets/styles-3.css" rel="stylesheet"/></head>'
+    "<body><main><h1>Terms</h1></main>"
+    "<script>window.__reactRouterContext = {};</script>"
+    '<script type="module" async="">import "/assets/manifest-1.js";'
+    ' import("/assets/entry.client-2.js");</script>'
+    "</body></html>"
+)
+
+
+def test_a_built_page_requests_its_scripts_only_after_its_first_paint():
+    import rxconfig
+
+    page = rxconfig.scripts_after_first_paint(BUILT_PAGE)
+    head, body = page.split("</head>")
+    # Nothing in <head> or in a running script asks for a chunk while the page paints.
+    assert "modulepreload" not in head
+    assert '<script type="module"' not in page
+    preloads = body.split('<template id="rx-preload">')[1].split("</template>")[0]
+    assert preloads.count('rel="modulepreload"') == 2
+    # The module script keeps its text (the policy's hash allows the copy the loader runs).
+    entry = rxconfig.DEFERRED_ENTRY + 'import "/assets/manifest-1.js";'
+    assert entry in body
+    assert body.endswith(rxconfig.FIRST_PAINT_LOADER + "</body></html>")
+    # Once is enough: the build's post-step may meet a page it already rewrote.
+    assert rxconfig.scripts_after_first_paint(page) == page
+    without_scripts = "<html><head></head><body><p>Static</p></body></html>"
+    assert rxconfig.scripts_after_first_paint(without_scripts) == without_scripts
+
+
+def test_the_policy_allows_the_loader_and_the_module_it_starts():
+    import base64
+    import hashlib
+
+    import rxconfig
+    from storefront.api.security import policy_for
+
+    page = rxconfig.scripts_after_first_paint(BUILT_PAGE)
+    script_src = next(d for d in policy_for(page.encode()).split("; ") if d.startswith("script-src"))
+
+    def allowed(code: str) -> bool:
+        digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+        return f"'sha256-{digest}'" in script_src
+
+    module = 'import "/assets/manifest-1.js"; import("/assets/entry.client-2.js");'
+    loader = rxconfig.FIRST_PAINT_LOADER.removeprefix("<script>").removesuffix("</script>")
+    assert allowed(module) and allowed(loader)
+    assert not allowed("alert(1)")
