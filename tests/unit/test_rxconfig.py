@@ -84,7 +84,9 @@ def test_the_policy_allows_the_loader_and_the_module_it_starts():
     from storefront.api.security import policy_for
 
     page = rxconfig.scripts_after_first_paint(BUILT_PAGE)
-    script_src = next(d for d in policy_for(page.encode()).split("; ") if d.startswith("script-src"))
+    script_src = next(
+        d for d in policy_for(page.encode()).split("; ") if d.startswith("script-src")
+    )
 
     def allowed(code: str) -> bool:
         digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
