@@ -51,8 +51,30 @@ def index() -> rx.Component:
     return rx.text("A blank Reflex app. ", CounterState.count)
 
 
+class PageState(rx.State):
+    text: str = ""
+
+    @rx.event
+    def load(self):
+        self.text = PARAGRAPH
+
+
+# A page whose largest element comes with its on_load, as a catalogue page's cards do: what a
+# page whose content is in the database costs before it can show it (bench/lighthouse.py).
+PARAGRAPH = (
+    "A paragraph that arrives over the websocket, answered by the page's on_load event, as a "
+    "catalogue's names, descriptions and photos do: the browser must load the scripts, come "
+    "alive, open the websocket and hear the answer before it can paint it."
+)
+
+
+def data() -> rx.Component:
+    return rx.el.div(rx.text("A blank Reflex app."), rx.text(PageState.text))
+
+
 app = rx.App()
 app.add_page(index)
+app.add_page(data, route="/data", on_load=PageState.load)
 """
 # The blank app's one event, as the websocket names it (bench/ws_load.py): the cheapest event
 # there is (no database, a one-number delta).

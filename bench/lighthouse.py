@@ -59,6 +59,9 @@ RUNS = 3
 AIM = 0.90
 # Core Web Vitals' 'good' (issue 23).
 LCP_AIM = 2.5
+# A largest element painted this long after the first paint came with the page's data.
+LATER_MS = 100
+LATE = ", painted with its data"
 CLS_AIM = 0.1
 LIGHTHOUSE_DIR = ROOT / "bench" / ".lighthouse"
 LIGHTHOUSE_BIN = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
@@ -126,7 +129,16 @@ def summarise(reports: list[dict]) -> dict:
         row[column] = statistics.median(r["audits"][audit]["numericValue"] / unit for r in reports)
     by_score = sorted(reports, key=lambda r: r["categories"]["performance"]["score"] or 0)
     row["findings"] = findings(by_score[len(by_score) // 2])
+    row["painted later"] = statistics.median(painted_later(r) for r in reports) > LATER_MS
     return row
+
+
+def painted_later(report: dict) -> float:
+    """How long after the first paint the largest element was painted, as the browser saw it
+    (unthrottled): near 0 when it is in the prerendered page, hundreds of ms when it came with
+    the page's data over the websocket, after the scripts, hydration and the on_load answer."""
+    observed = report["audits"]["metrics"]["details"]["items"][0]
+    return observed["observedLargestContentfulPaint"] - observed["observedFirstContentfulPaint"]
 
 
 def findings(report: dict, limit: int = 8) -> list[str]:
@@ -182,7 +194,9 @@ def print_table(rows: dict[str, dict], runs: int) -> None:
     pages = {name: row for name, row in rows.items() if not name.startswith("minimal")}
     for what, column, most in (("LCP", "LCP s", LCP_AIM), ("CLS", "CLS", CLS_AIM)):
         misses = [
-            f"{name} ({row[column]:.2f})" for name, row in pages.items() if row[column] > most
+            f"{name} ({row[column]:.2f}{LATE if column == 'LCP s' and row['painted later'] else ''})"
+            for name, row in pages.items()
+            if row[column] > most
         ]
         verdict = "met" if not misses else "missed by " + ", ".join(misses)
         print(f"aim: {what} <= {most} on every page: {verdict}")
@@ -209,7 +223,8 @@ def main() -> None:
     if not args.no_minimal:
         print("building and serving the minimal Reflex app ...", flush=True)
         with minimal_app(work, MINIMAL_PORT) as url:
-            rows |= measure(url, ["/"], "minimal Reflex app ", args.runs)
+            # "/": its text in the prerendered page; "/data": its text from its on_load.
+            rows |= measure(url, ["/", "/data"], "minimal Reflex app ", args.runs)
     if args.url:
         rows |= measure(args.url.rstrip("/"), args.pages, "", args.runs)
     else:

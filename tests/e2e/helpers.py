@@ -25,6 +25,19 @@ def read(server, fn, **kwargs):
         engine.dispose()
 
 
+def alive(page, selector: str = "body") -> None:
+    """Wait until React has hydrated `selector`: a page paints before it asks for its scripts
+    (rxconfig.FirstPaintPlugin), so a tap on a control that only the browser's code answers (the
+    mobile menu) does nothing in the moment after it opens, as it would for a visitor."""
+    page.wait_for_function(
+        """(selector) => {
+            const element = document.querySelector(selector);
+            return !!element && Object.keys(element).some((k) => k.startsWith("__reactFiber"));
+        }""",
+        arg=selector,
+    )
+
+
 def still(page) -> None:
     """Visitors who ask for reduced motion get no auto-advance; so do tests that click."""
     page.emulate_media(reduced_motion="reduce")

@@ -8,6 +8,7 @@ from sqlmodel import Session
 
 from storefront.db import make_engine
 from storefront.services import banners
+from tests.e2e.helpers import alive
 
 pytestmark = pytest.mark.e2e
 
@@ -67,6 +68,7 @@ def test_each_desktop_nav_link_opens_its_page(page, label, path, heading):
 def test_mobile_menu_labels_tables_wedding_tables(phone):
     phone.goto("/")
     expect(phone.get_by_test_id("desktop-nav")).to_be_hidden()
+    alive(phone, '[data-testid="mobile-menu-button"]')
     phone.get_by_test_id("mobile-menu-button").click()
     menu = phone.get_by_test_id("mobile-nav")
     expect(menu.get_by_role("link", name="Wedding Tables")).to_be_visible()
