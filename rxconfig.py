@@ -103,13 +103,20 @@ def scripts_after_first_paint(html: str) -> str:
     return f"{head}{template}{FIRST_PAINT_LOADER}</body>{rest}"
 
 
+# The page of the routes with a part that varies (/themes/<slug>, a booking screen): it has
+# nothing to paint before its scripts render the page, so they load at once (404.html is a copy).
+SPA_FALLBACK = "__spa-fallback.html"
+
+
 @dataclasses.dataclass
 class FirstPaintPlugin(rx.plugins.Plugin):
-    """Rewrites every built page with `scripts_after_first_paint` (before Reflex compresses
-    them), for `reflex export` and `reflex run --env prod` alike."""
+    """Rewrites every prerendered page with `scripts_after_first_paint` (before Reflex
+    compresses them), for `reflex export` and `reflex run --env prod` alike."""
 
     def post_build(self, **context):
         for page in Path(context["static_dir"]).rglob("*.html"):
+            if page.name == SPA_FALLBACK:
+                continue
             html = page.read_text(encoding="utf-8")
             rewritten = scripts_after_first_paint(html)
             if rewritten != html:

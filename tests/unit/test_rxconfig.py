@@ -96,3 +96,16 @@ def test_the_policy_allows_the_loader_and_the_module_it_starts():
     loader = rxconfig.FIRST_PAINT_LOADER.removeprefix("<script>").removesuffix("</script>")
     assert allowed(module) and allowed(loader)
     assert not allowed("alert(1)")
+
+
+def test_the_build_step_rewrites_every_prerendered_page_but_the_fallback(tmp_path):
+    import rxconfig
+
+    for name in ("index.html", "terms/index.html", rxconfig.SPA_FALLBACK):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BUILT_PAGE)
+    rxconfig.FirstPaintPlugin().post_build(static_dir=tmp_path)
+    assert "rx-entry" in (tmp_path / "index.html").read_text()
+    assert "rx-entry" in (tmp_path / "terms" / "index.html").read_text()
+    # The routes with a part that varies: nothing is painted before the scripts render them.
+    assert (tmp_path / rxconfig.SPA_FALLBACK).read_text() == BUILT_PAGE
