@@ -177,7 +177,7 @@ AUTH_PAGES = [
         reset_password_page,
         routes.RESET_PASSWORD,
         N_("Reset Password"),
-        ResetPasswordState.open_page,
+        [ResetPasswordState.read_link, ResetPasswordState.open_page],
     ),
 ]
 ACCOUNT_PAGES = [

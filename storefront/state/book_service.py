@@ -61,19 +61,20 @@ class BookServiceState(rx.State):
     counted: bool = False  # booked by the piece (tables): the page asks how many
     quantity: str = "1"  # counted services: how many
     placing: bool = False
+    # Back to this screen after signing in. Set at load, not computed from the router: a
+    # computed var that reads the router is loaded with every event of every tab
+    # (docs/architecture.md §3).
+    sign_in_href: str = ""
     _key: str = ""
 
     @rx.var
     def total_label(self) -> str:
         return self.service.get("total", "")
 
-    @rx.var
-    def sign_in_href(self) -> str:
-        return i18n.href(f"{routes.SIGN_IN}?redirectTo={self.router.url.path}")
-
     @rx.event
     async def load(self):
         self.status, self.error, self.placing = "loading", "", False
+        self.sign_in_href = i18n.href(f"{routes.SIGN_IN}?redirectTo={self.router.url.path}")
         ref = str(self.router.page.params.get("service_id") or "")
         try:
             found = await call_service(checkout.service_to_book, service_ref=ref)

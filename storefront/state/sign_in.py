@@ -289,12 +289,16 @@ class SignUpState(AuthFormState):
 
 class ResetPasswordState(AuthFormState):
     sent: bool = False
+    # The mailed link opens the 'Set New Password' form. Set at the page's load, not computed
+    # from the router: a computed var that reads the router is loaded with every event of every
+    # tab (docs/architecture.md §3).
+    recovery: bool = False
 
-    @rx.var
-    def recovery(self) -> bool:
-        """The mailed link opens the 'Set New Password' form."""
+    @rx.event
+    def read_link(self):
+        """on_load, before `open_page`: which of the page's two forms the address asks for."""
         params = self.router.url.query_parameters
-        return params.get("type") == "recovery" and bool(params.get("token"))
+        self.recovery = params.get("type") == "recovery" and bool(params.get("token"))
 
     @rx.event
     async def request_link(self, form: dict):

@@ -31,11 +31,15 @@ class ThemeState(rx.State):
     tab: str = "description"
     # 'View More Themes' at the bottom: on themes only.
     more_themes: bool = False
+    # The language of the address that shows it, set at load: a computed var that reads the
+    # router is loaded with every event of every tab (docs/architecture.md §3).
+    language: str = i18n.DEFAULT
 
     @rx.event
     async def load(self):
         """The last part of the address is the theme's id (or its slug)."""
         self.status, self.tab = "loading", "description"
+        self.language = i18n.language_of(self.router.url.path)
         yield
         key = self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
         try:
@@ -90,7 +94,7 @@ class ThemeState(rx.State):
     @rx.var
     def canonical_url(self) -> str:
         """The page's one address in the language of the page that shows it."""
-        return self.alternate_urls.get(i18n.language_of(self.router.url.path), "")
+        return self.alternate_urls.get(self.language, "")
 
     @rx.var
     def share_image(self) -> str:
