@@ -121,7 +121,6 @@ def test_no_computed_var_reads_the_router_so_an_event_loads_only_its_own_states(
     state (and that state's parents) for every event of every tab: with several workers, out of
     Redis and unpickled each time. Three such vars made each event load six states instead of
     two (issue 23). What depends on the address is set by the page's on-load instead."""
-    import storefront.storefront  # noqa: F401  (every page's states)
     from reflex.state import State
 
     assert State._get_potentially_dirty_states() == {State}
