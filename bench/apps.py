@@ -51,6 +51,17 @@ def index() -> rx.Component:
     return rx.text("A blank Reflex app. ", CounterState.count)
 
 
+class CatalogueState(rx.State):
+    cards: list[dict[str, str]] = []
+
+    @rx.event
+    def load(self, size: int):
+        # About `size` bytes of cards, as a catalogue page's load sends (bench/ws_load.py).
+        card = {"id": "", "name": "A character", "text": "x" * 300, "image": "/media/a.webp"}
+        count = max(1, int(size) // (len(str(card)) + 36))
+        self.cards = [dict(card, id=f"{n:036d}") for n in range(count)]
+
+
 class PageState(rx.State):
     text: str = ""
 
@@ -79,6 +90,8 @@ app.add_page(data, route="/data", on_load=PageState.load)
 # The blank app's one event, as the websocket names it (bench/ws_load.py): the cheapest event
 # there is (no database, a one-number delta).
 COUNTER_EVENT = "reflex___state____state.minimal___minimal____counter_state.increment"
+# Its event that sends a list of cards of a given size: what Reflex costs to send a catalogue.
+CARDS_EVENT = "reflex___state____state.minimal___minimal____catalogue_state.load"
 
 
 def build_minimal_app(folder: Path) -> None:

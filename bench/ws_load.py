@@ -39,7 +39,7 @@ os.environ.setdefault("DATABASE_URL", "sqlite:///:memory:")
 
 import socketio  # noqa: E402
 
-from bench.apps import COUNTER_EVENT, build_minimal_app  # noqa: E402
+from bench.apps import CARDS_EVENT, COUNTER_EVENT, build_minimal_app  # noqa: E402
 from tests.e2e.server import prod_server, venv_env  # noqa: E402
 from tests.e2e.socket_client import NAMESPACE, event_message  # noqa: E402
 
@@ -49,6 +49,9 @@ ANSWER_TIMEOUT = 30.0
 STOREFRONT_PORT = 3231
 BLANK_PORT = 3232
 REDIS_DB = 7  # the cluster setup's own Redis database, flushed before each app starts
+# The mascots page load's delta (MascotsState.load), for the blank app's list of that size.
+MASCOTS_BYTES = 16_300
+BLANK_CARDS = "blank app, a 16 KB list of cards"
 
 
 @dataclass
@@ -353,7 +356,14 @@ def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -
         with prod_server(
             blank_dir, BLANK_PORT, venv_env(BLANK_PORT, extra), work / f"blank-{setup}.log"
         ) as url:
-            results |= measure(url, [Scenario(blank_label, COUNTER_EVENT, "count")], levels)
+            blank = [Scenario(blank_label, COUNTER_EVENT, "count")]
+            if "load" in only or not only:
+                # The blank app sending a list as big as the mascots page's: Reflex's own cost
+                # of a page load's delta, beside the storefront's loads.
+                blank.append(
+                    Scenario(BLANK_CARDS, CARDS_EVENT, "cards", payload={"size": MASCOTS_BYTES})
+                )
+            results |= measure(url, blank, levels)
         if extra:
             _flush_redis(extra["REFLEX_REDIS_URL"])
         print(f"[{setup}] building and serving the storefront ...", flush=True)
