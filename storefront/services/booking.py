@@ -216,16 +216,32 @@ def quote(*, session: Session, lines: Sequence[BookingLine]) -> Quote:
 
 
 def _quote_line(service: Service, line: BookingLine) -> QuoteLine:
+    return _priced(str(service.id), service.title, service.price, service.price_unit, line)
+
+
+def quote_line(
+    *, service_id: str, name: str, price: Decimal, price_unit: str, line: BookingLine
+) -> QuoteLine:
+    """One line priced as `quote` prices it, for a caller that found its service itself (the
+    cart's view, from the catalogue's cache: checkout.cart_view); BookingError for a line of a
+    wrong shape. Placing a booking quotes from the database (`quote`)."""
+    _check_line_shape(0, line)
+    return _priced(service_id, name, price, price_unit, line)
+
+
+def _priced(
+    service_id: str, name: str, price: Decimal, price_unit: str, line: BookingLine
+) -> QuoteLine:
     return QuoteLine(
-        service_id=str(service.id),
-        name=service.title,
-        unit_price=Decimal(service.price),
-        price_unit=service.price_unit,
+        service_id=service_id,
+        name=name,
+        unit_price=Decimal(price),
+        price_unit=price_unit,
         quantity=line.quantity,
         duration_hours=line.duration_hours,
         line_total=price_line(
-            price=service.price,
-            price_unit=service.price_unit,
+            price=price,
+            price_unit=price_unit,
             quantity=line.quantity,
             duration_hours=line.duration_hours,
         ),

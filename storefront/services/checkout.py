@@ -76,10 +76,13 @@ class CartView:
     fitted_cart: str = ""  # set when a line held more than its service can: the cart to keep
 
 
+@from_caches
 def cart_view(*, session: Session, raw_cart: str) -> CartView:
     """The browser's cart priced from the catalogue (never from what the browser holds), each
     line held to what one time slot of its service can hold (`fitted_cart`, when that changed
-    a line: a cart kept from before, or a service whose units went down)."""
+    a line: a cart kept from before, or a service whose units went down). Catalogue data only,
+    so an empty cart, or one whose services are cached, is answered in the event loop (the
+    cart's every event refreshes it)."""
     items = cart.parse(raw_cart)
     fitted = False
     for item in items:
@@ -114,8 +117,19 @@ def most_per_line(*, session: Session, service_id: str) -> int:
 
 
 def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
+    """The line priced from the catalogue's cache (the cart's view only: placing a booking
+    quotes from the database); None when its service cannot be booked now."""
+    service = catalog.get_public_service(session=session, service_id=line.service_id)
+    if service is None or service.price is None:
+        return None
     try:
-        return booking.quote(session=session, lines=[line]).lines[0]
+        return booking.quote_line(
+            service_id=service.id,
+            name=service.title,
+            price=service.price,
+            price_unit=service.price_unit,
+            line=line,
+        )
     except BookingError:
         return None
 

@@ -328,3 +328,32 @@ def test_an_add_to_cart_is_answered_from_the_caches_once_its_service_is_cached(s
     first = in_transaction(lambda s: checkout.add_to_cart(session=s, **kwargs), engine)
     served = catalog_cache.fresh(checkout.add_to_cart, kwargs, database=database)
     assert served == first and served.held == 1 and served.most == 2
+
+
+def test_the_cart_view_is_answered_from_the_caches(session, engine):
+    """The cart's every event prices its lines again (CartState.refresh): an empty cart needs
+    nothing, and a cart of cached services nothing but the caches, so neither waits for a
+    thread (issue 23: even 'remove' went through one)."""
+    from storefront.services import checkout
+
+    castle = make_service(session, title="Castle", units=2)
+    castle.images = [{"path": "services/castle.webp", "url": "/media/services/castle.webp"}]
+    session.commit()
+    database = str(engine.url)
+    empty = catalog_cache.fresh(checkout.cart_view, {"raw_cart": "[]"}, database=database)
+    assert empty.lines == [] and empty.complete is False
+    raw = in_transaction(
+        lambda s: checkout.add_to_cart(
+            session=s, raw_cart="[]", service_ref=str(castle.id), count=1
+        ).raw_cart,
+        engine,
+    )
+    kwargs = {"raw_cart": raw}
+    # The add read the service and its units into the caches: its cart is priced from them.
+    served = catalog_cache.fresh(checkout.cart_view, kwargs, database=database)
+    assert served is not MISSING and served.lines[0].name == "Castle"
+    assert served == in_transaction(lambda s: checkout.cart_view(session=s, **kwargs), engine)
+    # A service the caches have not seen needs the database.
+    for cache in catalog_cache.CACHES:
+        cache.clear()
+    assert catalog_cache.fresh(checkout.cart_view, kwargs, database=database) is MISSING
