@@ -340,6 +340,10 @@ def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -
                 "ENVIRONMENT": "test",
                 "DATABASE_URL": database_url,
                 "MEDIA_DIR": str(work / "media"),
+                # A tab's state file per token, as the blank app's (built in `work` too): the
+                # one-worker state manager lists its folder after every write, so a folder kept
+                # from earlier runs (thousands of tabs) would slow the storefront alone.
+                "REFLEX_STATES_WORKDIR": str(work / f"states-{setup}"),
                 **extra,
             },
         )
