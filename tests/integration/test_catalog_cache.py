@@ -343,9 +343,11 @@ def test_the_cart_view_is_answered_from_the_caches(session, engine):
     empty = catalog_cache.fresh(checkout.cart_view, {"raw_cart": "[]"}, database=database)
     assert empty.lines == [] and empty.complete is False
     raw = in_transaction(
-        lambda s: checkout.add_to_cart(
-            session=s, raw_cart="[]", service_ref=str(castle.id), count=1
-        ).raw_cart,
+        lambda s: (
+            checkout.add_to_cart(
+                session=s, raw_cart="[]", service_ref=str(castle.id), count=1
+            ).raw_cart
+        ),
         engine,
     )
     kwargs = {"raw_cart": raw}
