@@ -109,3 +109,26 @@ def test_the_build_step_rewrites_every_prerendered_page_but_the_fallback(tmp_pat
     assert "rx-entry" in (tmp_path / "terms" / "index.html").read_text()
     # The routes with a part that varies: nothing is painted before the scripts render them.
     assert (tmp_path / rxconfig.SPA_FALLBACK).read_text() == BUILT_PAGE
+
+
+def test_the_production_server_runs_reflex_in_production_mode():
+    """`storefront.prod serve` (make run-prod, every browser test's server) starts Reflex as
+    `reflex run --env prod` would: before, it ran in development mode, so an unexpected error
+    showed the visitor the exception's text and every assignment went through development
+    checks."""
+    check = (
+        "import sys, storefront.prod as prod; prod.production_mode();"
+        "import reflex.state as state; from reflex.app import default_backend_exception_handler;"
+        "told = str(default_backend_exception_handler(ValueError('secret detail')));"
+        "print('__setattr__' in vars(state.BaseState), 'secret detail' in told,"
+        " 'Contact the website administrator' in told)"
+    )
+    clean = {k: v for k, v in os.environ.items() if k != "REFLEX_ENV_MODE"}
+    out = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False", "True"]
+    source = (ROOT / "storefront" / "prod.py").read_text()
+    serve = source[source.index("def serve(") :]
+    assert serve.index("production_mode()") < serve.index("from reflex")
