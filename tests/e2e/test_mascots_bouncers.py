@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storefront.services import showcase
+from tests.e2e.helpers import alive
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import still as _still
 
@@ -183,6 +184,7 @@ def test_mascot_package_tabs_switch(page, server):
     assert _prices(panel) == [p.price_label.replace("\u00a0", " ") for p in packages["mascot"]]
     assert _prices(panel) == [f"{n},00 € per event" for n in (100, 120, 140, 150, 180, 200)]
 
+    alive(page, '[data-testid="mascot-packages"]')
     tabs.get_by_role("tab", name="Pako per syneti").click()
     panel = page.get_by_test_id("mascot-packages-panel-mascot-activities")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
@@ -208,6 +210,7 @@ def test_bouncer_package_tabs_show_the_right_packages(page, server):
     page.goto(BOUNCERS)
     tabs = page.get_by_test_id("bouncer-packages")
     expect(tabs.get_by_role("tab", name="Bubbles")).to_have_attribute("aria-selected", "true")
+    alive(page, '[data-testid="bouncer-packages"]')
     for label, kind, prices in BOUNCER_TABS:
         tabs.get_by_role("tab", name=label, exact=True).click()
         expect(tabs.get_by_role("tab", name=label, exact=True)).to_have_attribute(
@@ -229,6 +232,7 @@ def test_adding_a_package_updates_the_floating_cart_and_survives_a_reload(page):
     cart = page.get_by_test_id("floating-cart")
     expect(cart).to_be_visible()
     expect(cart.get_by_test_id("cart-count")).to_have_count(0)
+    alive(page, '[data-testid="bouncer-packages"]')  # the tabs answer once the page is alive
     page.get_by_test_id("bouncer-packages").get_by_role("tab", name="Bubble & Bouncer").click()
     button = page.get_by_test_id("bouncer-packages-panel-combo").get_by_test_id("package-add").first
     button.click()

@@ -11,6 +11,7 @@ from sqlmodel import select
 
 from storefront.models import ContactMessage, NotificationOutbox, Service
 from storefront.services import showcase
+from tests.e2e.helpers import alive
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import still as _still
 
@@ -143,6 +144,7 @@ new MutationObserver((records) => {
 def test_an_add_flies_from_the_click_to_the_floating_cart(page):
     page.add_init_script(RECORD_FLIGHTS)
     page.goto(BOUNCERS)
+    alive(page, '[data-testid="bouncer-packages"]')
     page.get_by_test_id("bouncer-packages").get_by_role("tab", name="Bubble & Bouncer").click()
     button = page.get_by_test_id("bouncer-packages-panel-combo").get_by_test_id("package-add").first
     button.scroll_into_view_if_needed()
