@@ -6,6 +6,8 @@ first paint and the scripts are far enough apart to tell which came first."""
 
 import pytest
 
+from tests.e2e.helpers import slow_down
+
 pytestmark = pytest.mark.e2e
 
 PAGES = ["/", "/terms", "/services/mascots", "/en/contact", "/sign-in"]
@@ -21,16 +23,6 @@ TIMINGS = """() => {
 }"""
 
 
-def _slow_down(page) -> None:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-
-
 @pytest.mark.parametrize("path", PAGES)
 def test_a_prerendered_page_paints_before_it_fetches_its_scripts_then_comes_alive(phone, path):
     problems: list[str] = []
@@ -38,7 +30,7 @@ def test_a_prerendered_page_paints_before_it_fetches_its_scripts_then_comes_aliv
     phone.on("pageerror", lambda error: problems.append(str(error)))
     answers: list[str] = []
     phone.on("websocket", lambda ws: ws.on("framereceived", lambda frame: answers.append(frame)))
-    _slow_down(phone)
+    slow_down(phone)
     phone.goto(path)
     # Alive: React has mounted and opened the websocket, and the server has sent the tab its
     # state (its answer to the page's hydrate).

@@ -6,6 +6,8 @@ well after the first paint: before the skeletons, 0.58 at 390 px and 0.17 at 128
 
 import pytest
 
+from tests.e2e.helpers import slow_down
+
 pytestmark = pytest.mark.e2e
 
 # Core Web Vitals' 'good'.
@@ -20,19 +22,9 @@ new PerformanceObserver((list) => {
 """
 
 
-def _slow_down(page) -> None:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-
-
 def _layout_shift(page, path: str) -> float:
     page.add_init_script(OBSERVE)
-    _slow_down(page)
+    slow_down(page)
     page.goto(path)
     page.locator('[data-testid="theme-card"]').first.wait_for()
     page.wait_for_timeout(500)  # the last cards' layout settles
