@@ -104,6 +104,10 @@ def test_a_double_click_on_send_stores_one_message_and_one_notification(page, se
     page.goto("/contact")
     form = _fill_contact(page, email)
     send = form.get_by_role("button", name="Send Message")
+    # Enabled once the page is alive (before, it says the form is loading): only then does the
+    # disabled state below come from the click itself. The scripts arrive after the first
+    # paint, so a scripted click straight after filling met the not-ready button (CI).
+    expect(send).to_be_enabled()
     # The button is disabled within the click that sends, before any answer from the server.
     assert send.evaluate("button => { button.click(); return button.disabled; }") is True
     expect(page.get_by_test_id("contact-success")).to_be_visible()
