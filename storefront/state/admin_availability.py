@@ -110,6 +110,9 @@ class AdminAvailabilityState(AdminState):
         self.loaded = False
         self.rows, self.blocked, self.service_title = [], [], ""
         self.service_id = _uuid(_service_id_from(self.router.url.path))
+        # The screen shows it is loading at once ('Add Availability' waits): the tab's state
+        # still held the last visit's rows, and an 'Add' pressed now would be refused.
+        yield
         caller = await self._admin_id()
         if not caller:
             return

@@ -362,6 +362,7 @@ def _add_button() -> rx.Component:
         _o("Add Availability"),
         on_click=S.open_new,
         type="button",
+        disabled=~S.loaded,
         class_name=PRIMARY_BUTTON + " py-2",
         data_testid="availability-add",
     )
