@@ -14,7 +14,13 @@ from storefront.components.admin_layout import (
     in_both_languages,
 )
 from storefront.components.image_upload import image_upload
-from storefront.components.ui import PRIMARY_BUTTON, error_box, loading_spinner, success_box
+from storefront.components.ui import (
+    NOT_READY,
+    PRIMARY_BUTTON,
+    error_box,
+    loading_spinner,
+    success_box,
+)
 from storefront.i18n import N_s, _s
 from storefront.services.catalog_admin import (
     MAX_IMAGES,
@@ -37,7 +43,11 @@ ADMIN_PENDING = N_s(
 )
 
 
+# The fields' values are the server's (value= with on_change): they take no keys, and the form
+# is not sent, until the page has come alive (components/ui.NOT_READY), so nothing typed into
+# the prerendered page is wiped by its first answer or lost with a press of Save.
 def _text_input(input_id: str, value, on_change, **props) -> rx.Component:
+    props.setdefault("disabled", NOT_READY)
     return rx.debounce_input(
         rx.el.input(id=input_id, value=value, on_change=on_change, class_name=INPUT, **props),
         debounce_timeout=DEBOUNCE_MS,
@@ -45,6 +55,7 @@ def _text_input(input_id: str, value, on_change, **props) -> rx.Component:
 
 
 def _text_area(input_id, value, on_change, rows: int = 4, **props) -> rx.Component:
+    props.setdefault("disabled", NOT_READY)
     return rx.debounce_input(
         rx.el.textarea(
             id=input_id, value=value, on_change=on_change, rows=rows, class_name=INPUT, **props
@@ -372,7 +383,7 @@ def service_form() -> rx.Component:
                 rx.el.button(
                     rx.cond(F.saving, _s("Saving..."), _s("Save Service")),
                     type="submit",
-                    disabled=F.saving | F.uploading,
+                    disabled=F.saving | F.uploading | NOT_READY,
                     class_name=PRIMARY_BUTTON,
                     data_testid="save-service",
                 ),
