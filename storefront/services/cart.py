@@ -4,6 +4,7 @@ cart is changed. Prices always come from the catalogue, never from the browser."
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import uuid
@@ -26,7 +27,27 @@ MAX_CART_JSON = 200_000
 
 
 def parse(raw: str | None) -> list[dict[str, Any]]:
-    """The stored cart, keeping only well-formed items (the browser can hold anything)."""
+    """The stored cart, keeping only well-formed items (the browser can hold anything). Each
+    call returns fresh dicts: callers may change them."""
+    if not isinstance(raw, str):
+        return []
+    if len(raw) > PARSED_CARTS_UP_TO:
+        return _read(raw)
+    return [dict(item) for item in _read_recent(raw)]
+
+
+# A tab sends the same cart back with each of its events (an add, a day picked), usually the
+# very text the last answer gave it: carts up to this length are read once and remembered.
+PARSED_CARTS_UP_TO = 20_000
+_RECENT_CARTS = 512
+
+
+@functools.lru_cache(maxsize=_RECENT_CARTS)
+def _read_recent(raw: str) -> tuple[dict[str, Any], ...]:
+    return tuple(_read(raw))
+
+
+def _read(raw: str) -> list[dict[str, Any]]:
     try:
         data = json.loads(raw or "[]")
     except (TypeError, ValueError):

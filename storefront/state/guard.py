@@ -130,7 +130,9 @@ def _reload() -> StateUpdate:
 class AuthGuard(Middleware):
     async def preprocess(self, app, state: BaseState, event) -> StateUpdate | None:
         # The event speaks the language of the page that sent it (storefront/i18n.py).
-        i18n.set_page(state.router.url.path)
+        # The page's address from its own field: `state.router` assembles a whole RouterData
+        # (session, headers, page, URL) on every read, and this runs on every event.
+        i18n.set_page(state.rx_router_url.path)
         target = target_of(event.name)
         if target is None:
             log.warning("refused unknown event %s", _shown_name(event.name))

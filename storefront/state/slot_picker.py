@@ -176,10 +176,12 @@ class SlotPickerState(rx.State):
         except availability.AvailabilityError:
             self.slots, self.error = [], _("Error: {message}").format(message=_(SLOTS_ERROR))
             return
-        self.slots = [
+        # Read from the local list: the state's own list comes back wrapped (Reflex's proxy).
+        shown = [
             {"start": s.start_time, "available": "yes" if s.available else "no"} for s in slots
         ]
-        free = {s["start"] for s in self.slots if s["available"] == "yes"}
+        self.slots = shown
+        free = {s["start"] for s in shown if s["available"] == "yes"}
         if not keep_time or self.selected_time not in free:
             self.selected_time = ""
 
