@@ -54,6 +54,23 @@ def test_parse_drops_garbage_and_clamps_numbers():
     assert cart.parse("not json") == [] and cart.parse('{"a":1}') == []
 
 
+def test_a_remembered_cart_is_read_as_new_each_time():
+    """A cart's text is read once and remembered (each event of a tab sends it back): what one
+    caller changes in the items it got never reaches the next caller."""
+    raw = cart.dump(cart.add([], _item("a", quantity=2)))
+    first = cart.parse(raw)
+    first[0]["quantity"] = 999
+    first.append({"id": "b"})
+    again = cart.parse(raw)
+    assert len(again) == 1 and again[0]["quantity"] == 2
+    assert cart.parse(None) == [] and cart.parse(b"[]") == []
+    # Past the remembered length, the text is still read, with the same rules.
+    line = _item(quantity=3) | {"description": "x" * 400}
+    long = cart.dump([line | {"id": f"id-{n}"} for n in range(cart.MAX_ITEMS + 10)])
+    assert len(long) > cart.PARSED_CARTS_UP_TO
+    assert len(cart.parse(long)) == cart.MAX_ITEMS
+
+
 def test_remove_and_round_trip():
     items = cart.add(cart.add([], _item("a")), _item("b"))
     assert [i["id"] for i in cart.remove(items, "a")] == ["b"]
