@@ -4,9 +4,13 @@ Builds and serves, in this run, the storefront's production build (fresh databas
 catalogue) and a blank Reflex app with one counter (bench/apps.py). Then socket.io clients,
 each a browser tab (own token, hydrated first), send the same event 50 times in a row, at 1, 10,
 50 and 200 clients at once, and the time from sending an event until its delta arrives is
-recorded. Printed per event and client count: p50, p95, p99 (ms), throughput (events/s over the
-level's wall time), errors (no answer in 30 s, or a refused connection), the delta's size, and
-Reflex's knee rule: p99 > max(3 x the single client's p99, the single client's p99 + 25 ms).
+recorded. Both apps are up at once and measured in turn, round after round (--rounds, 3 by
+default): one round on this 2-core machine, with the load client on it, varied by 2-3x from one
+run to the next. Printed per event and client count, as medians over the rounds: p50, p95, p99
+(ms), throughput (events/s over the level's wall time), errors (no answer in 30 s, or a refused
+connection; summed), the delta's size, Reflex's knee rule (p99 > max(3 x the single client's p99,
+the single client's p99 + 25 ms)), the ratio to the blank counter and the range of the rounds'
+own ratios.
 The aim: every event's p95 within 1.5x of the blank app's counter at 10 and 50 clients.
 
 Setups (`--setup`):
@@ -24,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +36,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -48,7 +54,13 @@ EVENTS_PER_CLIENT = 50
 ANSWER_TIMEOUT = 30.0
 STOREFRONT_PORT = 3231
 BLANK_PORT = 3232
-REDIS_DB = 7  # the cluster setup's own Redis database, flushed before each app starts
+# The cluster setup's own Redis databases (the storefront's, the blank app's), flushed before
+# the apps start.
+REDIS_DB = 7
+BLANK_REDIS_DB = 8
+# Each round measures both apps once; the table gives the medians (a single round on a 2-core
+# machine, with the load client on it, varied by 2-3x from one run to the next).
+ROUNDS = 3
 # The mascots page load's delta (MascotsState.load), for the blank app's list of that size.
 MASCOTS_BYTES = 16_300
 BLANK_CARDS = "blank app, a 16 KB list of cards"
@@ -243,37 +255,66 @@ async def run_level(url: str, scenario: Scenario, clients: int) -> Level:
     )
 
 
-def measure(url: str, scenarios: list[Scenario], levels: tuple[int, ...]) -> dict:
-    results: dict[str, list[Level]] = {}
+def measure(url: str, scenarios: list[Scenario], levels: tuple[int, ...], into: dict) -> None:
+    """One round: each scenario at each client count, appended to `into[label][clients]`."""
     for scenario in scenarios:
-        results[scenario.label] = []
         for clients in levels:
             level = asyncio.run(run_level(url, scenario, clients))
-            results[scenario.label].append(level)
+            into.setdefault(scenario.label, {}).setdefault(clients, []).append(level)
             print(
                 f"  {scenario.label:42} {clients:4} clients  p95 {level.pct(0.95):8.1f} ms  "
                 f"{level.throughput:8.0f}/s  errors {level.errors}",
                 flush=True,
             )
-    return results
 
 
-def knee(levels: list[Level], level: Level) -> bool:
+@dataclass
+class Rounds:
+    """One event at one client count, measured once per round: the figures are the medians."""
+
+    clients: int
+    levels: list[Level]
+
+    def pct(self, q: float) -> float:
+        return statistics.median(lv.pct(q) for lv in self.levels)
+
+    @property
+    def throughput(self) -> float:
+        return statistics.median(lv.throughput for lv in self.levels)
+
+    @property
+    def errors(self) -> int:
+        return sum(lv.errors for lv in self.levels)
+
+    @property
+    def delta_bytes(self) -> int:
+        return self.levels[0].delta_bytes
+
+
+def knee(levels: list[Rounds], level: Rounds) -> bool:
     single = levels[0].pct(0.99)
     return level.pct(0.99) > max(3 * single, single + 25)
 
 
-def print_table(title: str, results: dict, blank_label: str) -> None:
+def print_table(title: str, results: dict[str, list[Rounds]], blank_label: str) -> None:
+    """Medians over the rounds; 'p95 / blank' divides the medians, and 'per round' gives the
+    lowest and highest of the rounds' own ratios (each round measures the blank app and the
+    storefront one after the other, so both see the same machine)."""
     blank = {lv.clients: lv for lv in results[blank_label]}
     print(f"\n### {title}\n")
     print(
         "| event | delta | clients | p50 ms | p95 ms | p99 ms | events/s | errors | knee "
-        "| p95 / blank |"
+        "| p95 / blank | per round |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for label, levels in results.items():
         for level in levels:
-            ratio = level.pct(0.95) / blank[level.clients].pct(0.95)
+            base = blank[level.clients]
+            ratio = level.pct(0.95) / base.pct(0.95)
+            rounds = [
+                mine.pct(0.95) / theirs.pct(0.95)
+                for mine, theirs in zip(level.levels, base.levels, strict=False)
+            ]
             size = (
                 f"{level.delta_bytes / 1024:.1f} KB"
                 if level.delta_bytes >= 1024
@@ -282,7 +323,8 @@ def print_table(title: str, results: dict, blank_label: str) -> None:
             print(
                 f"| {label} | {size} | {level.clients} | {level.pct(0.5):.1f} | "
                 f"{level.pct(0.95):.1f} | {level.pct(0.99):.1f} | {level.throughput:.0f} | "
-                f"{level.errors} | {'yes' if knee(levels, level) else 'no'} | {ratio:.2f}x |"
+                f"{level.errors} | {'yes' if knee(levels, level) else 'no'} | {ratio:.2f}x | "
+                f"{min(rounds):.2f}-{max(rounds):.2f}x |"
             )
     misses = [
         f"{label} at {lv.clients} clients ({lv.pct(0.95) / blank[lv.clients].pct(0.95):.2f}x)"
@@ -321,7 +363,19 @@ def _catalogue_ids(database_url: str, kind: str) -> tuple[str, str]:
     return first, second
 
 
-def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -> None:
+def _own_redis(extra: dict[str, str], db: int) -> dict[str, str]:
+    """The cluster settings with the app's own Redis database (both apps run at once), emptied
+    first; nothing for the one-worker setup."""
+    if not extra:
+        return {}
+    url = urlsplit(extra["REFLEX_REDIS_URL"])._replace(path=f"/{db}").geturl()
+    _flush_redis(url)
+    return {**extra, "REFLEX_REDIS_URL": url}
+
+
+def run_setup(
+    setup: str, work: Path, levels: tuple[int, ...], only: str = "", rounds: int = ROUNDS
+) -> None:
     from tests.conftest import create_database, migrate
 
     extra: dict[str, str] = {}
@@ -352,38 +406,47 @@ def run_setup(setup: str, work: Path, levels: tuple[int, ...], only: str = "") -
         table_ids = _catalogue_ids(database_url, "table")
         blank_dir = work / f"blank-{setup}"
         build_minimal_app(blank_dir)
-        results: dict[str, list[Level]] = {}
         blank_label = "blank app counter"
-        if extra:
-            _flush_redis(extra["REFLEX_REDIS_URL"])
-        print(f"\n[{setup}] building and serving the blank app ...", flush=True)
-        with prod_server(
-            blank_dir, BLANK_PORT, venv_env(BLANK_PORT, extra), work / f"blank-{setup}.log"
-        ) as url:
-            blank = [Scenario(blank_label, COUNTER_EVENT, "count")]
-            if "load" in only or not only:
-                # The blank app sending a list as big as the mascots page's: Reflex's own cost
-                # of a page load's delta, beside the storefront's loads.
-                blank.append(
-                    Scenario(BLANK_CARDS, CARDS_EVENT, "cards", payload={"size": MASCOTS_BYTES})
-                )
-            results |= measure(url, blank, levels)
-        if extra:
-            _flush_redis(extra["REFLEX_REDIS_URL"])
-        print(f"[{setup}] building and serving the storefront ...", flush=True)
-        with prod_server(ROOT, STOREFRONT_PORT, env, work / f"storefront-{setup}.log") as url:
-            wanted = [part for part in only.split(",") if part] or [""]
-            scenarios = [
-                s
-                for s in storefront_scenarios(service_ids, table_ids)
-                if any(w in s.label for w in wanted)
-            ]
-            results |= measure(url, scenarios, levels)
+        blank = [Scenario(blank_label, COUNTER_EVENT, "count")]
+        if "load" in only or not only:
+            # The blank app sending a list as big as the mascots page's: Reflex's own cost of a
+            # page load's delta, beside the storefront's loads.
+            blank.append(
+                Scenario(BLANK_CARDS, CARDS_EVENT, "cards", payload={"size": MASCOTS_BYTES})
+            )
+        wanted = [part for part in only.split(",") if part] or [""]
+        scenarios = [
+            s
+            for s in storefront_scenarios(service_ids, table_ids)
+            if any(w in s.label for w in wanted)
+        ]
+        blank_env = venv_env(BLANK_PORT, _own_redis(extra, BLANK_REDIS_DB))
+        store_env = env | _own_redis(extra, REDIS_DB)
+        print(f"\n[{setup}] building and serving the blank app and the storefront ...", flush=True)
+        measured: dict[str, dict[int, list[Level]]] = {}
+        with (
+            prod_server(blank_dir, BLANK_PORT, blank_env, work / f"blank-{setup}.log") as blank_url,
+            prod_server(ROOT, STOREFRONT_PORT, store_env, work / f"storefront-{setup}.log") as url,
+        ):
+            # Both apps stay up; each round measures the blank app, then the storefront, so a
+            # slower or busier moment of the machine weighs on both alike.
+            for number in range(1, rounds + 1):
+                print(f"[{setup}] round {number} of {rounds}", flush=True)
+                measure(blank_url, blank, levels, measured)
+                measure(url, scenarios, levels, measured)
+        results = {
+            label: [Rounds(clients, found) for clients, found in by_clients.items()]
+            for label, by_clients in measured.items()
+        }
     finally:
         if drop is not None:
             drop()
     title = "one worker, SQLite" if setup == "single" else "4 workers, Redis state, PostgreSQL"
-    print_table(f"{title}: {EVENTS_PER_CLIENT} events per client", results, blank_label)
+    print_table(
+        f"{title}: {EVENTS_PER_CLIENT} events per client, median of {rounds} rounds",
+        results,
+        blank_label,
+    )
 
 
 def main() -> None:
@@ -393,6 +456,12 @@ def main() -> None:
         "--clients",
         default=",".join(map(str, LEVELS)),
         help="client counts, comma separated (default 1,10,50,200)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS,
+        help=f"rounds of both apps in turn; the table gives the medians (default {ROUNDS})",
     )
     parser.add_argument(
         "--only",
@@ -405,7 +474,7 @@ def main() -> None:
         levels = (1, *levels)  # the knee rule needs the single client
     work = Path(tempfile.mkdtemp(prefix="ws-load-"))
     for setup in ("single", "cluster") if args.setup == "both" else (args.setup,):
-        run_setup(setup, work, levels, args.only)
+        run_setup(setup, work, levels, args.only, max(1, args.rounds))
 
 
 if __name__ == "__main__":

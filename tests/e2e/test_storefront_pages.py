@@ -31,6 +31,19 @@ def test_wedding_tables_count_rules_and_total(page):
     expect(page.get_by_test_id("table-total")).to_have_text("84,00 €")
 
 
+def test_add_to_cart_stays_put_when_a_typed_counts_total_arrives(page):
+    """The total line of a count over one is kept free while there is none, so the button under
+    it does not move while the visitor reaches for it (a click that met the button's old place
+    added nothing)."""
+    page.goto("/services/wedding-tables")
+    add = page.get_by_test_id("add-tables")
+    expect(add).to_be_enabled(timeout=15000)
+    before = add.bounding_box()
+    page.get_by_test_id("table-count").fill("12")
+    expect(page.get_by_test_id("table-total")).to_have_text("84,00 €")
+    assert add.bounding_box() == before
+
+
 def test_adding_tables_updates_the_floating_cart_and_survives_a_reload(page):
     page.goto("/services/wedding-tables")
     page.get_by_test_id("table-count").fill("12")

@@ -120,6 +120,8 @@ def _picker() -> rx.Component:
                     ),
                     class_name="text-lg flex items-center gap-2",
                 ),
+                # One table has no total; its line stays reserved, so 'Add to Cart' below it
+                # never moves under the pointer when a typed count's total arrives.
                 rx.cond(
                     TablesState.count > 1,
                     rx.el.p(
@@ -127,6 +129,7 @@ def _picker() -> rx.Component:
                         rx.el.span(TablesState.total_label, data_testid="table-total"),
                         class_name="text-xl font-bold text-fuchsia-700",
                     ),
+                    rx.el.p("\u00a0", aria_hidden="true", class_name="text-xl font-bold"),
                 ),
                 class_name="mt-6 space-y-1",
             ),
