@@ -70,8 +70,10 @@ def _read(raw: str) -> list[dict[str, Any]]:
     return items
 
 
-_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# ASCII digits only, as the browser writes them (and as the checkout page's own first check
+# reads them: rxconfig.LEAVE_INCOMPLETE_CHECKOUT).
+_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$", re.ASCII)
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 
 
 def _uuid_text(value: object) -> str:

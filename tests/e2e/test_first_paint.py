@@ -4,8 +4,13 @@ them under the Content-Security-Policy (no violation in the console), and the se
 tab its state. Measured on a network with 150 ms of latency and a 4x slower processor, where the
 first paint and the scripts are far enough apart to tell which came first."""
 
-import pytest
+import json
+import re
 
+import pytest
+from playwright.sync_api import expect
+
+from storefront.services import cart
 from tests.e2e.helpers import slow_down
 
 pytestmark = pytest.mark.e2e
@@ -43,3 +48,51 @@ def test_a_prerendered_page_paints_before_it_fetches_its_scripts_then_comes_aliv
     assert timings["paint"] is not None and timings["scripts"] > 5
     assert timings["first_script"] >= timings["paint"], timings
     assert problems == []
+
+
+ENTRY = "**/assets/entry.client-*.js"
+
+
+def _line(**fields) -> dict:
+    line = {"id": "a", "name": "Tables", "image": "/x.webp", "price": 7, "quantity": 1}
+    return line | fields
+
+
+# The browser's cart, and whether checkout must send it back to the cart before its scripts run:
+# only when the server is certain to say so too (rxconfig.LEAVE_INCOMPLETE_CHECKOUT).
+CHECKOUT_CARTS = [
+    (None, True),  # no cart yet
+    ("[]", True),
+    ('{"id": "a"}', True),  # not a list: the server reads no lines
+    (json.dumps([_line(date="2026-12-01")]), True),  # a line without its time
+    (json.dumps([_line(date="2026-12-01", startTime="10:00"), _line(id="b")]), True),
+    (json.dumps([_line(date="2026-12-01", startTime="10:00")]), False),  # the server decides
+    (json.dumps([{"id": [], "name": "x", "image": "/x"}]), False),  # a line the server drops
+    ("not json", False),  # unreadable: left to the server
+    (json.dumps([_line(date="2026-12-01", startTime="1\u0662:30")]), True),  # not ASCII digits
+]
+
+
+@pytest.mark.parametrize("edition", ["", "/en"])
+def test_checkout_with_a_cart_it_cannot_take_goes_back_before_its_scripts_run(page, edition):
+    """The checkout page reads the browser's cart before anything is drawn and goes straight to
+    the cart when the server would send it there anyway (docs/product.md: checkout redirects to
+    the cart if the cart is empty or any item lacks a date or start time). The app's scripts are
+    held back throughout: what moves the page is the page's own first check, not the app."""
+    page.route(ENTRY, lambda route: None)  # never answered: the app stays asleep
+    for stored, leaves in CHECKOUT_CARTS:
+        page.goto(f"{edition}/terms", wait_until="commit")
+        if stored is None:
+            page.evaluate("localStorage.removeItem('cartItems')")
+        else:
+            page.evaluate("(raw) => localStorage.setItem('cartItems', raw)", stored)
+        page.goto(f"{edition}/checkout", wait_until="commit")
+        if leaves:
+            expect(page, stored).to_have_url(re.compile(rf"{edition}/cart/?$"))
+            # Never where the server would let the visitor check out.
+            items = cart.parse(stored or "[]")
+            assert not items or any(not (i["date"] and i["startTime"]) for i in items), stored
+        else:
+            page.wait_for_timeout(700)
+            expect(page, stored).to_have_url(re.compile(rf"{edition}/checkout/?$"))
+            expect(page.get_by_role("heading", name="Checkout")).to_be_visible()

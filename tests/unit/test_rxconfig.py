@@ -111,6 +111,52 @@ def test_the_build_step_rewrites_every_prerendered_page_but_the_fallback(tmp_pat
     assert (tmp_path / rxconfig.SPA_FALLBACK).read_text() == BUILT_PAGE
 
 
+def test_only_the_checkout_pages_leave_early_for_the_cart(tmp_path):
+    """Each edition's checkout page reads the browser's cart before its first paint
+    (rxconfig.LEAVE_INCOMPLETE_CHECKOUT), once, first in <head>; no other page does."""
+    import rxconfig
+
+    checkout = (
+        "checkout.html",
+        "checkout/index.html",
+        "en/checkout.html",
+        "en/checkout/index.html",
+    )
+    others = ("cart.html", "en/cart/index.html", "services/checkout.html", "index.html")
+    for name in (*checkout, *others):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BUILT_PAGE)
+    plugin = rxconfig.FirstPaintPlugin()
+    plugin.post_build(static_dir=tmp_path)
+    plugin.post_build(static_dir=tmp_path)  # a second build step changes nothing more
+    for name in checkout:
+        page = (tmp_path / name).read_text()
+        assert page.count(rxconfig.LEAVE_INCOMPLETE_CHECKOUT) == 1, name
+        assert page.split("<head>", 1)[1].startswith(rxconfig.LEAVE_INCOMPLETE_CHECKOUT), name
+        assert "rx-entry" in page
+    for name in others:
+        assert rxconfig.LEAVE_INCOMPLETE_CHECKOUT not in (tmp_path / name).read_text(), name
+
+
+def test_the_early_leave_reads_the_cart_the_app_keeps():
+    """Its storage key and its cap on lines are the cart's own, and the policy allows it."""
+    import base64
+    import hashlib
+
+    import rxconfig
+    from storefront.api.security import policy_for
+    from storefront.services import cart
+    from storefront.state.cart import CartState
+
+    assert rxconfig.CART_MAX_ITEMS == cart.MAX_ITEMS
+    stored = CartState.get_fields()["cart_json"].default
+    assert stored.name == rxconfig.CART_KEY
+    page = rxconfig.leave_incomplete_checkout(BUILT_PAGE)
+    code = rxconfig.LEAVE_INCOMPLETE_CHECKOUT.removeprefix("<script>").removesuffix("</script>")
+    digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in policy_for(page.encode())
+
+
 def test_the_production_server_runs_reflex_in_production_mode():
     """`storefront.prod serve` (make run-prod, every browser test's server) starts Reflex as
     `reflex run --env prod` would: before, it ran in development mode, so an unexpected error
