@@ -108,42 +108,31 @@ def scripts_after_first_paint(html: str) -> str:
 SPA_FALLBACK = "__spa-fallback.html"
 
 
-# Checkout sends a cart it cannot take back to the cart: empty, or a line without its date and
-# time (docs/product.md: 'Checkout redirects to the cart...'). CheckoutState.load decides, once
-# the page is alive and its websocket has answered: 3.4 s on a slow phone, with the checkout
-# form on the screen meanwhile. The cart is the browser's (localStorage `cartItems`, in
-# storefront/state/cart.py), so the prerendered checkout page reads it first, before anything is
-# drawn, and goes to the cart at once when the answer is certain to be 'back to the cart':
-# no cart, an empty list, or a line the server keeps too (services/cart.parse: an object with
-# an id, a name and an image, among the first MAX_ITEMS) that has no valid day or time.
-# Anything less certain (unreadable text, lines the server would drop) is left to the server,
-# whose rule stays the one that counts; tests/e2e/test_first_paint.py holds the two together.
-CART_KEY = "cartItems"
-CART_MAX_ITEMS = 50  # services/cart.MAX_ITEMS (tests/unit/test_rxconfig.py checks it)
-LEAVE_INCOMPLETE_CHECKOUT = (
-    "<script>(function(){var raw;try{raw=localStorage.getItem('" + CART_KEY + "')}"
-    "catch(e){return}var c;try{c=JSON.parse(raw===null?'[]':raw)}catch(e){return}"
-    "function s(x){return typeof x==='string'&&x.length>0}"
-    "function kept(i){return i!==null&&typeof i==='object'&&!Array.isArray(i)"
-    "&&s(i.id)&&s(i.name)&&s(i.image)}"
-    "function timed(i){return typeof i.date==='string'&&/^\\d{4}-\\d{2}-\\d{2}$/.test("
-    "i.date.slice(0,10))&&typeof i.startTime==='string'&&/^([01]\\d|2[0-3]):[0-5]\\d$/.test("
-    "i.startTime.slice(0,5))}"
-    "if(!Array.isArray(c)||c.length===0||c.slice(0," + str(CART_MAX_ITEMS) + ").some("
-    "function(i){return kept(i)&&!timed(i)}))"
-    "location.replace(location.pathname.replace(/checkout\\/?$/,'cart'))})()</script>"
-)
+# Checkout sends a cart it cannot take back to the cart (docs/product.md). CheckoutState.load
+# decides once the page is alive and its websocket has answered: 3.4 s on a slow phone, with the
+# checkout form on the screen meanwhile. The cart is the browser's, so the prerendered checkout
+# page reads it first, before anything is drawn, and goes to the cart at once when the server is
+# certain to send it there; the rule and its browser half live together in services/cart.py
+# (`checkout_leave_script`), and tests/e2e/test_first_paint.py holds the two together.
 # The checkout page of each edition, as the build writes it (checkout.html, en/checkout.html
 # and their folder copies).
 _CHECKOUT_PAGE = re.compile(r"^(?:[a-z]{2}/)?checkout(?:\.html|/index\.html)$")
 
 
+def leave_incomplete_checkout_script() -> str:
+    """The checkout page's first script (read when the pages are built: the app is imported)."""
+    from storefront.services.cart import checkout_leave_script
+
+    return f"<script>{checkout_leave_script()}</script>"
+
+
 def leave_incomplete_checkout(html: str) -> str:
     """The checkout page that goes back to the cart before its first paint when the browser's
     cart certainly cannot be checked out; a page already rewritten comes back as it was."""
-    if LEAVE_INCOMPLETE_CHECKOUT in html or "<head>" not in html:
+    script = leave_incomplete_checkout_script()
+    if script in html or "<head>" not in html:
         return html
-    return html.replace("<head>", "<head>" + LEAVE_INCOMPLETE_CHECKOUT, 1)
+    return html.replace("<head>", "<head>" + script, 1)
 
 
 @dataclasses.dataclass

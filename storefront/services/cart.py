@@ -21,6 +21,8 @@ from storefront.services.money import to_amount
 # (services/checkout's cart lines).
 DEFAULT_DESCRIPTION = N_("No description provided")
 MAX_ITEMS = 50
+# The browser's localStorage key of the cart (state/cart.CartState.cart_json).
+STORAGE_KEY = "cartItems"
 MAX_QUANTITY = 1000
 # A stored cart longer than this is not read (MAX_ITEMS lines fit many times over).
 MAX_CART_JSON = 200_000
@@ -70,10 +72,35 @@ def _read(raw: str) -> list[dict[str, Any]]:
     return items
 
 
-# ASCII digits only, as the browser writes them (and as the checkout page's own first check
-# reads them: rxconfig.LEAVE_INCOMPLETE_CHECKOUT).
+# ASCII digits only, as the browser writes them (and as the checkout page's own first check,
+# `checkout_leave_script`, reads them with the same patterns).
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$", re.ASCII)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
+
+
+def checkout_leave_script() -> str:
+    """The browser's half of 'checkout redirects to the cart if the cart is empty or any item
+    lacks a date or start time' (docs/product.md), run at the top of the prerendered checkout
+    page before anything is drawn (rxconfig.leave_incomplete_checkout): it goes to the cart only
+    when the server's rule (`checkout.cart_view(...).complete`) is certain to say so too: no
+    cart, not a list, an empty list, or a line `parse` keeps (an object with an id, a name and an
+    image as non-empty text, among the first MAX_ITEMS) whose day or time `_date_text` /
+    `_clock_text` would blank. Anything less certain (unreadable text, lines `parse` would drop)
+    is left to the server. Built from this module's own key, limit and patterns."""
+    return (
+        "(function(){var raw;try{raw=localStorage.getItem(" + json.dumps(STORAGE_KEY) + ")}"
+        "catch(e){return}var c;try{c=JSON.parse(raw===null?'[]':raw)}catch(e){return}"
+        "var day=new RegExp(" + json.dumps(_DATE.pattern) + "),"
+        "clock=new RegExp(" + json.dumps(_CLOCK.pattern) + ");"
+        "function s(x){return typeof x==='string'&&x.length>0}"
+        "function kept(i){return i!==null&&typeof i==='object'&&!Array.isArray(i)"
+        "&&s(i.id)&&s(i.name)&&s(i.image)}"
+        "function timed(i){return typeof i.date==='string'&&day.test(i.date.slice(0,10))"
+        "&&typeof i.startTime==='string'&&clock.test(i.startTime.slice(0,5))}"
+        "if(!Array.isArray(c)||c.length===0||c.slice(0," + str(MAX_ITEMS) + ").some("
+        "function(i){return kept(i)&&!timed(i)}))"
+        "location.replace(location.pathname.replace(/checkout\\/?$/,'cart'))})()"
+    )
 
 
 def _uuid_text(value: object) -> str:

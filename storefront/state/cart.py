@@ -85,7 +85,7 @@ def _after_add(service_id: str, busy_seconds: float) -> str:
 
 @access("public")
 class CartState(rx.State):
-    cart_json: str = rx.LocalStorage("[]", name="cartItems", sync=True)
+    cart_json: str = rx.LocalStorage("[]", name=cart.STORAGE_KEY, sync=True)
     # The cart page: lines and total priced from the catalogue (refresh), the line whose date
     # and time are being chosen, and what went wrong with that choice.
     lines: list[dict[str, str]] = []

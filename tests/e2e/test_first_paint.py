@@ -59,7 +59,7 @@ def _line(**fields) -> dict:
 
 
 # The browser's cart, and whether checkout must send it back to the cart before its scripts run:
-# only when the server is certain to say so too (rxconfig.LEAVE_INCOMPLETE_CHECKOUT).
+# only when the server is certain to say so too (services/cart.checkout_leave_script).
 CHECKOUT_CARTS = [
     (None, True),  # no cart yet
     ("[]", True),

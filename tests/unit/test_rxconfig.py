@@ -113,7 +113,7 @@ def test_the_build_step_rewrites_every_prerendered_page_but_the_fallback(tmp_pat
 
 def test_only_the_checkout_pages_leave_early_for_the_cart(tmp_path):
     """Each edition's checkout page reads the browser's cart before its first paint
-    (rxconfig.LEAVE_INCOMPLETE_CHECKOUT), once, first in <head>; no other page does."""
+    (services/cart.checkout_leave_script), once, first in <head>; no other page does."""
     import rxconfig
 
     checkout = (
@@ -126,16 +126,17 @@ def test_only_the_checkout_pages_leave_early_for_the_cart(tmp_path):
     for name in (*checkout, *others):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(BUILT_PAGE)
+    script = rxconfig.leave_incomplete_checkout_script()
     plugin = rxconfig.FirstPaintPlugin()
     plugin.post_build(static_dir=tmp_path)
     plugin.post_build(static_dir=tmp_path)  # a second build step changes nothing more
     for name in checkout:
         page = (tmp_path / name).read_text()
-        assert page.count(rxconfig.LEAVE_INCOMPLETE_CHECKOUT) == 1, name
-        assert page.split("<head>", 1)[1].startswith(rxconfig.LEAVE_INCOMPLETE_CHECKOUT), name
+        assert page.count(script) == 1, name
+        assert page.split("<head>", 1)[1].startswith(script), name
         assert "rx-entry" in page
     for name in others:
-        assert rxconfig.LEAVE_INCOMPLETE_CHECKOUT not in (tmp_path / name).read_text(), name
+        assert script not in (tmp_path / name).read_text(), name
 
 
 def test_the_early_leave_reads_the_cart_the_app_keeps():
@@ -148,11 +149,11 @@ def test_the_early_leave_reads_the_cart_the_app_keeps():
     from storefront.services import cart
     from storefront.state.cart import CartState
 
-    assert rxconfig.CART_MAX_ITEMS == cart.MAX_ITEMS
+    code = cart.checkout_leave_script()
+    assert f".slice(0,{cart.MAX_ITEMS})" in code
     stored = CartState.get_fields()["cart_json"].default
-    assert stored.name == rxconfig.CART_KEY
+    assert stored.name == cart.STORAGE_KEY and json.dumps(cart.STORAGE_KEY) in code
     page = rxconfig.leave_incomplete_checkout(BUILT_PAGE)
-    code = rxconfig.LEAVE_INCOMPLETE_CHECKOUT.removeprefix("<script>").removesuffix("</script>")
     digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
     assert f"'sha256-{digest}'" in policy_for(page.encode())
 
