@@ -480,27 +480,34 @@ def check_in_order(
     *,
     judge: Judge = capacity_judge,
     rules: dict[uuid.UUID, ServiceCalendar] | None = None,
+    booked: dict[uuid.UUID, ServiceCalendar] | None = None,
     exclude_booking: uuid.UUID | None = None,
 ) -> list[tuple[Want, str]]:
     """The one capacity check of checkout, the booking screen and every admin change: each
     service's wants, in the order given, judged against its bookings (leaving `exclude_booking`'s
     own items out) and against the wants before them; returns each refused want with the
-    judge's reason (empty when every want fits). `rules` may hand in calendars already loaded."""
+    judge's reason (empty when every want fits). `rules` may hand in calendars already loaded;
+    `booked`, calendars that already hold the service's bookings of the wants' days (the public
+    calendar's month, checked current by the caller), which are then not read again."""
     by_service: dict[uuid.UUID, list[Want]] = defaultdict(list)
     for want in wants:
         by_service[want.service_id].append(want)
     refused: list[tuple[Want, str]] = []
     for service_id, own in sorted(by_service.items()):
-        base = (rules or {}).get(service_id) or load_rules(session=session, service_id=service_id)
-        days = [want.start.astimezone(base.zone).date() for want in own]
-        calendar = with_booked_holds(
-            base,
-            session=session,
-            service_id=service_id,
-            first_day=min(days),
-            last_day=max(days),
-            exclude_booking=exclude_booking,
-        )
+        calendar = (booked or {}).get(service_id)
+        if calendar is None:
+            base = (rules or {}).get(service_id) or load_rules(
+                session=session, service_id=service_id
+            )
+            days = [want.start.astimezone(base.zone).date() for want in own]
+            calendar = with_booked_holds(
+                base,
+                session=session,
+                service_id=service_id,
+                first_day=min(days),
+                last_day=max(days),
+                exclude_booking=exclude_booking,
+            )
         for want in own:
             reason = judge(calendar, want)
             if reason is not None:

@@ -14,12 +14,13 @@ import json
 import logging
 import re
 import uuid
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import and_, func, or_
+from sqlalchemy import and_, bindparam, func, literal, or_, true
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -43,6 +44,7 @@ from storefront.models import (
 )
 from storefront.services import availability, business, fields, locks, outbox
 from storefront.services.auth import normalize_email
+from storefront.services.catalog_cache import OCCUPANCY
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT
 from storefront.settings import get_settings
@@ -577,18 +579,16 @@ def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooki
     refusal when a burst meets a full slot (three statements). Nothing read here is used to
     book: under the lock everything is read again (`_place_locked`)."""
     try:
-        try:
-            rules = _shown_rules(session, order.lines)
-            check_lines_free(session, order.lines, rules, now)
-        except BookingError:
-            # A retry of a booking that took the slot itself is answered with that booking.
-            existing = _booking_with_key(session, order)
-            if existing is not None:
-                return existing
-            raise
-        existing = _booking_with_key(session, order)
+        rules = _shown_rules(session, order.lines)
+        booked, filed_under = _shown_calendars(session, order.lines)
+        # A retry (of a booking that took the slot itself, too) is answered with its booking.
+        existing, versions = _booking_with_key_and_versions(session, order)
         if existing is not None:
             return existing
+        # The public calendars' holds count only if no booking or catalogue change has been
+        # committed since they were read: else the bookings are read here.
+        current = booked if booked and filed_under == versions else None
+        check_lines_free(session, order.lines, rules, now, booked=current)
         owner = _check_user(session, order.user_id)
         _check_limits(session, order, now)
         return _Plan(_unused_reference_id(session), owner, rules)
@@ -612,6 +612,33 @@ def _shown_rules(
         except availability.AvailabilityError:
             raise BookingError("service_not_found", "No such service", line=index) from None
     return rules
+
+
+def _shown_calendars(
+    session: Session, lines: Sequence[BookingLine]
+) -> tuple[dict[uuid.UUID, availability.ServiceCalendar], tuple | None]:
+    """Each line's service's public calendar of the line's month, with its bookings
+    (availability.month_calendar: the calendars' cache, so no query while it is current), and
+    the versions they were filed under; empty when a service's lines fall in two months or a
+    calendar was not filed (then the first look reads the bookings itself)."""
+    months: dict[uuid.UUID, set[tuple[int, int]]] = defaultdict(set)
+    for line in lines:
+        day = availability.parse_day(line.date)
+        months[availability.service_id_of(line.service_id)].add((day.year, day.month))
+    calendars: dict[uuid.UUID, availability.ServiceCalendar] = {}
+    filed_under: set[tuple | None] = set()
+    for service_id, service_months in months.items():
+        if len(service_months) != 1:
+            return {}, None
+        ((year, month),) = service_months
+        calendar, version = availability.month_calendar.with_version(
+            session=session, service_id=str(service_id), year=year, month=month
+        )
+        calendars[service_id] = calendar
+        filed_under.add(version)
+    if len(filed_under) != 1 or None in filed_under:
+        return {}, None
+    return calendars, filed_under.pop()
 
 
 def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -> PlacedBooking:
@@ -743,6 +770,38 @@ def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
             Booking.idempotency_key == order.key
         )
     ).first()
+    return _placed_with_key(row, order)
+
+
+def _booking_with_key_and_versions(
+    session: Session, order: _Order
+) -> tuple[PlacedBooking | None, tuple]:
+    """`_booking_with_key`, and in the same statement the versions the public calendars' cache
+    files its entries under (catalog_cache.OCCUPANCY), as committed now: one round trip for the
+    first look of a guest in a burst."""
+    row = session.exec(_KEY_AND_VERSIONS, params={"key": order.key}).one()
+    width = len(OCCUPANCY.names)
+    booking_row = None if row[width] is None else tuple(row[width:])
+    return _placed_with_key(booking_row, order), tuple(row[:width])
+
+
+def _key_and_versions_statement():
+    """Built once: building a statement with subqueries costs more than running it."""
+    found = (
+        select(Booking.id, Booking.reference, Booking.total_amount, Booking.lines_digest)
+        .where(Booking.idempotency_key == bindparam("key"))
+        .subquery()
+    )
+    one = select(literal(1).label("one")).subquery()
+    return select(*OCCUPANCY.version_columns(), *found.c).select_from(
+        one.outerjoin(found, true())
+    )
+
+
+_KEY_AND_VERSIONS = _key_and_versions_statement()
+
+
+def _placed_with_key(row, order: _Order) -> PlacedBooking | None:
     if row is None:
         return None
     if row[3] is not None and row[3] != order.digest:
@@ -758,6 +817,7 @@ def check_lines_free(
     rules: dict[uuid.UUID, availability.ServiceCalendar],
     now: datetime,
     *,
+    booked: dict[uuid.UUID, availability.ServiceCalendar] | None = None,
     exclude_booking: uuid.UUID | None = None,
 ) -> dict[int, tuple[datetime, datetime]]:
     """The UTC span of every line, once each has been found free by the one capacity check
@@ -765,7 +825,8 @@ def check_lines_free(
     slot maximum: availability.slot_refusal); lines of the same service count against each other
     in cart order. `exclude_booking`'s own items are left out (a customer moving that booking,
     services/booking_changes.py); else `slot_taken` or `slot_unavailable` naming the first line
-    refused. The caller holds the services' locks."""
+    refused. The caller holds the services' locks; only the first look, which holds none, hands
+    in `booked` calendars it has checked current."""
     wants: list[availability.Want] = []
     for index, line in enumerate(lines):
         service_id = availability.service_id_of(line.service_id)
@@ -789,7 +850,7 @@ def check_lines_free(
         )
 
     refused = availability.check_in_order(
-        session, wants, judge=judge, rules=rules, exclude_booking=exclude_booking
+        session, wants, judge=judge, rules=rules, booked=booked, exclude_booking=exclude_booking
     )
     if refused:
         want, reason = min(refused, key=lambda pair: pair[0].key)

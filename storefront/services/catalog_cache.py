@@ -41,7 +41,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import event, update
+from sqlalchemy import event, func, update
 from sqlalchemy.orm import ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
@@ -172,19 +172,28 @@ class CatalogueCache:
         return entry[1] if entry is not None and entry[0] == known[0] else MISSING
 
     def get(self, key: tuple, build: Callable[[], T], *, session: Session) -> T:
+        return self.get_versioned(key, build, session=session)[0]
+
+    def get_versioned(
+        self, key: tuple, build: Callable[[], T], *, session: Session
+    ) -> tuple[T, tuple | None]:
+        """The value of `key` and the versions of `names` its entry is filed under (what was
+        read is at least that new: `version_query` tells whether it is still current); None
+        for a value read through, not filed."""
         if isinstance(session, CacheOnly):
+            known = self._versions.get(session.database)
             found = self.peek(session.database, key)
-            if found is MISSING:
+            if found is MISSING or known is None:
                 raise NeedsDatabase("needs_database", key=key[:2])
-            return found
+            return found, known[0]
         if set(session.info.get(_CHANGED, ())) & set(self.names) or any(
             _has_changes(session, name) for name in self.names
         ):
-            return build()  # this transaction's own, uncommitted changes: read through
+            return build(), None  # this transaction's own, uncommitted changes: read through
         try:
             hash(key)
         except TypeError:
-            return build()  # an argument no cache can key (the function judges it)
+            return build(), None  # an argument no cache can key (the function judges it)
         database = str(session.get_bind().url)
         version = self._current_version(database, session)
         key = (database, *key)
@@ -192,7 +201,7 @@ class CatalogueCache:
             entry = self._entries.get(key)
             if entry is not None and entry[0] == version:
                 self._entries.move_to_end(key)
-                return entry[1]
+                return entry[1], version
         value = build()
         self.builds += 1
         with self._lock:
@@ -200,7 +209,22 @@ class CatalogueCache:
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
-        return value
+        return value, version
+
+    def version_columns(self) -> list:
+        """The versions of `names` as they are committed now, as scalar subqueries (0 for a
+        name never raised, as `_current_version` reads it): a statement that selects them
+        beside what it reads tells, in the same round trip, whether entries filed under a
+        version are still current."""
+        return [
+            func.coalesce(
+                select(CacheVersion.version)
+                .where(CacheVersion.name == name)
+                .scalar_subquery(),
+                0,
+            )
+            for name in self.names
+        ]
 
 
 CACHE = CatalogueCache()
@@ -226,6 +250,11 @@ def cached(fn: Callable[..., T] | None = None, *, cache: CatalogueCache = CACHE)
         build = lambda: fn(*args, session=session, **kwargs)  # noqa: E731
         return cache.get(key_of(args, kwargs), build, session=session)
 
+    def with_version(*args: Any, session: Session, **kwargs: Any) -> tuple[T, tuple | None]:
+        build = lambda: fn(*args, session=session, **kwargs)  # noqa: E731
+        return cache.get_versioned(key_of(args, kwargs), build, session=session)
+
+    wrapper.with_version = with_version  # type: ignore[attr-defined]
     wrapper.uncached = fn  # type: ignore[attr-defined]
     wrapper.cache_key = key_of  # type: ignore[attr-defined]
     wrapper.cache = cache  # type: ignore[attr-defined]

@@ -2,11 +2,13 @@
 half-written on a refusal."""
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import func
+from sqlalchemy import event, func, text
 from sqlmodel import select
 
 from storefront.models import BlockedDate, Booking, BookingItem, NotificationOutbox, User
@@ -187,6 +189,69 @@ def test_a_retry_with_the_same_key_returns_the_same_booking(session):
     again = place(session, lines, key="double-click-key")  # the slot is now full: still no error
     assert again == first
     assert counts(session) == (1, 1, 2)
+
+
+@contextmanager
+def statements(session) -> Iterator[list[str]]:
+    """The SQL this session's engine runs inside the block."""
+    seen: list[str] = []
+    engine = session.get_bind()
+
+    def listener(_conn, _cursor, statement, *_rest) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+
+
+def test_a_full_slot_refuses_each_guest_of_a_burst_in_one_statement(session):
+    """The first look reads the public calendar's cached bookings and, in the statement that
+    looks up the key, that nothing has been committed since: a burst meeting a full slot costs
+    one round trip per guest, not a query of the bookings each."""
+    bouncer = make_service(session, units=1)
+    session.commit()
+    place(session, [line(bouncer, DAY, "10:00", hours=2)], key="first-checkout")
+    assert refused(session, [line(bouncer, DAY, "10:00")], key="burst-0001").code == "slot_taken"
+    lines = [line(bouncer, DAY, "11:00")]
+    session.commit()
+    with statements(session) as seen:
+        error = refused(session, lines, key="burst-0002")
+    assert (error.code, error.details["start_time"]) == ("slot_taken", "11:00")
+    queries = [statement for statement in seen if statement != "BEGIN"]  # SQLite's own
+    assert len(queries) == 1 and "booking_items" not in queries[0], queries
+    assert counts(session) == (1, 1, 2)
+
+
+def stored_id(session, booking_id: str) -> str:
+    """A booking id as a plain SQL parameter: SQLite keeps UUIDs as 32 hex digits."""
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    return uuid.UUID(booking_id).hex if sqlite else booking_id
+
+
+def test_the_first_look_sees_a_slot_freed_by_another_worker_at_once(session):
+    """Another worker's cancellation reaches this worker's calendars only within
+    CATALOGUE_CACHE_SECONDS, but the first look checks the versions in its own statement: a
+    guest is never refused on bookings read before a change that has since been committed."""
+    bouncer = make_service(session, units=1)
+    session.commit()
+    first = place(session, [line(bouncer, DAY, "10:00")], key="first-checkout")
+    assert refused(session, [line(bouncer, DAY, "10:00")]).code == "slot_taken"
+    # As another process would: the item cancelled and the version raised, by plain SQL that
+    # passes by this process's hooks, so its cache still holds the full slot.
+    with session.get_bind().begin() as conn:
+        conn.execute(
+            text("UPDATE booking_items SET status = 'cancelled' WHERE booking_id = :id"),
+            {"id": stored_id(session, first.id)},
+        )
+        conn.execute(
+            text("UPDATE cache_versions SET version = version + 1 WHERE name = 'bookings'")
+        )
+    again = place(session, [line(bouncer, DAY, "10:00")], key="after-the-cancel")
+    assert again.reference != first.reference
+    assert counts(session) == (2, 2, 4)
 
 
 @pytest.mark.parametrize(
