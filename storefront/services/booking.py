@@ -793,9 +793,7 @@ def _key_and_versions_statement():
         .subquery()
     )
     one = select(literal(1).label("one")).subquery()
-    return select(*OCCUPANCY.version_columns(), *found.c).select_from(
-        one.outerjoin(found, true())
-    )
+    return select(*OCCUPANCY.version_columns(), *found.c).select_from(one.outerjoin(found, true()))
 
 
 _KEY_AND_VERSIONS = _key_and_versions_statement()

@@ -218,9 +218,7 @@ class CatalogueCache:
         version are still current."""
         return [
             func.coalesce(
-                select(CacheVersion.version)
-                .where(CacheVersion.name == name)
-                .scalar_subquery(),
+                select(CacheVersion.version).where(CacheVersion.name == name).scalar_subquery(),
                 0,
             )
             for name in self.names
