@@ -180,6 +180,8 @@ def _ready() -> rx.Component:
     return rx.el.div(
         rx.el.div(
             rx.el.div(
+                # The service's photo (one at most) is the screen's largest paint: fetched
+                # first, never lazily, in the width it shows at beside the 340 px summary.
                 rx.foreach(
                     BookServiceState.images,
                     lambda src: img(
@@ -187,6 +189,9 @@ def _ready() -> rx.Component:
                         "",
                         width=640,
                         height=400,
+                        priority=True,
+                        sizes="(min-width: 1152px) 756px, (min-width: 768px) calc(100vw - 396px), "
+                        "calc(100vw - 32px)",
                         class_name="w-full max-h-72 object-cover rounded-2xl",
                     ),
                 ),
