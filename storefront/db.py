@@ -92,6 +92,16 @@ def session_scope(engine: Engine | None = None) -> Iterator[Session]:
             raise
 
 
+def reads_one_by_one(session: Session) -> None:
+    """Let `session`'s next reads run each on its own, outside a transaction (PostgreSQL's
+    autocommit: no BEGIN and no ROLLBACK around them), until it commits or rolls back; a
+    PostgreSQL transaction in READ COMMITTED gives each statement its own snapshot anyway, so
+    what each read sees is the same. For reads that decide nothing by themselves (a first look
+    before a lock). SQLite keeps its transaction (it begins it itself: `_sqlite_begin`)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
 SQLITE_ATTEMPTS = 4
 
 

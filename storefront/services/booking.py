@@ -31,7 +31,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import Session, col, select
 
 from storefront import i18n
-from storefront.db import error_summary, is_outage
+from storefront.db import error_summary, is_outage, reads_one_by_one
 from storefront.i18n import N_, N_s, _, _s
 from storefront.models import (
     Booking,
@@ -579,6 +579,7 @@ def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooki
     refusal when a burst meets a full slot (three statements). Nothing read here is used to
     book: under the lock everything is read again (`_place_locked`)."""
     try:
+        reads_one_by_one(session)  # nothing here books: under the lock everything is read again
         rules = _shown_rules(session, order.lines)
         booked, filed_under = _shown_calendars(session, order.lines)
         # A retry (of a booking that took the slot itself, too) is answered with its booking.

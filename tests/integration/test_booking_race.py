@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from storefront.db import make_engine
+from storefront.db import make_engine, reads_one_by_one
 from storefront.models import BookingItem
 from storefront.services import booking, locks
 from tests.factories import contact, line, make_service
@@ -220,3 +220,62 @@ def _placed_units(session, service) -> int:
     return session.exec(
         select(func.sum(BookingItem.quantity)).where(BookingItem.service_id == service.id)
     ).one()
+
+
+def _autocommit(session: Session) -> bool:
+    """Whether the session's PostgreSQL connection runs each statement on its own (the
+    driver's flag); SQLite's is never switched."""
+    if session.get_bind().dialect.name != "postgresql":
+        return False
+    dbapi = session.connection().connection.dbapi_connection
+    return bool(getattr(dbapi, "autocommit", False))
+
+
+def test_the_first_look_reads_outside_a_transaction_and_the_lock_is_taken_inside_one(
+    session, database_url
+):
+    """The first look's reads run one by one (PostgreSQL: autocommit, no BEGIN and ROLLBACK
+    around them); what follows in the same session, the lock and the booking, is one
+    transaction again: an advisory transaction lock taken in autocommit would be let go at once."""
+    engine = make_engine(database_url)
+    postgres = engine.dialect.name == "postgresql"
+    try:
+        with Session(engine) as own:
+            reads_one_by_one(own)
+            assert _autocommit(own) is postgres
+            own.rollback()
+            assert _autocommit(own) is False
+            own.rollback()
+
+        # A booking placed after a first look holds its lock until it commits: a second guest
+        # at the same one-unit slot, racing it, is refused, never booked beside it.
+        bouncer = make_service(session, units=1)
+        session.commit()
+        outcomes: list[str] = []
+
+        def attempt(number: int) -> None:
+            with Session(engine, expire_on_commit=False) as own:
+                try:
+                    booking.place_booking(
+                        session=own,
+                        lines=[line(bouncer, "2026-06-10", "10:00")],
+                        contact=contact(email=f"first-look{number}@example.com"),
+                        idempotency_key=f"first-look-{number:04d}",
+                        now=NOW,
+                    )
+                    outcomes.append("booked")
+                except booking.BookingError as error:
+                    outcomes.append(error.code)
+
+        threads = [threading.Thread(target=attempt, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert Counter(outcomes)["booked"] == 1, outcomes
+        held = session.exec(
+            select(func.count()).select_from(BookingItem).where(BookingItem.status == "pending")
+        ).one()
+        assert held == 1
+    finally:
+        engine.dispose()
