@@ -20,7 +20,15 @@ until somebody declares otherwise, and tests/unit/test_guard_policy.py fails on 
 
 `caller_bound=True` marks a public state that holds what one caller typed or may see (the
 checkout's contact details, a booking): it is reset with the private states when the caller of
-a tab changes. `identity=True` marks the one state that knows the caller (AuthState): the guard
+a tab changes.
+
+`catalogue_only=True` marks a public state that holds nothing of its tab: only what the public
+catalogue shows (a page's characters, the footer's details), read afresh by its own events from
+their arguments and the catalogue, never from the tab's other states, cookies or storage. Its
+events may run on a tab whose server-side state was lost (state/guard.py): they have nothing to
+lose, so the guard does not fetch the tab's identity to find out (one Redis round trip per page
+load on several workers); the tab's first event of any other state still reloads it. A state
+with a choice or a text of the visitor in it (a table's size, a tab shown) is not one. `identity=True` marks the one state that knows the caller (AuthState): the guard
 asks it who is calling without importing it.
 
 This module imports only Reflex: state/guard.py reads the declarations and imports no screen."""
@@ -44,6 +52,7 @@ _RANK: dict[str, int] = {"public": 0, "account": 1, "staff": 2, "admin": 3}
 _ROLE_REACHES: dict[str, str] = {"user": "account", "staff": "staff", "admin": "admin"}
 _ACCESS = "_storefront_access"
 _CALLER_BOUND = "_storefront_caller_bound"
+_CATALOGUE_ONLY = "_storefront_catalogue_only"
 DEFAULT: Access = "account"
 
 # Reflex's own states: hydrate, on-load, client storage and frontend error reports.
@@ -56,7 +65,11 @@ _identity: list[type[BaseState]] = []
 
 
 def access(
-    level: Access, *, caller_bound: bool = False, identity: bool = False
+    level: Access,
+    *,
+    caller_bound: bool = False,
+    identity: bool = False,
+    catalogue_only: bool = False,
 ) -> Callable[[S], S]:
     """Declare who may send the decorated state's events (see the module's docstring)."""
     if level not in _RANK:
@@ -68,8 +81,11 @@ def access(
             raise TypeError(
                 f"{cls.__name__} inherits access {inherited!r} and cannot loosen it to {level!r}"
             )
+        if catalogue_only and (level != "public" or caller_bound or identity):
+            raise TypeError(f"{cls.__name__}: only a public state of nobody may be catalogue_only")
         setattr(cls, _ACCESS, level)
         setattr(cls, _CALLER_BOUND, caller_bound)
+        setattr(cls, _CATALOGUE_ONLY, catalogue_only)
         if identity:
             _identity[:] = [cls]
         return cls
@@ -104,6 +120,11 @@ def allows(access: Access, user_id: str, role: str) -> bool:
 
 def is_caller_bound(cls: type[BaseState]) -> bool:
     return bool(vars(cls).get(_CALLER_BOUND, False))
+
+
+def is_catalogue_only(cls: type[BaseState]) -> bool:
+    """Declared on the class itself: a subclass may hold more and says so again."""
+    return bool(vars(cls).get(_CATALOGUE_ONLY, False))
 
 
 def identity_state() -> type[BaseState]:

@@ -9,7 +9,7 @@ from storefront.state.access import access
 from storefront.state.base import call_service
 
 
-@access("public")
+@access("public", catalogue_only=True)
 class HomeBannerState(rx.State):
     """The cards of 'Home Page Main Banner' and the home page's three photo galleries."""
 

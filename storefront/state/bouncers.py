@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 UNKNOWN_ERROR = N_("An unknown error occurred")
 
 
-@access("public")
+@access("public", catalogue_only=True)
 class BouncersState(rx.State):
     options: list[showcase.BouncerOption] = []
     bubble_packages: list[showcase.Package] = []

@@ -12,7 +12,9 @@ minute per worker, so a flood of forged events cannot fill the log).
 A tab whose server-side state was lost (Redis restarted without a copy, or the state expired
 while the tab sat idle) is reloaded instead of served: its state would start blank, and the
 blank cart would overwrite the one in the browser. The page reloads, hydrates from the browser's
-own storage (the cart, the sign-in cookie) and goes on; nothing the visitor had is lost.
+own storage (the cart, the sign-in cookie) and goes on; nothing the visitor had is lost. A state
+declared `catalogue_only` (state/access.py) holds nothing of the tab, so its events (a catalogue
+page's load) are served without that check and its Redis round trip.
 
 The identity is read again at every guarded event and at every hydrate, so an ended session or a
 lost role stops working at once, and a tab whose caller changed has its private states reset
@@ -35,7 +37,13 @@ from reflex.state import (
 from reflex_base.registry import RegistrationContext
 
 from storefront import i18n
-from storefront.state.access import REFLEX_STATES, access_of, allows, identity_state
+from storefront.state.access import (
+    REFLEX_STATES,
+    access_of,
+    allows,
+    identity_state,
+    is_catalogue_only,
+)
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +145,7 @@ class AuthGuard(Middleware):
         if target is None:
             log.warning("refused unknown event %s", _shown_name(event.name))
             return StateUpdate(delta={}, events=[])
-        if target not in REFLEX_STATES:
+        if target not in REFLEX_STATES and not is_catalogue_only(target):
             auth_state = await state.get_state(identity_state())
             if not auth_state._hydrated:
                 log.info("reloading a tab whose state was lost (event %s)", event.name)

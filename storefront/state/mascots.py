@@ -23,7 +23,7 @@ MAX_ID_LENGTH = 64
 NO_DETAILS = showcase.MascotDescription(id="", full_description="", suitable_for=[])
 
 
-@access("public")
+@access("public", catalogue_only=True)
 class MascotsState(rx.State):
     mascots: list[showcase.Mascot] = []
     mascot_packages: list[showcase.Package] = []

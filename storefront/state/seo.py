@@ -13,7 +13,7 @@ from storefront.state.base import call_service
 log = logging.getLogger(__name__)
 
 
-@access("public")
+@access("public", catalogue_only=True)
 class SeoState(rx.State):
     json_ld: str = ""
 

@@ -20,7 +20,7 @@ CATEGORY_PAGES = {
 }
 
 
-@access("public")
+@access("public", catalogue_only=True)
 class ServicesIndexState(rx.State):
     categories: list[dict[str, str]] = []
     themes: list[dict[str, str]] = []

@@ -148,6 +148,33 @@ def test_a_tab_whose_state_was_lost_is_reloaded_before_anything_runs(server):
     assert service_id in reloaded and "window.location.reload" not in reloaded
 
 
+def test_a_lost_tab_is_served_a_catalogue_page_and_reloaded_at_its_first_own_event(server):
+    """A catalogue page's load (MascotsState: catalogue_only, state/access.py) has nothing of the
+    tab to lose, so a tab whose state was lost is answered without the identity's Redis round
+    trip; the first event of a state that holds the tab's own (the cart) still reloads it."""
+    from storefront.models import Service
+    from storefront.state.cart import CartState
+    from storefront.state.mascots import MascotsState
+
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        service_id = str(session.exec(select(Service.id).where(Service.kind == "mascot")).first())
+    engine.dispose()
+
+    async def scenario() -> tuple[str, str]:
+        async with Browser(server.url, None, str(uuid.uuid4()), hydrate=False) as lost:
+            await lost.send(MascotsState.load, "/services/mascots")
+            page = lost.text()
+            await lost.send(CartState.add_service, "/services/mascots", service_id=service_id)
+            return page, lost.text()[len(page) :]
+
+    page, after = _run(scenario())
+    assert "window.location.reload" not in page
+    assert service_id in page  # the mascots arrived
+    assert "window.location.reload" in after
+    assert "cart_json" not in after  # nothing was added, nothing sent
+
+
 def test_a_flood_of_unknown_event_names_is_logged_in_one_line_each_at_most(server):
     """Issue 18, finding 12: an event name that names no handler was logged by Reflex with a
     traceback and the whole event (payload included), per event. Now each is one line naming

@@ -124,3 +124,38 @@ def test_no_computed_var_reads_the_router_so_an_event_loads_only_its_own_states(
     from reflex.state import State
 
     assert State._get_potentially_dirty_states() == {State}
+
+
+def test_only_public_states_that_hold_nothing_of_a_tab_are_catalogue_only():
+    """A catalogue-only state's events run without the lost-state check (state/guard.py), so it
+    may hold nothing a tab would lose: public, bound to nobody, no cookie or browser storage,
+    no substates, and only the catalogue pages' states are declared so."""
+    from reflex.istate.storage import ClientStorageBase
+
+    from storefront.state.mascots import MascotsState
+    from storefront.state.tables import TablesState
+
+    declared = {cls for cls in access.app_states(rx.State) if access.is_catalogue_only(cls)}
+    assert {cls.__name__ for cls in declared} == {
+        "MascotsState",
+        "BouncersState",
+        "HomeBannerState",
+        "BusinessState",
+        "SeoState",
+        "ServicesIndexState",
+    }
+    for cls in declared:
+        assert guard.access_of(cls) == "public" and not access.is_caller_bound(cls)
+        assert not cls.get_substates(), cls.__name__
+        stored = [
+            name
+            for name, var in cls.get_fields().items()
+            if isinstance(var.default, ClientStorageBase)
+        ]
+        assert not stored, f"{cls.__name__} keeps {stored} in the browser"
+    # A visitor's choices (a table's size and colour) are the tab's own: checked.
+    assert access.is_catalogue_only(MascotsState) and not access.is_catalogue_only(TablesState)
+    with pytest.raises(TypeError, match="catalogue_only"):
+        access.access("account", catalogue_only=True)(
+            type("PrivateCatalogueState", (rx.State,), {"__module__": __name__})
+        )
