@@ -75,8 +75,9 @@ class RadixThemesPlugin(rx.plugins.RadixThemesPlugin):
 # text without them. After the build, each page's preloads move into an inert <template> and its
 # module script into a script the browser does not run (same text, so the Content-Security-Policy
 # hash of storefront/api/security.py still allows it); FIRST_PAINT_LOADER puts both back once
-# the first frame is on the screen (at the next frame's start; or after 500 ms, for a tab opened
-# in the background, whose frames wait until it is shown). Fields that the server holds wait for
+# the first frame is on the screen (at the next frame's start; or, for a tab opened in the
+# background, whose frames wait until it is shown, after 500 ms: only if it is hidden then, since
+# a slow first paint on the screen may well take longer). Fields that the server holds wait for
 # the page to come alive as before (components/ui.NOT_READY).
 _PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]+"/>')
 _ENTRY = '<script type="module" async="">'
@@ -87,7 +88,7 @@ FIRST_PAINT_LOADER = (
     "var d=document.getElementById('rx-entry'),s=document.createElement('script');"
     "s.type='module';s.textContent=d.textContent;document.body.appendChild(s)}"
     "requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,0)})});"
-    "setTimeout(go,500)})()</script>"
+    "setTimeout(function(){if(document.hidden)go()},500)})()</script>"
 )
 
 

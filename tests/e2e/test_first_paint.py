@@ -50,6 +50,31 @@ def test_a_prerendered_page_paints_before_it_fetches_its_scripts_then_comes_aliv
     assert problems == []
 
 
+# A tab opened in the background: hidden, and its frames never come until it is shown.
+HIDDEN_TAB = """
+Object.defineProperty(document, "hidden", {get: () => true});
+Object.defineProperty(document, "visibilityState", {get: () => "hidden"});
+window.requestAnimationFrame = () => 0;
+"""
+
+
+def test_a_tab_opened_in_the_background_comes_alive_without_being_shown(page):
+    """Its scripts cannot wait for a frame that comes only when it is shown: they load after
+    500 ms, and the server sends the tab its state. (A tab on the screen waits for its first
+    frame however long the first paint takes: the 500 ms are not a deadline for it.)"""
+    answers: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: answers.append(frame)))
+    page.add_init_script(HIDDEN_TAB)
+    page.goto("/terms")
+    for _ in range(100):
+        if any("delta" in str(answer) for answer in answers):
+            break
+        page.wait_for_timeout(100)
+    assert any("delta" in str(answer) for answer in answers), answers
+    first_script = page.evaluate(TIMINGS)["first_script"]
+    assert first_script >= 500, first_script
+
+
 ENTRY = "**/assets/entry.client-*.js"
 
 
