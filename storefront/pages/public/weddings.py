@@ -31,10 +31,13 @@ def hero() -> rx.Component:
                 class_name="mt-4 text-lg text-slate-600",
             ),
             rx.el.a(_("Shikoni ofertat"), href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
-            class_name="max-w-3xl mx-auto text-center rounded-3xl border-2 border-rose-100 "
+            class_name="w-full max-w-3xl mx-auto text-center rounded-3xl border-2 border-rose-100 "
             "bg-white/80 shadow-xl px-6 py-12",
         ),
-        class_name="px-4 py-12 md:py-20 bg-gradient-to-b from-rose-50 to-white",
+        # On phones the hero fills the first screen (see home.hero): the film strip's photos,
+        # which arrive with the catalogue, start below it.
+        class_name="min-h-[calc(100svh-4rem)] md:min-h-0 flex items-center px-4 py-12 md:py-20 "
+        "bg-gradient-to-b from-rose-50 to-white",
     )
 
 
