@@ -3,6 +3,7 @@ and prices are looked up in the catalogue, never taken from the browser."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 
@@ -83,6 +84,14 @@ def _after_add(service_id: str, busy_seconds: float) -> str:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _after_add_event(service_id: str, busy_seconds: float) -> rx.event.EventSpec:
+    """`_after_add` as the event an add returns, built once per service and busy time: Reflex
+    builds `rx.call_script`'s event anew on each call (a signature and a literal of the script,
+    about a tenth of an add's time in the event loop under load), and the event is immutable."""
+    return rx.call_script(_after_add(service_id, busy_seconds))
+
+
 @access("public")
 class CartState(rx.State):
     cart_json: str = rx.LocalStorage("[]", name=cart.STORAGE_KEY, sync=True)
@@ -134,7 +143,7 @@ class CartState(rx.State):
         busy = THEME_ADD_BUSY_SECONDS if added.kind == "theme" else ADD_BUSY_SECONDS
         self._adding_id, self._adding_ref = added.service_id, service_id
         self._adding_until = time.monotonic() + busy
-        return rx.call_script(_after_add(added.service_id, busy))
+        return _after_add_event(added.service_id, busy)
 
     def _busy(self) -> bool:
         """Whether the last add is still within its busy time. A deadline further off than any
