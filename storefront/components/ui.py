@@ -84,6 +84,15 @@ NOT_READY = ~rx.State.is_hydrated
 NOT_READY_TEXT = N_("Loading the form...")
 
 
+def loaded_for_this_visit(loaded: rx.Var) -> rx.Var:
+    """A page's `loaded` flag as this visit's: a tab keeps its state between visits, and a page
+    opened again first shows the last visit's (the hydrate sends the whole state before the
+    page's on_load runs), so a form shown on `loaded` alone appears and is then replaced when the
+    on_load clears it, taking what was typed meanwhile. `rx.State.is_hydrated` stays False until
+    the page's on_load handlers have all answered."""
+    return loaded & rx.State.is_hydrated
+
+
 def calendar_link(href, test_id: str) -> rx.Component:
     """A booking's calendar file (booking_links.ics_path), downloaded."""
     return rx.el.a(

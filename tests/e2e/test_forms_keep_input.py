@@ -12,6 +12,7 @@ from datetime import date, timedelta
 
 from playwright.sync_api import expect
 
+from tests.e2e.test_admin_calendar_banners import _new_service
 from tests.e2e.test_admin_catalogue import _signed_in
 
 # Over every limit (5 MB services and banners, 2 MB avatars) and over the socket's 1 MB frames.
@@ -221,3 +222,54 @@ def test_sign_up_never_leaves_the_message_of_an_earlier_press(page, server):
     form.get_by_role("button", name="Create Account").click()
     expect(error).to_have_text("Please accept the Terms of Service and Privacy Policy")
     assert first != error.inner_text()
+
+
+def test_an_admin_page_opened_again_shows_its_form_only_once_this_visit_has_loaded(page, server):
+    """A tab keeps its state between visits, and the hydrate sends it before the page's on_load
+    runs: the availability page opened again showed the last visit's block form until its load
+    cleared it, and a date typed meanwhile vanished with the form (CI caught it). Here the
+    server's answers after that first snapshot are held back: the form must not be on the
+    screen until they come, and then it takes what is typed."""
+    service_id = _new_service(server, "Revisited Castle")
+    _signed_in(page, server, "admin")
+    address = f"/admin/services/availability/{service_id}"
+    page.goto(address)
+    expect(page.get_by_test_id("block-form")).to_be_visible(timeout=15000)
+
+    hold = {"on": True, "page": None, "snapshots": 0}
+    held: list = []
+
+    def route(ws) -> None:
+        hold["page"] = ws
+        backend = ws.connect_to_server()
+
+        def from_server(message) -> None:
+            if hold["on"] and hold["snapshots"]:
+                held.append(message)  # everything after the hydrate's snapshot, in order
+                return
+            hold["snapshots"] += "delta" in str(message)
+            ws.send(message)
+
+        backend.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/_event"), route)
+    page.goto(address)
+    for _ in range(100):
+        if hold["snapshots"] and held:
+            break
+        page.wait_for_timeout(100)
+    assert hold["snapshots"] and held, "the page never got its snapshot and the load's answer"
+    page.wait_for_timeout(500)
+    expect(page.get_by_test_id("block-form")).to_have_count(0)
+
+    hold["on"] = False
+    for message in held:
+        hold["page"].send(message)
+    form = page.get_by_test_id("block-form")
+    expect(form).to_be_visible(timeout=15000)
+    day = (date.today() + timedelta(days=40)).strftime("%d.%m.%Y")
+    form.get_by_label("From").fill(day)
+    form.get_by_label("Reason (optional)").fill("Revisited")
+    form.get_by_test_id("block-submit").click()
+    expect(page.get_by_test_id("availability-notice")).to_have_text("Dates blocked successfully")
+    expect(page.get_by_test_id("blocked-row").filter(has_text=day)).to_have_count(1)

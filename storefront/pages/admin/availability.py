@@ -20,7 +20,13 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.components.modal import modal
-from storefront.components.ui import PRIMARY_BUTTON, date_input, error_box, time_input
+from storefront.components.ui import (
+    PRIMARY_BUTTON,
+    date_input,
+    error_box,
+    loaded_for_this_visit,
+    time_input,
+)
 from storefront.i18n import N_o, _o
 from storefront.services.availability_admin import (
     MAX_BOOKINGS_MIN,
@@ -362,7 +368,7 @@ def _add_button() -> rx.Component:
         _o("Add Availability"),
         on_click=S.open_new,
         type="button",
-        disabled=~S.loaded,
+        disabled=~loaded_for_this_visit(S.loaded),
         class_name=PRIMARY_BUTTON + " py-2",
         data_testid="availability-add",
     )
@@ -387,7 +393,7 @@ def admin_availability() -> rx.Component:
         ),
         notices(S.notice, S.error, prefix="availability"),
         rx.cond(
-            S.loaded,
+            loaded_for_this_visit(S.loaded),
             rx.fragment(
                 _schedule(),
                 _blocked(),

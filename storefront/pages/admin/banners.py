@@ -24,7 +24,7 @@ from storefront.components.admin_layout import (
 from storefront.components.image_upload import image_upload
 from storefront.components.modal import modal
 from storefront.components.photo import img
-from storefront.components.ui import PRIMARY_BUTTON, error_box
+from storefront.components.ui import PRIMARY_BUTTON, error_box, loaded_for_this_visit
 from storefront.i18n import _o
 from storefront.services.banner_admin import (
     DESCRIPTION_MAX,
@@ -317,7 +317,7 @@ def admin_banners() -> rx.Component:
         _o("Banner Management"),
         notices(S.notice, S.error, prefix="banners"),
         rx.cond(
-            S.loaded,
+            loaded_for_this_visit(S.loaded),
             rx.fragment(
                 rx.cond(
                     S.banners.length() == 0,

@@ -20,6 +20,7 @@ from storefront.components.ui import (
     PRIMARY_BUTTON,
     TIME_FIELD,
     field_error,
+    loaded_for_this_visit,
     loading_spinner,
 )
 from storefront.i18n import N_o, _o, _s
@@ -304,7 +305,7 @@ def admin_booking_edit_page() -> rx.Component:
     return admin_frame(
         _o("Edit Booking"),
         notices(S.notice, S.error),
-        rx.cond(S.loaded, rx.cond(S.found, _form()), loading_spinner()),
+        rx.cond(loaded_for_this_visit(S.loaded), rx.cond(S.found, _form()), loading_spinner()),
         _confirm_delete(),
         _confirm_past(),
         current="bookings",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.components.admin_layout import admin_frame, notices
+from storefront.components.ui import loaded_for_this_visit
 from storefront.i18n import N_o, _o
 from storefront.state.admin_bookings import STATUS_LABELS
 from storefront.state.day_sheet import DaySheetState as S
@@ -263,7 +264,7 @@ def day_sheet_page() -> rx.Component:
             _day_nav(),
             rx.el.div(notices(S.notice, S.error), class_name="no-print"),
             rx.cond(
-                S.loaded,
+                loaded_for_this_visit(S.loaded),
                 rx.cond(
                     S.bookings.length() > 0,
                     rx.el.div(
