@@ -75,9 +75,10 @@ class RadixThemesPlugin(rx.plugins.RadixThemesPlugin):
 # text without them. After the build, each page's preloads move into an inert <template> and its
 # module script into a script the browser does not run (same text, so the Content-Security-Policy
 # hash of storefront/api/security.py still allows it); FIRST_PAINT_LOADER puts both back once
-# the first frame is on the screen (at the next frame's start; or, for a tab opened in the
-# background, whose frames wait until it is shown, after 500 ms: only if it is hidden then, since
-# a slow first paint on the screen may well take longer). Fields that the server holds wait for
+# the browser reports the first contentful paint (its paint timing entry: the frame is on the
+# screen, not only drawn; two frames later where paint timing is missing). A tab opened in the
+# background has no paint until it is shown: it loads them after 500 ms if it is hidden then;
+# and any page after 3 s at the latest. Fields that the server holds wait for
 # the page to come alive as before (components/ui.NOT_READY).
 _PRELOAD = re.compile(r'<link rel="modulepreload" href="[^"]+"/>')
 _ENTRY = '<script type="module" async="">'
@@ -87,8 +88,12 @@ FIRST_PAINT_LOADER = (
     "var t=document.getElementById('rx-preload');if(t)document.head.appendChild(t.content);"
     "var d=document.getElementById('rx-entry'),s=document.createElement('script');"
     "s.type='module';s.textContent=d.textContent;document.body.appendChild(s)}"
-    "requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,0)})});"
-    "setTimeout(function(){if(document.hidden)go()},500)})()</script>"
+    "var P=window.PerformanceObserver;"
+    "if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf('paint')>=0){"
+    "new P(function(l,o){if(l.getEntriesByName('first-contentful-paint').length){"
+    "o.disconnect();setTimeout(go,0)}}).observe({type:'paint',buffered:true})}"
+    "else{requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,0)})})}"
+    "setTimeout(function(){if(document.hidden)go()},500);setTimeout(go,3000)})()</script>"
 )
 
 

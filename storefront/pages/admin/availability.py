@@ -368,7 +368,6 @@ def _add_button() -> rx.Component:
         _o("Add Availability"),
         on_click=S.open_new,
         type="button",
-        disabled=~loaded_for_this_visit(S.loaded),
         class_name=PRIMARY_BUTTON + " py-2",
         data_testid="availability-add",
     )
