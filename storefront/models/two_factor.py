@@ -19,9 +19,11 @@ class TwoFactor(SQLModel, table=True):
     __tablename__ = "two_factor"
 
     user_id: uuid.UUID = Field(primary_key=True, foreign_key="users.id", ondelete="CASCADE")
-    secret: str = Field(max_length=64)
+    secret: str = Field(max_length=255)
     enabled_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     last_used_step: int | None = Field(default=None)
+    failed_codes: int = Field(default=0)
+    locked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
