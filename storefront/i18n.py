@@ -38,6 +38,7 @@ from contextvars import ContextVar
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
+from urllib.parse import unquote
 
 DEFAULT = "sq"
 LANGUAGES = ("sq", "en")
@@ -270,3 +271,40 @@ def in_language(path: str, lang: str) -> str:
     """The same page as `path` in `lang`'s edition: '/en/services/mascots', 'sq' ->
     '/services/mascots'."""
     return href(split(path)[1], lang)
+
+
+LOCAL_PATH_MAX = 2048
+
+
+def local_path(target: object, *, lang: str | None = None, default: str = "/") -> str:
+    """The one rule for an address that a request asks to be sent to (a query's `next` or
+    `redirectTo`, a Referer, a page's own address, an event's argument): `target`, moved into
+    `lang`'s edition when one is given, kept only when that final address is a path of this
+    site; otherwise `default`. The check runs after the language change, because dropping an
+    edition's prefix can turn a harmless '/en//host' into '//host'."""
+    text = str(target or "")
+    if lang is not None and _is_local(text):
+        text = in_language(text, lang)
+    return text if _is_local(text) else default
+
+
+def _is_local(text: str) -> bool:
+    """A path of this site: it starts with one '/', holds no '//' before its query, no
+    backslash, no control character (browsers drop tabs and newlines, so '/<tab>/host' would
+    be '//host') and no white space in its path, and says the same once percent-decoded."""
+    for _round in range(4):  # '/%2F%2Fhost', '/%252F%252Fhost', ...
+        path = text.split("?", 1)[0].split("#", 1)[0]
+        if (
+            not text.startswith("/")
+            or len(text) > LOCAL_PATH_MAX
+            or "//" in path
+            or "\\" in text
+            or any(ord(c) < 32 or ord(c) == 0x7F for c in text)
+            or any(c.isspace() for c in path)
+        ):
+            return False
+        decoded = unquote(text)
+        if decoded == text:
+            return True
+        text = decoded
+    return False

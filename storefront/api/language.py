@@ -29,13 +29,6 @@ COOKIE = "sf_lang"
 COOKIE_SECONDS = 365 * 24 * 3600
 
 
-def _local(path: str | None) -> str:
-    """`path` when it is an address on this site, else the home page (no open redirect)."""
-    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
-        return "/"
-    return path
-
-
 def _came_from(request: Request) -> str | None:
     """The page the switch was clicked on, from the Referer (same site only): pages whose
     address carries an id or a key (a service, a booking) cannot name it when they are built."""
@@ -50,7 +43,7 @@ async def switch(request: Request) -> Response:
     if lang not in i18n.LANGUAGES:
         return RedirectResponse("/", status_code=303)
     came_from = request.query_params.get("next") or _came_from(request)
-    target = i18n.in_language(_local(came_from), lang)
+    target = i18n.local_path(came_from, lang=lang, default=i18n.href("/", lang))
     response = RedirectResponse(target, status_code=303)
     response.set_cookie(
         COOKIE,
@@ -103,7 +96,9 @@ def remembered_language(app: Callable) -> Callable:
         chosen = _cookie(scope)
         if chosen is not None and chosen != lang:
             query = scope.get("query_string", b"").decode("latin-1")
-            target = i18n.in_language(path, chosen) + (f"?{query}" if query else "")
+            target = i18n.local_path(
+                path + (f"?{query}" if query else ""), lang=chosen, default=i18n.href("/", chosen)
+            )
             response = RedirectResponse(target, status_code=307)
             response.headers["vary"] = "Cookie"
             await response(scope, receive, send)

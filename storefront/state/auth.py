@@ -170,8 +170,13 @@ class AuthState(rx.State):
         if i18n.language_of(path) == self._back_office_language:
             return None
         query = self.router.url.query or ""
-        target = i18n.in_language(path.rstrip("/") or "/", self._back_office_language)
-        return rx.redirect(target + (f"?{query}" if query else ""), replace=True)
+        lang = self._back_office_language
+        target = i18n.local_path(
+            (path.rstrip("/") or "/") + (f"?{query}" if query else ""),
+            lang=lang,
+            default=i18n.href(routes.ADMIN, lang),
+        )
+        return rx.redirect(target, replace=True)
 
     @rx.event
     async def sign_out(self):

@@ -82,13 +82,15 @@ def message_for(error: auth.AuthError | password_reset.PasswordResetError, fallb
     return said(AUTH_MESSAGES, error.code, fallback)
 
 
-def in_edition(path: str) -> str:
+def in_edition(path: str | None) -> str:
     """`path` (a page of this site, in any edition) in the edition of the page the visitor is
     on: a sign-in on /en/sign-in leads to /en/account. A back-office page stays as it is: the
-    back office opens in the language its admin chose (state/auth.py)."""
-    if i18n.is_back_office(i18n.split(path)[1]):
-        return path
-    return i18n.in_language(path, i18n.language())
+    back office opens in the language its admin chose (state/auth.py). Anything but a path of
+    this site, before or after the change, gives the sign-in's default (i18n.local_path)."""
+    default = auth.DEFAULT_AFTER_SIGN_IN
+    if i18n.is_back_office(i18n.split(str(path or "/"))[1]):
+        return i18n.local_path(path, default=default)
+    return i18n.local_path(path, lang=i18n.language(), default=default)
 
 
 def landing(redirect_to: str, account: auth.SignedInUser) -> str:
@@ -124,7 +126,7 @@ class AuthFormState(rx.State):
         """on_load: an already signed-in visitor goes straight on (docs/product.md §4)."""
         params = self.router.url.query_parameters
         # In this page's edition, so every way on (the form, OAuth, the sign-up link) keeps it.
-        self.redirect_to = in_edition(auth.safe_redirect(params.get("redirectTo")))
+        self.redirect_to = in_edition(params.get("redirectTo"))
         self.error, self.message, self.busy = "", "", False
         self.providers = oauth.enabled_providers()
         if params.get("error") == "oauth":
