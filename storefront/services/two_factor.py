@@ -20,6 +20,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from urllib.parse import urlencode
 
 import jwt
 import pyotp
@@ -27,8 +28,10 @@ import segno
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
+from storefront import i18n, routes
+from storefront.i18n import _o
 from storefront.models import BusinessSettings, RecoveryCode, TwoFactor, User, utcnow
-from storefront.services import audit, auth, business, permissions, throttle
+from storefront.services import audit, auth, business, mail_templates, outbox, permissions, throttle
 from storefront.services.business import SITE_NAME
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
@@ -48,12 +51,25 @@ SIGN_IN_STEP = "two-factor"
 # Wrong codes per account (any address) back off like sign-in failures; per address they count
 # with the sign-in failures of that address.
 CODE_RULE = throttle.Rule(5, auth.THROTTLE_WINDOW, backoff=True)
+# Wrong codes in a row at the second step, per account, counted from its last accepted code
+# (no window, and a correct password does not reset it): at this many the second step locks
+# until a recovery code is used or an operator runs `manage reset-2fa`. Rotating addresses and
+# waiting out the backoff no longer add up to a guess: ~3 codes in a million are valid at once.
+LOCK_AFTER = 10
+# With two-factor required for every admin, an admin without it sets it up only from a link
+# mailed to the account: a stolen password alone must not enrol the thief's authenticator.
+SETUP_LINK_LIFETIME = timedelta(minutes=30)
+SETUP_LINK_PURPOSE = "two-factor-setup"
+SETUP_LINK_PARAM = "setup"
+SETUP_LINK_RULE = throttle.Rule(3, timedelta(hours=1))
 
 
 class TwoFactorError(ServiceError):
     """Codes: not_allowed (not an admin), no_user, already_enabled, no_setup, not_enabled,
-    invalid_code, expired (the sign-in's 5 minutes are over), rate_limited
-    (`details['retry_after']` seconds), enable_first (require it for all before using it)."""
+    invalid_code, locked (LOCK_AFTER wrong codes in a row: only a recovery code signs in),
+    link_needed (required for admins: setup starts from the mailed link, `send_setup_link`),
+    expired (the sign-in's 5 minutes are over), rate_limited (`details['retry_after']`
+    seconds), enable_first (require it for all before using it)."""
 
     CODES = {
         **permissions.ADMIN_CHECK_CODES,
@@ -61,6 +77,8 @@ class TwoFactorError(ServiceError):
         "enable_first": "Turn on two-factor sign-in for your account first",
         "expired": "Your sign-in took too long. Please sign in again.",
         "invalid_code": "The code is not valid",
+        "link_needed": "Open the setup link mailed to you",
+        "locked": "Too many wrong codes: use a recovery code",
         "no_setup": "Start the setup again",
         "no_user": "No user logged in",
         "not_allowed": "Only admins may do this",
@@ -88,6 +106,8 @@ class Status:
     enabled: bool
     recovery_codes_left: int
     required: bool
+    # Setting it up needs the link mailed to the account (required, and not on yet).
+    setup_needs_link: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,8 +154,12 @@ def status(*, session: Session, user_id: object) -> Status:
     enabled = _enabled_row(session, user.id) is not None
     if enabled:
         left = len(_unused_codes(session, user.id))
+    required = required_for_admins(session=session)
     return Status(
-        enabled=enabled, recovery_codes_left=left, required=required_for_admins(session=session)
+        enabled=enabled,
+        recovery_codes_left=left,
+        required=required,
+        setup_needs_link=required and not enabled,
     )
 
 
@@ -236,12 +260,19 @@ def _admin(session: Session, user_id: object) -> User:
     return user
 
 
-def begin_setup(*, session: Session, user_id: object, now: datetime | None = None) -> Setup:
+def begin_setup(
+    *, session: Session, user_id: object, link: str | None = None, now: datetime | None = None
+) -> Setup:
     """A new secret, kept on the server until a code confirms it (an earlier unconfirmed one is
-    replaced)."""
+    replaced). While two-factor is required for every admin, only with `link`, the token of the
+    setup link mailed to this account (`send_setup_link`)."""
     user = _admin(session, user_id)
     if _enabled_row(session, user.id) is not None:
         raise TwoFactorError("already_enabled", "Two-factor sign-in is already on")
+    if required_for_admins(session=session) and not _setup_link_names(
+        link, user.id, now or utcnow()
+    ):
+        raise TwoFactorError("link_needed", "Open the setup link mailed to you")
     secret = pyotp.random_base32()
     row = session.get(TwoFactor, user.id) or TwoFactor(user_id=user.id, secret=secret)
     row.secret, row.enabled_at, row.last_used_step = secret, None, None
@@ -342,6 +373,108 @@ def set_required(*, session: Session, actor_id: object, required: bool) -> None:
     business.set_settings(session, actor.id, admin_two_factor_required=bool(required))
 
 
+def send_setup_link(*, session: Session, user_id: object, now: datetime | None = None) -> None:
+    """Mail the account a link that opens Account, Security ready to set two-factor up, valid
+    for SETUP_LINK_LIFETIME, in the language of the page it was asked on; at most
+    SETUP_LINK_RULE's count an hour per account. The caller commits (the outbox sends)."""
+    now = now or utcnow()
+    user = _admin(session, user_id)
+    if _enabled_row(session, user.id) is not None:
+        raise TwoFactorError("already_enabled", "Two-factor sign-in is already on")
+    _count_attempt(session, [(f"2fa-link:{user.id}", SETUP_LINK_RULE)], now)
+    claims = {"sub": str(user.id), "purpose": SETUP_LINK_PURPOSE, "exp": now + SETUP_LINK_LIFETIME}
+    token = jwt.encode(claims, get_settings().secret_key, algorithm="HS256")
+    query = urlencode({SETUP_LINK_PARAM: token})
+    link = f"{get_settings().public_url.rstrip('/')}{i18n.href(routes.ACCOUNT_SECURITY)}?{query}"
+    minutes = int(SETUP_LINK_LIFETIME.total_seconds() // 60)
+    _mail_account(
+        session,
+        user,
+        i18n.language(),
+        now,
+        subject=_o("Set up two-factor sign-in"),
+        paragraphs=(
+            _o("Two-factor sign-in is required for the admins of {site}.").format(site=SITE_NAME),
+            _o("Open this link within {minutes} minutes, signed in, to set it up:").format(
+                minutes=minutes
+            ),
+        ),
+        link=link,
+        button_label=_o("Set up two-factor sign-in"),
+        closing=_o("If you did not ask for it, someone may know your password: change it now."),
+    )
+
+
+def _setup_link_names(link: str | None, user_id: uuid.UUID, now: datetime) -> bool:
+    """Whether `link` is a setup link's token for `user_id`, not expired."""
+    try:
+        claims = jwt.decode(
+            str(link or "")[:2048],
+            get_settings().secret_key,
+            algorithms=["HS256"],
+            options={"require": ["exp", "sub"], "verify_exp": False},
+        )
+        return (
+            claims.get("purpose") == SETUP_LINK_PURPOSE
+            and str(claims["sub"]) == str(user_id)
+            and float(claims["exp"]) > now.timestamp()
+        )
+    except (jwt.PyJWTError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _mail_account(
+    session: Session, user: User, language: str, now: datetime, *, subject: str, **words: object
+) -> None:
+    """A mail to the account's owner about their account (templates/mail/account_notice), in
+    `language`; the words are given already translated (`_o()` inside `i18n.using`)."""
+    business_row = business.settings_row(session)
+    with i18n.using(language):
+        name = user.full_name or ""
+        greeting = _o("Hello {name},").format(name=name) if name else _o("Hello,")
+        rendered = mail_templates.render(
+            "account_notice",
+            language,
+            subject=subject,
+            business=business_row,
+            greeting=greeting,
+            **{"link": "", "button_label": "", "closing": "", **words},
+        )
+    outbox.enqueue(
+        session=session,
+        channel="email",
+        topic="mail",
+        recipient=user.email,
+        payload={"subject": subject, "text": rendered.text, "html": rendered.html},
+        now=now,
+    )
+
+
+def _mail_locked(session: Session, user: User, now: datetime) -> None:
+    """Tell the owner the second step is locked, in their language (their profile's, else the
+    back office's default)."""
+    language = i18n.known(user.language) if user.language else i18n.BACK_OFFICE_DEFAULT
+    with i18n.using(language):
+        _mail_account(
+            session,
+            user,
+            language,
+            now,
+            subject=_o("Two-factor sign-in is locked"),
+            paragraphs=(
+                _o(
+                    "Someone entered {count} wrong two-factor codes in a row for your account, "
+                    "after your password. The second step is locked."
+                ).format(count=LOCK_AFTER),
+                _o(
+                    "To sign in, use one of your recovery codes instead of a code from the app; "
+                    "it lifts the lock. Without them, ask the operator to run reset-2fa."
+                ),
+            ),
+            closing=_o("Someone may know your password: change it once you are signed in."),
+        )
+
+
 # --- signing in -------------------------------------------------------------------------------
 
 
@@ -392,7 +525,9 @@ def complete_sign_in(
     *, session: Session, ticket: str, code: str, ip: str, now: datetime | None = None
 ) -> SignIn:
     """The second step: a code from the app (or a recovery code) for the account the pending
-    ticket names. The attempt is counted first (committed); a success takes it back."""
+    ticket names. The attempt is counted first (committed); a success takes it back. A wrong
+    code counts towards the account's lock (committed, `_count_wrong_code`); a locked account
+    signs in with a recovery code only, which lifts the lock."""
     now = now or utcnow()
     user_id, remember = _read_pending(ticket, now)
     attempts = [(f"2fa:{user_id}", CODE_RULE), auth.address_attempt(ip)]
@@ -402,10 +537,54 @@ def complete_sign_in(
     cleaned = _clean(code)
     if user is None or row is None:
         raise _expired()
+    locked = row.locked_at is not None
     if not (
-        _use_totp(session, row, cleaned, now) or _use_recovery_code(session, user_id, cleaned, now)
+        (not locked and _use_totp(session, row, cleaned, now))
+        or _use_recovery_code(session, user_id, cleaned, now)
     ):
+        if _count_wrong_code(session, user, now):
+            raise TwoFactorError("locked", "Too many wrong codes: use a recovery code")
         raise _invalid_code()
+    session.exec(  # type: ignore[call-overload]
+        update(TwoFactor)
+        .where(col(TwoFactor.user_id) == user_id)
+        .values(failed_codes=0, locked_at=None)
+    )
+    if locked:
+        _record(session, user, "two_factor_unlocked")
     throttle.forgive(session, [attempts[0][0]])
     throttle.release(session, attempts[1:])
     return SignIn(account=auth.account_of(session, user), remember=remember)
+
+
+def _count_wrong_code(session: Session, user: User, now: datetime) -> bool:
+    """One more wrong code in a row for `user`, committed at once (the sign-in's transaction
+    ends in an error). The attempt that reaches LOCK_AFTER locks the second step, audits it and
+    mails the account's owner, once however many arrive together. Whether it is locked."""
+    throttle.begin_locked(session)  # a write transaction of its own (SQLite: BEGIN IMMEDIATE)
+    session.exec(  # type: ignore[call-overload]
+        update(TwoFactor)
+        .where(col(TwoFactor.user_id) == user.id)
+        .values(failed_codes=TwoFactor.failed_codes + 1)
+    )
+    locking = session.exec(  # type: ignore[call-overload]
+        update(TwoFactor)
+        .where(
+            col(TwoFactor.user_id) == user.id,
+            col(TwoFactor.failed_codes) >= LOCK_AFTER,
+            col(TwoFactor.locked_at).is_(None),
+        )
+        .values(locked_at=now)
+    )
+    if locking.rowcount == 1:
+        _record(session, user, "two_factor_locked")
+        _mail_locked(session, user, now)
+    session.commit()
+    locked_at = session.exec(
+        select(TwoFactor.locked_at).where(col(TwoFactor.user_id) == user.id)
+    ).first()
+    return locked_at is not None
+
+
+def _record(session: Session, user: User, action: str) -> None:
+    audit.record(session, actor_id=None, action=action, entity_type="user", entity_id=str(user.id))

@@ -45,6 +45,10 @@ CODE_MESSAGES = {
     "invalid_code": N_("That code is not valid. Please try again."),
     "expired": N_("Your sign-in took too long. Please sign in again."),
     "missing": N_("Please enter the 6-digit code from your authenticator app"),
+    "locked": N_(
+        "Too many wrong codes: two-factor sign-in is locked. Sign in with one of your recovery "
+        "codes, or ask the site's operator to reset it."
+    ),
 }
 QUERY_ERRORS = {"expired": N_("Your sign-in took too long. Please try again.")}
 

@@ -115,6 +115,25 @@ def _enabled() -> rx.Component:
     )
 
 
+def _setup_link() -> rx.Component:
+    """Required for every admin: setup starts from a link mailed to the account, so a
+    password alone cannot enrol someone else's authenticator."""
+    return rx.el.div(
+        rx.el.p(
+            _("To set it up, open the link we mail to your address."),
+            class_name="text-sm text-slate-700",
+        ),
+        rx.el.button(
+            _("Email me a setup link"),
+            on_click=S.send_setup_link,
+            disabled=S.busy,
+            class_name=PRIMARY_BUTTON + " mt-3",
+        ),
+        class_name="mt-4",
+        data_testid="two-factor-setup-link",
+    )
+
+
 def _two_factor() -> rx.Component:
     return rx.el.section(
         rx.el.h2(_("Two-factor sign-in"), class_name="text-lg font-bold"),
@@ -145,10 +164,14 @@ def _two_factor() -> rx.Component:
             rx.cond(
                 S.setting_up,
                 _setup(),
-                rx.el.button(
-                    _("Set up two-factor sign-in"),
-                    on_click=S.start_setup,
-                    class_name=PRIMARY_BUTTON + " mt-4",
+                rx.cond(
+                    S.needs_link,
+                    _setup_link(),
+                    rx.el.button(
+                        _("Set up two-factor sign-in"),
+                        on_click=S.start_setup,
+                        class_name=PRIMARY_BUTTON + " mt-4",
+                    ),
                 ),
             ),
         ),
