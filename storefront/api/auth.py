@@ -21,11 +21,12 @@ BIND_COOKIE_PATH = "/api/auth"
 
 
 def client_ip(request: Request) -> str:
-    """The visitor's address, behind the trusted proxies of settings."""
+    """The visitor's address, behind the trusted proxies of settings. Every X-Forwarded-For
+    line counts, joined in order as the websocket joins them (Reflex's `_decode_asgi_headers`):
+    a client's own line comes first, the trusted proxy's last."""
     peer = request.client.host if request.client else ""
-    return auth.client_address(
-        peer, request.headers.get("x-forwarded-for"), get_settings().trusted_proxy_hops
-    )
+    forwarded = ", ".join(request.headers.getlist("x-forwarded-for"))
+    return auth.client_address(peer, forwarded, get_settings().trusted_proxy_hops)
 
 
 def _redeem(ticket: str, binding: str | None, user_agent: str, ip: str) -> tuple[str, bool, str]:

@@ -20,7 +20,6 @@ def _ics(booking_id: str, token: str | None, key: str | None) -> bytes | None:
             session=session,
             booking_id=booking_id,
             viewer_id=viewer.user_id if viewer else "",
-            viewer_is_admin=bool(viewer and viewer.is_admin),
             key=key,
         )
 

@@ -54,6 +54,20 @@ ADMIN_CHECK_CODES = {
 }
 
 
+class _Refused(ServiceError):
+    CODES = ADMIN_CHECK_CODES
+
+
+def acts_as_admin(session: Session, actor_id: object) -> bool:
+    """Whether `require_admin` lets `actor_id` through: for reads an admin may make (a booking
+    of anyone's, its calendar file), the same decision as every admin write path."""
+    try:
+        require_admin(session, actor_id, _Refused)
+    except _Refused:
+        return False
+    return True
+
+
 def two_factor_setup_needed(session: Session, user: User) -> bool:
     """An admin without two-factor sign-in while the business setting requires it for every
     admin (services/two_factor.py): the admin screens refuse them until they set it up."""
