@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from storefront import i18n, routes
 from storefront.i18n import N_, _
 from storefront.models import LoginSession, UsedSignInTicket, User, utcnow
-from storefront.services import fields, locks, permissions, throttle
+from storefront.services import fields, limit_keys, locks, permissions, throttle
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -57,7 +57,7 @@ _SIGN_IN_RULES = {
     "account-ip": throttle.Rule(5, THROTTLE_WINDOW, backoff=True),
     "account": throttle.Rule(50, THROTTLE_WINDOW, backoff=True, max_delay=ACCOUNT_MAX_DELAY),
 }
-# Sign-ups: (allowed, window) per address and per email asked for.
+# Sign-ups: (allowed, window) per address (an IPv6 /64) and per mailbox asked for.
 SIGN_UP_LIMIT = (10, timedelta(hours=1))
 SIGN_UP_LIMIT_PER_EMAIL = (5, timedelta(hours=1))
 DEVICE_COOKIE = "sf_device"
@@ -240,8 +240,8 @@ def register(
     wait = throttle.take(
         session,
         [
-            (f"signup-ip:{ip or 'unknown'}", throttle.Rule(*SIGN_UP_LIMIT)),
-            (f"signup-email:{email}", throttle.Rule(*SIGN_UP_LIMIT_PER_EMAIL)),
+            (throttle.per_address("signup-ip", ip), throttle.Rule(*SIGN_UP_LIMIT)),
+            (throttle.per_mailbox("signup-email", email), throttle.Rule(*SIGN_UP_LIMIT_PER_EMAIL)),
         ],
         now=now,
     )
@@ -269,13 +269,16 @@ def register(
 
 def address_attempt(ip: str) -> tuple[str, throttle.Rule]:
     """The per-address count every sign-in step shares (password, two-factor code)."""
-    return f"ip:{str(ip)[:64] or 'unknown'}", _SIGN_IN_RULES["ip"]
+    return throttle.per_address("ip", ip), _SIGN_IN_RULES["ip"]
 
 
 def _sign_in_attempts(
     email: str, ip: str, *, known_device: bool
 ) -> list[tuple[str, throttle.Rule]]:
-    values = {"ip": ip, "account-ip": f"{email}|{ip}", "account": email}
+    # The address as its network (an IPv6 /64); the account by its exact email, the name of
+    # one account (another spelling is another account, whose password is checked on its own).
+    network = limit_keys.network(ip) or "unknown"
+    values = {"ip": network, "account-ip": f"{email}|{network}", "account": email}
     return [
         (f"{kind}:{values[kind]}", rule)
         for kind, rule in _SIGN_IN_RULES.items()

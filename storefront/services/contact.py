@@ -24,7 +24,7 @@ TEXT_FIELDS = {
     "message": (N_("Message"), "text", True),
 }
 LIMITS = {name: fields.max_length(ContactMessage, name) for name in TEXT_FIELDS}
-# (messages allowed, window) per address and per email address given.
+# (messages allowed, window) per address (an IPv6 /64) and per mailbox given.
 CONTACT_LIMIT_PER_ADDRESS = (5, timedelta(minutes=10))
 CONTACT_LIMIT_PER_EMAIL = (5, timedelta(hours=1))
 
@@ -109,9 +109,9 @@ def submit(
     wait = throttle.take(
         session,
         [
-            (f"contact-ip:{ip or 'unknown'}", throttle.Rule(*CONTACT_LIMIT_PER_ADDRESS)),
+            (throttle.per_address("contact-ip", ip), throttle.Rule(*CONTACT_LIMIT_PER_ADDRESS)),
             (
-                f"contact-email:{checked.values['email']}",
+                throttle.per_mailbox("contact-email", checked.values["email"]),
                 throttle.Rule(*CONTACT_LIMIT_PER_EMAIL),
             ),
         ],

@@ -157,7 +157,7 @@ def set_first_admin(
         wait = throttle.take(
             session,
             [
-                (f"first-admin-ip:{ip or 'unknown'}", throttle.Rule(*ATTEMPTS_PER_ADDRESS)),
+                (throttle.per_address("first-admin-ip", ip), throttle.Rule(*ATTEMPTS_PER_ADDRESS)),
                 (f"first-admin-account:{actor_id}", throttle.Rule(*ATTEMPTS_PER_ACCOUNT)),
             ],
             now=now,

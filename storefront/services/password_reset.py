@@ -35,9 +35,12 @@ from storefront.settings import get_settings
 logger = logging.getLogger(__name__)
 
 RESET_LINK_LIFETIME = timedelta(minutes=30)
-# (requests allowed, window) per address asking and per account asked for.
+# (requests allowed, window) per address asking (an IPv6 /64) and per mailbox asked for, an
+# hour and a day: the day's limit is what keeps a stranger from mailing an account's owner a
+# link every hour (the mail cap counts only new bookings' mails, services/notify.CAPPED_TOPICS).
 RESET_LIMIT_PER_ADDRESS = (10, timedelta(hours=1))
 RESET_LIMIT_PER_ACCOUNT = (3, timedelta(hours=1))
+RESET_LIMIT_PER_ACCOUNT_PER_DAY = (5, timedelta(hours=24))
 RESET_PATH = "/reset-password"
 TOKEN_MAX_LENGTH = 128
 # Shown on the reset screen (state/sign_in.py translates it).
@@ -79,8 +82,9 @@ def request_reset(
     through Google/GitHub only); do nothing visible otherwise. Earlier links of the account
     stop working. The mail goes out through the notification outbox, in this transaction.
 
-    Limited per address (raises `rate_limited`) and per account (silently: the answer must not
-    tell whether the address has an account, nor let anyone flood a mailbox)."""
+    Limited per address (raises `rate_limited`) and per mailbox, an hour and a day (silently:
+    the answer must not tell whether the address has an account, nor let anyone flood a
+    mailbox). Both count whether or not the address has an account."""
     if not normalize_email(email):
         raise PasswordResetError("missing_email", "Please enter your email address")
     try:
@@ -89,13 +93,21 @@ def request_reset(
         raise PasswordResetError("invalid_email", "Email is invalid") from None
     now = now or utcnow()
     wait = throttle.take(
-        session, [(f"reset-ip:{ip or 'unknown'}", throttle.Rule(*RESET_LIMIT_PER_ADDRESS))], now=now
+        session,
+        [(throttle.per_address("reset-ip", ip), throttle.Rule(*RESET_LIMIT_PER_ADDRESS))],
+        now=now,
     )
     if wait:
         raise PasswordResetError("rate_limited", "Too many reset requests", retry_after=wait)
     user = session.exec(select(User).where(User.email == email)).first()
-    account_rule = throttle.Rule(*RESET_LIMIT_PER_ACCOUNT)
-    if throttle.take(session, [(f"reset-account:{email}", account_rule)], now=now):
+    per_account = [
+        (throttle.per_mailbox("reset-account", email), throttle.Rule(*RESET_LIMIT_PER_ACCOUNT)),
+        (
+            throttle.per_mailbox("reset-account-day", email),
+            throttle.Rule(*RESET_LIMIT_PER_ACCOUNT_PER_DAY),
+        ),
+    ]
+    if throttle.take(session, per_account, now=now):
         logger.info("Password reset requests for one address are over the limit")
         return
     if user is None:

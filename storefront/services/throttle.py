@@ -4,7 +4,11 @@ and contact messages.
 An attempt is counted *before* the slow work it guards (a password check, a mail) in a short
 transaction of its own that holds the key's row lock: PostgreSQL `SELECT ... FOR UPDATE`, SQLite
 `BEGIN IMMEDIATE`. So a burst of parallel attempts is counted one by one and cannot all slip
-through before the first failure is written."""
+through before the first failure is written.
+
+A key that names a visitor's address or a mailbox is made by `per_address` or `per_mailbox`, so
+a new address of one IPv6 /64 or another spelling of one mailbox counts as the same
+(services/limit_keys.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlmodel import Session, col, select
 
 from storefront.models import SignInThrottle
-from storefront.services import locks
+from storefront.services import limit_keys, locks
 
 KEY_MAX = 320
 
@@ -32,6 +36,16 @@ class Rule:
     window: timedelta
     backoff: bool = False
     max_delay: timedelta = timedelta(minutes=15)
+
+
+def per_address(kind: str, ip: str) -> str:
+    """The key of a per-address count: 'signup-ip:2001:db8:1:2::/64', 'ip:203.0.113.7'."""
+    return f"{kind}:{limit_keys.network(ip) or 'unknown'}"
+
+
+def per_mailbox(kind: str, email: str) -> str:
+    """The key of a per-mailbox count: 'contact-email:victim@gmail.com'."""
+    return f"{kind}:{limit_keys.mailbox(email)}"
 
 
 def _lock_rows(session: Session, keys: list[str], now: datetime) -> dict[str, SignInThrottle]:
