@@ -3,13 +3,21 @@ the code with pyotp as an authenticator app would, then signs in with it: at 390
 with a screenshot of each step (issue 18, finding 11)."""
 
 import os
+import re
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pyotp
 import pytest
 from playwright.sync_api import expect
+from sqlmodel import Session, select
 
+from storefront import i18n
+from storefront.db import make_engine
+from storefront.i18n import _o
+from storefront.models import BusinessSettings, TwoFactor, User
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_admin_ops import _admin
 
@@ -62,3 +70,82 @@ def test_an_admin_turns_on_two_factor_and_signs_in_with_it(request, viewport, se
     code_form.get_by_role("button", name="Verify").click()
     expect(page.get_by_test_id("admin-home")).to_be_visible(timeout=15000)
     _shot(page, "4-signed-in")
+
+
+def _two_factor_required(server, required: bool) -> None:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        row = session.get(BusinessSettings, 1) or BusinessSettings(id=1)
+        row.admin_two_factor_required = required
+        session.add(row)
+        session.commit()
+    engine.dispose()
+
+
+def _mail_to(mail_server, email: str, seconds: float = 30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for message in reversed(mail_server.messages):
+            if message["To"] == email:
+                return message
+        time.sleep(0.2)
+    raise AssertionError(f"no mail to {email} within {seconds} s")
+
+
+def test_while_required_an_admin_sets_it_up_from_the_mailed_link(page, server, mail_server):
+    """Issue 33, finding 6: a password alone no longer enrols an authenticator while two-factor
+    is required for every admin; the link mailed to the account does."""
+    email = _admin(server)
+    _two_factor_required(server, True)
+    try:
+        sign_in(page, email, redirect="/admin")
+        ask = page.get_by_test_id("two-factor-setup-link")
+        expect(ask).to_be_visible(timeout=15000)
+        expect(page.get_by_role("button", name="Set up two-factor sign-in")).to_have_count(0)
+        _shot(page, "5-setup-link-asked")
+        ask.get_by_role("button", name="Email me a setup link").click()
+        expect(page.get_by_test_id("security-notice")).to_contain_text("We sent a setup link")
+        mail = _mail_to(mail_server, email)
+        with i18n.using(i18n.DEFAULT):  # the language of the page it was asked on
+            assert mail["Subject"] == _o("Set up two-factor sign-in")
+        link = re.search(r"https?://\S+", mail.get_body(("plain",)).get_content()).group(0)
+        parts = urlsplit(link)
+        page.goto(f"{parts.path}?{parts.query}")
+        card = page.get_by_test_id("two-factor")
+        card.get_by_role("button", name="Set up two-factor sign-in").click()
+        expect(page.get_by_test_id("two-factor-qr")).to_be_visible(timeout=15000)
+        secret = page.get_by_test_id("two-factor-secret").inner_text().replace(" ", "")
+        form = page.get_by_test_id("two-factor-confirm")
+        form.get_by_label("Code").fill(pyotp.TOTP(secret).now())
+        form.get_by_role("button", name="Turn on").click()
+        expect(page.get_by_test_id("recovery-codes").get_by_role("listitem")).to_have_count(
+            10, timeout=30000
+        )
+    finally:
+        _two_factor_required(server, False)
+
+
+def test_a_locked_second_step_says_so_and_what_to_do(page, server):
+    """Issue 33, finding 2: after ten wrong codes in a row the sign-in says the second step is
+    locked and that a recovery code signs in."""
+    email = _admin(server)
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        user = session.exec(select(User).where(User.email == email)).one()
+        now = datetime.now(UTC)
+        session.add(
+            TwoFactor(
+                user_id=user.id, secret="NOTUSED", enabled_at=now, failed_codes=10, locked_at=now
+            )
+        )
+        session.commit()
+    engine.dispose()
+    sign_in(page, email, redirect="/admin")
+    code_form = page.get_by_test_id("two-factor-form")
+    expect(code_form).to_be_visible(timeout=15000)
+    code_form.get_by_label("Authentication code").fill("123456")
+    code_form.get_by_role("button", name="Verify").click()
+    expect(page.get_by_test_id("auth-error")).to_contain_text(
+        "two-factor sign-in is locked", timeout=15000
+    )
+    _shot(page, "6-locked")
