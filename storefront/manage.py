@@ -4,7 +4,10 @@ admin exists; `--new` voids it and prints another), and
 `python -m storefront.manage reset-2fa someone@example.com` (turns off the two-factor sign-in of
 an account whose authenticator and recovery codes are both lost), and
 `python -m storefront.manage backup [--to FOLDER_OR_S3_URL] [--list]` and
-`python -m storefront.manage restore BACKUP [--force]` (services/backup.py; README 'Backups')."""
+`python -m storefront.manage restore BACKUP [--force]` (services/backup.py; README 'Backups'),
+and `python -m storefront.manage reseal-secrets [--old-key -]` (seals every two-factor secret
+with the current key: once after upgrading, and after SECRETS_KEY or SECRET_KEY changed;
+services/sealed.py; README 'Security')."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import argparse
 import sys
 
 from storefront.db import session_scope
-from storefront.services import backup, first_admin, two_factor, users
+from storefront.services import backup, first_admin, sealed, two_factor, users
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,11 +41,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     restore.add_argument("backup", help="the backup's folder or s3://bucket/prefix/backup-...")
     restore.add_argument("--force", action="store_true", help="replace a database that holds data")
+    reseal = commands.add_parser(
+        "reseal-secrets",
+        help="seal every two-factor secret with the current key (after upgrading, and after "
+        "SECRETS_KEY or SECRET_KEY changed)",
+    )
+    reseal.add_argument(
+        "--old-key",
+        action="append",
+        default=[],
+        help="a key the secrets may still be sealed with (the earlier SECRETS_KEY, else "
+        "SECRET_KEY); '-' reads them from standard input, one a line, so `ps` does not show "
+        "them; may be given more than once",
+    )
     args = parser.parse_args(argv)
     if args.command == "backup":
         return _backup(args.to, listing=args.list)
     if args.command == "restore":
         return _restore(args.backup, force=args.force)
+    if args.command == "reseal-secrets":
+        return _reseal(args.old_key)
     if args.command == "make-admin":
         try:
             with session_scope() as session:
@@ -106,6 +124,31 @@ def _restore(location: str, *, force: bool) -> int:
         f"Restored {restored.location}: {sum(restored.tables.values())} rows ({bookings} "
         f"bookings), {restored.images} images, schema {restored.revision}."
     )
+    return 0
+
+
+def _reseal(old_keys: list[str]) -> int:
+    keys = []
+    for key in old_keys:
+        if key == "-":
+            keys += [line.strip() for line in sys.stdin if line.strip()]
+        else:
+            keys.append(key)
+    with session_scope() as session:
+        report = sealed.reseal_two_factor_secrets(session=session, old_keys=keys)
+    print(
+        f"Two-factor secrets: sealed {report.sealed_plain} plain, re-sealed {report.resealed} "
+        f"from an old key, {report.current} already on the current key."
+    )
+    if report.unreadable:
+        print(
+            f"{len(report.unreadable)} could not be opened with the current key nor any "
+            "--old-key given (their admins cannot pass the second step): run again with the "
+            "key they were sealed with (--old-key -, the key on standard input), or turn their "
+            "two-factor off with reset-2fa.",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

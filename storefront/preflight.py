@@ -10,7 +10,9 @@ Several workers or hosts need, all of them the same everywhere:
 - SECRET_KEY (tickets and links signed by one host are checked by another), a strong one
   (`make secret`): a weak or short key is refused;
 - PUBLIC_URL, the load balancer's address (built into the frontend: the websocket goes there);
-- SMTP_HOST: in prod mail is sent, never printed to the log (reset links would be in it).
+- SMTP_HOST: in prod mail is sent, never printed to the log (reset links would be in it);
+- BACKUP_URL, when set, in a bucket of its own: the images bucket is public, and a backup
+  holds password hashes and sealed secrets (the settings refuse it, `settings_problems`).
 """
 
 from __future__ import annotations

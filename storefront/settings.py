@@ -80,6 +80,11 @@ class Settings(BaseSettings):
 
     environment: Literal["dev", "test", "prod"] = "dev"
     secret_key: str = DEV_SECRET
+    # The key secrets at rest are sealed with (the admins' TOTP secrets, services/sealed.py)
+    # and backup manifests are signed with, when set; else SECRET_KEY is. Set it to rotate
+    # SECRET_KEY without touching what is sealed; after changing either, run
+    # `python -m storefront.manage reseal-secrets --old-key -` (README 'Security').
+    secrets_key: str | None = None
 
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'data' / 'storefront.db'}"
     database_echo: bool = False
@@ -206,6 +211,11 @@ class Settings(BaseSettings):
             raise ValueError(f"OWNER_EMAIL must be one email address, not {value!r}") from None
         return checked.normalized.lower()
 
+    @field_validator("secrets_key")
+    @classmethod
+    def _blank_secrets_key_is_unset(cls, value: str | None) -> str | None:
+        return value if value and value.strip() else None
+
     @field_validator("backup_url")
     @classmethod
     def _backup_url_is_a_bucket(cls, value: str | None) -> str | None:
@@ -218,6 +228,22 @@ class Settings(BaseSettings):
                 f"BACKUP_URL must be s3://bucket/prefix, not {value!r} (a folder is BACKUP_DIR)"
             )
         return value.strip().rstrip("/")
+
+    def is_images_bucket(self, bucket: str) -> bool:
+        """Whether `bucket` is the one the site's images are in: public, so never a place
+        for backups."""
+        return self.storage_backend == "s3" and bucket == self.s3_bucket
+
+    @model_validator(mode="after")
+    def _refuse_backups_in_the_images_bucket(self) -> Settings:
+        bucket = urlsplit(self.backup_url).netloc if self.backup_url else ""
+        if bucket and self.is_images_bucket(bucket):
+            raise ValueError(
+                f"BACKUP_URL is in the images bucket ({bucket!r}, S3_BUCKET), which anyone can "
+                "read: backups hold password hashes and sealed secrets; give them a private "
+                "bucket of their own"
+            )
+        return self
 
     @property
     def backup_target(self) -> str:
@@ -241,6 +267,16 @@ class Settings(BaseSettings):
                 f"{problem}: SECRET_KEY must be a long random secret when ENVIRONMENT=prod or "
                 "PUBLIC_URL is not a loopback address (anyone could forge sign-in tickets and "
                 f"booking links with a guessable one); {MAKE_SECRET}"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_weak_secrets_key(self) -> Settings:
+        problem = secret_key_problem(self.secrets_key) if self.secrets_key else None
+        if problem and (self.environment == "prod" or self.is_public):
+            raise ValueError(
+                f"{problem.replace('SECRET_KEY', 'SECRETS_KEY')}: when set, SECRETS_KEY must be "
+                f"a long random secret too; {MAKE_SECRET}"
             )
         return self
 

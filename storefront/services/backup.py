@@ -6,8 +6,17 @@ A backup is a folder (or a prefix of keys) named `backup-{UTC time}-{id}` holdin
   while the app writes), or `database.pgdump`, `pg_dump`'s custom format;
 - `images/<path>`: every file of the image storage (local folder or bucket), as stored;
 - `manifest.json`, written last: the alembic revision, the rows of every table, every image
-  with its size and SHA-256. A backup without it did not finish and is never restored; in a
-  folder the backup is written under `.{name}.partial` and renamed once its manifest is in.
+  with its size and SHA-256, signed (HMAC-SHA256 with a key derived from SECRETS_KEY, else
+  SECRET_KEY: services/sealed.derive_key). A backup without it did not finish and is never
+  restored; in a folder the backup is written under `.{name}.partial` and renamed once its
+  manifest is in.
+
+The copy holds password and session hashes and the sealed TOTP secrets (issue 33, finding 3):
+in a folder, every folder is 0700 and every file 0600 whatever the umask; in a bucket, never
+the images bucket (public), nor a bucket whose policy or ACL lets anyone read (objects are put
+with no ACL: their owner's alone). Only what the app stores goes in: images of its types, by
+name and by content (`stored_type`); anything else in the storage is left out and named in the
+manifest's `images.skipped`.
 
 The rows counted and the database copied are the same moment: SQLite's copy is counted, and on
 PostgreSQL `pg_dump` reads the snapshot of the transaction that counts
@@ -23,16 +32,20 @@ day's hour.
 
 `restore` puts a backup back into an empty database (one whose tables hold no rows beyond what
 migrations and a running app write by themselves, `BOOKKEEPING_TABLES`), or over anything with
-`force`, checks each file against the manifest and the restored rows against its counts, then
-puts the images back into the configured storage."""
+`force`. It refuses a manifest whose signature fails (changed, unsigned, or signed with another
+key) and, before anything is restored, any file that does not match its checksum or any image
+whose name or content is not an image type the app stores; it checks the restored rows against
+the manifest's counts, then puts the images back into the configured storage."""
 
 from __future__ import annotations
 
 import asyncio
+import errno
+import fnmatch
 import hashlib
+import hmac
 import json
 import logging
-import mimetypes
 import os
 import shutil
 import sqlite3
@@ -45,7 +58,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import time as clock_time
 from pathlib import Path, PurePosixPath
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 from urllib.parse import urlsplit
 
 from sqlalchemy import inspect, text, update
@@ -55,14 +68,15 @@ from sqlmodel import Session, col, select
 from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import BusinessSettings, utcnow
 from storefront.models.operations import Backup
-from storefront.services import business, dates, permissions, storage
+from storefront.services import business, dates, permissions, sealed, storage
 from storefront.services.errors import ServiceError
 from storefront.services.housekeeping import take_lease
+from storefront.services.images import StorageError, sniff
 from storefront.settings import PROJECT_ROOT, get_settings
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2  # 2: the manifest is signed
 MANIFEST = "manifest.json"
 SQLITE_FILE = "database.sqlite3"
 POSTGRES_FILE = "database.pgdump"
@@ -77,6 +91,21 @@ DAILY_LEASE = "backup-daily"
 DAILY_WINDOW = timedelta(hours=3)
 POLL_SECONDS = 60.0
 COMMAND_TIMEOUT_SECONDS = 6 * 3600
+FOLDER_MODE = 0o700
+FILE_MODE = 0o600
+SIGNATURE = "signature"
+SIGNATURE_SCHEME = "hmac-sha256"
+MANIFEST_PURPOSE = b"backup-manifest/v1"  # the HKDF info of the manifest's signing key
+# Grantees of a bucket ACL that mean anyone (with or without an AWS account).
+PUBLIC_GRANTEES = frozenset(
+    {
+        "http://acs.amazonaws.com/groups/global/AllUsers",
+        "http://acs.amazonaws.com/groups/global/AuthenticatedUsers",
+    }
+)
+# The image types the app stores (services/images.py: JPEG, PNG, WebP and GIF, by content),
+# by the extension a stored name ends with.
+IMAGE_EXTENSIONS = {"webp": "WEBP", "gif": "GIF", "png": "PNG", "jpg": "JPEG", "jpeg": "JPEG"}
 
 
 class BackupError(ServiceError):
@@ -85,6 +114,9 @@ class BackupError(ServiceError):
     CODES = {
         **permissions.ADMIN_CHECK_CODES,
         "bad_target": "Backups go to a folder or to s3://bucket/prefix",
+        "public_bucket": "Backups never go to a bucket anyone can read",
+        "forged": "The backup's manifest is not signed with this site's key",
+        "not_image": "The backup holds a file that is not an image the app stores",
         "failed": "The backup failed",
         "incomplete": "This is not a finished backup (it has no manifest.json)",
         "unknown_format": "This backup was written in a format this version does not read",
@@ -160,29 +192,55 @@ class Writer(Protocol):
     def abort(self) -> None: ...
 
 
+def _private_folder(path: Path) -> None:
+    """`path` and whichever of its parents are missing, each made FOLDER_MODE whatever the
+    umask (folders that exist are left as they are)."""
+    missing = []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=FOLDER_MODE, exist_ok=True)
+        os.chmod(folder, FOLDER_MODE)  # mkdir's mode is cut by the umask
+    if not path.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(path))
+
+
+def _private_file(path: Path) -> BinaryIO:
+    """A new file, FILE_MODE whatever the umask, open for writing (never through a link)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags, FILE_MODE)
+    os.fchmod(descriptor, FILE_MODE)
+    return os.fdopen(descriptor, "wb")
+
+
 class FolderWriter:
-    """Writes under `.{name}.partial` and renames it to `name` once the manifest is in."""
+    """Writes under `.{name}.partial` and renames it to `name` once the manifest is in; every
+    folder FOLDER_MODE, every file FILE_MODE."""
 
     def __init__(self, root: Path, name: str) -> None:
-        root.mkdir(parents=True, exist_ok=True)
+        _private_folder(root)
         self.final = root / name
         self.work = root / f".{name}{PARTIAL}"
-        self.work.mkdir()
+        self.work.mkdir(mode=FOLDER_MODE)
+        os.chmod(self.work, FOLDER_MODE)
         self.location = str(self.final)
 
     def _path(self, name: str) -> Path:
         path = self.work / _safe_relative(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _private_folder(path.parent)
         return path
 
     def put_file(self, name: str, source: Path) -> None:
-        shutil.copyfile(source, self._path(name))
+        with open(source, "rb") as copied, _private_file(self._path(name)) as copy:
+            shutil.copyfileobj(copied, copy, 1 << 20)
 
     def put_bytes(self, name: str, data: bytes) -> None:
-        self._path(name).write_bytes(data)
+        with _private_file(self._path(name)) as file:
+            file.write(data)
 
     def commit(self, manifest: bytes) -> None:
-        with open(self._path(MANIFEST), "wb") as file:
+        with _private_file(self._path(MANIFEST)) as file:
             file.write(manifest)
             file.flush()
             os.fsync(file.fileno())
@@ -192,11 +250,81 @@ class FolderWriter:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
+def _as_list(value: object) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _missing_check(bucket: str, what: str, exc: Exception) -> None:
+    log.warning(
+        "backup: could not read the %s of bucket %s (%s): not checked whether anyone can read "
+        "it (give the backup's keys s3:GetBucketPolicy and s3:GetBucketAcl)",
+        what,
+        bucket,
+        exc,
+    )
+
+
+def _policy_lets_anyone_read(client: Any, bucket: str) -> bool:
+    """Whether the bucket's policy allows anyone (Principal '*') to get objects, without a
+    condition."""
+    from botocore.exceptions import ClientError
+
+    try:
+        policy = json.loads(client.get_bucket_policy(Bucket=bucket)["Policy"])
+    except ClientError as exc:
+        if str(exc.response.get("Error", {}).get("Code", "")) != "NoSuchBucketPolicy":
+            _missing_check(bucket, "policy", exc)
+        return False
+    for statement in _as_list(policy.get("Statement", [])):
+        if not isinstance(statement, dict) or statement.get("Effect") != "Allow":
+            continue
+        if "Condition" in statement:
+            continue
+        principal = statement.get("Principal")
+        anyone = principal == "*" or (
+            isinstance(principal, dict) and "*" in _as_list(principal.get("AWS"))
+        )
+        actions = [str(a).lower() for a in _as_list(statement.get("Action", []))]
+        if anyone and any(fnmatch.fnmatchcase("s3:getobject", a) for a in actions):
+            return True
+    return False
+
+
+def _acl_lets_anyone_in(client: Any, bucket: str) -> bool:
+    from botocore.exceptions import ClientError
+
+    try:
+        grants = client.get_bucket_acl(Bucket=bucket).get("Grants", [])
+    except ClientError as exc:
+        _missing_check(bucket, "ACL", exc)
+        return False
+    return any(g.get("Grantee", {}).get("URI") in PUBLIC_GRANTEES for g in grants)
+
+
+def _refuse_public_bucket(client: Any, bucket: str) -> None:
+    """A backup holds password hashes and sealed secrets: never in the images bucket, nor in
+    a bucket whose policy or ACL lets anyone read it."""
+    if get_settings().is_images_bucket(bucket):
+        raise BackupError(
+            "public_bucket",
+            f"s3://{bucket} is the images bucket (S3_BUCKET), which anyone can read: backups go "
+            "to a private bucket of their own",
+        )
+    if _policy_lets_anyone_read(client, bucket) or _acl_lets_anyone_in(client, bucket):
+        raise BackupError(
+            "public_bucket",
+            f"The bucket {bucket!r} lets anyone read its objects (its policy or ACL): backups "
+            "go to a private bucket",
+        )
+
+
 class BucketWriter:
-    """Writes objects under `prefix/name/`; `manifest.json` is the last one put."""
+    """Writes objects under `prefix/name/`; `manifest.json` is the last one put. Refuses a
+    bucket anyone can read; the objects are put with no ACL (their owner's alone)."""
 
     def __init__(self, target: Target, name: str) -> None:
         self.client = _bucket_client(target.bucket)
+        _refuse_public_bucket(self.client, target.bucket)
         self.bucket = target.bucket
         self.base = target.key(name)
         self.location = f"s3://{self.bucket}/{self.base}"
@@ -441,9 +569,30 @@ def _copy_database(engine: Engine, scratch: Path) -> DatabaseCopy:
     return _dump_postgres(engine, scratch)
 
 
-def _copy_images(writer: Writer, skip: Path | None) -> tuple[list[dict], list[str]]:
-    """Every stored file into `images/`; returns the manifest's entries and the files that
-    went away while copying."""
+def stored_type(path: str, data: bytes) -> str | None:
+    """The content type the app stores `path` with when it is a file the app stores: in one of
+    the storage's folders, under a name the storage accepts, an image of an accepted type whose
+    content is the type its extension says; or a folder's empty placeholder (a bucket's
+    folders). None for anything else: restore puts nothing else into storage, where a page or a
+    script would be served to visitors."""
+    folder, _, name = str(path).rpartition("/")
+    try:
+        if name == storage.PLACEHOLDER:
+            storage._check_folder(folder)  # the storage's own rules for its paths
+            return "text/plain" if not data else None
+        storage._split(path)
+    except StorageError:
+        return None
+    found = sniff(data)
+    if found is None or IMAGE_EXTENSIONS.get(name.rpartition(".")[2].lower()) != found:
+        return None
+    return f"image/{found.lower()}"
+
+
+def _copy_images(writer: Writer, skip: Path | None) -> tuple[list[dict], list[str], list[str]]:
+    """Every stored image into `images/`; returns the manifest's entries, the files that went
+    away while copying, and the files left out as not images the app stores (`stored_type`:
+    restore would refuse them)."""
     store = storage.backend()
     skip_prefix = None
     if skip is not None and isinstance(store, storage.LocalStorage):
@@ -451,7 +600,7 @@ def _copy_images(writer: Writer, skip: Path | None) -> tuple[list[dict], list[st
             skip_prefix = skip.resolve().relative_to(store.root.resolve()).as_posix() + "/"
         except ValueError:
             skip_prefix = None
-    entries, missing = [], []
+    entries, missing, skipped = [], [], []
     for path, _size in sorted(store.files()):
         if skip_prefix and path.startswith(skip_prefix):
             continue
@@ -459,9 +608,18 @@ def _copy_images(writer: Writer, skip: Path | None) -> tuple[list[dict], list[st
         if data is None:
             missing.append(path)
             continue
+        if stored_type(path, data) is None:
+            skipped.append(path)
+            continue
         writer.put_bytes(f"{IMAGES}/{path}", data)
         entries.append({"path": path, "bytes": len(data), "sha256": _sha256(data)})
-    return entries, missing
+    if skipped:
+        log.warning(
+            "backup: left out %d files of the storage that are not images the app stores: %s",
+            len(skipped),
+            ", ".join(skipped[:20]),
+        )
+    return entries, missing, skipped
 
 
 def _start(engine: Engine, trigger: str, location: str, now: datetime) -> Backup:
@@ -504,7 +662,7 @@ def make_backup(
             database_bytes = database.path.stat().st_size
             database_sha = _file_sha256(database.path)
             writer.put_file(database.file_name, database.path)
-        images, missing = _copy_images(writer, chosen.folder)
+        images, missing, skipped = _copy_images(writer, chosen.folder)
         finished = finished_at()
         manifest = {
             "format": FORMAT,
@@ -527,9 +685,10 @@ def make_backup(
                 "bytes": sum(i["bytes"] for i in images),
                 "files": images,
                 "missing": missing,
+                "skipped": skipped,
             },
         }
-        body = json.dumps(manifest, indent=2, sort_keys=True).encode()
+        body = json.dumps(sign_manifest(manifest), indent=2, sort_keys=True).encode()
         writer.commit(body)
     except BaseException as exc:
         if writer is not None:
@@ -626,7 +785,39 @@ class Restored:
     images: int
 
 
+def _canonical(manifest: dict) -> bytes:
+    """The bytes a manifest's signature covers: all of it but the signature, in one spelling."""
+    body = {key: value for key, value in manifest.items() if key != SIGNATURE}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def _signature(manifest: dict) -> str:
+    key = sealed.derive_key(MANIFEST_PURPOSE)
+    digest = hmac.new(key, _canonical(manifest), hashlib.sha256).hexdigest()
+    return f"{SIGNATURE_SCHEME}:{digest}"
+
+
+def sign_manifest(manifest: dict) -> dict:
+    """`manifest` with its signature: HMAC-SHA256 with a key derived from SECRETS_KEY, else
+    SECRET_KEY (services/sealed.derive_key), so only who holds the key can write a manifest
+    restore accepts, and the checksums in it vouch for the files."""
+    return {**manifest, SIGNATURE: _signature(manifest)}
+
+
+def _check_signature(manifest: dict, location: str) -> None:
+    given = manifest.get(SIGNATURE)
+    if not isinstance(given, str) or not hmac.compare_digest(given, _signature(manifest)):
+        raise BackupError(
+            "forged",
+            f"The manifest of {location} is not signed with this site's key: it was changed, "
+            "or made before backups were signed, or with another SECRETS_KEY (else SECRET_KEY). "
+            "Nothing was restored. A backup of this site made with an earlier key restores with "
+            "that key set for the restore (SECRETS_KEY=... make restore ...).",
+        )
+
+
 def read_manifest(location: str) -> tuple[Reader, dict]:
+    """The backup's manifest, once its signature holds."""
     reader = _reader(location)
     body = reader.read(MANIFEST)
     if body is None:
@@ -639,6 +830,9 @@ def read_manifest(location: str) -> tuple[Reader, dict]:
         manifest = json.loads(body)
     except ValueError as exc:
         raise BackupError("damaged", f"{MANIFEST} of {reader.location} is not JSON") from exc
+    if not isinstance(manifest, dict):
+        raise BackupError("damaged", f"{MANIFEST} of {reader.location} is not a manifest")
+    _check_signature(manifest, reader.location)
     if manifest.get("format") != FORMAT:
         raise BackupError("unknown_format")
     return reader, manifest
@@ -735,16 +929,41 @@ def _mark_restored(engine: Engine, manifest: dict, location: str) -> None:
         )
 
 
-def _restore_images(reader: Reader, files: list[dict]) -> int:
-    store = storage.backend()
-    for entry in files:
+@dataclass(frozen=True)
+class FetchedImage:
+    path: str
+    copy: Path
+    content_type: str
+
+
+def _fetch_images(reader: Reader, files: list[dict], scratch: Path) -> list[FetchedImage]:
+    """Every image of the manifest into `scratch`, each checked against its checksum and as a
+    file the app stores (`stored_type`), before anything is restored."""
+    fetched = []
+    for number, entry in enumerate(files):
         path = _safe_relative(str(entry["path"])).as_posix()
         data = reader.read(f"{IMAGES}/{path}")
         if data is None or _sha256(data) != entry["sha256"]:
             raise BackupError("damaged", f"The image {path} of the backup is missing or damaged")
-        content_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
-        store.put(path, data, content_type=content_type, overwrite=True)
-    return len(files)
+        content_type = stored_type(path, data)
+        if content_type is None:
+            raise BackupError(
+                "not_image",
+                f"{path} in the backup is not an image the app stores (by its name or its "
+                "content): nothing was restored",
+            )
+        copy = scratch / f"image-{number}"
+        copy.write_bytes(data)
+        fetched.append(FetchedImage(path, copy, content_type))
+    return fetched
+
+
+def _restore_images(images: list[FetchedImage]) -> int:
+    store = storage.backend()
+    for image in images:
+        data = image.copy.read_bytes()
+        store.put(image.path, data, content_type=image.content_type, overwrite=True)
+    return len(images)
 
 
 def restore(location: str, *, engine: Engine | None = None, force: bool = False) -> Restored:
@@ -776,20 +995,21 @@ def restore(location: str, *, engine: Engine | None = None, force: bool = False)
         reader.fetch(database["file"], copy)
         if _file_sha256(copy) != database["sha256"]:
             raise BackupError("damaged", f"{database['file']} does not match its checksum")
+        fetched = _fetch_images(reader, manifest["images"]["files"], Path(scratch))
         if engine.dialect.name == "sqlite":
             _restore_sqlite(engine, copy)
         else:
             _restore_postgres(engine, copy)
-    revision, counted = _counts(engine)
-    if counted != database["tables"]:
-        differ = sorted(
-            name
-            for name in set(counted) | set(database["tables"])
-            if counted.get(name) != database["tables"].get(name)
-        )
-        raise BackupError("damaged", f"The restored rows differ from the manifest: {differ}")
-    _mark_restored(engine, manifest, reader.location)
-    images = _restore_images(reader, manifest["images"]["files"])
+        revision, counted = _counts(engine)
+        if counted != database["tables"]:
+            differ = sorted(
+                name
+                for name in set(counted) | set(database["tables"])
+                if counted.get(name) != database["tables"].get(name)
+            )
+            raise BackupError("damaged", f"The restored rows differ from the manifest: {differ}")
+        _mark_restored(engine, manifest, reader.location)
+        images = _restore_images(fetched)
     log.info("restore: %s put back (%d images)", reader.location, images)
     return Restored(reader.location, revision, dict(database["tables"]), images)
 

@@ -34,6 +34,7 @@ from storefront.models import BusinessSettings, RecoveryCode, TwoFactor, User, u
 from storefront.services import audit, auth, business, mail_templates, outbox, permissions, throttle
 from storefront.services.business import SITE_NAME
 from storefront.services.errors import ServiceError
+from storefront.services.sealed import seal, unseal
 from storefront.settings import get_settings
 
 DIGITS = 6
@@ -190,7 +191,7 @@ def _matching_step(secret: str, code: str, now: datetime) -> int | None:
 def _use_totp(session: Session, row: TwoFactor, code: str, now: datetime) -> bool:
     """Accept a code once: its step must be later than the last accepted one. One conditional
     UPDATE, so two requests with the same code cannot both pass."""
-    step = _matching_step(row.secret, code, now)
+    step = _matching_step(unseal(row.secret), code, now)
     if step is None:
         return False
     result = session.exec(  # type: ignore[call-overload]
@@ -274,8 +275,9 @@ def begin_setup(
     ):
         raise TwoFactorError("link_needed", "Open the setup link mailed to you")
     secret = pyotp.random_base32()
-    row = session.get(TwoFactor, user.id) or TwoFactor(user_id=user.id, secret=secret)
-    row.secret, row.enabled_at, row.last_used_step = secret, None, None
+    stored = seal(secret)  # at rest sealed, with a key not in the database (services/sealed.py)
+    row = session.get(TwoFactor, user.id) or TwoFactor(user_id=user.id, secret=stored)
+    row.secret, row.enabled_at, row.last_used_step = stored, None, None
     row.created_at = now or utcnow()
     session.add(row)
     session.flush()

@@ -2,7 +2,9 @@
 `backup` and `restore` commands run as `make backup` / `make restore` run them, into a new
 empty database; images from a local folder and from an S3 bucket (moto's server mode); the
 refusal of a database that holds data; the daily job of two runners; a failed backup; the
-dashboard's 'Last Backup' and the Settings switch."""
+dashboard's 'Last Backup' and the Settings switch. Issue 33, finding 3: folders 0700 and files
+0600 whatever the umask, no backup in a bucket anyone can read, a signed manifest, and only
+images of the types the app stores put back."""
 
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ from tests.s3_server import create_public_bucket
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
 NIGHT = datetime(2026, 6, 2, 1, 10, tzinfo=UTC)  # 03:10 in Prishtina: the daily window
 PHOTO = b"RIFF\x10\x00\x00\x00WEBPVP8 fake image bytes"
+OTHER_PHOTO = b"GIF89a\x01\x00\x01\x00 another fake image"
+PAGE = b"<html><script>fetch('/api/me').then(steal)</script></html>"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -96,8 +100,11 @@ def _bookings(engine: Engine) -> list[tuple]:
         ]
 
 
-def _manage(*args: str, database_url: str, media: Path, **env: str) -> subprocess.CompletedProcess:
-    """`python -m storefront.manage ...` as `make backup` / `make restore` run it."""
+def _manage(
+    *args: str, database_url: str, media: Path, umask: int | None = None, **env: str
+) -> subprocess.CompletedProcess:
+    """`python -m storefront.manage ...` as `make backup` / `make restore` run it (under
+    `umask`, when given)."""
     environment = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -112,7 +119,17 @@ def _manage(*args: str, database_url: str, media: Path, **env: str) -> subproces
         capture_output=True,
         text=True,
         timeout=120,
+        preexec_fn=None if umask is None else (lambda: os.umask(umask)),
     )
+
+
+def _resign(folder: Path, change) -> None:
+    """Change a finished backup's manifest with `change(manifest)` and sign it again with the
+    site's key, as the one who made it would have."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    change(manifest)
+    signed = backup.sign_manifest({k: v for k, v in manifest.items() if k != "signature"})
+    (folder / "manifest.json").write_text(json.dumps(signed))
 
 
 def test_make_backup_then_restore_into_an_empty_database_gives_the_same_bookings(
@@ -234,9 +251,12 @@ def test_a_backup_unfinished_changed_or_from_a_newer_version_is_not_restored(loc
         with pytest.raises(backup.BackupError) as damaged:
             backup.restore(made.location, engine=empty)
         assert damaged.value.code == "damaged"
-        manifest = json.loads((folder / "manifest.json").read_text())
-        manifest["database"]["alembic_revision"] = "9999_from_a_later_version"
-        (folder / "manifest.json").write_text(json.dumps(manifest))
+        _resign(
+            folder,
+            lambda manifest: manifest["database"].update(
+                alembic_revision="9999_from_a_later_version"
+            ),
+        )
         with pytest.raises(backup.BackupError) as newer:
             backup.restore(made.location, engine=empty)
         assert newer.value.code == "newer"
@@ -249,6 +269,169 @@ def test_a_backup_unfinished_changed_or_from_a_newer_version_is_not_restored(loc
     finally:
         engine.dispose()
         drop()
+
+
+# --- issue 33, finding 3: private files, a signed manifest, only images put back -------------
+
+
+def _modes(root: Path) -> dict[str, int]:
+    """Every folder and file under `root` (itself included) -> its permission bits."""
+    found = {".": root.stat().st_mode & 0o777}
+    for path in root.rglob("*"):
+        found[path.relative_to(root).as_posix()] = path.stat().st_mode & 0o777
+    return found
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o000])
+def test_backup_folders_are_0700_and_files_0600_whatever_the_umask(source, tmp_path, umask):
+    """The database copy holds password and session hashes: nobody else on the host reads it."""
+    url, engine = source
+    _with_bookings(engine)
+    media = tmp_path / "media"
+    (media / "services").mkdir(parents=True)
+    (media / "services" / "castle.webp").write_bytes(PHOTO)
+    root = tmp_path / "backups"
+    made = _manage("backup", database_url=url, media=media, umask=umask, BACKUP_DIR=str(root))
+    assert made.returncode == 0, made.stderr
+    modes = _modes(root)
+    name = Path(made.stdout.strip()).name
+    assert {f"{name}/manifest.json", f"{name}/images/services/castle.webp"} <= set(modes)
+    wrong = {
+        path: oct(mode)
+        for path, mode in modes.items()
+        if mode != (0o700 if (root / path).is_dir() else 0o600)
+    }
+    assert wrong == {}
+
+
+def _x_html_added(manifest: dict) -> None:
+    manifest["images"]["files"].append(
+        {"path": "services/x.html", "bytes": len(PAGE), "sha256": backup._sha256(PAGE)}
+    )
+
+
+def _nothing_restored(target: Engine, media: Path) -> None:
+    assert backup.rows_held(target) == {}
+    assert not media.exists() or [p for p in media.rglob("*") if p.is_file()] == []
+
+
+def test_restore_refuses_a_manifest_whose_signature_fails(
+    source, empty_database, tmp_path, monkeypatch
+):
+    """Someone who can write to the backups adds a page to the images and lists it, with its
+    checksum, in the manifest: the manifest's signature no longer holds, and nothing is put
+    back (before, the page was served from /media)."""
+    _, engine = source
+    _with_bookings(engine)
+    made_media = storage.LocalStorage(tmp_path / "media")
+    made_media.put("services/castle.webp", PHOTO, content_type="image/webp", overwrite=False)
+    previous = storage.use_backend(made_media)
+    try:
+        made = backup.make_backup(engine=engine, target=str(tmp_path / "backups"), now=NOW)
+    finally:
+        storage.use_backend(previous)
+    folder = Path(made.location)
+    signed = (folder / "manifest.json").read_bytes()
+    (folder / "images" / "services" / "x.html").write_bytes(PAGE)
+
+    _, target = empty_database
+    restored_media = storage.LocalStorage(tmp_path / "restored")
+    previous = storage.use_backend(restored_media)
+    try:
+        manifest = json.loads(signed)
+        _x_html_added(manifest)
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        with pytest.raises(backup.BackupError) as changed:
+            backup.restore(made.location, engine=target)
+        assert changed.value.code == "forged"
+        _nothing_restored(target, restored_media.root)
+
+        del manifest["signature"]
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        with pytest.raises(backup.BackupError) as unsigned:
+            backup.restore(made.location, engine=target)
+        assert unsigned.value.code == "forged"
+
+        # Signed, but with another site's key.
+        (folder / "manifest.json").write_bytes(signed)
+        monkeypatch.setattr(get_settings(), "secret_key", "another-site-" + "k" * 40)
+        with pytest.raises(backup.BackupError) as other_key:
+            backup.restore(made.location, engine=target)
+        assert other_key.value.code == "forged"
+        _nothing_restored(target, restored_media.root)
+
+        monkeypatch.undo()
+        backup.restore(made.location, engine=target)  # the backup as it was made
+        assert restored_media.read("services/castle.webp") == PHOTO
+        assert not restored_media.exists("services/x.html")
+    finally:
+        storage.use_backend(previous)
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("services/x.html", PAGE),  # a page by its name
+        ("services/photo.webp", PAGE),  # a page under an image's name
+        ("services/photo.svg", b"<svg xmlns='http://www.w3.org/2000/svg'/>"),  # not stored
+        ("services/photo.gif", PHOTO),  # a WebP under a GIF's name
+        ("elsewhere/photo.webp", PHOTO),  # not a folder of the storage
+        ("services/.htaccess", b"AddType text/html .webp"),
+    ],
+    ids=["page", "page-named-webp", "svg", "webp-named-gif", "unknown-folder", "htaccess"],
+)
+def test_restore_puts_back_only_images_of_the_types_the_app_stores(
+    source, empty_database, tmp_path, path, data
+):
+    """Even under a good signature (the site's own storage held it), a file whose name or
+    content is not an image type the app stores is refused, before anything is restored."""
+    _, engine = source
+    made_media = storage.LocalStorage(tmp_path / "media")
+    made_media.put("services/castle.webp", PHOTO, content_type="image/webp", overwrite=False)
+    previous = storage.use_backend(made_media)
+    try:
+        made = backup.make_backup(engine=engine, target=str(tmp_path / "backups"), now=NOW)
+    finally:
+        storage.use_backend(previous)
+    folder = Path(made.location)
+    (folder / "images" / path).parent.mkdir(parents=True, exist_ok=True)
+    (folder / "images" / path).write_bytes(data)
+    _resign(
+        folder,
+        lambda manifest: manifest["images"]["files"].append(
+            {"path": path, "bytes": len(data), "sha256": backup._sha256(data)}
+        ),
+    )
+    _, target = empty_database
+    restored_media = storage.LocalStorage(tmp_path / "restored")
+    previous = storage.use_backend(restored_media)
+    try:
+        with pytest.raises(backup.BackupError) as refused:
+            backup.restore(made.location, engine=target)
+    finally:
+        storage.use_backend(previous)
+    assert refused.value.code == "not_image"
+    assert path in refused.value.message
+    _nothing_restored(target, restored_media.root)
+
+
+def test_a_file_in_the_storage_that_is_not_an_image_is_left_out_of_the_backup(
+    session, engine, tmp_path
+):
+    """What restore would refuse is never backed up: a backup stays restorable, and the
+    manifest names what it left out."""
+    media = storage.LocalStorage(tmp_path / "media")
+    media.put("services/castle.webp", PHOTO, content_type="image/webp", overwrite=False)
+    media.put("services/x.html", PAGE, content_type="text/html", overwrite=False)
+    previous = storage.use_backend(media)
+    try:
+        made = backup.make_backup(engine=engine, target=str(tmp_path / "backups"), now=NOW)
+    finally:
+        storage.use_backend(previous)
+    manifest = json.loads((Path(made.location) / "manifest.json").read_text())
+    assert [f["path"] for f in manifest["images"]["files"]] == ["services/castle.webp"]
+    assert manifest["images"]["skipped"] == ["services/x.html"]
+    assert not (Path(made.location) / "images" / "services" / "x.html").exists()
 
 
 # --- S3: the images in a bucket, the backup in another ---------------------------------------
@@ -280,8 +463,8 @@ def s3(s3_endpoint: str, monkeypatch) -> Iterator:
     monkeypatch.setattr(settings, "storage_backend", "s3")
     client = boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1", **CREDENTIALS)
     buckets = [f"images-{uuid.uuid4().hex[:8]}", f"backups-{uuid.uuid4().hex[:8]}"]
-    for bucket in buckets:
-        create_public_bucket(client, bucket)
+    create_public_bucket(client, buckets[0])  # the images: anyone reads them
+    client.create_bucket(Bucket=buckets[1])  # the backups: private
     monkeypatch.setattr(settings, "s3_bucket", buckets[0])
     previous = storage.use_backend(storage.S3Storage.from_settings(settings))
     yield client, buckets[0], buckets[1]
@@ -306,7 +489,7 @@ def test_images_in_a_bucket_are_backed_up_to_a_bucket_and_put_back(s3, tmp_path)
     try:
         before = _with_bookings(engine)
         storage.save_bytes("services", "castle.webp", PHOTO)
-        storage.save_bytes("avatars", "avatar-1.webp", PHOTO[::-1])
+        storage.save_bytes("avatars", "avatar-1.gif", OTHER_PHOTO)
         made = backup.make_backup(engine=engine, target=f"s3://{backups}/nightly", now=NOW)
         assert made.location.startswith(f"s3://{backups}/nightly/backup-20260601T060000Z-")
         keys = set(_objects(client, backups))
@@ -321,13 +504,80 @@ def test_images_in_a_bucket_are_backed_up_to_a_bucket_and_put_back(s3, tmp_path)
         assert _bookings(empty) == before
         assert _objects(client, images) == {
             "services/castle.webp": PHOTO,
-            "avatars/avatar-1.webp": PHOTO[::-1],
+            "avatars/avatar-1.gif": OTHER_PHOTO,
         }
     finally:
         engine.dispose()
         empty.dispose()
         drop()
         drop_empty()
+
+
+def test_a_backup_goes_to_no_bucket_anyone_can_read(s3, tmp_path):
+    """The images bucket is public (its objects are the site's pictures): a backup there, or in
+    any bucket whose policy lets anyone read, is refused and writes nothing."""
+    client, images, backups = s3
+    public = f"public-{uuid.uuid4().hex[:8]}"
+    create_public_bucket(client, public)
+    url, drop = create_database("sqlite")
+    migrate(url)
+    engine = make_engine(url)
+    try:
+        for bucket in (images, public):
+            with pytest.raises(backup.BackupError) as refused:
+                backup.make_backup(engine=engine, target=f"s3://{bucket}/backups", now=NOW)
+            assert "anyone" in refused.value.message, refused.value.message
+            assert [k for k in _objects(client, bucket) if k.startswith("backups/")] == []
+        assert "images bucket" in _failure(engine, images)
+
+        made = backup.make_backup(engine=engine, target=f"s3://{backups}/nightly", now=NOW)
+        keys = [k for k in _objects(client, backups) if k.startswith("nightly/")]
+        assert keys and made.location.startswith(f"s3://{backups}/")
+        for key in keys:  # each object for its owner alone
+            grants = client.get_object_acl(Bucket=backups, Key=key)["Grants"]
+            assert [g["Grantee"].get("URI") for g in grants if g["Grantee"].get("URI")] == []
+    finally:
+        engine.dispose()
+        drop()
+
+
+def _failure(engine: Engine, bucket: str) -> str:
+    with Session(engine) as session:
+        row = session.exec(
+            select(Backup).where(Backup.location.startswith(f"s3://{bucket}/"))  # type: ignore[union-attr]
+        ).one()
+        return row.error or ""
+
+
+def test_backup_url_in_the_images_bucket_is_refused_at_start(monkeypatch):
+    from pydantic import ValidationError
+
+    from storefront import preflight
+    from storefront.settings import Settings
+
+    with pytest.raises(ValidationError, match="images bucket"):
+        Settings(
+            storage_backend="s3",
+            s3_bucket="images",
+            backup_url="s3://images/backups",
+            _env_file=None,
+        )
+    assert (
+        Settings(
+            storage_backend="s3", s3_bucket="images", backup_url="s3://backups/site", _env_file=None
+        ).backup_url
+        == "s3://backups/site"
+    )
+    # Local images: no images bucket to keep backups out of.
+    assert Settings(storage_backend="local", backup_url="s3://images/b", _env_file=None).backup_url
+
+    for name, value in {
+        "STORAGE_BACKEND": "s3",
+        "S3_BUCKET": "site-images",
+        "BACKUP_URL": "s3://site-images/backups",
+    }.items():
+        monkeypatch.setenv(name, value)
+    assert any("images bucket" in problem for problem in preflight.settings_problems())
 
 
 # --- the daily backup, failures, and what the back office shows -------------------------------
