@@ -26,9 +26,10 @@ class Booking(SQLModel, table=True):
         Index("ix_bookings_status_created_at", "status", "created_at"),
         Index("ix_bookings_created_at", "created_at"),
         Index("ix_bookings_user_id", "user_id"),
-        # The booking limits count a visitor's, an email's and a phone's recent bookings.
-        Index("ix_bookings_client_address_created_at", "client_address", "created_at"),
-        Index("ix_bookings_contact_email_created_at", "contact_email", "created_at"),
+        # The booking limits count a visitor's network's, a mailbox's and a phone's recent
+        # bookings.
+        Index("ix_bookings_client_network_created_at", "client_network", "created_at"),
+        Index("ix_bookings_contact_mailbox_created_at", "contact_mailbox", "created_at"),
         Index("ix_bookings_contact_phone_created_at", "contact_phone", "created_at"),
     )
 
@@ -43,6 +44,11 @@ class Booking(SQLModel, table=True):
     # The visitor's address as the throttles see it (TRUSTED_PROXY_HOPS); None when placed
     # without one (the back office, scripts).
     client_address: str | None = Field(default=None, max_length=64)
+    # What the booking limits count by (services/limit_keys.py), kept in step with
+    # client_address and contact_email whenever those are set (services/booking.py): the
+    # address's network (an IPv6 /64) and the email's mailbox. Never shown or mailed.
+    client_network: str | None = Field(default=None, max_length=64)
+    contact_mailbox: str | None = Field(default=None, max_length=255)
     status: str = Field(default="pending", max_length=16)
     contact_name: str | None = Field(default=None, max_length=255)
     contact_email: str = Field(max_length=255)

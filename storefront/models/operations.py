@@ -49,8 +49,8 @@ class NotificationOutbox(SQLModel, table=True):
         ),
         CheckConstraint("attempts >= 0", name="ck_outbox_attempts"),
         Index("ix_notification_outbox_due", "status", "next_attempt_at"),
-        # The mail cap counts what went to one recipient lately (services/outbox.py).
-        Index("ix_notification_outbox_recipient", "recipient", "created_at"),
+        # The mail cap counts what was queued for one mailbox lately (services/outbox.py).
+        Index("ix_notification_outbox_recipient_mailbox", "recipient_mailbox", "created_at"),
         Index("ux_notification_outbox_dedupe_key", "dedupe_key", unique=True),
     )
 
@@ -58,6 +58,9 @@ class NotificationOutbox(SQLModel, table=True):
     channel: str = Field(max_length=16)
     topic: str = Field(max_length=64)  # booking_placed, contact_request, password_reset, ...
     recipient: str = Field(max_length=255)
+    # A mail's recipient as the mail cap counts it (services/limit_keys.mailbox); None for
+    # WhatsApp messages.
+    recipient_mailbox: str | None = Field(default=None, max_length=255)
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="pending", max_length=16)
     attempts: int = Field(default=0)

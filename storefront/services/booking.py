@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import and_, bindparam, func, literal, or_, true
+from sqlalchemy import and_, bindparam, event, func, literal, or_, true
 from sqlalchemy.exc import (
     DBAPIError,
     DisconnectionError,
@@ -42,7 +42,7 @@ from storefront.models import (
     new_id,
     utcnow,
 )
-from storefront.services import availability, business, fields, locks, outbox
+from storefront.services import availability, business, fields, limit_keys, locks, outbox
 from storefront.services.auth import normalize_email
 from storefront.services.catalog_cache import OCCUPANCY
 from storefront.services.errors import ServiceError
@@ -98,7 +98,9 @@ GUESTS_MESSAGE = N_("Guests must be between {least} and {most}")
 # (services/checkout.checkout_errors), the booking screen does not (docs/product.md §5).
 REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
 # The booking limits (issue 18): bookings, not lines, per visitor address in ADDRESS_WINDOW and
-# per email and per phone in CONTACT_WINDOW; how many is in the settings (BOOKING_LIMIT_*).
+# per email and per phone in CONTACT_WINDOW; how many is in the settings (BOOKING_LIMIT_*). An
+# address counts as its network (an IPv6 /64) and an email as its mailbox (issue 33,
+# services/limit_keys.py); a cancelled booking does not count.
 ADDRESS_WINDOW = timedelta(hours=1)
 CONTACT_WINDOW = timedelta(hours=24)
 LIMIT_MESSAGE = N_(
@@ -191,6 +193,9 @@ class PlacedBooking:
     id: str
     reference: str
     total: Decimal
+    # The customer's confirmation mail was held back by the mail cap (MAIL_CAP_PER_RECIPIENT):
+    # the screen that placed it says so.
+    mail_held: bool = False
 
 
 # --- prices ---------------------------------------------------------------------------------
@@ -479,6 +484,10 @@ class _Order:
         return normalize_email(self.contact.email)
 
     @property
+    def mailbox(self) -> str:
+        return limit_keys.mailbox(self.email)
+
+    @property
     def phone(self) -> str:
         return self.contact.phone.strip()
 
@@ -585,7 +594,7 @@ def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooki
         # A retry (of a booking that took the slot itself, too) is answered with its booking.
         existing, versions = _booking_with_key_and_versions(session, order)
         if existing is not None:
-            return existing
+            return _as_placed_before(session, existing)
         # The public calendars' holds count only if no booking or catalogue change has been
         # committed since they were read: else the bookings are read here.
         current = booked if booked and filed_under == versions else None
@@ -660,6 +669,7 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
     # deactivated or repriced while this guest queued is sold on its new terms, or not at all.
     existing = _booking_with_key(session, order)
     if existing is not None:  # a double click: the first request has just placed it
+        existing = _as_placed_before(session, existing)
         session.commit()
         return existing
     _check_limits(session, order, now)
@@ -694,11 +704,18 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
         )
     booking.total_amount = total
     session.add(booking)
-    _announce(session, booking, now)
+    held = _announce(session, booking, now)
     session.flush()
-    placed = PlacedBooking(str(booking.id), booking.reference, total)
+    placed = PlacedBooking(str(booking.id), booking.reference, total, mail_held=held)
     session.commit()
     return placed
+
+
+def _as_placed_before(session: Session, placed: PlacedBooking) -> PlacedBooking:
+    """A booking this key placed earlier (a retry, a double click), told as the first answer
+    was: whether its confirmation was held back."""
+    held = outbox.held_back(session, booking_id=uuid.UUID(placed.id))
+    return replace(placed, mail_held=held)
 
 
 def _limits(order: _Order) -> list[tuple[str, object, str, int, timedelta]]:
@@ -707,15 +724,15 @@ def _limits(order: _Order) -> list[tuple[str, object, str, int, timedelta]]:
     limits = [
         (
             "address",
-            Booking.client_address,
-            order.client_address or "",
+            Booking.client_network,
+            limit_keys.network(order.client_address or ""),
             settings.booking_limit_per_address,
             ADDRESS_WINDOW,
         ),
         (
             "email",
-            Booking.contact_email,
-            order.email,
+            Booking.contact_mailbox,
+            order.mailbox,
             settings.booking_limit_per_email,
             CONTACT_WINDOW,
         ),
@@ -731,14 +748,18 @@ def _limits(order: _Order) -> list[tuple[str, object, str, int, timedelta]]:
 
 
 def _check_limits(session: Session, order: _Order, now: datetime) -> None:
-    """`too_many_bookings` when the address, the email or the phone has placed its allowance of
-    bookings (of any status) in its window."""
+    """`too_many_bookings` when the address's network, the mailbox or the phone has placed its
+    allowance of bookings in its window; cancelled ones do not count."""
     limits = _limits(order)
     if not limits:
         return
-    # The three counts in one query (each condition has its index: migration 0010).
+    # The three counts in one query (each condition has its index: migrations 0010, 0018).
     conditions = [
-        and_(column == value, col(Booking.created_at) > now - window)
+        and_(
+            column == value,
+            col(Booking.created_at) > now - window,
+            col(Booking.status) != "cancelled",
+        )
         for _name, column, value, _allowed, window in limits
     ]
     counts = session.exec(
@@ -756,12 +777,14 @@ def _check_limits(session: Session, order: _Order, now: datetime) -> None:
 
 
 def _limit_lock_keys(order: _Order) -> list[locks.Key]:
-    """The lock keys of the order's limited values: two bookings of one address, email or phone
-    are counted one after the other, whatever services they book."""
-    return [
-        locks.booking_limit(f"{name}:{value}")
-        for name, _column, value, _allowed, _window in _limits(order)
-    ]
+    """The lock keys of the order's limited values: two bookings of one network, mailbox or
+    phone are counted one after the other, whatever services they book. With the mail cap on,
+    the mailbox's key is taken even when its booking limit is off: the cap counts the mailbox's
+    confirmations under it (outbox.enqueue)."""
+    values = {f"{name}:{value}" for name, _column, value, _allowed, _window in _limits(order)}
+    if get_settings().mail_cap_per_recipient and order.mailbox:
+        values.add(f"email:{order.mailbox}")
+    return [locks.booking_limit(value) for value in sorted(values)]
 
 
 def _booking_with_key(session: Session, order: _Order) -> PlacedBooking | None:
@@ -908,13 +931,11 @@ def _unused_reference_id(session: Session) -> uuid.UUID:
             return candidate
 
 
-def _announce(session: Session, booking: Booking, now: datetime) -> None:
+def _announce(session: Session, booking: Booking, now: datetime) -> bool:
     """The staff's WhatsApp message and the customer's confirmation, in the booking's
-    transaction (services/outbox.py sends them once it commits)."""
-    for channel, topic, recipient in (
-        ("whatsapp", "booking_placed", business.staff_whatsapp(session)),
-        ("email", "booking_confirmation", booking.contact_email),
-    ):
+    transaction (services/outbox.py sends them once it commits); whether the confirmation was
+    held back by the mail cap (counted under the mailbox's lock, `_limit_lock_keys`)."""
+    queued = [
         outbox.enqueue(
             session=session,
             channel=channel,
@@ -924,6 +945,22 @@ def _announce(session: Session, booking: Booking, now: datetime) -> None:
             booking_id=booking.id,
             now=now,
         )
+        for channel, topic, recipient in (
+            ("whatsapp", "booking_placed", business.staff_whatsapp(session)),
+            ("email", "booking_confirmation", booking.contact_email),
+        )
+    ]
+    return any(outbox.is_held(row) for row in queued)
+
+
+@event.listens_for(Booking, "before_insert")
+@event.listens_for(Booking, "before_update")
+def _limit_keys_follow(_mapper, _connection, booking: Booking) -> None:
+    """What the limits count (Booking.client_network, Booking.contact_mailbox) follows the
+    stored address and email whenever a booking is written, whoever changed them (the back
+    office's edit too)."""
+    booking.client_network = limit_keys.network(booking.client_address or "") or None
+    booking.contact_mailbox = limit_keys.mailbox(booking.contact_email or "") or None
 
 
 def other_cart_holds(

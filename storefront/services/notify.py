@@ -13,6 +13,9 @@ Topics and their payloads:
   (services/booking_changes.py); `before` (a move) holds each line's earlier times.
 - mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
 
+The mail cap (MAIL_CAP_PER_RECIPIENT, services/outbox.py) counts and holds back only
+CAPPED_TOPICS: what a stranger can cause by typing someone's address.
+
 Languages (storefront/i18n.py): a customer's mail speaks the language the booking was made in
 (`Booking.language`), the staff's WhatsApp messages the staff's (business settings), whatever the
 customer's. Their text is written in English and marked `_o()` (the `office` catalog)."""
@@ -57,6 +60,11 @@ TOPIC_CHANNELS = {
     "staff_digest_mail": "email",
     "mail": "email",
 }
+# Mails a stranger can cause by typing someone's address: a new booking's confirmation. Only
+# these count toward the mail cap and are held back over it; a mail about an existing booking
+# (its change, status, reminder, 'on the way') always goes (issue 33, finding 5). Reset links
+# have their own limit per mailbox (services/password_reset.py).
+CAPPED_TOPICS = frozenset({"booking_confirmation"})
 # Failures that another attempt cannot mend.
 PERMANENT_CODES = {"unknown_topic", "bad_payload", "booking_missing", "invalid_message", "stale"}
 ERROR_TEXT_LIMIT = 500

@@ -6,7 +6,11 @@ the lease and counts the attempt), commits, sends each row outside any transacti
 it sent or schedules a retry. A row a worker claimed is invisible to every other worker until
 its lease ends, so N workers never send it twice; a worker that dies after claiming leaves the
 row to be sent by the next run once the lease has ended, so nothing is lost. The claim takes
-`FOR UPDATE SKIP LOCKED` on PostgreSQL and runs under `BEGIN IMMEDIATE` on SQLite."""
+`FOR UPDATE SKIP LOCKED` on PostgreSQL and runs under `BEGIN IMMEDIATE` on SQLite.
+
+The mail cap (MAIL_CAP_PER_RECIPIENT) is decided when a mail is queued, in the transaction of
+what caused it, so the screen that caused it can say so: a mail of `notify.CAPPED_TOPICS` over
+its mailbox's cap is written as 'suppressed' and never sent. Every other mail always goes."""
 
 from __future__ import annotations
 
@@ -18,13 +22,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, update
+from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import NotificationOutbox, utcnow
-from storefront.services import locks, notify
+from storefront.services import limit_keys, notify
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 
@@ -40,9 +44,10 @@ LONGEST_RETRY = timedelta(minutes=5)
 # Topics whose payload holds secrets (reset links): emptied once the row is done with.
 REDACTED_TOPICS = {"mail"}
 REDACTED = {"redacted": True}
-# The mail cap (MAIL_CAP_PER_RECIPIENT): mails to one address within this window, counting
-# those sent or printed and those on their way (claimed, or waiting for a retry).
+# The mail cap (MAIL_CAP_PER_RECIPIENT): mails of notify.CAPPED_TOPICS queued for one mailbox
+# within this window and not held back themselves.
 MAIL_CAP_WINDOW = timedelta(hours=24)
+HELD = "suppressed"
 
 
 class OutboxError(ServiceError):
@@ -62,7 +67,7 @@ class SendReport:
     retried: int = 0
     failed: int = 0
     released: int = 0
-    suppressed: int = 0  # held back by the mail cap, or a stale reminder: never sent
+    suppressed: int = 0  # a stale reminder: never sent (the mail cap holds back when queued)
 
 
 def count(session: Session, status: str) -> int:
@@ -87,7 +92,10 @@ def enqueue(
     booking_id: uuid.UUID | None = None,
     now: datetime | None = None,
 ) -> NotificationOutbox:
-    """Add a message to send; it leaves only if the caller's transaction commits."""
+    """Add a message to send; it leaves only if the caller's transaction commits. A mail of
+    notify.CAPPED_TOPICS over its mailbox's cap is written held back instead (`is_held`); the
+    caller holds the mailbox's lock (services/booking.py `_limit_lock_keys`), so two such mails
+    are counted one after the other."""
     expected = notify.TOPIC_CHANNELS.get(topic)
     if expected is None:
         raise OutboxError("unknown_topic", f"No renderer for topic {topic!r}")
@@ -98,13 +106,35 @@ def enqueue(
         channel=channel,
         topic=topic,
         recipient=recipient,
+        recipient_mailbox=(limit_keys.mailbox(recipient) or None) if channel == "email" else None,
         payload=payload,
         booking_id=booking_id,
         created_at=now,
         next_attempt_at=now,
     )
+    cap = get_settings().mail_cap_per_recipient
+    capped = cap and topic in notify.CAPPED_TOPICS and row.recipient_mailbox
+    if capped and _over_mail_cap(session, row, cap, now=now):
+        _hold_back(row, cap)
     session.add(row)
     return row
+
+
+def is_held(row: NotificationOutbox) -> bool:
+    """Whether `row` was held back by the mail cap when it was queued."""
+    return row.status == HELD
+
+
+def held_back(session: Session, *, booking_id: uuid.UUID) -> bool:
+    """Whether a mail about this booking was held back by the mail cap (its confirmation)."""
+    found = session.exec(
+        select(NotificationOutbox.id).where(
+            NotificationOutbox.booking_id == booking_id,
+            col(NotificationOutbox.topic).in_(sorted(notify.CAPPED_TOPICS)),
+            NotificationOutbox.status == HELD,
+        )
+    ).first()
+    return found is not None
 
 
 def run_once(
@@ -114,7 +144,7 @@ def run_once(
     engine = engine or get_engine()
     now = now or utcnow()
     report = SendReport()
-    claimed = claim(engine=engine, now=now, limit=limit, report=report)
+    claimed = claim(engine=engine, now=now, limit=limit)
     report.claimed = len(claimed)
     started = time.monotonic()
     for position, (notification, attempts) in enumerate(claimed):
@@ -126,17 +156,11 @@ def run_once(
     return report
 
 
-def claim(
-    *, engine: Engine, now: datetime, limit: int, report: SendReport | None = None
-) -> list[tuple[notify.Notification, int]]:
-    """Lease the due rows in one committed transaction; each with its attempt number. A mail
-    over the recipient's cap is held back instead (status 'suppressed', counted in `report`)."""
+def claim(*, engine: Engine, now: datetime, limit: int) -> list[tuple[notify.Notification, int]]:
+    """Lease the due rows in one committed transaction; each with its attempt number."""
     # On SQLite the write lock is taken at BEGIN, so two claims run one after the other.
     locking = engine.execution_options(sqlite_begin="BEGIN IMMEDIATE")
-    cap = get_settings().mail_cap_per_recipient
     with session_scope(locking) as session:
-        if cap:
-            locks.take(session, locks.OUTBOX_CLAIM)
         rows = session.exec(
             select(NotificationOutbox)
             .where(
@@ -147,51 +171,35 @@ def claim(
             .limit(limit)
             .with_for_update(skip_locked=True)
         ).all()
-        leased = []
         for row in rows:
-            if cap and _over_mail_cap(session, row, cap, now=now):
-                _hold_back(row, cap)
-                if report is not None:
-                    report.suppressed += 1
-            else:
-                row.attempts += 1
-                row.next_attempt_at = now + LEASE
-                leased.append(row)
+            row.attempts += 1
+            row.next_attempt_at = now + LEASE
             session.add(row)
-            session.flush()  # the next row's cap counts this one as on its way
-        return [(_detached(row), row.attempts) for row in leased]
+        return [(_detached(row), row.attempts) for row in rows]
 
 
 def _over_mail_cap(session: Session, row: NotificationOutbox, cap: int, *, now: datetime) -> bool:
-    """Whether `cap` mails to this row's recipient (any case) were sent or printed within
-    MAIL_CAP_WINDOW or are on their way (claimed, or waiting for a retry). WhatsApp messages go
-    to the business's own staff and are never capped."""
-    if row.channel != "email":
-        return False
+    """Whether `cap` mails of notify.CAPPED_TOPICS were queued for this row's mailbox within
+    MAIL_CAP_WINDOW and not held back themselves (sent, printed, failed or on their way)."""
     outbox = NotificationOutbox
     used = session.exec(
         select(func.count())
         .select_from(outbox)
         .where(
-            outbox.channel == "email",
-            func.lower(outbox.recipient) == row.recipient.strip().lower(),
-            col(outbox.id) != row.id,
-            or_(
-                and_(
-                    col(outbox.status).in_(("sent", "printed")),
-                    col(outbox.sent_at) > now - MAIL_CAP_WINDOW,
-                ),
-                and_(outbox.status == "pending", col(outbox.attempts) > 0),
-            ),
+            outbox.recipient_mailbox == row.recipient_mailbox,
+            col(outbox.created_at) > now - MAIL_CAP_WINDOW,
+            col(outbox.topic).in_(sorted(notify.CAPPED_TOPICS)),
+            outbox.status != HELD,
         )
     ).one()
     return used >= cap
 
 
 def _hold_back(row: NotificationOutbox, cap: int) -> None:
-    """Over the cap: never sent, kept as 'suppressed' (a reset link's text erased) and logged."""
-    row.status = "suppressed"
-    row.last_error = f"held back: {cap} mails to this address in 24 hours (MAIL_CAP_PER_RECIPIENT)"
+    """Over the cap: never sent, kept as 'suppressed' (a secret in its text erased) and
+    logged."""
+    row.status = HELD
+    row.last_error = f"held back: {cap} mails to this mailbox in 24 hours (MAIL_CAP_PER_RECIPIENT)"
     if row.topic in REDACTED_TOPICS:
         row.payload = REDACTED
     logger.warning(

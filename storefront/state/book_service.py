@@ -2,7 +2,8 @@
 picker, 'Your
 Details', and one booking placed by the booking service. A signed-in caller's id is attached
 (read on the server). After 'Booking Submitted!' the page goes to the confirmation after 2 s,
-with the signed link, so a guest can open it too."""
+with the signed link, so a guest can open it too; when the confirmation mail was held back by the
+mail cap, the screen stays and says so, with the link."""
 
 from __future__ import annotations
 
@@ -61,6 +62,10 @@ class BookServiceState(rx.State):
     counted: bool = False  # booked by the piece (tables): the page asks how many
     quantity: str = "1"  # counted services: how many
     placing: bool = False
+    # Its confirmation mail was held back (state/checkout.MAIL_HELD): the screen stays, says
+    # so and links the booking instead of going on to it.
+    mail_held: bool = False
+    booking_href: str = ""
     # Back to this screen after signing in. Set at load, not computed from the router: a
     # computed var that reads the router is loaded with every event of every tab
     # (docs/architecture.md §3).
@@ -74,6 +79,7 @@ class BookServiceState(rx.State):
     @rx.event
     async def load(self):
         self.status, self.error, self.placing = "loading", "", False
+        self.mail_held, self.booking_href = False, ""
         self.sign_in_href = i18n.href(f"{routes.SIGN_IN}?redirectTo={self.router.url.path}")
         ref = str(self.router.page.params.get("service_id") or "")
         try:
@@ -195,8 +201,11 @@ class BookServiceState(rx.State):
             log.exception("booking from the service screen failed")
             self.placing, self.error = False, _(FAILED)
             return
-        self.status = "done"
+        key = booking_links.sign_view_key(placed.id)
+        self.booking_href = i18n.href(booking_links.view_path(placed.id, key))
+        self.status, self.mail_held = "done", placed.mail_held
+        if self.mail_held:
+            return
         yield
         await asyncio.sleep(REDIRECT_SECONDS)
-        key = booking_links.sign_view_key(placed.id)
-        yield rx.redirect(i18n.href(booking_links.view_path(placed.id, key)))
+        yield rx.redirect(self.booking_href)

@@ -34,6 +34,12 @@ FIELD_MESSAGES = {
 }
 INVALID = N_("This field is invalid")
 PLACE_FAILED = N_("Failed to place booking. Please try again.")
+# The booking was placed but its confirmation mail was held back by the mail cap
+# (MAIL_CAP_PER_RECIPIENT): the checkout's last step and the booking screen say so.
+MAIL_HELD = N_(
+    "Nuk ju dërguam email konfirmimi: kjo adresë ka marrë sot shumë email-e për rezervime të "
+    "reja. Rezervimi juaj u regjistrua; ruani referencën dhe lidhjen e tij."
+)
 # The information step's fields as the page shows them (the first in error gets the focus).
 PAGE_ORDER = (
     "full_name",
@@ -75,6 +81,7 @@ class CheckoutState(rx.State):
     # The placed booking's page (the mail's signed link) and calendar file, for the last step.
     booking_href: str = ""
     ics_href: str = ""
+    mail_held: bool = False  # its confirmation mail was held back (MAIL_HELD)
     placing: bool = False
     place_error: str = ""
     slot_gone: bool = False  # a line's time was taken meanwhile: the review offers the cart
@@ -192,6 +199,7 @@ class CheckoutState(rx.State):
             self.placing, self.place_error = False, _(PLACE_FAILED)
             return
         self.reference, self.step, self.placing = placed.reference, "confirmation", False
+        self.mail_held = placed.mail_held
         key = booking_links.sign_view_key(placed.id)
         self.booking_href = i18n.href(booking_links.view_path(placed.id, key))
         self.ics_href = booking_links.ics_path(placed.id, key)

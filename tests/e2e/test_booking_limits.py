@@ -27,13 +27,14 @@ pytestmark = pytest.mark.e2e
 
 
 def _booked_from(session, *, address: str, count: int) -> None:
-    """`count` bookings placed from `address` a minute ago (cancelled: they hold nothing)."""
+    """`count` bookings placed from `address` a minute ago (completed: they hold nothing, and
+    unlike cancelled ones they count toward the limit)."""
     for _ in range(count):
         key = uuid.uuid4().hex
         session.add(
             Booking(
                 idempotency_key=key,
-                status="cancelled",
+                status="completed",
                 contact_email=f"{key[:8]}@example.com",
                 contact_phone="+38344000000",
                 client_address=address,

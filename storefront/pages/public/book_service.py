@@ -9,6 +9,7 @@ from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, field_error, loading_spinner
 from storefront.i18n import _
+from storefront.pages.public.checkout import mail_held_notice
 from storefront.services.booking import EVENT_TYPE_LABELS
 from storefront.state.auth import AuthState
 from storefront.state.book_service import BookServiceState
@@ -231,6 +232,19 @@ def _message(title: str, text, button: str, href: str, test_id: str) -> rx.Compo
     )
 
 
+def _held_mail() -> rx.Component:
+    """The confirmation mail was held back: said, with the booking's link (the screen stays)."""
+    return rx.el.div(
+        mail_held_notice("book-mail-held"),
+        rx.el.a(
+            _("View your booking"),
+            href=BookServiceState.booking_href,
+            class_name=PRIMARY_BUTTON + " mt-6 inline-block",
+            data_testid="book-booking-link",
+        ),
+    )
+
+
 def book_service() -> rx.Component:
     return page_layout(
         rx.el.div(
@@ -243,6 +257,7 @@ def book_service() -> rx.Component:
                     rx.el.div(
                         rx.icon("circle-check", size=48, class_name="mx-auto text-green-600"),
                         rx.el.h1(_("Booking Submitted!"), class_name="mt-4 text-3xl font-bold"),
+                        rx.cond(BookServiceState.mail_held, _held_mail()),
                         class_name="text-center py-12",
                         data_testid="book-submitted",
                     ),

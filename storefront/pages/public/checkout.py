@@ -16,7 +16,7 @@ from storefront.components.ui import (
 from storefront.i18n import N_, _
 from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
-from storefront.state.checkout import CheckoutState
+from storefront.state.checkout import MAIL_HELD, CheckoutState
 
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
 STEPS = (
@@ -198,6 +198,31 @@ def _review() -> rx.Component:
     )
 
 
+def mail_held_notice(test_id: str) -> rx.Component:
+    """The mail cap held the booking's confirmation back (state/checkout.MAIL_HELD); the
+    booking screen says it too."""
+    return rx.el.p(
+        _(MAIL_HELD), role="status", class_name="mt-4 text-amber-800", data_testid=test_id
+    )
+
+
+def _mail_news() -> rx.Component:
+    """That the confirmation was mailed, or that the mail cap held it back."""
+    return rx.cond(
+        CheckoutState.mail_held,
+        rx.el.div(
+            mail_held_notice("checkout-mail-held"),
+            rx.el.p(
+                _("Payment is collected at the time of service."), class_name="mt-2 text-slate-600"
+            ),
+        ),
+        rx.el.p(
+            _("We sent a confirmation to your email. Payment is collected at the time of service."),
+            class_name="mt-4 text-slate-600",
+        ),
+    )
+
+
 def _confirmation() -> rx.Component:
     return rx.el.div(
         rx.icon("circle-check", size=48, class_name="text-green-600"),
@@ -214,10 +239,7 @@ def _confirmation() -> rx.Component:
             class_name="mt-1 text-2xl font-mono font-bold text-fuchsia-700",
             data_testid="checkout-reference",
         ),
-        rx.el.p(
-            _("We sent a confirmation to your email. Payment is collected at the time of service."),
-            class_name="mt-4 text-slate-600",
-        ),
+        _mail_news(),
         rx.el.div(
             rx.el.a(
                 _("View your booking"),
