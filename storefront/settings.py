@@ -154,9 +154,10 @@ class Settings(BaseSettings):
     outbox_poll_seconds: float = 2.0
     outbox_max_attempts: int = 8
     outbox_retry_hours: float = Field(default=48.0, ge=0)
-    # At most this many mails to one address in 24 hours, whatever they are (confirmations,
-    # status changes, reset links): the rest are held back (status 'suppressed'), logged and
-    # never sent. Staff WhatsApp messages are not capped. 0 turns the cap off.
+    # At most this many new-booking confirmations per mailbox (services/limit_keys.mailbox) in
+    # 24 hours: more are held back when the booking is placed (status 'suppressed'), and the
+    # screen says so. Mails about an existing booking and every other mail are never capped;
+    # nor are staff WhatsApp messages. 0 turns the cap off.
     mail_cap_per_recipient: int = Field(default=5, ge=0)
     # Bookings placed (not lines: a cart of five services is one booking) per visitor address
     # in an hour, and per email and per phone number in 24 hours; one more is refused with a

@@ -50,7 +50,7 @@ class Space(IntEnum):
     SERVICE = 1  # bookings and schedule changes of one service
     BOOKING_LIMIT = 3  # the count of bookings of one address, email or phone
     ADMIN_DECISIONS = 4  # making the first admin (a sign-up on an empty system, setup)
-    OUTBOX_CLAIM = 5  # claiming due mails, so the per-recipient cap is counted one claim at a time
+    # 5 was the outbox's claim, when the mail cap was counted by the sender; not to be reused.
 
 
 class Key(NamedTuple):
@@ -72,7 +72,6 @@ def booking_limit(value: str) -> Key:
 
 
 ADMIN_DECISIONS = Key(Space.ADMIN_DECISIONS, 1)
-OUTBOX_CLAIM = Key(Space.OUTBOX_CLAIM, 1)
 
 
 def begin_write(session: Session) -> None:
