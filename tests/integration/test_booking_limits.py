@@ -20,22 +20,10 @@ from storefront.services import admin_bookings as ab
 from storefront.services import booking, dashboard, outbox
 from storefront.services.admin_bookings import AdminBookingError
 from storefront.services.booking import BookingError
-from storefront.settings import get_settings
 from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
 DAYS = [f"2026-06-{d:02d}" for d in range(8, 29)]
-
-
-@pytest.fixture
-def limits(monkeypatch):
-    """The documented defaults, whatever the suite runs with."""
-    settings = get_settings()
-    monkeypatch.setattr(settings, "booking_limit_per_address", 5)
-    monkeypatch.setattr(settings, "booking_limit_per_email", 3)
-    monkeypatch.setattr(settings, "booking_limit_per_phone", 3)
-    monkeypatch.setattr(settings, "mail_cap_per_recipient", 5)
-    return settings
 
 
 _place = partial(place, now=NOW)

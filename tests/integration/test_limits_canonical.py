@@ -5,7 +5,7 @@ address of one IPv6 /64 network; a cancelled booking no longer counts toward a l
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from functools import partial
 
 import pytest
@@ -21,23 +21,11 @@ from storefront.services.booking_links import sign_view_key
 from storefront.settings import get_settings
 from tests.conftest import BACKENDS, create_database, migrate
 from tests.factories import line, make_service, make_user, place
+from tests.integration.test_booking_limits import DAYS, NOW
 
-NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
-DAYS = [f"2026-06-{d:02d}" for d in range(8, 29)]
 PASSWORD = "correct horse battery"
 
 _place = partial(place, now=NOW)
-
-
-@pytest.fixture
-def limits(monkeypatch):
-    """The documented defaults, whatever the suite runs with."""
-    settings = get_settings()
-    monkeypatch.setattr(settings, "booking_limit_per_address", 5)
-    monkeypatch.setattr(settings, "booking_limit_per_email", 3)
-    monkeypatch.setattr(settings, "booking_limit_per_phone", 3)
-    monkeypatch.setattr(settings, "mail_cap_per_recipient", 5)
-    return settings
 
 
 def _phone(n: int) -> str:

@@ -6,16 +6,13 @@ handlers that need a database or the build are tested in tests/e2e/test_open_red
 from __future__ import annotations
 
 import pytest
-from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
-from starlette.routing import Route
-from starlette.testclient import TestClient
 
 from storefront import i18n
 from storefront.api import language
 from storefront.services import auth
 from storefront.state.sign_in import in_edition
 from tests.open_redirects import OFF_SITE, stays_on_site
+from tests.unit.test_languages import _app
 
 
 @pytest.mark.parametrize("target", OFF_SITE)
@@ -37,14 +34,6 @@ def test_the_rule_keeps_the_site_own_paths_and_moves_them_into_a_language():
     # A query may name another address: it is only text until a hop reads it, and that hop
     # applies the rule again.
     assert i18n.local_path("/sign-in?redirectTo=/account") == "/sign-in?redirectTo=/account"
-
-
-def _app() -> TestClient:
-    async def page(request):
-        return PlainTextResponse(request.url.path)
-
-    app = Starlette(routes=[*language.routes, Route("/{path:path}", page)])
-    return TestClient(language.remembered_language(app), follow_redirects=False)
 
 
 @pytest.mark.parametrize("target", OFF_SITE)
