@@ -96,11 +96,12 @@ secret:
 	@$(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))'
 
 # Strings (docs/extending.md, 'Add or change a string'): extract every marked string of each
-# catalog (storefront/i18n.py: `messages`, marked _() and N_(), written in the default edition's
-# words; `office`, marked _o() and N_o(), written in English) into its template, merge it into
-# each language's .po (new strings arrive untranslated, removed ones go), then compile each
-# catalog with Babel to show what is still untranslated. The app reads the .po files itself;
-# tests/unit/test_translations.py fails on a missing translation.
+# catalog (storefront/i18n.py: `messages`, the site, marked _() and N_(); `office`, the back
+# office and mails, marked _o() and N_o(); both written in English, SPEC's copy) into its
+# template, merge it into the Albanian .po of each (new strings arrive untranslated, removed
+# ones go), then compile each catalog with Babel to show what is still untranslated. The app
+# reads the .po files itself; tests/unit/test_translations.py fails on a missing translation
+# and on an Albanian entry left in English.
 CATALOGS := storefront/translations
 EXTRACT := $(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
 	--project=storefront --copyright-holder="Magic Events"
@@ -110,13 +111,13 @@ translations: install-dev
 	$(EXTRACT) -k _s -k N_s -k shared_gettext -o $(CATALOGS)/messages.pot storefront
 	$(EXTRACT) --no-default-keywords -k _o -k N_o -k office_gettext -k office_ngettext:1,2 \
 		-k _s -k N_s -k shared_gettext -o $(CATALOGS)/office.pot storefront
-	$(UPDATE) -D messages -i $(CATALOGS)/messages.pot -l en
+	$(UPDATE) -D messages -i $(CATALOGS)/messages.pot -l sq
 	$(UPDATE) -D office -i $(CATALOGS)/office.pot -l sq
 	$(MAKE) --no-print-directory translations-check
 
 translations-check: install-dev
-	$(BIN)/pybabel compile --statistics -D messages -l en -d $(CATALOGS) \
-		-i $(CATALOGS)/en/LC_MESSAGES/messages.po -o /dev/null
+	$(BIN)/pybabel compile --statistics -D messages -l sq -d $(CATALOGS) \
+		-i $(CATALOGS)/sq/LC_MESSAGES/messages.po -o /dev/null
 	$(BIN)/pybabel compile --statistics -D office -l sq -d $(CATALOGS) \
 		-i $(CATALOGS)/sq/LC_MESSAGES/office.po -o /dev/null
 

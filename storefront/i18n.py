@@ -1,18 +1,18 @@
-"""Languages: the default edition (SPEC's copy, Albanian, at `/...`) and English (at `/en/...`).
+"""Languages: the default edition (Albanian, at `/...`) and English (at `/en/...`).
 
-Every string a person reads is written once, in the source, and marked for translation. Two
-catalogs (gettext domains), by the language the source is written in:
-- `messages`: what visitors read on the site, written in the default edition's words (SPEC's
-  copy), marked with `_()`, translated into English (`en/LC_MESSAGES/messages.po`);
+Every string a person reads is written once, in the source, in English (SPEC's copy, word for
+word), and marked for translation. Two catalogs (gettext domains), both translated into
+Albanian (`sq/LC_MESSAGES/<domain>.po`):
+- `messages`: what visitors read on the site, marked with `_()`;
 - `office`: what the business writes to people outside the site's pages (mails, the staff's
-  WhatsApp messages, a booking's calendar file), written in English, marked with `_o()`,
-  translated into Albanian (`sq/LC_MESSAGES/office.po`); the back office's pages too.
+  WhatsApp messages, a booking's calendar file) and the back office's pages, marked `_o()`.
 A string shown both on the site and in the back office (the service form, the event types) is
 marked `_s()` and kept in both catalogs: each page reads it from its own (`shared_gettext`).
 `N_()` / `N_o()` / `N_s()` mark a string that is only named (a module-level constant, a table's value)
 and translated where it is shown. `make translations` extracts the marked strings with Babel into
 `storefront/translations/<domain>.pot` and merges them into each catalog, where the translation
-is written (docs/extending.md, 'Add or change a string').
+is written (docs/extending.md, 'Add or change a string'). No Albanian entry may be left equal to
+its English source but for a few names (tests/unit/test_translations.py: SAME_IN_ALBANIAN).
 
 Which language `_()` answers in is the one of the moment (`language()`):
 - while a page is compiled, the page's edition (pages/editions.py registers every page once per
@@ -22,8 +22,10 @@ Which language `_()` answers in is the one of the moment (`language()`):
   the page's address), so toasts, validation messages and computed text follow the visitor;
 - elsewhere (mails, the outbox, a booking's calendar file), the language a caller names with
   `using(lang)`: a booking's own (`Booking.language`), the staff's (business settings).
+When nobody named one (a script, a test calling a service), `_()` speaks the default edition's
+Albanian and `_o()` English.
 
-A text in its source language is the source itself: the default edition shows SPEC's copy word
+A text in its source language is the source itself: the English edition shows SPEC's copy word
 for word, whatever any catalog holds. The `.po` files are read (and compiled in memory with
 Babel's own compiler) when first needed; a change to a `.po` shows at the next start.
 """
@@ -50,7 +52,7 @@ LOCALES = {"sq": "sq_XK", "en": "en"}
 NAMES = {"sq": "Shqip", "en": "English"}
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 # Each catalog and the language its source text is written in; every other language has a .po.
-SOURCES = {"messages": DEFAULT, "office": "en"}
+SOURCES = {"messages": "en", "office": "en"}
 
 # None: nobody named a language (a script, a test calling a service): each catalog speaks the
 # language its source is written in, and `language()` says the default edition's.
@@ -142,7 +144,7 @@ def set_page(path: str | None) -> None:
 
 
 def gettext(message: str) -> str:
-    """`message` (the default edition's words) in the language of the moment."""
+    """`message` (written in English, SPEC's copy) in the language of the moment."""
     return catalog(language()).gettext(message)
 
 
@@ -168,8 +170,7 @@ def shared_gettext(message: str) -> str:
     """`message`, shown both on the site and in the back office (the service form an owner
     fills in too, the event types, the rules of a field), in the words of the page of the
     moment: from the back office's catalog on its pages, from the site's elsewhere. Its source
-    is in both catalogs (`make translations` extracts `_s()` into each), so it is written in the
-    words the default edition and the English back office share."""
+    is in both catalogs (`make translations` extracts `_s()` into each)."""
     return office_gettext(message) if _office_page.get() else gettext(message)
 
 

@@ -15,7 +15,7 @@ FOOTER_SERVICES = [
     (N_("Mascots"), "/services/Mascots"),
     (N_("Bouncers"), "/services/Bouncers"),
 ]
-TAGLINE = N_("Dekorime dasmash, maskota, bouncers dhe tavolina për çdo festë në Kosovë.")
+TAGLINE = N_("Wedding decorations, mascots, bouncers and tables for every party in Kosovo.")
 FOOTER_COMPANY = [
     (N_("Contact"), routes.CONTACT),
     (N_("Terms"), routes.TERMS),

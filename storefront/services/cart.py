@@ -236,9 +236,9 @@ TABLE_COUNT_MAX = 1000
 def counted_name(name: str, quantity: int, unit: str | None) -> str:
     """The cart shows a counted line with its count: 'White tables 60cm (12 tavolina)'."""
     if unit == "table":
-        counted = ngettext("{count} tavolina", "{count} tavolina", quantity)
+        counted = ngettext("{count} table", "{count} tables", quantity)
     elif unit == "person":
-        counted = ngettext("{count} persona", "{count} persona", quantity)
+        counted = ngettext("{count} person", "{count} people", quantity)
     else:
         return name
     return f"{name} ({counted.format(count=quantity)})"
@@ -260,7 +260,7 @@ def tiffany_total_label(price_per_person: object, people: int) -> str:
     """The spec's copy for Tiffany chairs: 'TOTALI = {n*5}€' (whole euros shown without decimals)."""
     total = to_amount(price_per_person) * max(0, int(people))
     shown = total.quantize(Decimal(1)) if total == total.to_integral_value() else total
-    return _("TOTALI = {total}€").format(total=shown)
+    return _("TOTAL = {total}€").format(total=shown)
 
 
 TIFFANY_PEOPLE_MAX = MAX_QUANTITY

@@ -279,10 +279,10 @@ TIFFANY_SLUG = "tiffany-chairs"
 # packages at 1999 each. They are not in the catalogue, so they cannot go into a cart.
 FALLBACK_WEDDING_PRICE = Decimal("1999")
 FALLBACK_WEDDING_PACKAGES = (
-    N_("Paketa Klasike"),
-    N_("Paketa Romantike"),
-    N_("Paketa Elegante"),
-    N_("Paketa Mbretërore"),
+    N_("Classic Package"),
+    N_("Romantic Package"),
+    N_("Elegant Package"),
+    N_("Royal Package"),
 )
 
 
@@ -321,7 +321,7 @@ def fallback_wedding_offers() -> list[WeddingOffer]:
         WeddingOffer(
             id="",
             title=_(title),
-            description=_("Dekorim i plotë për dasmën tuaj. Na kontaktoni për detaje."),
+            description=_("Full decoration for your wedding. Contact us for details."),
             image="",
             price=str(FALLBACK_WEDDING_PRICE),
             price_label=format_price_with_unit(

@@ -18,7 +18,7 @@ from storefront.state.uploads import ImageUploadMixin, refusal_message
 log = logging.getLogger(__name__)
 UPLOAD_ID = "avatar"
 AVATAR_MAX_BYTES = users.AVATAR_MAX_BYTES
-# The messages below are the default edition's words (N_), translated where a handler shows
+# The messages below are SPEC's English words (N_), translated where a handler shows
 # them.
 TWO_FACTOR_TEXT = N_("This feature is not yet available.")
 # ProfileError codes -> the spec's messages (docs/product.md §5 and 8).
@@ -38,7 +38,7 @@ SERVICE_STATUS = {"published": N_("published"), "draft": N_("draft")}
 BOOKING_STATUS = {
     "pending": N_("pending"),
     "confirmed": N_("confirmed"),
-    "on_the_way": N_("on_the_way"),
+    "on_the_way": N_("on the way"),
     "completed": N_("completed"),
     "cancelled": N_("cancelled"),
 }

@@ -127,7 +127,7 @@ class BookingViewState(rx.State):
                 p
                 for p in (
                     view.event_type,
-                    ngettext("{count} guests", "{count} guests", view.guest_count).format(
+                    ngettext("{count} guest", "{count} guests", view.guest_count).format(
                         count=view.guest_count
                     )
                     if view.guest_count

@@ -37,8 +37,7 @@ PLACE_FAILED = N_("Failed to place booking. Please try again.")
 # The booking was placed but its confirmation mail was held back by the mail cap
 # (MAIL_CAP_PER_RECIPIENT): the checkout's last step and the booking screen say so.
 MAIL_HELD = N_(
-    "Nuk ju dërguam email konfirmimi: kjo adresë ka marrë sot shumë email-e për rezervime të "
-    "reja. Rezervimi juaj u regjistrua; ruani referencën dhe lidhjen e tij."
+    "We did not send you a confirmation email: this address has had too many emails about new bookings today. Your booking is placed; keep its reference and its link."
 )
 # The information step's fields as the page shows them (the first in error gets the focus).
 PAGE_ORDER = (

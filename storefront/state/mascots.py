@@ -17,7 +17,7 @@ from storefront.state.errors import log_failure
 log = logging.getLogger(__name__)
 
 UNKNOWN_ERROR = N_("Unknown error occurred")
-DETAILS_FAILED = N_("Detajet e kësaj maskote nuk u ngarkuan. Provoni përsëri.")
+DETAILS_FAILED = N_("This mascot's details could not be loaded. Please try again.")
 # A service id is a UUID (36 characters); anything longer names nothing.
 MAX_ID_LENGTH = 64
 NO_DETAILS = showcase.MascotDescription(id="", full_description="", suitable_for=[])

@@ -17,7 +17,7 @@ from storefront.state.sign_in import wait_message
 
 log = logging.getLogger(__name__)
 
-# The default edition's words (N_), translated where a handler shows them.
+# SPEC's English words (N_), translated where a handler shows them.
 MESSAGES = {
     "invalid_code": N_("That code is not valid. Please try again."),
     "no_setup": N_("Please start the setup again."),

@@ -23,7 +23,7 @@ from storefront.state.uploads import ImageUploadMixin, refusal_message, shown
 UPLOAD_ID = "service-images"
 IMAGE_TYPES = "image/jpeg, image/png, image/webp, image/gif"
 MAX_MB = catalog_admin.SERVICE_IMAGE_MAX_BYTES // (1024 * 1024)
-# The messages below are the default edition's words (N_), translated (`_s()`) where a handler
+# The messages below are SPEC's English words (N_), translated (`_s()`) where a handler
 # shows them, in the language of the page that sent the event.
 # docs/product.md §5's upload messages, by the storage and catalogue services' codes; their
 # {placeholders} are filled from UPLOAD_VALUES.

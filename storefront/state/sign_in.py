@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 SIGN_UP_REDIRECT_SECONDS = 1.5
 PASSWORD_UPDATED_REDIRECT_SECONDS = 2.0
-# The messages below are the default edition's words, marked with N_ and translated (`_()`)
+# The messages below are SPEC's English words, marked with N_ and translated (`_()`)
 # where a handler shows them, in the language of the page that sent the event.
 SIGN_IN_FALLBACK = N_("An error occurred during sign in")
 SIGN_UP_FALLBACK = N_("An error occurred during registration")

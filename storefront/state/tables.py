@@ -18,7 +18,7 @@ DEFAULT_TABLE_PRICE = "7"
 COLORS = ("white", "black")
 SIZES = ("60", "80")
 LOAD_FAILED = N_("Unknown error occurred")
-NOT_ADDED = N_("Zgjidhni një tavolinë dhe sa copë (1-1000).")
+NOT_ADDED = N_("Choose a table and how many (1-1000).")
 
 
 @access("public")

@@ -37,7 +37,7 @@ REFUSAL_CODES = {
 
 
 def shown(text: str, values: Mapping[str, object] | None = None) -> str:
-    """`text` (the default edition's words, marked with N_) in the language of the moment, its
+    """`text` (SPEC's English words, marked with N_) in the language of the moment, its
     `{placeholders}` filled from `values`."""
     translated = _(text)
     return translated.format(**values) if values else translated

@@ -70,7 +70,7 @@ class WeddingsState(rx.State):
     def people_limit_message(self) -> str:
         """Beside the field when more people are typed than one booking takes."""
         if cart.people_problem(self.people_text, self.tiffany_most) == "too_many":
-            return _("Deri në {most} persona; për më shumë na kontaktoni.").format(
+            return _("Up to {most} guests; for more, please contact us.").format(
                 most=self.tiffany_most
             )
         return ""

@@ -2,9 +2,18 @@
 
 import pytest
 
+from storefront import i18n
 from storefront.models import BusinessSettings
 from storefront.services import business
 from tests.factories import settings_form
+
+
+@pytest.fixture(autouse=True)
+def _english_edition():
+    """These tests read SPEC's English copy: the English edition's words (the default edition
+    says them in Albanian, tests/unit/test_translations.py)."""
+    with i18n.using("en"):
+        yield
 
 
 def test_social_links_lead_to_the_business_accounts():

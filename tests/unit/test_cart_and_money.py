@@ -181,8 +181,8 @@ def test_a_price_says_its_unit():
     """Issue 20, item 8: one formatter for every public price with its unit."""
     from storefront.services.money import format_price_with_unit
 
-    assert format_price_with_unit(599, "per_hour") == "599,00\u00a0€\u00a0/\u00a0h"
-    assert format_price_with_unit("150", "per_event") == "150,00\u00a0€\u00a0per event"
+    assert format_price_with_unit(599, "per_hour") == "599,00\u00a0€\u00a0/\u00a0orë"
+    assert format_price_with_unit("150", "per_event") == "150,00\u00a0€\u00a0për event"
     assert format_price_with_unit(7, None) == "7,00\u00a0€"  # unknown unit: the price alone
     with i18n.using("en"):
         assert format_price_with_unit(599, "per_hour") == "€599.00\u00a0/\u00a0h"

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from storefront import i18n
 from storefront.models import Booking, ContactMessage, User
 from storefront.services import admin_booking_list, fields
 from storefront.services.fields import FieldError
+
+
+@pytest.fixture(autouse=True)
+def _english_edition():
+    """These tests read SPEC's English copy: the English edition's words (the default edition
+    says them in Albanian, tests/unit/test_translations.py)."""
+    with i18n.using("en"):
+        yield
 
 
 def _code(rule, *args, **kwargs) -> str:

@@ -3,8 +3,17 @@ import io
 import pytest
 from PIL import Image
 
+from storefront import i18n
 from storefront.services import images, storage
 from storefront.services.placeholders import placeholder_image
+
+
+@pytest.fixture(autouse=True)
+def _english_edition():
+    """These tests read SPEC's English copy: the English edition's words (the default edition
+    says them in Albanian, tests/unit/test_translations.py)."""
+    with i18n.using("en"):
+        yield
 
 
 def test_placeholder_has_the_requested_size_and_depends_on_the_title():

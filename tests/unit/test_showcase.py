@@ -41,7 +41,7 @@ MASCOT_META = {
 def test_mascot_takes_its_texts_from_meta():
     mascot = showcase.to_mascot(_view(meta=MASCOT_META))
     assert (mascot.number, mascot.name, mascot.short_description) == (3, "Ice Princess", "Brief.")
-    assert mascot.price_label == "250,00\u00a0€\u00a0/\u00a0h"  # a mascot is priced per hour
+    assert mascot.price_label == "250,00\u00a0€\u00a0/\u00a0orë"  # a mascot is priced per hour
     details = showcase.to_mascot_description(_view(meta=MASCOT_META))
     assert details == showcase.MascotDescription("id-1", "Long story.", ["Weddings"])
 
@@ -64,7 +64,7 @@ def test_mascot_defaults_follow_spec():
     mascot = showcase.to_mascot(view)
     details = showcase.to_mascot_description(view)
     assert mascot.image == showcase.NO_IMAGE
-    assert details.suitable_for == ["Birthday Parties", "School Events"]
+    assert details.suitable_for == ["Festa ditëlindjeje", "Festa shkollore"]  # the default edition
     assert details.full_description == mascot.short_description == "Short text."
 
 
@@ -73,22 +73,22 @@ def test_package_keeps_its_type_and_features():
         _view(kind="package", price="120", meta={"type": "mascot", "features": ["🧸 1", 5, " "]})
     )
     assert package.type == "mascot" and package.features == ["🧸 1"]
-    assert package.price_label == "120,00\u00a0€\u00a0per event"
+    assert package.price_label == "120,00\u00a0€\u00a0për event"
 
 
 def test_bouncer_option_without_a_price_uses_the_castle_default():
     option = showcase.to_bouncer_option(
         _view(kind="bouncer_option", price=None, meta={"type": "castle-pink", "color": "#ec4899"})
     )
-    assert option.price_label == "249,99\u00a0€\u00a0/\u00a0h" and option.color == "#ec4899"
+    assert option.price_label == "249,99\u00a0€\u00a0/\u00a0orë" and option.color == "#ec4899"
 
 
 def test_fallback_bouncer_options_are_specs_six_and_not_addable():
     options = showcase.fallback_bouncer_options()
     assert [o.price_label for o in options] == [
-        "199,99\u00a0€\u00a0/\u00a0h",
-        "219,99\u00a0€\u00a0/\u00a0h",
-    ] + ["249,99\u00a0€\u00a0/\u00a0h"] * 4
+        "199,99\u00a0€\u00a0/\u00a0orë",
+        "219,99\u00a0€\u00a0/\u00a0orë",
+    ] + ["249,99\u00a0€\u00a0/\u00a0orë"] * 4
     assert {o.id for o in options} == {""}
 
 

@@ -1,7 +1,18 @@
 """The sign-in screens' copy for service codes (issue 12, item 14)."""
 
+import pytest
+
+from storefront import i18n
 from storefront.services import auth
 from storefront.state.sign_in import message_for, wait_message
+
+
+@pytest.fixture(autouse=True)
+def _english_edition():
+    """These tests read SPEC's English copy: the English edition's words (the default edition
+    says them in Albanian, tests/unit/test_translations.py)."""
+    with i18n.using("en"):
+        yield
 
 
 def test_one_second_is_singular():

@@ -14,7 +14,17 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from storefront import i18n
 from storefront.services import images, storage
+
+
+@pytest.fixture(autouse=True)
+def _english_edition():
+    """These tests read SPEC's English copy: the English edition's words (the default edition
+    says them in Albanian, tests/unit/test_translations.py)."""
+    with i18n.using("en"):
+        yield
+
 
 TYPES_MESSAGE = "File type not accepted. Please upload image/jpeg, image/png, image/webp, image/gif"
 

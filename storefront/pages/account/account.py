@@ -53,7 +53,7 @@ def _tab(label: str, href: str, *, current: bool) -> rx.Component:
 
 def account_frame(title: str, *children: rx.Component) -> rx.Component:
     """Guarded: a spinner until the session check ends (guests are sent to sign in). `title`
-    is the default edition's words (marked with N_ by the caller), shown translated; it also
+    is SPEC's English words (marked with N_ by the caller), shown translated; it also
     picks the tab marked as current."""
     return page_layout(
         rx.cond(

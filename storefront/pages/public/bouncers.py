@@ -20,14 +20,12 @@ from storefront.state.bouncers import BouncersState
 
 # (title, text, icon, animation delay in ms), as docs/product.md §4 says: 100 ms, then 150 ms apart.
 STEPS = [
-    (N_("Dorëzimi"), N_("E sjellim bouncer-in në adresën tuaj në kohë."), "truck", 100),
-    (N_("Montimi"), N_("Ekipi ynë e monton në mënyrë të sigurt."), "wrench", 250),
-    (N_("Fryrja"), N_("E fryjmë dhe është gati për lojë."), "wind", 400),
+    (N_("Delivery"), N_("We bring the bouncer to your address, on time."), "truck", 100),
+    (N_("Setup"), N_("Our team sets it up safely."), "wrench", 250),
+    (N_("Inflating"), N_("We inflate it and it's ready to play."), "wind", 400),
 ]
 
-INTRO = N_(
-    "Shtëpi me flluska dhe kështjella kërcyese me dorëzim, montim dhe fryrje në vendin e festës."
-)
+INTRO = N_("Bubble houses and bouncy castles, delivered, set up and inflated at your party venue.")
 
 selected_option = ClientStateVar.create("selected_bouncer_option", default={}, global_ref=True)
 
@@ -163,7 +161,7 @@ def product_modal() -> rx.Component:
         rx.dialog.title(option["title"], class_name="mt-4"),
         rx.dialog.description(option["description"], class_name="text-slate-700"),
         rx.el.div(
-            rx.el.span(_("Ngjyra"), class_name="text-sm text-slate-600"),
+            rx.el.span(_("Colour"), class_name="text-sm text-slate-600"),
             rx.el.span(
                 class_name="inline-block h-6 w-6 rounded-full border border-slate-300",
                 style={"background_color": option["color"].to(str)},
@@ -191,7 +189,7 @@ def product_modal() -> rx.Component:
 
 def options() -> rx.Component:
     return rx.el.section(
-        section_title(_("Zgjidhni bouncer-in tuaj")),
+        section_title(_("Choose your bouncer")),
         rx.el.div(
             rx.foreach(BouncersState.options, option_card),
             class_name="grid gap-6 sm:grid-cols-2 lg:grid-cols-3",
@@ -203,7 +201,7 @@ def options() -> rx.Component:
 
 def packages() -> rx.Component:
     return rx.el.section(
-        section_title(_("Paketat")),
+        section_title(_("Packages")),
         rx.el.div(
             package_tabs(
                 [

@@ -15,7 +15,7 @@ from storefront.i18n import N_, _
 from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
-SUBTITLE = N_("Na tregoni për festën tuaj dhe ju dërgojmë një ofertë.")
+SUBTITLE = N_("Tell us about your party and we'll send you a quote.")
 EVENT_TYPES = [
     ("birthday", N_("Birthday")),
     ("wedding", N_("Wedding")),

@@ -10,7 +10,7 @@ from storefront.i18n import N_, _
 BADGES = [
     (N_("pending"), "bg-amber-100 text-amber-800"),
     (N_("confirmed"), "bg-green-100 text-green-800"),
-    (N_("on_the_way"), "bg-sky-100 text-sky-800"),
+    (N_("on the way"), "bg-sky-100 text-sky-800"),
     (N_("completed"), "bg-slate-200 text-slate-800"),
     (N_("cancelled"), "bg-red-100 text-red-800"),
 ]
@@ -21,7 +21,7 @@ INPUT = (
 
 def design_system() -> rx.Component:
     return page_layout(
-        page_title(_("Design System"), _("Butona, karta, fusha dhe etiketa.")),
+        page_title(_("Design System"), _("Buttons, cards, fields and badges.")),
         rx.el.div(
             section_title(_("Buttons")),
             rx.el.div(

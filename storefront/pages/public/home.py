@@ -9,7 +9,7 @@ from storefront.components.photo import photo
 from storefront.i18n import N_, _
 from storefront.state.banners import HomeBannerState
 
-INTRO = N_("Dekorime dasmash, maskota, bouncers dhe tavolina për ngjarjet tuaja në Kosovë.")
+INTRO = N_("Wedding decorations, mascots, bouncers and tables for your events in Kosovo.")
 
 
 def hero() -> rx.Component:
@@ -21,7 +21,7 @@ def hero() -> rx.Component:
                 aria_hidden="true",
             ),
             rx.el.h1(
-                _("Çdo festë, një kujtim magjik"),
+                _("Every party, a magical memory"),
                 class_name="text-4xl md:text-6xl font-extrabold tracking-tight text-slate-900",
             ),
             rx.el.p(
@@ -30,14 +30,14 @@ def hero() -> rx.Component:
             ),
             rx.el.div(
                 rx.link(
-                    _("Filloni Tani"),
+                    _("Get Started"),
                     href=i18n.href(routes.CONTACT),
                     underline="none",
                     class_name="px-6 py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
                     "hover:bg-fuchsia-700 shadow-lg",
                 ),
                 rx.link(
-                    _("Shikoni Shërbimet"),
+                    _("See Our Services"),
                     href=i18n.href(routes.WEDDINGS),
                     underline="none",
                     class_name="px-6 py-3 rounded-full border-2 border-fuchsia-600 text-fuchsia-700 "
@@ -58,7 +58,7 @@ def hero() -> rx.Component:
 def home_banner() -> rx.Component:
     return rx.el.section(
         rx.el.h2(
-            _("Shërbimet tona"),
+            _("Our Services"),
             class_name="text-2xl md:text-3xl font-bold text-center mb-6",
         ),
         banner_strip(HomeBannerState.cards, test_id="home-banner"),
@@ -77,7 +77,7 @@ def gallery(title: str, text: str, photos, href: str, test_id: str) -> rx.Compon
                 rx.el.p(text, class_name="mt-2 text-slate-600"),
             ),
             rx.link(
-                _("Shiko më shumë →"),
+                _("See more →"),
                 href=href,
                 underline="none",
                 class_name="font-semibold text-fuchsia-700 shrink-0",
@@ -122,21 +122,21 @@ def galleries() -> rx.Component:
     return rx.fragment(
         gallery(
             _("Magic Weddings"),
-            _("Dekorime që e bëjnë ditën tuaj të paharrueshme."),
+            _("Decorations that make your day unforgettable."),
             HomeBannerState.weddings,
             i18n.href(routes.WEDDINGS),
             "gallery-weddings",
         ),
         gallery(
             _("Magic Bouncers"),
-            _("Bouncers dhe shtëpi me flluska për fëmijët."),
+            _("Bouncers and bubble houses for the kids."),
             HomeBannerState.bouncers,
             i18n.href(routes.BOUNCERS),
             "gallery-bouncers",
         ),
         gallery(
             _("Mascots"),
-            _("Personazhet e preferuar të fëmijëve në festën tuaj."),
+            _("The kids' favourite characters at your party."),
             HomeBannerState.mascots,
             i18n.href(routes.MASCOTS),
             "gallery-mascots",
@@ -146,10 +146,10 @@ def galleries() -> rx.Component:
 
 def closing_call() -> rx.Component:
     return rx.el.section(
-        rx.el.h2(_("Gati për festën tuaj?"), class_name="text-2xl md:text-3xl font-bold"),
-        rx.el.p(_("Na kontaktoni për një ofertë falas."), class_name="mt-3 text-fuchsia-100"),
+        rx.el.h2(_("Ready for your party?"), class_name="text-2xl md:text-3xl font-bold"),
+        rx.el.p(_("Get in touch for a free quote."), class_name="mt-3 text-fuchsia-100"),
         rx.link(
-            _("Na Kontaktoni"),
+            _("Contact Us"),
             href=i18n.href(routes.CONTACT),
             underline="none",
             class_name="inline-block mt-6 px-6 py-3 rounded-full bg-white text-fuchsia-700 font-semibold",

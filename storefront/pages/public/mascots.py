@@ -39,8 +39,7 @@ def section_title(text: str, subtitle: str = "") -> rx.Component:
 
 HERO_IMAGE = "/mascots-hero.webp"
 INTRO = N_(
-    "Mbi 40 personazhe maskotash për ditëlindje, syneti dhe festa shkollore, "
-    "me paketa aktivitetesh për fëmijët."
+    "Over 40 mascot characters for birthdays, circumcision parties and school events, with activity packages for the kids."
 )
 
 
@@ -49,7 +48,7 @@ def hero() -> rx.Component:
         rx.el.div(
             rx.el.div(
                 rx.el.p(
-                    _("Maskota për çdo festë"),
+                    _("Mascots for every party"),
                     class_name="text-sm font-semibold uppercase tracking-widest text-fuchsia-700",
                 ),
                 rx.el.h1(
@@ -61,7 +60,7 @@ def hero() -> rx.Component:
                     class_name="mt-6 text-lg text-slate-600 max-w-xl",
                 ),
                 rx.el.a(
-                    _("Shikoni maskotat"),
+                    _("See the mascots"),
                     href="#characters",
                     class_name="inline-block mt-8 px-6 py-3 rounded-full bg-fuchsia-600 text-white "
                     "font-semibold hover:bg-fuchsia-700 shadow-lg",
@@ -72,7 +71,7 @@ def hero() -> rx.Component:
             # hence fetched first). Lazy, so phones, which never show it, never download it.
             img(
                 src=HERO_IMAGE,
-                alt=_("Maskota në festë"),
+                alt=_("Mascots at a party"),
                 width=480,
                 height=360,
                 loading="lazy",
@@ -90,7 +89,7 @@ def hero() -> rx.Component:
 
 def works() -> rx.Component:
     return rx.el.section(
-        section_title(_("Works"), _("Maskotat tona në festa të vërteta.")),
+        section_title(_("Works"), _("Our mascots at real parties.")),
         rx.el.div(
             carousel(
                 MascotsState.works,
@@ -157,7 +156,7 @@ def mascot_slide(mascot: rx.Var, i: rx.Var) -> rx.Component:
                     data_testid="mascot-add",
                 ),
                 rx.el.button(
-                    _("Shiko detajet"),
+                    _("View details"),
                     on_click=[
                         selected_mascot.set_value(mascot),
                         MascotsState.show_details(mascot.id),
@@ -352,7 +351,7 @@ def characters_body() -> rx.Component:
 
 def characters() -> rx.Component:
     return rx.el.section(
-        section_title(_("Personazhet tona"), _("Zgjidhni maskotën e preferuar të fëmijës suaj.")),
+        section_title(_("Our characters"), _("Pick your child's favourite mascot.")),
         rx.el.div(characters_body(), class_name="max-w-5xl mx-auto"),
         mascot_modal(),
         character_modal(),
@@ -363,12 +362,16 @@ def characters() -> rx.Component:
 
 def packages() -> rx.Component:
     return rx.el.section(
-        section_title(_("Paketat"), _("Paketa me maskota dhe aktivitete për festën tuaj.")),
+        section_title(_("Packages"), _("Mascot and activity packages for your party.")),
         rx.el.div(
             package_tabs(
                 [
-                    ("mascot", _("Maskotat"), MascotsState.mascot_packages),
-                    ("mascot-activities", _("Pako per syneti"), MascotsState.activity_packages),
+                    ("mascot", _("Mascots"), MascotsState.mascot_packages),
+                    (
+                        "mascot-activities",
+                        _("Circumcision parties"),
+                        MascotsState.activity_packages,
+                    ),
                 ],
                 test_id="mascot-packages",
             ),

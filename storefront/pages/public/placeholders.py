@@ -7,8 +7,8 @@ from storefront.components.layout import page_layout, placeholder_page
 from storefront.i18n import N_, _
 
 PLACEHOLDERS = {
-    "/blog": (N_("Blog"), N_("Së shpejti: ide dhe frymëzim për festat tuaja.")),
-    "/blog/[slug]": (N_("Blog"), N_("Ky artikull do të publikohet së shpejti.")),
+    "/blog": (N_("Blog"), N_("Coming soon: ideas and inspiration for your parties.")),
+    "/blog/[slug]": (N_("Blog"), N_("This article will be published soon.")),
 }
 
 

@@ -8,14 +8,14 @@ from storefront.components.ui import page_title, section_title, skeleton
 from storefront.i18n import N_, _
 from storefront.state.services_index import ServicesIndexState
 
-SUBTITLE = N_("Gjithçka për festën tuaj, në një vend.")
+SUBTITLE = N_("Everything for your party, in one place.")
 
 
 def _category_card(category: dict) -> rx.Component:
     return rx.link(
         rx.el.h2(category["name"], class_name="text-xl font-bold"),
         rx.el.p(category["description"], class_name="mt-2 text-sm text-slate-600"),
-        rx.el.span(_("Shiko →"), class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
+        rx.el.span(_("View →"), class_name="mt-4 inline-block font-semibold text-fuchsia-700"),
         href=category["href"],
         underline="none",
         class_name="block rounded-3xl border border-slate-100 bg-white p-6 shadow-sm hover:shadow-lg text-slate-900",
@@ -89,7 +89,7 @@ def _grid(cards: rx.Var, card, skeleton_card, count: int, class_name: str) -> rx
 
 def services_index() -> rx.Component:
     return page_layout(
-        page_title(_("Shërbimet"), _(SUBTITLE)),
+        page_title(_("Services"), _(SUBTITLE)),
         rx.el.section(
             _grid(
                 ServicesIndexState.categories,
@@ -101,7 +101,7 @@ def services_index() -> rx.Component:
             class_name="max-w-6xl mx-auto px-4",
         ),
         rx.el.section(
-            section_title(_("Dekorime Tematike")),
+            section_title(_("Themed Decorations")),
             _grid(
                 ServicesIndexState.themes,
                 _theme_card,
@@ -114,7 +114,7 @@ def services_index() -> rx.Component:
         rx.cond(
             ServicesIndexState.others.length() > 0,
             rx.el.section(
-                section_title(_("Shërbime të Tjera")),
+                section_title(_("Other Services")),
                 rx.el.div(
                     rx.foreach(ServicesIndexState.others, _theme_card),
                     class_name="grid gap-6 md:grid-cols-3",

@@ -9,11 +9,9 @@ from storefront.state.cart import adding
 from storefront.state.tables import TablesState
 
 ABOUT = N_(
-    "Ofrojmë tavolina të bardha dhe të zeza me diametër 60cm ose 80cm, me mbulesa, "
-    "transport dhe montim në vendin e festës. Kombinojini me dekorime me balona për një "
-    "pamje të plotë."
+    "We offer white and black tables, 60cm or 80cm across, with tablecloths, delivery and setup at your venue. Pair them with balloon decorations for the complete look."
 )
-COLOR_LABELS = [("white", N_("E bardhë")), ("black", N_("E zezë"))]
+COLOR_LABELS = [("white", N_("White")), ("black", N_("Black"))]
 # The number for bookings under the page's copy (shown as it is in every language).
 BOOKING_PHONE = "+383 44 000 000"
 
@@ -85,9 +83,9 @@ def _add_button() -> rx.Component:
 def _picker() -> rx.Component:
     return rx.el.div(
         rx.el.div(
-            rx.el.h2(_("Zgjidhni tavolinat"), class_name="text-2xl font-bold"),
+            rx.el.h2(_("Choose your tables"), class_name="text-2xl font-bold"),
             rx.el.div(
-                rx.el.p(_("Ngjyra"), id="table-color-label", class_name="font-semibold mb-2"),
+                rx.el.p(_("Colour"), id="table-color-label", class_name="font-semibold mb-2"),
                 rx.el.div(
                     *[_color_button(v, label) for v, label in COLOR_LABELS],
                     role="group",
@@ -97,13 +95,13 @@ def _picker() -> rx.Component:
                 class_name="mt-6",
             ),
             rx.el.div(
-                rx.el.p(_("Madhësia"), id="table-size-label", class_name="font-semibold mb-2"),
+                rx.el.p(_("Size"), id="table-size-label", class_name="font-semibold mb-2"),
                 _size_radio(),
                 class_name="mt-6",
             ),
             rx.el.div(
                 rx.el.label(
-                    _("Numri i tavolinave (1-1000)"),
+                    _("Number of tables (1-1000)"),
                     html_for="table-count",
                     class_name="block font-semibold mb-2",
                 ),
@@ -112,7 +110,7 @@ def _picker() -> rx.Component:
             ),
             rx.el.div(
                 rx.el.p(
-                    _("Çmimi për tavolinë:") + " ",
+                    _("Price per table:") + " ",
                     rx.cond(
                         TablesState.loading,
                         rx.spinner(size="1", class_name="inline-block", data_testid="loading"),
@@ -125,7 +123,7 @@ def _picker() -> rx.Component:
                 rx.cond(
                     TablesState.count > 1,
                     rx.el.p(
-                        _("Totali:") + " ",
+                        _("Total:") + " ",
                         rx.el.span(TablesState.total_label, data_testid="table-total"),
                         class_name="text-xl font-bold text-fuchsia-700",
                     ),
@@ -142,19 +140,19 @@ def _picker() -> rx.Component:
 
 def _marketing() -> rx.Component:
     return rx.el.section(
-        rx.el.h2(_("Tavolina me qira për dasma dhe evente"), class_name="text-2xl font-bold"),
+        rx.el.h2(_("Tables to rent for weddings and events"), class_name="text-2xl font-bold"),
         rx.el.p(
             _(ABOUT),
             class_name="mt-3 text-slate-600",
         ),
         rx.el.ul(
-            rx.el.li("✔ " + _("Mbulesa të pastra për çdo tavolinë")),
-            rx.el.li("✔ " + _("Transport dhe montim")),
-            rx.el.li("✔ " + _("Dekorime me balona sipas kërkesës")),
+            rx.el.li("✔ " + _("Clean tablecloths for every table")),
+            rx.el.li("✔ " + _("Delivery and setup")),
+            rx.el.li("✔ " + _("Balloon decorations on request")),
             class_name="mt-4 space-y-1 text-slate-700",
         ),
         rx.el.p(
-            _("Për rezervime: {phone} · Prishtina").format(phone=BOOKING_PHONE),
+            _("Bookings: {phone} · Prishtina").format(phone=BOOKING_PHONE),
             class_name="mt-4 font-semibold",
         ),
         class_name="max-w-2xl mx-auto px-4 mt-12",
@@ -163,7 +161,7 @@ def _marketing() -> rx.Component:
 
 def wedding_tables() -> rx.Component:
     return page_layout(
-        page_title(_("Wedding Tables"), _("Tavolina elegante për çdo ngjarje.")),
+        page_title(_("Wedding Tables"), _("Elegant tables for every occasion.")),
         rx.cond(
             TablesState.loading | (TablesState.tables.length() > 0),
             # While loading, the picker is drawn already (price pending, button disabled) so

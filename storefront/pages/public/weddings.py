@@ -18,7 +18,7 @@ from storefront.i18n import N_, _
 from storefront.state.cart import CartState, adding
 from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
-INTRO = N_("Dekorim magjik për ditën tuaj më të bukur.")
+INTRO = N_("Magical decorations for the most beautiful day of your life.")
 
 
 def hero() -> rx.Component:
@@ -30,7 +30,7 @@ def hero() -> rx.Component:
                 _(INTRO),
                 class_name="mt-4 text-lg text-slate-600",
             ),
-            rx.el.a(_("Shikoni ofertat"), href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
+            rx.el.a(_("See the offers"), href="#services", class_name=PRIMARY_BUTTON + " mt-8"),
             class_name="w-full max-w-3xl mx-auto text-center rounded-3xl border-2 border-rose-100 "
             "bg-white/80 shadow-xl px-6 py-12",
         ),
@@ -93,14 +93,14 @@ def _offer_card(offer: WeddingOffer) -> rx.Component:
                     ),
                     # A built-in package is not in the catalogue: ask for a quote instead.
                     rx.link(
-                        _("Na Kontaktoni"),
+                        _("Contact Us"),
                         href=i18n.href(routes.CONTACT),
                         underline="none",
                         class_name=PRIMARY_BUTTON,
                     ),
                 ),
                 rx.el.button(
-                    _("Detajet"),
+                    _("Details"),
                     on_click=WeddingsState.show_detail(offer.title),
                     class_name=SECONDARY_BUTTON,
                 ),
@@ -123,7 +123,7 @@ def tiffany_card() -> rx.Component:
             rx.el.h3(offer.title, class_name="text-xl font-bold"),
             rx.el.p(offer.description, class_name="mt-2 text-sm text-slate-600"),
             rx.el.label(
-                _("Numri i personave"),
+                _("Number of guests"),
                 html_for="tiffany-people",
                 class_name="block mt-4 font-semibold text-sm",
             ),
@@ -131,7 +131,7 @@ def tiffany_card() -> rx.Component:
                 WeddingsState.people_text,
                 WeddingsState.type_people,
                 max_length=PEOPLE_FIELD_LENGTH,
-                placeholder=_("p.sh. 100"),
+                placeholder=_("e.g. 100"),
                 id="tiffany-people",
                 class_name="mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 "
                 "focus:border-fuchsia-500 outline-none",
@@ -173,7 +173,7 @@ def detail_modal() -> rx.Component:
         rx.dialog.description(offer.description),
         rx.el.ul(rx.foreach(offer.lines, lambda line: rx.el.li(line)), class_name="mt-3 text-sm"),
         rx.el.p(offer.price_label, class_name="mt-3 text-xl font-bold text-fuchsia-700"),
-        rx.dialog.close(rx.el.button(_("Mbyll"), class_name=SECONDARY_BUTTON + " mt-4")),
+        rx.dialog.close(rx.el.button(_("Close"), class_name=SECONDARY_BUTTON + " mt-4")),
         open=WeddingsState.detail_open,
         on_close=WeddingsState.close_detail,
         test_id="wedding-modal",
@@ -186,7 +186,7 @@ def weddings() -> rx.Component:
         banner_strip(WeddingsState.banner, test_id="weddings-banner"),
         filmstrip(),
         rx.el.section(
-            section_title(_("Shërbimet Tona")),
+            section_title(_("Our Services")),
             rx.el.div(
                 rx.foreach(WeddingsState.offers, _offer_card),
                 tiffany_card(),
