@@ -63,6 +63,6 @@ def head_for(route: str, title: str | rx.Var) -> dict:
         description=_(DESCRIPTIONS.get(route, TAGLINE)),
         url=seo.canonical_url(i18n.href(route)) if has_address else None,
         alternates=seo.alternate_urls(route) if has_address else None,
-        image=seo.absolute(IMAGES.get(route, seo.SHARE_IMAGE)),
+        image=seo.absolute(IMAGES.get(route) or seo.share_image()),
         site_name=business.SITE_NAME,
     )

@@ -53,8 +53,16 @@ CATEGORY_PAGES = {
     routes.BOUNCERS: "bouncers",
     routes.WEDDING_TABLES: "wedding-tables",
 }
-# The picture of a shared link when a page has none of its own (a static asset).
-SHARE_IMAGE = "/og-image.png"
+# The picture of a shared link when a page has none of its own (a static asset), per edition:
+# its words are in the edition's language.
+SHARE_IMAGES = {"sq": "/og-image.png", "en": "/og-image-en.png"}
+
+
+def share_image() -> str:
+    """The shared link's picture of the edition of the moment."""
+    return SHARE_IMAGES[i18n.language()]
+
+
 BUSINESS_PAGES = (routes.HOME, routes.CONTACT)
 # A theme or a plain service has a page of its own: /services/{id or slug} (and a theme also
 # /themes/{slug}).

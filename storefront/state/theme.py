@@ -99,7 +99,7 @@ class ThemeState(rx.State):
     @rx.var
     def share_image(self) -> str:
         """The theme's picture as an absolute address, for link previews."""
-        return seo.absolute(self.theme.get("image", "")) or seo.absolute(seo.SHARE_IMAGE)
+        return seo.absolute(self.theme.get("image", "")) or seo.absolute(seo.share_image())
 
     @rx.var
     def meta_description(self) -> str:

@@ -11,6 +11,15 @@ from storefront.db import make_engine
 from storefront.services import catalog_cache, dates
 
 
+def sq(text: str, language: str = i18n.DEFAULT) -> str:
+    """`text`, a marked string of the site written in English (SPEC's copy, what the English
+    edition shows), in the words of the default edition (or of `language`): its Albanian from
+    the catalog, so a test reads the page as a Kosovo customer does and survives a change of
+    wording."""
+    with i18n.using(language):
+        return i18n.gettext(text)
+
+
 def read(server, fn, **kwargs):
     """Call a service function against the database of the server under test, as the database
     has it now: this process's caches are another worker's, which see the server's changes only
@@ -74,7 +83,7 @@ def calendar_day(page, day: date, *, exact: bool = False, language: str = i18n.D
     for _ in range((day.year - today.year) * 12 + day.month - today.month):
         label = picker.get_by_test_id("picker-month-label")
         shown = label.inner_text()
-        picker.get_by_role("button", name="Next month").click()
+        picker.get_by_role("button", name=sq("Next month", language)).click()
         expect(label).not_to_have_text(shown)
     return picker.get_by_role("button", name=day.isoformat(), exact=exact)
 
@@ -83,21 +92,21 @@ def sign_up(page, email: str, *, redirect: str = "") -> None:
     """Fill and send the sign-up form (the spec's fields, terms accepted) with PASSWORD."""
     page.goto("/sign-up" + (f"?redirectTo={redirect}" if redirect else ""))
     form = page.get_by_test_id("sign-up-form")
-    form.get_by_label("Full Name").fill("Arta Krasniqi")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_label("Confirm Password").fill(PASSWORD)
+    form.get_by_label(sq("Full Name")).fill("Arta Krasniqi")
+    form.get_by_label(sq("Email")).fill(email)
+    form.get_by_label(sq("Password"), exact=True).fill(PASSWORD)
+    form.get_by_label(sq("Confirm Password")).fill(PASSWORD)
     form.locator("input[name=terms]").check()
-    form.get_by_role("button", name="Create Account").click()
+    form.get_by_role("button", name=sq("Create Account")).click()
 
 
 def sign_in(page, email: str, password: str = PASSWORD, redirect: str = "") -> None:
     """Fill and send the sign-in form."""
     page.goto("/sign-in" + (f"?redirectTo={redirect}" if redirect else ""))
     form = page.get_by_test_id("sign-in-form")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Password").fill(password)
-    form.get_by_role("button", name="Sign In").click()
+    form.get_by_label(sq("Email")).fill(email)
+    form.get_by_label(sq("Password")).fill(password)
+    form.get_by_role("button", name=sq("Sign In")).click()
 
 
 def _month(month: int, language: str) -> str:

@@ -335,6 +335,7 @@ def test_favicon_manifest_and_preview_image_are_served(server):
     for path, kind in [
         ("/favicon.ico", "image/"),
         ("/og-image.png", "image/png"),
+        ("/og-image-en.png", "image/png"),
         ("/manifest.webmanifest", "application/manifest+json"),
     ]:
         response = httpx.get(server.url + path)
@@ -343,6 +344,10 @@ def test_favicon_manifest_and_preview_image_are_served(server):
     manifest = httpx.get(server.url + "/manifest.webmanifest").json()
     for icon in manifest["icons"]:
         assert httpx.get(server.url + icon["src"]).status_code == 200
+    # The preview's words are in the edition's language (issue 34): /en shares the English one.
+    assert "/og-image-en.png" in httpx.get(server.url + "/en/contact").text
+    albanian = httpx.get(server.url + "/contact").text
+    assert "/og-image.png" in albanian and "/og-image-en.png" not in albanian
 
 
 def test_odd_cased_footer_addresses_redirect_once_to_the_canonical_one(server):
