@@ -154,8 +154,12 @@ class AuthState(rx.State):
     @rx.event
     async def keep_back_office_language(self):
         """For the back office's entry page (open to any signed-in account): a member of staff
-        goes on to the day sheet, their screen."""
+        goes on to the day sheet, their screen; an admin who must set up two-factor sign-in
+        first goes to do so, as from every other back-office page (the Security page says
+        why)."""
         await self._identify_for_page()
+        if self.two_factor_setup_needed:
+            return rx.redirect(i18n.href(routes.ACCOUNT_SECURITY))
         if self.is_staff and not self.is_admin:
             target = i18n.href(routes.ADMIN_DAY, self._back_office_language)
             return rx.redirect(target, replace=True)
