@@ -12,6 +12,7 @@ from functools import partial
 import pytest
 from sqlmodel import select
 
+from storefront.i18n import _s
 from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, User
 from storefront.services import admin_booking_list as abl
 from storefront.services import admin_bookings as ab
@@ -178,7 +179,7 @@ def test_an_edit_saves_the_booking_and_its_services_in_one_transaction(session):
         "Hotel Emerald",
     )
     assert (view.event_type, view.guest_count, view.special_requests) == (
-        "Wedding",
+        _s("Wedding"),  # its label in the language of the moment (none named: the default's)
         120,
         "White flowers",
     )

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from storefront import i18n
 from storefront.models import Booking, NotificationOutbox, User
 from storefront.services import admin_bookings, audit, business, dashboard, users
 from storefront.services.booking import place_booking
@@ -191,7 +192,8 @@ _settings = settings_form
 
 def test_settings_are_validated_saved_audited_and_read_by_the_site(session):
     admin = _user(session, "admin")
-    with pytest.raises(business.SettingsError) as refused:
+    # In the back office's default language, English: SPEC's words for each rule.
+    with i18n.using("en"), pytest.raises(business.SettingsError) as refused:
         business.update_settings(
             session=session,
             actor_id=admin,

@@ -185,9 +185,12 @@ def test_the_cart_never_holds_more_than_a_service_has_units(session):
 
 
 def test_a_picker_with_no_free_day_says_why():
-    from storefront.state.slot_picker import _no_day_reason
+    from storefront.i18n import _
+    from storefront.state.slot_picker import NO_DAY, TOO_MANY, _no_day_reason
 
     closed = [{"date": "2026-12-01", "day": "1", "available": "no"}]
-    assert "Only 1 can be booked" in _no_day_reason(closed, 2, 1, "December 2026")
-    assert "No day in December 2026" in _no_day_reason(closed, 1, 1, "December 2026")
+    # No language named: the default edition's words, with the numbers or the month they name.
+    too_many = _(TOO_MANY).format(units=1, quantity=2)
+    assert _no_day_reason(closed, 2, 1, "December 2026") == too_many
+    assert _no_day_reason(closed, 1, 1, "December 2026") == _(NO_DAY).format(month="December 2026")
     assert _no_day_reason(closed + [{"date": "x", "day": "2", "available": "yes"}], 2, 1, "") == ""

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
+from storefront.i18n import _, _s
 from storefront.models import Booking, ContactMessage, User
 from storefront.services import admin_bookings as ab
 from storefront.services import auth, booking, business, checkout, contact, outbox, users
@@ -102,6 +103,11 @@ def _contact_refused(session, **overrides) -> dict[str, str]:
     return refused.value.details["fields"]
 
 
+def _not_one_line(label: str) -> str:
+    """What the default edition (no language named) says of `label`'s field on two lines."""
+    return _s("{label} must be on one line").format(label=_(label))
+
+
 def _register(session, **overrides):
     values = {
         "full_name": "Arta Krasniqi",
@@ -126,7 +132,7 @@ def test_checkout_and_the_booking_screen_refuse_a_name_or_address_on_two_lines(s
     codes = checkout.checkout_errors(checkout.contact_from_form(_form(full_name=ATTACK)))
     assert codes == {"full_name": "not_one_line"}
     messages = checkout.checkout_check(checkout.contact_from_form(_form(full_name=ATTACK)))
-    assert messages.messages == {"full_name": "Full name must be on one line"}
+    assert messages.messages == {"full_name": _not_one_line("Full name")}
 
 
 def test_special_requests_keep_their_lines_but_no_control_characters(session):
@@ -177,7 +183,7 @@ def test_the_profile_and_sign_up_refuse_a_name_on_two_lines(session):
     with pytest.raises(auth.AuthError) as refused:
         _register(session, full_name=ATTACK)
     assert refused.value.code == "invalid_name"
-    assert refused.value.message == "Full name must be on one line"
+    assert refused.value.message == _not_one_line("Full name")
     session.rollback()
     account = _register(session)
     session.commit()

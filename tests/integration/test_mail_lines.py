@@ -1,13 +1,14 @@
 """The customer's mails price every line the same way, from what the booking stored (issue 20,
 item 13): its rate with its unit, its hours or its quantity, and its total ('Ice Princess:
-599,00 € / h x 2 h = 1 198,00 €'; 'White tables 60cm: 7,00 € x 30 = 210,00 €'), with the prices
-written as the booking's language writes them (issue 21). Sent by the outbox to a real SMTP
-server."""
+599,00 € / orë x 2 orë = 1 198,00 €'; 'White tables 60cm: 7,00 € x 30 = 210,00 €'), with the
+prices and words as the booking's language writes them (issue 21). Sent by the outbox to a
+real SMTP server."""
 
 import os
 from datetime import UTC, datetime
 from decimal import Decimal
 
+from storefront import i18n
 from storefront.models import Booking, BookingItem
 from storefront.services import outbox
 
@@ -55,11 +56,18 @@ def _booking(session, language="sq"):
     return booking
 
 
-LINES = [
-    f"Ice Princess: 599,00{NB}€{NB}/{NB}h x 2 h = 1{NB}198,00{NB}€",
-    f"White tables 60cm: 7,00{NB}€ x 30 = 210,00{NB}€",
-    f"Pink Castle: 249,99{NB}€{NB}/{NB}h x 3 h x 2 = 1{NB}499,94{NB}€",
-]
+def _albanian_lines() -> list[str]:
+    """The lines as a booking of the default edition (Albanian) reads them: its prices, and its
+    words for the rate's unit (the site's catalog) and the hours (the mails' catalog)."""
+    with i18n.using("sq"):
+        per_hour, hours = i18n._(f"/{NB}h"), i18n._o("{hours} h")
+    return [
+        f"Ice Princess: 599,00{NB}€{NB}{per_hour} x {hours.format(hours=2)} = 1{NB}198,00{NB}€",
+        f"White tables 60cm: 7,00{NB}€ x 30 = 210,00{NB}€",
+        f"Pink Castle: 249,99{NB}€{NB}{per_hour} x {hours.format(hours=3)} x 2 = 1{NB}499,94{NB}€",
+    ]
+
+
 ENGLISH_LINES = [
     f"Ice Princess: €599.00{NB}/{NB}h x 2 h = €1,198.00",
     "White tables 60cm: €7.00 x 30 = €210.00",
@@ -87,10 +95,11 @@ def test_the_confirmation_prices_each_line_with_its_unit(session, engine, mailbo
 
     assert outbox.run_once(now=NOW, engine=engine).sent == 1
     text = _mailed_text(mailbox)
-    for line in LINES:
+    lines = _albanian_lines()
+    for line in lines:
         assert line in text, (line, text)
     # Each line still says when: the local date and start time.
-    assert f"- {LINES[0]} (12.06.2027, 18:00)" in text
+    assert f"- {lines[0]} (12.06.2027, 18:00)" in text
     assert f"Totali: 2{NB}907,94{NB}€" in text
 
 

@@ -66,7 +66,8 @@ def test_a_character_without_its_own_texts_gets_the_specs_defaults(session):
     session.flush()
     details = showcase.mascot_details(session=session, mascot_id=mascot_id)
     assert details.full_description == "Short text."
-    assert details.suitable_for == ["Birthday Parties", "School Events"]
+    # No language named: the spec's defaults in the default edition's words.
+    assert details.suitable_for == [_("Birthday Parties"), _("School Events")]
 
 
 def test_details_are_read_once_per_catalogue_version(session):

@@ -27,6 +27,10 @@ async def upload_api():
         yield client
 
 
+# The page the tab is on (the default edition's): the upload's handler speaks its language.
+PROFILE_PAGE = "/account/profile"
+
+
 async def a_tab() -> str:
     """A tab's token after its page hydrated, as a browser's is when it uploads (a tab that
     never hydrated is told to reload instead: state/guard.py)."""
@@ -38,7 +42,7 @@ async def a_tab() -> str:
     token = str(uuid.uuid4())
     hydrate = Event(
         name=f"{State.get_full_name()}.hydrate",
-        router_data={"pathname": "/account/profile", "query": {}},
+        router_data={"pathname": PROFILE_PAGE, "query": {}},
     )
     async for _delta in site.app.event_processor.enqueue_stream_delta(token, hydrate):
         pass
@@ -49,6 +53,15 @@ def a_png() -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (8, 8), (1, 2, 3)).save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def avatar_failed() -> str:
+    """What the avatar's handler says when it runs and finds no signed-in caller, in the words
+    of the tab's page."""
+    from storefront import i18n
+
+    with i18n.on_page(PROFILE_PAGE):
+        return i18n._("Failed to upload avatar")
 
 
 def avatar_handler() -> str:
@@ -70,7 +83,7 @@ async def test_a_guests_upload_event_is_refused_by_the_guard(upload_api, media_d
             },
         )
     assert answer.status_code == 200
-    assert "Failed to upload avatar" not in answer.text  # the handler never ran
+    assert avatar_failed() not in answer.text  # the handler never ran
     assert f"refused {avatar_handler()} for a guest" in caplog.text
     after = set((media_dir / "avatars").glob("*")) if (media_dir / "avatars").exists() else set()
     assert after == before
@@ -119,5 +132,5 @@ async def test_without_the_guard_the_same_upload_would_reach_the_handler(
             },
         )
     assert answer.status_code == 200
-    assert "Failed to upload avatar" in answer.text
+    assert avatar_failed() in answer.text
     assert "refused" not in caplog.text
