@@ -34,9 +34,14 @@ def worker_number() -> int:
     return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 
 
+# Several test sessions at once share the one build (made for E2E_PORT): each takes loopback
+# addresses of its own, E2E_LOOPBACK_OFFSET further on (10: 127.0.0.11, 127.0.0.12, ...).
+LOOPBACK_OFFSET = int(os.environ.get("E2E_LOOPBACK_OFFSET", "0"))
+
+
 def loopback(base: int = 1) -> str:
     """This worker's own loopback address: 127.0.0.1 for the first, 127.0.0.2 for the next."""
-    return f"127.0.0.{base + worker_number()}"
+    return f"127.0.0.{base + LOOPBACK_OFFSET + worker_number()}"
 
 
 def browser_backend() -> str:
