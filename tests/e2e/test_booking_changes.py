@@ -18,7 +18,7 @@ from storefront.db import make_engine
 from storefront.models import Booking, NotificationOutbox
 from storefront.services import availability, booking, booking_links, dates
 from storefront.state.booking_view import BookingViewState
-from tests.e2e.helpers import read
+from tests.e2e.helpers import read, sq
 from tests.e2e.socket_client import Tab, run
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import contact, line, make_service
@@ -106,20 +106,20 @@ def test_a_guest_cancels_through_the_signed_link_and_sees_it_cancelled(phone, se
     expect(phone.get_by_test_id("change-deadline")).to_contain_text(
         dates.display_day(day - timedelta(days=2))
     )
-    change.get_by_role("button", name="Cancel booking").click()
+    change.get_by_role("button", name=sq("Cancel booking")).click()
     step = phone.get_by_test_id("change-cancel-step")
     expect(step).to_contain_text(placed.reference)
     # Asked first: 'Keep booking' leaves it as it is.
-    step.get_by_role("button", name="Keep booking").click()
+    step.get_by_role("button", name=sq("Keep booking")).click()
     expect(step).to_have_count(0)
     assert _status(server, placed.id) == "pending"
 
-    change.get_by_role("button", name="Cancel booking").click()
+    change.get_by_role("button", name=sq("Cancel booking")).click()
     phone.get_by_test_id("change-cancel-confirm").click()
 
-    expect(phone.get_by_test_id("change-notice")).to_have_text("Your booking is cancelled.")
-    expect(phone.get_by_test_id("confirmation-status")).to_have_text("cancelled")
-    expect(phone.get_by_test_id("confirmation-headline")).to_have_text("Booking Cancelled")
+    expect(phone.get_by_test_id("change-notice")).to_have_text(sq("Your booking is cancelled."))
+    expect(phone.get_by_test_id("confirmation-status")).to_have_text(sq("cancelled"))
+    expect(phone.get_by_test_id("confirmation-headline")).to_have_text(sq("Booking Cancelled"))
     expect(phone.get_by_test_id("booking-change")).to_have_count(0)
     expect(phone.get_by_test_id("change-call").locator("a")).to_have_attribute(
         "href", "tel:+38344000000"
@@ -145,24 +145,26 @@ def test_a_guest_moves_the_booking_to_a_free_time(phone, server):
     _open(phone, placed)
     phone.get_by_test_id("change-move").click()
     form = phone.get_by_test_id("change-move-form")
-    expect(form.get_by_label("New date")).to_have_value(dates.display_day(day))
-    expect(form.get_by_label("New start time")).to_have_value("10:00")
+    expect(form.get_by_label(sq("New date"))).to_have_value(dates.display_day(day))
+    expect(form.get_by_label(sq("New start time"))).to_have_value("10:00")
     new_day = dates.display_day(day + timedelta(days=1))
 
     # A time someone else holds is refused, naming the service; nothing moves.
-    form.get_by_label("New date").fill(new_day)
-    form.get_by_label("New start time").fill("13:00")
-    form.get_by_role("button", name="Move booking").click()
+    form.get_by_label(sq("New date")).fill(new_day)
+    form.get_by_label(sq("New start time")).fill("13:00")
+    form.get_by_role("button", name=sq("Move booking")).click()
     expect(phone.get_by_test_id("change-error")).to_have_text(
-        f"{title} is already booked at 13:00 on {new_day}. Please choose another time."
+        sq("{service} is already booked at {time} on {date}. Please choose another time.").format(
+            service=title, time="13:00", date=new_day
+        )
     )
     assert not _free(server, service_id, day, "10:00")
 
-    form.get_by_label("New start time").fill("16:00")
-    form.get_by_role("button", name="Move booking").click()
+    form.get_by_label(sq("New start time")).fill("16:00")
+    form.get_by_role("button", name=sq("Move booking")).click()
 
     expect(phone.get_by_test_id("change-notice")).to_have_text(
-        "Your booking is moved. The new times are below."
+        sq("Your booking is moved. The new times are below.")
     )
     expect(phone.get_by_test_id("confirmation-line")).to_contain_text(f"{new_day} · 16:00–18:00")
     expect(phone.get_by_test_id("change-move-form")).to_have_count(0)
@@ -182,10 +184,10 @@ def test_after_the_cutoff_the_page_offers_no_change_and_says_to_call(phone, serv
 
     _open(phone, placed)
     call = phone.get_by_test_id("change-call")
-    expect(call).to_contain_text("To change this booking, please call us:")
+    expect(call).to_contain_text(sq("To change this booking, please call us:"))
     expect(call.locator("a")).to_have_attribute("href", "tel:+38344000000")
     expect(phone.get_by_test_id("booking-change")).to_have_count(0)
-    expect(phone.get_by_role("button", name="Cancel booking")).to_have_count(0)
+    expect(phone.get_by_role("button", name=sq("Cancel booking"))).to_have_count(0)
 
 
 def test_the_account_orders_link_a_changeable_booking_to_its_page(phone, server):
@@ -200,10 +202,10 @@ def test_the_account_orders_link_a_changeable_booking_to_its_page(phone, server)
     expect(phone.get_by_test_id("booking-change")).to_be_visible()
     phone.get_by_test_id("change-cancel").click()
     phone.get_by_test_id("change-cancel-confirm").click()
-    expect(phone.get_by_test_id("confirmation-status")).to_have_text("cancelled")
+    expect(phone.get_by_test_id("confirmation-status")).to_have_text(sq("cancelled"))
     phone.goto("/account/orders")
     row = phone.get_by_test_id("order-row").filter(has_text=placed.reference)
-    expect(row.get_by_test_id("order-status")).to_have_text("cancelled")
+    expect(row.get_by_test_id("order-status")).to_have_text(sq("cancelled"))
     expect(row.get_by_test_id("order-change")).to_have_count(0)
 
 

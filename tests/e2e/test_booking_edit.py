@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from storefront.db import make_engine
 from storefront.models import AuditLog, Booking
 from storefront.services import booking
+from tests.e2e.helpers import sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import contact, line, make_service
 
@@ -226,4 +227,4 @@ def test_dates_are_typed_as_the_site_shows_them(page, server):
     page.get_by_role("button", name="Search").click()
     expect(page.get_by_test_id("bookings-empty")).to_be_visible()
     page.goto("/contact")
-    expect(page.get_by_label("Event Date")).to_have_attribute("placeholder", "DD.MM.YYYY")
+    expect(page.get_by_label(sq("Event Date"))).to_have_attribute("placeholder", "DD.MM.YYYY")

@@ -17,6 +17,8 @@ from sqlmodel import Session
 
 from storefront.db import make_engine
 from storefront.services import booking
+from storefront.state.checkout import SLOT_GONE_LINE
+from tests.e2e.helpers import sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import contact, line, make_service
 
@@ -88,16 +90,16 @@ def test_the_booking_screen_answers_a_slug_and_says_each_fields_problem(page, se
     picker.get_by_test_id("picker-slot").filter(has_text="10:00").click()
     page.locator("#book-email").fill("drita at example")
     page.get_by_test_id("book-submit").click()
-    expect(page.get_by_test_id("book-error-email")).to_have_text("Email is invalid")
-    expect(page.get_by_test_id("book-error-full_name")).to_have_text("Name is required")
-    expect(page.get_by_test_id("book-error-phone")).to_have_text("Phone number is required")
+    expect(page.get_by_test_id("book-error-email")).to_have_text(sq("Email is invalid"))
+    expect(page.get_by_test_id("book-error-full_name")).to_have_text(sq("Name is required"))
+    expect(page.get_by_test_id("book-error-phone")).to_have_text(sq("Phone number is required"))
     page.locator("#book-full_name").fill("Drita")
     expect(page.get_by_test_id("book-error-full_name")).to_have_count(0)
 
 
 def test_a_tables_service_is_booked_by_the_piece(page, server):
     page.goto("/services/white-tables-60cm/book")
-    quantity = page.get_by_label("Quantity *")
+    quantity = page.get_by_label(sq("Quantity *"))
     expect(quantity).to_have_value("1")
     expect(page.get_by_test_id("book-total")).to_have_text("7,00\u00a0€")
     quantity.fill("30")
@@ -113,21 +115,21 @@ def test_checkout_says_the_booking_is_pending_and_offers_its_page_and_calendar(p
     page.get_by_test_id("checkout-continue").click()
     # The review leaves out what was left empty (no city, no special requests).
     expect(page.get_by_test_id("review-full_name")).to_contain_text("Arta Krasniqi")
-    expect(page.get_by_test_id("review-event_type")).to_contain_text("Wedding")
+    expect(page.get_by_test_id("review-event_type")).to_contain_text(sq("Wedding"))
     expect(page.get_by_test_id("review-city")).to_have_count(0)
     expect(page.get_by_test_id("review-special_requests")).to_have_count(0)
     page.get_by_test_id("checkout-complete").click()
     done = page.get_by_test_id("checkout-confirmation")
-    expect(done).to_contain_text("Booking Submitted!")
-    expect(done).not_to_contain_text("Booking Confirmed!")
-    expect(page.get_by_test_id("checkout-status")).to_contain_text("pending")
+    expect(done).to_contain_text(sq("Booking Submitted!"))
+    expect(done).not_to_contain_text(sq("Booking Confirmed!"))
+    expect(page.get_by_test_id("checkout-status")).to_contain_text(sq("pending"))
     reference = page.get_by_test_id("checkout-reference").inner_text()
     ics = page.get_by_test_id("checkout-ics").get_attribute("href")
     answer = page.request.get(ics)
     assert answer.ok and b"BEGIN:VCALENDAR" in answer.body()
     page.get_by_test_id("checkout-booking-link").click()
     expect(page.get_by_test_id("confirmation-reference")).to_contain_text(reference)
-    expect(page.get_by_test_id("confirmation-headline")).to_have_text("Booking Submitted!")
+    expect(page.get_by_test_id("confirmation-headline")).to_have_text(sq("Booking Submitted!"))
     # Nothing was asked for special requests: the page does not show an empty row for them.
     expect(page.get_by_test_id("confirmation-requests")).to_have_count(0)
 
@@ -145,8 +147,8 @@ def test_a_cancelled_booking_says_so_on_its_page(page, server):
         )
     engine.dispose()
     page.goto(f"/booking-confirmation/{placed.id}")
-    expect(page.get_by_test_id("confirmation-headline")).to_have_text("Booking Cancelled")
-    expect(page.get_by_test_id("confirmation-status")).to_have_text("cancelled")
+    expect(page.get_by_test_id("confirmation-headline")).to_have_text(sq("Booking Cancelled"))
+    expect(page.get_by_test_id("confirmation-status")).to_have_text(sq("cancelled"))
 
 
 def test_a_slot_taken_during_checkout_names_its_line_and_clears_its_time(page, server):
@@ -161,12 +163,14 @@ def test_a_slot_taken_during_checkout_names_its_line_and_clears_its_time(page, s
     _place(server, service_id, day, "10:00", email="quicker@example.com")  # someone was faster
     page.get_by_test_id("checkout-complete").click()
     error = page.get_by_test_id("checkout-error")
-    expect(error).to_contain_text(f"{title} on {day:%d.%m.%Y} 10:00 is no longer available")
+    expect(error).to_contain_text(
+        sq(SLOT_GONE_LINE).format(name=title, when=f"{day:%d.%m.%Y} 10:00")
+    )
     stored = json.loads(page.evaluate("localStorage.getItem('cartItems')"))
     assert [(i["date"], i["startTime"]) for i in stored] == [("", "")]
     page.get_by_test_id("checkout-to-cart").click()
     expect(page).to_have_url(re.compile(r"/cart/?$"))
-    expect(page.get_by_test_id("cart-select-time")).to_have_text("Select Date/Time")
+    expect(page.get_by_test_id("cart-select-time")).to_have_text(sq("Select Date/Time"))
 
 
 def test_a_signed_in_customers_details_are_filled_in(page, server):
