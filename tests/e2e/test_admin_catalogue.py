@@ -11,6 +11,8 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
+from storefront import i18n
+from tests.e2e.helpers import sq
 from tests.e2e.test_forged_events import _account
 from tests.factories import image_bytes
 
@@ -33,15 +35,17 @@ def _upload(page, name: str, color) -> None:
     expect(page.get_by_test_id("form-image")).to_have_count(before + 1, timeout=15000)
 
 
-def _fill(page, title: str, description: str, price: str) -> None:
+def _fill(page, title: str, description: str, price: str, language: str = "en") -> None:
+    """Fill the service form, whose labels are in `language`: English in the back office of an
+    admin without a language of their own, the default edition's on the account's form."""
     form = page.get_by_test_id("service-form")
     # The categories arrive with the form's load (what is typed before it answers is kept:
     # tests/e2e/test_forms_keep_input.py).
-    expect(form.get_by_label("Category").locator("option")).not_to_have_count(1)
-    form.get_by_label("Title").fill(title)
-    form.get_by_label("Description").fill(description)
-    form.get_by_label("Price (EUR)").fill(price)
-    form.get_by_label("Title").press("Tab")
+    expect(form.get_by_label(sq("Category", language)).locator("option")).not_to_have_count(1)
+    form.get_by_label(sq("Title", language)).fill(title)
+    form.get_by_label(sq("Description", language)).fill(description)
+    form.get_by_label(sq("Price (EUR)", language)).fill(price)
+    form.get_by_label(sq("Title", language)).press("Tab")
 
 
 def test_an_admin_creates_a_service_with_two_images_and_sees_it_on_its_page(page, server):
@@ -88,17 +92,19 @@ def test_a_users_service_stays_a_draft_until_an_admin_publishes_it(browser, serv
         slug = title.lower().replace(" ", "-")
 
         user_page.goto("/account")
-        user_page.get_by_role("link", name="Create New Service").click()
+        user_page.get_by_role("link", name=sq("Create New Service")).click()
         expect(user_page).to_have_url(re.compile(r"/services/create/?$"))
-        expect(user_page.get_by_label("Kind")).to_have_count(0)  # users make plain drafts
-        _fill(user_page, title, "Colourful face painting for children.", "40")
+        expect(user_page.get_by_label(sq("Kind"))).to_have_count(0)  # users make plain drafts
+        _fill(
+            user_page, title, "Colourful face painting for children.", "40", language=i18n.DEFAULT
+        )
         user_page.get_by_test_id("save-service").click()
         expect(user_page).to_have_url(re.compile(r"/account/?$"), timeout=15000)
         expect(user_page.get_by_text(title)).to_be_visible()
         assert user_page.evaluate("document.documentElement.scrollWidth") <= 390
 
         user_page.goto(f"/services/{slug}")
-        expect(user_page.get_by_text("Theme Not Found")).to_be_visible()
+        expect(user_page.get_by_text(sq("Theme Not Found"))).to_be_visible()
 
         admin_page.goto("/admin/services")
         admin_page.get_by_label("Search").fill(title)
@@ -223,12 +229,15 @@ def test_an_owners_change_to_a_published_service_waits_for_an_admin(browser, ser
 
         user_page.goto(f"/services/edit/{service_id}")
         form = user_page.get_by_test_id("service-form")
-        expect(form.get_by_label("Title")).to_have_value(title)
-        form.get_by_label("Title").fill(title + " Deluxe")
-        form.get_by_label("Title").press("Tab")
+        expect(form.get_by_label(sq("Title"))).to_have_value(title)
+        form.get_by_label(sq("Title")).fill(title + " Deluxe")
+        form.get_by_label(sq("Title")).press("Tab")
         user_page.get_by_test_id("save-service").click()
         expect(user_page.get_by_test_id("service-form-notice")).to_contain_text(
-            "wait for an admin's review"
+            sq(
+                "Your changes are saved and wait for an admin's review. Until they are "
+                "approved, the site shows the published version."
+            )
         )
         user_page.goto(f"/services/{slug}")
         expect(user_page.get_by_role("heading", level=1, name=title, exact=True)).to_be_visible()

@@ -10,12 +10,17 @@ from playwright.sync_api import expect
 
 from storefront.services import showcase
 from tests.e2e.helpers import read as _read
+from tests.e2e.helpers import sq
 from tests.e2e.helpers import still as _still
 
 pytestmark = pytest.mark.e2e
 
 MASCOTS = "/services/mascots"
 BOUNCERS = "/services/bouncers"
+# The units after a price in the default edition's words (services/money.UNIT_WORDS), with an
+# ordinary space where the page keeps the words together.
+PER_HOUR = sq("/\u00a0h").replace("\u00a0", " ")
+PER_EVENT = sq("per event")
 
 
 def _texts(locator) -> list[str]:
@@ -26,27 +31,27 @@ def _texts(locator) -> list[str]:
 def test_the_services_list_and_a_theme_page_show_the_hourly_unit(page):
     page.goto("/services")
     card = page.locator('[data-testid="theme-card"][href="/services/enchanted-princess"]')
-    expect(card).to_contain_text("From 599,00 € / h")
+    expect(card).to_contain_text(sq("From {price}").format(price=f"599,00 € {PER_HOUR}"))
 
     page.goto("/services/enchanted-princess")
     theme = page.get_by_test_id("theme")
-    price = theme.get_by_text("Price", exact=True).locator("xpath=following-sibling::p")
-    expect(price).to_have_text("599,00 € / h")
+    price = theme.get_by_text(sq("Price"), exact=True).locator("xpath=following-sibling::p")
+    expect(price).to_have_text(f"599,00 € {PER_HOUR}")
 
 
 def test_mascots_show_the_hourly_unit_and_packages_per_event(page):
     _still(page)
     page.goto(MASCOTS)
     slide = page.locator('[data-testid="mascot-carousel-slide"][data-active="true"]')
-    expect(slide).to_contain_text("250,00 € / h")
+    expect(slide).to_contain_text(f"250,00 € {PER_HOUR}")
     slide.get_by_test_id("mascot-add").click()
-    expect(page.get_by_test_id("character-price")).to_have_text("250,00 € / h")
+    expect(page.get_by_test_id("character-price")).to_have_text(f"250,00 € {PER_HOUR}")
     page.keyboard.press("Escape")
 
     panel = page.get_by_test_id("mascot-packages-panel-mascot")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
     assert _texts(panel.get_by_test_id("package-price")) == [
-        f"{n},00 € per event" for n in (100, 120, 140, 150, 180, 200)
+        f"{n},00 € {PER_EVENT}" for n in (100, 120, 140, 150, 180, 200)
     ]
 
 
@@ -54,15 +59,15 @@ def test_bouncer_options_show_the_hourly_unit_and_packages_per_event(page):
     _still(page)
     page.goto(BOUNCERS)
     option = page.get_by_test_id("bouncer-option").filter(has_text="Pink Castle")
-    expect(option).to_contain_text("249,99 € / h")
+    expect(option).to_contain_text(f"249,99 € {PER_HOUR}")
     option.click()
-    expect(page.get_by_test_id("product-price")).to_have_text("249,99 € / h")
+    expect(page.get_by_test_id("product-price")).to_have_text(f"249,99 € {PER_HOUR}")
     page.get_by_test_id("product-modal-close").click()
 
     panel = page.get_by_test_id("bouncer-packages-panel-bouncer")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
     assert _texts(panel.get_by_test_id("package-price")) == [
-        f"{n},00 € per event" for n in (150, 200, 230, 250, 300, 350)
+        f"{n},00 € {PER_EVENT}" for n in (150, 200, 230, 250, 300, 350)
     ]
 
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storefront.services.catalog_admin import slugify
-from tests.e2e.helpers import read
+from tests.e2e.helpers import read, sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import make_service
 
@@ -69,11 +69,11 @@ def test_a_plain_service_page_shows_only_what_the_service_has(page, server):
     shown = page.get_by_test_id("theme")
     expect(shown.get_by_role("heading", level=1, name=title)).to_be_visible()
     expect(page.get_by_role("tabpanel")).to_contain_text("Colourful faces for every guest.")
-    expect(page.get_by_role("tab", name="Description")).to_be_visible()
-    expect(page.get_by_role("tab", name="Features")).to_have_count(0)
-    expect(page.get_by_role("tab", name="Add-Ons")).to_have_count(0)
-    expect(shown.get_by_role("link", name="View More Themes")).to_have_count(0)
-    expect(shown.get_by_role("link", name="Book Now").first).to_be_visible()
+    expect(page.get_by_role("tab", name=sq("Description"))).to_be_visible()
+    expect(page.get_by_role("tab", name=sq("Features"))).to_have_count(0)
+    expect(page.get_by_role("tab", name=sq("Add-Ons"))).to_have_count(0)
+    expect(shown.get_by_role("link", name=sq("View More Themes"))).to_have_count(0)
+    expect(shown.get_by_role("link", name=sq("Book Now")).first).to_be_visible()
 
 
 def test_a_theme_page_keeps_its_tabs_and_more_themes(page):
@@ -81,7 +81,7 @@ def test_a_theme_page_keeps_its_tabs_and_more_themes(page):
     shown = page.get_by_test_id("theme")
     expect(shown.get_by_role("heading", level=1)).to_be_visible()
     for tab in ("Description", "Features", "Add-Ons"):
-        expect(page.get_by_role("tab", name=tab)).to_be_visible()
-    expect(shown.get_by_role("link", name="View More Themes")).to_have_attribute(
+        expect(page.get_by_role("tab", name=sq(tab))).to_be_visible()
+    expect(shown.get_by_role("link", name=sq("View More Themes"))).to_have_attribute(
         "href", "/services"
     )
