@@ -15,6 +15,7 @@ from sqlmodel import Session
 from storefront.db import make_engine
 from tests.e2e.helpers import sign_in as _sign_in
 from tests.e2e.helpers import sign_up as _sign_up
+from tests.e2e.helpers import sq
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +35,7 @@ def _email() -> str:
 def test_admin_as_a_guest_lands_on_sign_in(page):
     page.goto("/admin")
     expect(page).to_have_url(re.compile(r"/sign-in\?redirectTo=/admin$"))
-    expect(page.get_by_role("heading", name="Admin Login")).to_be_visible()
+    expect(page.get_by_role("heading", name=sq("Admin Login"))).to_be_visible()
 
 
 def test_first_sign_up_becomes_admin_then_sign_out_and_in_with_redirect(page, server):
@@ -42,21 +43,25 @@ def test_first_sign_up_becomes_admin_then_sign_out_and_in_with_redirect(page, se
     email = _email()
     _sign_up(page, email)
     expect(page.get_by_test_id("auth-success")).to_have_text(
-        "Registration successful! You are now an admin."
+        sq("Registration successful! You are now an admin.")
     )
     expect(page).to_have_url(re.compile(r"/admin/?$"), timeout=10000)
     expect(page.get_by_test_id("admin-home")).to_be_visible()
 
     page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
-    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    expect(
+        page.get_by_test_id("desktop-nav").get_by_role("link", name=sq("Sign In"))
+    ).to_be_visible()
     page.goto("/account")
     expect(page).to_have_url(re.compile(r"/sign-in\?redirectTo=/account$"))
 
     _sign_in(page, email, redirect="/account")
     expect(page).to_have_url(re.compile(r"/account/?$"))
     expect(page.get_by_test_id("account-overview")).to_contain_text(email)
-    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Dashboard")).to_be_visible()
-    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Admin")).to_be_visible()
+    expect(
+        page.get_by_test_id("desktop-nav").get_by_role("link", name=sq("Dashboard"))
+    ).to_be_visible()
+    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name=sq("Admin"))).to_be_visible()
 
 
 def _ensure_an_admin(server) -> None:
@@ -74,7 +79,7 @@ def test_second_account_is_not_admin(page, server):
     _ensure_an_admin(server)
     email = _email()
     _sign_up(page, email)
-    expect(page.get_by_test_id("auth-success")).to_have_text("Registration successful!")
+    expect(page.get_by_test_id("auth-success")).to_have_text(sq("Registration successful!"))
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.goto("/admin")
     # Signed in but not an admin: the spec's 'Access Denied', and nothing of the back office.
@@ -89,11 +94,13 @@ def test_wrong_password_and_unknown_email_show_the_same_red_box(page, server):
     _sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
-    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    expect(
+        page.get_by_test_id("desktop-nav").get_by_role("link", name=sq("Sign In"))
+    ).to_be_visible()
     _sign_in(page, email, "wrong password!")
-    expect(page.get_by_test_id("auth-error")).to_have_text("Invalid login credentials")
+    expect(page.get_by_test_id("auth-error")).to_have_text(sq("Invalid login credentials"))
     _sign_in(page, _email(), "wrong password!")
-    expect(page.get_by_test_id("auth-error")).to_have_text("Invalid login credentials")
+    expect(page.get_by_test_id("auth-error")).to_have_text(sq("Invalid login credentials"))
 
 
 def test_reset_password_by_mail(page, server, mail_server):
@@ -102,16 +109,18 @@ def test_reset_password_by_mail(page, server, mail_server):
     _sign_up(page, email)
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
-    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    expect(
+        page.get_by_test_id("desktop-nav").get_by_role("link", name=sq("Sign In"))
+    ).to_be_visible()
 
     before = len(mail_server.messages)
     page.goto("/reset-password")
-    page.get_by_test_id("reset-request-form").get_by_label("Email").fill(email)
-    page.get_by_role("button", name="Send Reset Link").click()
+    page.get_by_test_id("reset-request-form").get_by_label(sq("Email")).fill(email)
+    page.get_by_role("button", name=sq("Send Reset Link")).click()
     expect(page.get_by_test_id("auth-success")).to_have_text(
-        "Password reset link sent! Please check your email."
+        sq("Password reset link sent! Please check your email.")
     )
-    expect(page.get_by_role("button", name="Try a different email")).to_be_visible()
+    expect(page.get_by_role("button", name=sq("Try a different email"))).to_be_visible()
     message = mail_server.wait_for(before + 1)[-1]
     assert message["To"] == email
     body = message.get_body(("plain",)).get_content()
@@ -120,10 +129,10 @@ def test_reset_password_by_mail(page, server, mail_server):
     new_password = "another long password"
     page.goto(link)
     form = page.get_by_test_id("new-password-form")
-    form.get_by_label("New Password", exact=True).fill(new_password)
-    form.get_by_label("Confirm New Password").fill(new_password)
-    form.get_by_role("button", name="Update Password").click()
-    expect(page.get_by_test_id("auth-success")).to_have_text("Password updated successfully!")
+    form.get_by_label(sq("New Password"), exact=True).fill(new_password)
+    form.get_by_label(sq("Confirm New Password")).fill(new_password)
+    form.get_by_role("button", name=sq("Update Password")).click()
+    expect(page.get_by_test_id("auth-success")).to_have_text(sq("Password updated successfully!"))
     expect(page).to_have_url(re.compile(r"/sign-in/?$"), timeout=10000)
 
     _sign_in(page, email, new_password, redirect="/account")
@@ -131,12 +140,14 @@ def test_reset_password_by_mail(page, server, mail_server):
 
     # The link works once only.
     page.get_by_test_id("desktop-nav").get_by_test_id("sign-out").click()
-    expect(page.get_by_test_id("desktop-nav").get_by_role("link", name="Sign In")).to_be_visible()
+    expect(
+        page.get_by_test_id("desktop-nav").get_by_role("link", name=sq("Sign In"))
+    ).to_be_visible()
     page.goto(link)
     form = page.get_by_test_id("new-password-form")
-    form.get_by_label("New Password", exact=True).fill("yet another password")
-    form.get_by_label("Confirm New Password").fill("yet another password")
-    form.get_by_role("button", name="Update Password").click()
+    form.get_by_label(sq("New Password"), exact=True).fill("yet another password")
+    form.get_by_label(sq("Confirm New Password")).fill("yet another password")
+    form.get_by_role("button", name=sq("Update Password")).click()
     expect(page.get_by_test_id("auth-error")).to_be_visible()
 
 
@@ -156,7 +167,7 @@ def test_profile_avatar_upload(page, server):
         {"name": "me.png", "mimeType": "image/png", "buffer": _png()}
     )
     page.get_by_test_id("avatar-upload").click()
-    expect(page.get_by_test_id("profile-notice")).to_have_text("Avatar updated successfully!")
+    expect(page.get_by_test_id("profile-notice")).to_have_text(sq("Avatar updated successfully!"))
     expect(page.get_by_test_id("avatar-image")).to_have_attribute(
         "src", re.compile(r"/media/avatars/avatar-")
     )
@@ -165,7 +176,7 @@ def test_profile_avatar_upload(page, server):
         {"name": "notes.png", "mimeType": "image/png", "buffer": b"this is not an image"}
     )
     page.get_by_test_id("avatar-upload").click()
-    expect(page.get_by_test_id("avatar-error")).to_have_text("Please upload an image file")
+    expect(page.get_by_test_id("avatar-error")).to_have_text(sq("Please upload an image file"))
 
 
 def _noise_png(side: int = 800) -> bytes:
@@ -209,7 +220,7 @@ def test_avatar_progress_rises_while_the_file_is_sent(page, server):
     expect(page.get_by_test_id("profile-notice")).to_have_count(0)
     assert int(bar.get_attribute("value")) <= 90  # held at 90% until done
     expect(page.get_by_test_id("profile-notice")).to_have_text(
-        "Avatar updated successfully!", timeout=20000
+        sq("Avatar updated successfully!"), timeout=20000
     )
     expect(bar).to_have_count(0)
     expect(button).to_be_disabled()  # nothing chosen any more
@@ -236,16 +247,16 @@ def test_avatar_picker_takes_one_image_and_names_what_is_wrong(page, server):
 
     picker.set_input_files({"name": "notes.txt", "mimeType": "text/plain", "buffer": b"hello"})
     error = page.get_by_test_id("avatar-error")
-    expect(error).to_have_text("Please upload an image file")
+    expect(error).to_have_text(sq("Please upload an image file"))
     expect(page.get_by_text("Files not Accepted")).to_have_count(0)
     expect(button).to_be_disabled()
 
     page.evaluate(DROP_FILES, [zone.element_handle(), [["cv.pdf", "application/pdf"]]])
-    expect(error).to_have_text("Please upload an image file")
+    expect(error).to_have_text(sq("Please upload an image file"))
     page.evaluate(
         DROP_FILES, [zone.element_handle(), [["a.png", "image/png"], ["b.png", "image/png"]]]
     )
-    expect(error).to_have_text("Please upload only one image at a time")
+    expect(error).to_have_text(sq("Please upload only one image at a time"))
     expect(page.get_by_text("Files not Accepted")).to_have_count(0)
 
     picker.set_input_files({"name": "me.png", "mimeType": "image/png", "buffer": _png()})
@@ -258,11 +269,13 @@ def test_the_account_tabs_mark_the_page_shown(page, server):
     _sign_up(page, _email())
     expect(page).to_have_url(re.compile(r"/account/?$"), timeout=10000)
     tabs = page.get_by_test_id("account-tabs")
-    expect(tabs.get_by_role("link", name="Dashboard")).to_have_attribute("aria-current", "page")
-    tabs.get_by_role("link", name="Profile").click()
+    expect(tabs.get_by_role("link", name=sq("Dashboard"))).to_have_attribute("aria-current", "page")
+    tabs.get_by_role("link", name=sq("Profile")).click()
     expect(page).to_have_url(re.compile(r"/account/profile/?$"))
-    expect(tabs.get_by_role("link", name="Profile")).to_have_attribute("aria-current", "page")
-    expect(tabs.get_by_role("link", name="Dashboard")).not_to_have_attribute("aria-current", "page")
+    expect(tabs.get_by_role("link", name=sq("Profile"))).to_have_attribute("aria-current", "page")
+    expect(tabs.get_by_role("link", name=sq("Dashboard"))).not_to_have_attribute(
+        "aria-current", "page"
+    )
 
 
 def test_with_no_admin_a_signed_in_user_names_the_first_admin(page, server):

@@ -12,6 +12,7 @@ from datetime import date, timedelta
 
 from playwright.sync_api import expect
 
+from tests.e2e.helpers import sq
 from tests.e2e.test_admin_calendar_banners import _new_service
 from tests.e2e.test_admin_catalogue import _signed_in
 
@@ -67,16 +68,18 @@ def test_an_oversize_banner_image_keeps_the_item_dialog_and_its_title(page, serv
 def test_an_oversize_avatar_keeps_the_typed_name_which_still_saves(page, server):
     _signed_in(page, server, "user")
     page.goto("/account/profile")
-    name = page.get_by_label("Full Name")
+    name = page.get_by_label(sq("Full Name"))
     expect(name).to_have_value(re.compile(r"^Original"))
     name.fill("Drita Gashi")
     _pick(page, "avatar", b"\x89PNG\r\n\x1a\n" + os.urandom(3_000_000))
-    expect(page.get_by_test_id("avatar-error")).to_have_text("Image size should be less than 2MB")
+    expect(page.get_by_test_id("avatar-error")).to_have_text(
+        sq("Image size should be less than 2MB")
+    )
     expect(name).to_have_value("Drita Gashi")
-    page.get_by_role("button", name="Save Changes").click()
+    page.get_by_role("button", name=sq("Save Changes")).click()
     expect(page.get_by_test_id("profile-notice")).to_be_visible()
     page.reload()
-    expect(page.get_by_label("Full Name")).to_have_value("Drita Gashi")
+    expect(page.get_by_label(sq("Full Name"))).to_have_value("Drita Gashi")
 
 
 ENTRY = "**/assets/entry.client-*.js"
@@ -154,7 +157,7 @@ def test_the_prerendered_checkout_says_it_is_not_ready_and_takes_no_keys(page, s
     page.route(ENTRY, lambda route: held.append(route))
     page.goto("/checkout", wait_until="commit")
     expect(page.locator("#full_name")).to_be_disabled(timeout=15000)
-    expect(page.get_by_test_id("form-not-ready")).to_have_text("Loading the form...")
+    expect(page.get_by_test_id("form-not-ready")).to_have_text(sq("Loading the form..."))
     for route in held:
         route.continue_()
     page.unroute(ENTRY)
@@ -194,7 +197,7 @@ def test_a_form_is_not_sent_before_the_page_is_alive(page, server):
     held = []
     page.route(ENTRY, lambda route: held.append(route))
     page.goto("/reset-password", wait_until="commit")
-    button = page.get_by_role("button", name="Send Reset Link")
+    button = page.get_by_role("button", name=sq("Send Reset Link"))
     expect(button).to_be_disabled(timeout=15000)
     for route in held:
         route.continue_()
@@ -207,20 +210,20 @@ def test_sign_up_never_leaves_the_message_of_an_earlier_press(page, server):
     message on screen; every press now reaches the server, which says what is missing."""
     page.goto("/sign-up")
     form = page.get_by_test_id("sign-up-form")
-    expect(form.get_by_role("button", name="Create Account")).to_be_enabled(timeout=15000)
-    form.get_by_label("Full Name").fill("Arta Krasniqi")
-    form.get_by_label("Email").fill("arta-terms@example.com")
-    form.get_by_label("Password", exact=True).fill("a long enough password")
-    form.get_by_label("Confirm Password").fill("another long password")
+    expect(form.get_by_role("button", name=sq("Create Account"))).to_be_enabled(timeout=15000)
+    form.get_by_label(sq("Full Name")).fill("Arta Krasniqi")
+    form.get_by_label(sq("Email")).fill("arta-terms@example.com")
+    form.get_by_label(sq("Password"), exact=True).fill("a long enough password")
+    form.get_by_label(sq("Confirm Password")).fill("another long password")
     form.locator("input[name=terms]").check()
-    form.get_by_role("button", name="Create Account").click()
+    form.get_by_role("button", name=sq("Create Account")).click()
     error = page.get_by_test_id("auth-error")
     expect(error).to_be_visible()
     first = error.inner_text()
-    form.get_by_label("Confirm Password").fill("a long enough password")
+    form.get_by_label(sq("Confirm Password")).fill("a long enough password")
     form.locator("input[name=terms]").uncheck()
-    form.get_by_role("button", name="Create Account").click()
-    expect(error).to_have_text("Please accept the Terms of Service and Privacy Policy")
+    form.get_by_role("button", name=sq("Create Account")).click()
+    expect(error).to_have_text(sq("Please accept the Terms of Service and Privacy Policy"))
     assert first != error.inner_text()
 
 

@@ -4,6 +4,7 @@ against the production build. No browser is needed, so these run where Chromium 
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -11,6 +12,7 @@ import httpx
 import pytest
 from sqlmodel import Session, select
 
+from storefront import i18n
 from storefront.db import make_engine
 from storefront.models import LoginSession, Service, User
 from storefront.services import auth
@@ -20,11 +22,31 @@ from storefront.state.auth import AuthState
 from storefront.state.booking_view import BookingViewState
 from storefront.state.first_admin import InitialAdminState
 from storefront.state.sign_in import SignInState
+from tests.e2e.helpers import sq
 from tests.e2e.socket_client import HYDRATE, Tab, run
 from tests.factories import signed_in_account
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "a long enough password"
+
+
+def _sent(text: str) -> str:
+    """`text` as it is in what the server sent (Tab.text(): JSON, with every letter beyond
+    ASCII escaped, as the default edition's Albanian has them)."""
+    return json.dumps(text)[1:-1]
+
+
+def _too_many_sign_in_attempts() -> str:
+    """The throttle's first words ('Too many sign-in attempts') in the default edition's
+    Albanian, as sent: the message's first sentence, the same for any number of seconds (a
+    plural entry of the catalog, which `sq` does not read)."""
+    with i18n.using(i18n.DEFAULT):
+        text = i18n.ngettext(
+            "Too many sign-in attempts. Please wait {seconds} second and try again.",
+            "Too many sign-in attempts. Please wait {seconds} seconds and try again.",
+            2,
+        )
+    return _sent(text.split(".")[0])
 
 
 def _db(server):
@@ -178,7 +200,11 @@ def _ticket_url(server, email: str) -> tuple[str, dict[str, str]]:
             await tab.send(
                 SignInState.submit, "/sign-in", form={"email": email, "password": PASSWORD}
             )
-            await tab.wait_for("/api/auth/complete", "Invalid login", "Too many")
+            await tab.wait_for(
+                "/api/auth/complete",
+                _sent(sq("Invalid login credentials")),
+                _too_many_sign_in_attempts(),
+            )
 
     run(scenario())
     text = tab.text().replace("\\u0026", "&").replace("\\/", "/")
@@ -253,7 +279,7 @@ def test_throttling_counts_the_address_the_trusted_proxy_reports(server):
         return tab.text()
 
     attacker = run(attack())
-    assert "Too many sign-in attempts" in attacker
+    assert _too_many_sign_in_attempts() in attacker
 
     async def owner():
         async with Tab(server.url, None, headers={"X-Forwarded-For": "198.51.100.20"}) as tab:
@@ -262,11 +288,13 @@ def test_throttling_counts_the_address_the_trusted_proxy_reports(server):
             )
             # The handler answers at once (busy) and again after the password check, which
             # takes its time on a loaded machine: wait for the second answer.
-            return await tab.wait_for("auth\\/complete", "auth/complete", "Too many sign-in")
+            return await tab.wait_for(
+                "auth\\/complete", "auth/complete", _too_many_sign_in_attempts()
+            )
 
     answer = run(owner())
     assert "/api/auth/complete" in answer.replace("\\/", "/")
-    assert "Too many sign-in attempts" not in answer
+    assert _too_many_sign_in_attempts() not in answer
 
 
 # --- finding 6: security headers on every response ---------------------------------------------
@@ -308,17 +336,18 @@ def test_every_response_carries_the_security_headers(server, kind):
 def test_a_name_over_the_limit_is_refused_with_a_message(server):
     user_id, _, token = _account(server)
     tab = Tab(server.url, token)
+    too_long = _sent(sq("Your name can be at most {max} characters long").format(max=255))
 
     async def scenario():
         async with tab:
             await tab.send(ProfileState.load, "/account/profile")
             await tab.send(ProfileState.type_name, "/account/profile", value="A" * 300)
             await tab.send(ProfileState.save, "/account/profile")
-            await tab.wait_for("at most 255 characters")
+            await tab.wait_for(too_long)
 
     run(scenario())
-    assert "Your name can be at most 255 characters long" in tab.text()
-    assert "Profile updated successfully!" not in tab.text()
+    assert too_long in tab.text()
+    assert _sent(sq("Profile updated successfully!")) not in tab.text()
     assert _full_name(server, user_id) == "Original user"
 
 
