@@ -17,6 +17,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.helpers import sq
+
 pytestmark = pytest.mark.e2e
 
 WEDDINGS = "/services/magic-weddings"
@@ -167,7 +169,7 @@ def _tab_to(page, matches, *, limit: int = 250, back: bool = False) -> dict:
 def test_keyboard_only_visitor_reaches_a_mascot_adds_tables_and_reaches_the_cart(page):
     page.goto("/")
     expect(page.get_by_test_id("banner-card").first).to_be_attached()
-    _tab_to(page, lambda f: f["href"] == MASCOTS and f["text"] == "Mascots")
+    _tab_to(page, lambda f: f["href"] == MASCOTS and f["text"] == sq("Mascots"))
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(MASCOTS + "/?$"))
 
@@ -200,7 +202,7 @@ def test_keyboard_only_visitor_reaches_a_mascot_adds_tables_and_reaches_the_cart
     expect(page.get_by_test_id("add-tables")).to_be_enabled()
     page.keyboard.press("Enter")
     # 'Adding...' is read out from a polite live region.
-    expect(page.get_by_role("status").filter(has_text="Adding...")).to_have_count(1)
+    expect(page.get_by_role("status").filter(has_text=sq("Adding..."))).to_have_count(1)
     expect(page.get_by_test_id("cart-count")).to_have_text("3")
 
     _tab_to(page, lambda f: f["testid"] == "floating-cart")
@@ -255,11 +257,11 @@ def test_photo_enlarger_keeps_the_focus_and_gives_it_back(page):
 
 def test_theme_tabs_follow_the_tabs_pattern(page):
     _open(page, THEME, '[data-testid="theme"]')
-    description = page.get_by_role("tab", name="Description")
+    description = page.get_by_role("tab", name=sq("Description"))
     expect(description).to_have_attribute("aria-selected", "true")
     description.focus()
     page.keyboard.press("ArrowRight")
-    features = page.get_by_role("tab", name="Features")
+    features = page.get_by_role("tab", name=sq("Features"))
     expect(features).to_be_focused()
     expect(features).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("tabpanel")).to_have_attribute(

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from sqlmodel import Session
 
 from storefront.db import make_engine
+from tests.e2e.helpers import sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import make_service
 
@@ -216,7 +217,7 @@ def test_on_a_phone_every_column_of_the_orders_shows(phone, server):
     phone.goto("/account/orders")
     row = phone.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
     status = row.locator("td").last
-    expect(status.get_by_test_id("order-status")).to_have_text("pending")
+    expect(status.get_by_test_id("order-status")).to_have_text(sq("pending"))
     cells = row.locator("td").evaluate_all(
         """cells => cells.map(c => { const b = c.getBoundingClientRect();
             return [c.dataset.label, b.left, b.right, c.innerText]; })"""
@@ -229,7 +230,7 @@ def test_on_a_phone_every_column_of_the_orders_shows(phone, server):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     # Each value is named by its column on the card.
     label = status.evaluate("td => getComputedStyle(td, '::before').content")
-    assert label == '"Status"', label
+    assert label == f'"{sq("Status")}"', label
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
@@ -237,7 +238,7 @@ def test_the_orders_headings_line_up_with_their_columns(page, server):
     _customer_with_an_order(server, page)
     page.goto("/account/orders")
     row = page.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
-    expect(row.locator("td").last.get_by_test_id("order-status")).to_have_text("pending")
+    expect(row.locator("td").last.get_by_test_id("order-status")).to_have_text(sq("pending"))
     columns = page.evaluate(
         """() => {
           const table = document.querySelector('[data-testid="order-link"]').closest('table');
@@ -252,11 +253,11 @@ def test_the_orders_headings_line_up_with_their_columns(page, server):
         }"""
     )
     assert [c["name"] for c in columns] == [
-        "Reference",
-        "Event date",
-        "Services",
-        "Total",
-        "Status",
+        sq("Reference"),
+        sq("Event date"),
+        sq("Services"),
+        sq("Total"),
+        sq("Status"),
     ]
     for column in columns:
         side = 1 if column["align"] in ("right", "end") else 0
@@ -280,7 +281,7 @@ UNCOVERED = """(el) => {
 
 def test_the_cart_button_covers_nothing_on_the_booking_screen(phone, server):
     phone.goto("/services/enchanted-princess")
-    phone.get_by_role("link", name="Book Now").first.click()
+    phone.get_by_role("link", name=sq("Book Now")).first.click()
     expect(phone.get_by_test_id("book-screen")).to_be_visible()
     expect(phone.get_by_test_id("book-total")).not_to_have_text("")
     for test_id in ("book-total", "book-submit"):

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storefront.services import showcase
-from tests.e2e.helpers import alive
+from tests.e2e.helpers import alive, sq
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import still as _still
 
@@ -14,6 +14,11 @@ pytestmark = pytest.mark.e2e
 
 MASCOTS = "/services/mascots"
 BOUNCERS = "/services/bouncers"
+
+
+def _per_event(euros: int) -> str:
+    """A package's price as the default edition writes it ('150,00 € per event')."""
+    return f"{euros},00 € {sq('per event')}"
 
 
 def _active(page, carousel: str):
@@ -178,17 +183,17 @@ def test_mascot_package_tabs_switch(page, server):
     _still(page)
     page.goto(MASCOTS)
     tabs = page.get_by_test_id("mascot-packages")
-    expect(tabs.get_by_role("tab", name="Maskotat")).to_have_attribute("aria-selected", "true")
+    expect(tabs.get_by_role("tab", name=sq("Mascots"))).to_have_attribute("aria-selected", "true")
     panel = page.get_by_test_id("mascot-packages-panel-mascot")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
     assert _prices(panel) == [p.price_label.replace("\u00a0", " ") for p in packages["mascot"]]
-    assert _prices(panel) == [f"{n},00 € per event" for n in (100, 120, 140, 150, 180, 200)]
+    assert _prices(panel) == [_per_event(n) for n in (100, 120, 140, 150, 180, 200)]
 
     alive(page, '[data-testid="mascot-packages"]')
-    tabs.get_by_role("tab", name="Pako per syneti").click()
+    tabs.get_by_role("tab", name=sq("Circumcision parties")).click()
     panel = page.get_by_test_id("mascot-packages-panel-mascot-activities")
     expect(panel.get_by_test_id("package-card")).to_have_count(6)
-    assert _prices(panel) == [f"{n},00 € per event" for n in (150, 200, 230, 230, 250, 300)]
+    assert _prices(panel) == [_per_event(n) for n in (150, 200, 230, 230, 250, 300)]
     expect(page.get_by_test_id("mascot-packages-panel-mascot")).to_be_hidden()
 
 
@@ -209,17 +214,17 @@ def test_bouncer_package_tabs_show_the_right_packages(page, server):
     _still(page)
     page.goto(BOUNCERS)
     tabs = page.get_by_test_id("bouncer-packages")
-    expect(tabs.get_by_role("tab", name="Bubbles")).to_have_attribute("aria-selected", "true")
+    expect(tabs.get_by_role("tab", name=sq("Bubbles"))).to_have_attribute("aria-selected", "true")
     alive(page, '[data-testid="bouncer-packages"]')
     for label, kind, prices in BOUNCER_TABS:
-        tabs.get_by_role("tab", name=label, exact=True).click()
-        expect(tabs.get_by_role("tab", name=label, exact=True)).to_have_attribute(
+        tabs.get_by_role("tab", name=sq(label), exact=True).click()
+        expect(tabs.get_by_role("tab", name=sq(label), exact=True)).to_have_attribute(
             "aria-selected", "true"
         )
         panel = page.get_by_test_id(f"bouncer-packages-panel-{kind}")
         cards = panel.get_by_test_id("package-card")
         expect(cards).to_have_count(len(prices))
-        assert _prices(panel) == [f"{n},00 € per event" for n in prices]
+        assert _prices(panel) == [_per_event(n) for n in prices]
         # Bubbles and Bouncers cost the same: the contents tell them apart.
         for card, package in zip(cards.all(), packages[kind], strict=True):
             for feature in package.features:
@@ -233,12 +238,12 @@ def test_adding_a_package_updates_the_floating_cart_and_survives_a_reload(page):
     expect(cart).to_be_visible()
     expect(cart.get_by_test_id("cart-count")).to_have_count(0)
     alive(page, '[data-testid="bouncer-packages"]')  # the tabs answer once the page is alive
-    page.get_by_test_id("bouncer-packages").get_by_role("tab", name="Bubble & Bouncer").click()
+    page.get_by_test_id("bouncer-packages").get_by_role("tab", name=sq("Bubble & Bouncer")).click()
     button = page.get_by_test_id("bouncer-packages-panel-combo").get_by_test_id("package-add").first
     button.click()
     expect(cart.get_by_test_id("cart-count")).to_have_text("1")
     # The button says it is busy for about a second, then is ready again.
-    expect(button).to_have_text("Add to Cart", timeout=5000)
+    expect(button).to_have_text(sq("Add to Cart"), timeout=5000)
     expect(button).to_be_enabled()
     button.click()
     expect(cart.get_by_test_id("cart-count")).to_have_text("2")
@@ -253,9 +258,9 @@ def test_add_button_shows_adding_while_busy(page):
     _details_of(page.get_by_test_id("mascot-modal"))
     button = page.get_by_test_id("mascot-modal").get_by_test_id("mascot-modal-add")
     button.click()
-    expect(button).to_have_text("Adding...")
+    expect(button).to_have_text(sq("Adding..."))
     expect(button).to_be_disabled()
-    expect(button).to_have_text("Add to Cart", timeout=5000)
+    expect(button).to_have_text(sq("Add to Cart"), timeout=5000)
     expect(page.get_by_test_id("cart-count")).to_have_text("1")
 
 
@@ -268,7 +273,9 @@ def test_the_product_modal_opens_and_closes(page, server):
     expect(modal).to_be_visible()
     expect(modal.get_by_role("heading", name="Pink Castle")).to_be_visible()
     expect(modal).to_contain_text(option.description)
-    expect(modal.get_by_test_id("product-price")).to_have_text("249,99 € / h")
+    expect(modal.get_by_test_id("product-price")).to_have_text(
+        "249,99 € " + sq("/\u00a0h")  # the unit of a rate per hour
+    )
     expect(modal.get_by_test_id("color-swatch")).to_have_css(
         "background-color", "rgb(236, 72, 153)"
     )
@@ -299,7 +306,7 @@ def test_a_photo_enlarges_and_the_backdrop_closes_it(page):
 def test_bouncers_page_carousels_and_strip_show_their_galleries(page):
     _still(page)
     page.goto(BOUNCERS)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Magic Bouncers")
+    expect(page.get_by_role("heading", level=1)).to_have_text(sq("Magic Bouncers"))
     expect(page.get_by_test_id("strip-photo")).to_have_count(10)
     expect(page.get_by_test_id("bubbles-carousel-slide")).to_have_count(8)
     expect(page.get_by_test_id("bouncers-carousel-slide")).to_have_count(6)
@@ -318,7 +325,7 @@ def test_bouncers_page_carousels_and_strip_show_their_galleries(page):
 def test_mascots_page_shows_works_and_the_mascot_banner(page):
     _still(page)
     page.goto(MASCOTS)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Mascots")
+    expect(page.get_by_role("heading", level=1)).to_have_text(sq("Mascots"))
     works = page.get_by_test_id("works-photo")
     expect(works).to_have_count(5)
     for title in ("Birthday Party", "Corporate Event", "School Event", "Wedding", "Theme Park"):

@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from storefront.models import ContactMessage, NotificationOutbox, Service
 from storefront.services import showcase
-from tests.e2e.helpers import alive
+from tests.e2e.helpers import alive, sq
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import still as _still
 
@@ -30,6 +30,11 @@ def _theme_id(server, slug: str) -> str:
     )
 
 
+def _total(euros: int) -> str:
+    """The Tiffany chairs' total as the default edition writes it (SPEC's 'TOTAL = {n}€')."""
+    return sq("TOTAL = {total}€").format(total=euros)
+
+
 # 1. Tiffany chairs: what the field says, the total and the cart agree.
 
 
@@ -41,12 +46,14 @@ def test_tiffany_people_over_the_limit_are_refused_with_a_message(page):
     add = card.get_by_test_id("tiffany-add")
     # The seed has 600 chairs: one booking takes no more (issue 20, item 2).
     people.fill("601")
-    expect(card.get_by_test_id("tiffany-limit")).to_contain_text("Deri në 600 persona")
+    expect(card.get_by_test_id("tiffany-limit")).to_contain_text(
+        sq("Up to {most} guests; for more, please contact us.").format(most=600)
+    )
     expect(people).to_have_value("601")
-    expect(total).to_have_text("TOTALI = 0€")
+    expect(total).to_have_text(_total(0))
     expect(add).to_be_disabled()
     people.fill("600")
-    expect(total).to_have_text("TOTALI = 3000€")
+    expect(total).to_have_text(_total(3000))
     expect(card.get_by_test_id("tiffany-limit")).to_have_count(0)
     add.click()
     expect(page.get_by_test_id("cart-count")).to_have_text("600")
@@ -62,7 +69,7 @@ def test_fast_typing_keeps_every_digit_in_number_fields(page):
         people.fill("")
         people.press_sequentially(number, delay=5)
         expect(people).to_have_value(number)
-        expect(page.get_by_test_id("tiffany-total")).to_have_text(f"TOTALI = {int(number) * 5}€")
+        expect(page.get_by_test_id("tiffany-total")).to_have_text(_total(int(number) * 5))
 
     page.goto(TABLES)
     count = page.get_by_test_id("table-count")
@@ -92,10 +99,10 @@ def test_a_table_count_over_1000_is_brought_back_each_time(page):
 
 def _fill_contact(page, email: str):
     form = page.get_by_test_id("contact-form")
-    form.get_by_label("Name *").fill("Drita Berisha")
-    form.get_by_label("Email *").fill(email)
-    form.get_by_label("Event Type *").select_option("wedding")
-    form.get_by_label("Message *").fill("Decoration for 200 guests")
+    form.get_by_label(sq("Name *")).fill("Drita Berisha")
+    form.get_by_label(sq("Email *")).fill(email)
+    form.get_by_label(sq("Event Type *")).select_option("wedding")
+    form.get_by_label(sq("Message *")).fill("Decoration for 200 guests")
     return form
 
 
@@ -103,7 +110,7 @@ def test_a_double_click_on_send_stores_one_message_and_one_notification(page, se
     email = "double-click@example.com"
     page.goto("/contact")
     form = _fill_contact(page, email)
-    send = form.get_by_role("button", name="Send Message")
+    send = form.get_by_role("button", name=sq("Send Message"))
     # Enabled once the page is alive (before, it says the form is loading): only then does the
     # disabled state below come from the click itself. The scripts arrive after the first
     # paint, so a scripted click straight after filling met the not-ready button (CI).
@@ -112,9 +119,9 @@ def test_a_double_click_on_send_stores_one_message_and_one_notification(page, se
     assert send.evaluate("button => { button.click(); return button.disabled; }") is True
     expect(page.get_by_test_id("contact-success")).to_be_visible()
 
-    page.get_by_role("button", name="Send another message").click()
+    page.get_by_role("button", name=sq("Send another message")).click()
     form = _fill_contact(page, email)
-    form.get_by_role("button", name="Send Message").dblclick()
+    form.get_by_role("button", name=sq("Send Message")).dblclick()
     expect(page.get_by_test_id("contact-success")).to_be_visible()
 
     def counts(session):
@@ -149,7 +156,7 @@ def test_an_add_flies_from_the_click_to_the_floating_cart(page):
     page.add_init_script(RECORD_FLIGHTS)
     page.goto(BOUNCERS)
     alive(page, '[data-testid="bouncer-packages"]')
-    page.get_by_test_id("bouncer-packages").get_by_role("tab", name="Bubble & Bouncer").click()
+    page.get_by_test_id("bouncer-packages").get_by_role("tab", name=sq("Bubble & Bouncer")).click()
     button = page.get_by_test_id("bouncer-packages-panel-combo").get_by_test_id("package-add").first
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
@@ -166,10 +173,10 @@ def test_an_add_flies_from_the_click_to_the_floating_cart(page):
 
     # Visitors who ask for reduced motion get no flight.
     _still(page)
-    expect(button).to_have_text("Add to Cart", timeout=5000)
+    expect(button).to_have_text(sq("Add to Cart"), timeout=5000)
     button.click()
     expect(page.get_by_test_id("cart-count")).to_have_text("2")
-    expect(button).to_have_text("Add to Cart", timeout=5000)
+    expect(button).to_have_text(sq("Add to Cart"), timeout=5000)
     assert page.evaluate("window.__flights.length") == 1
 
 
@@ -289,7 +296,7 @@ def test_euro_sign_never_wraps_away_from_its_amount_on_wedding_offers(page):
     for width in range(320, 1300, 8):
         page.set_viewport_size({"width": width, "height": 900})
         assert main.evaluate(NO_LONE_EURO) == [], width
-    offers.nth(1).get_by_role("button", name="Detajet").click()
+    offers.nth(1).get_by_role("button", name=sq("Details")).click()
     modal = page.get_by_test_id("wedding-modal")
     expect(modal).to_be_visible()
     for width in range(320, 1300, 8):
@@ -300,7 +307,7 @@ def test_euro_sign_never_wraps_away_from_its_amount_on_wedding_offers(page):
 def test_the_floating_cart_leaves_book_now_uncovered_on_a_phone(phone, server):
     phone.goto(f"/services/{_theme_id(server, 'enchanted-princess')}")
     cart = phone.get_by_test_id("floating-cart")
-    links = phone.get_by_role("link", name="Book Now")
+    links = phone.get_by_role("link", name=sq("Book Now"))
     expect(links).to_have_count(2)
     for link in links.all():
         link.scroll_into_view_if_needed()
@@ -333,7 +340,7 @@ def test_theme_pages_are_titled_with_the_theme(page, server):
     expect(page).to_have_title(re.compile(r"^Jungle .* \| Magic Events$"))
     page.goto("/services/00000000-0000-4000-8000-000000000000")
     expect(page.get_by_test_id("theme-not-found")).to_be_visible()
-    expect(page).to_have_title("Theme Not Found | Magic Events")
+    expect(page).to_have_title(f"{sq('Theme Not Found')} | Magic Events")
 
 
 # 10. Social links lead to the business's own accounts.

@@ -5,7 +5,22 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from storefront import i18n
+from tests.e2e.helpers import sq
+
 pytestmark = pytest.mark.e2e
+
+
+def _total(euros: int) -> str:
+    """The Tiffany chairs' total as the default edition writes it (SPEC's 'TOTAL = {n}€')."""
+    return sq("TOTAL = {total}€").format(total=euros)
+
+
+def _tables(count: int) -> str:
+    """'12 tables' as the default edition counts them in the cart (a plural form, which
+    helpers.sq does not read)."""
+    with i18n.using(i18n.DEFAULT):
+        return i18n.ngettext("{count} table", "{count} tables", count).format(count=count)
 
 
 def test_wedding_tables_count_rules_and_total(page):
@@ -49,21 +64,21 @@ def test_adding_tables_updates_the_floating_cart_and_survives_a_reload(page):
     page.get_by_test_id("table-count").fill("12")
     add = page.get_by_test_id("add-tables")
     add.click()
-    expect(add).to_have_text("Adding...")
+    expect(add).to_have_text(sq("Adding..."))
     expect(add).to_be_disabled()
     expect(page.get_by_test_id("cart-count")).to_have_text("12")
-    expect(add).to_have_text("Add to Cart")
+    expect(add).to_have_text(sq("Add to Cart"))
     page.reload()
     expect(page.get_by_test_id("cart-count")).to_have_text("12")
     page.get_by_test_id("floating-cart").click()
     expect(page).to_have_url(re.compile(r"/cart/?$"))
     item = page.get_by_test_id("cart-item")
     expect(item).to_have_count(1)
-    expect(item).to_contain_text("(12 tavolina)")
-    expect(item).to_contain_text("No time selected")
+    expect(item).to_contain_text(f"({_tables(12)})")
+    expect(item).to_contain_text(sq("No time selected"))
     expect(page.get_by_test_id("cart-total")).to_have_text("84,00 €")
     item.get_by_test_id("cart-remove").click()
-    expect(page.get_by_test_id("cart-empty")).to_contain_text("Browse Services")
+    expect(page.get_by_test_id("cart-empty")).to_contain_text(sq("Browse Services"))
     expect(page.get_by_test_id("cart-count")).to_have_count(0)
 
 
@@ -73,13 +88,13 @@ def test_tiffany_chairs_total_and_disabled_button(page):
     people = card.get_by_test_id("tiffany-people")
     total = card.get_by_test_id("tiffany-total")
     add = card.get_by_test_id("tiffany-add")
-    expect(total).to_have_text("TOTALI = 0€")
+    expect(total).to_have_text(_total(0))
     expect(add).to_be_disabled()
     people.fill("abc")
-    expect(total).to_have_text("TOTALI = 0€")
+    expect(total).to_have_text(_total(0))
     expect(add).to_be_disabled()
     people.fill("120")
-    expect(total).to_have_text("TOTALI = 600€")
+    expect(total).to_have_text(_total(600))
     expect(add).to_be_enabled()
     add.click()
     expect(page.get_by_test_id("cart-count")).to_have_text("120")
@@ -87,20 +102,21 @@ def test_tiffany_chairs_total_and_disabled_button(page):
 
 def test_wedding_offers_show_spec_prices(page):
     page.goto("/services/magic-weddings")
-    expect(page.get_by_role("heading", name="Shërbimet Tona")).to_be_visible()
+    expect(page.get_by_role("heading", name=sq("Our Services"))).to_be_visible()
     offers = page.get_by_test_id("wedding-offer")
     expect(offers).to_have_count(2)
     expect(offers.nth(0)).to_contain_text("650,00 €")
     expect(offers.nth(1)).to_contain_text("1 300,00 €")
-    offers.nth(0).get_by_role("button", name="Detajet").click()
+    offers.nth(0).get_by_role("button", name=sq("Details")).click()
     expect(page.get_by_test_id("wedding-modal")).to_be_visible()
-    page.get_by_role("button", name="Mbyll").click()
+    # The dialog's own 'Close' button (its corner's cross is named so too, without words).
+    page.get_by_role("button", name=sq("Close")).filter(has_text=sq("Close")).click()
     expect(page.get_by_test_id("wedding-modal")).to_be_hidden()
 
 
 def test_adding_the_same_offer_twice_raises_its_quantity(page):
     page.goto("/services/magic-weddings")
-    add = page.get_by_test_id("wedding-offer").nth(0).get_by_role("button", name="Add to Cart")
+    add = page.get_by_test_id("wedding-offer").nth(0).get_by_role("button", name=sq("Add to Cart"))
     add.click()
     expect(page.get_by_test_id("cart-count")).to_have_text("1")
     expect(add).to_be_enabled(timeout=5000)
@@ -119,13 +135,13 @@ def test_contact_form_is_stored_and_shows_spec_success(page, server):
 
     page.goto("/contact")
     form = page.get_by_test_id("contact-form")
-    form.get_by_label("Name *").fill("Blerta Hoxha")
-    form.get_by_label("Email *").fill("blerta@example.com")
-    form.get_by_label("Event Type *").select_option("birthday")
-    form.get_by_label("Message *").fill("Mascots for a 6th birthday")
-    form.get_by_role("button", name="Send Message").click()
+    form.get_by_label(sq("Name *")).fill("Blerta Hoxha")
+    form.get_by_label(sq("Email *")).fill("blerta@example.com")
+    form.get_by_label(sq("Event Type *")).select_option("birthday")
+    form.get_by_label(sq("Message *")).fill("Mascots for a 6th birthday")
+    form.get_by_role("button", name=sq("Send Message")).click()
     expect(page.get_by_test_id("contact-success")).to_contain_text(
-        "Your message was sent successfully. We will be in touch soon."
+        sq("Your message was sent successfully. We will be in touch soon.")
     )
     engine = make_engine(server.database_url)
     with Session(engine) as session:
@@ -134,7 +150,7 @@ def test_contact_form_is_stored_and_shows_spec_success(page, server):
         ).one()
     engine.dispose()
     assert stored.message == "Mascots for a 6th birthday"
-    page.get_by_role("button", name="Send another message").click()
+    page.get_by_role("button", name=sq("Send another message")).click()
     expect(page.get_by_test_id("contact-form")).to_be_visible()
 
 
@@ -156,19 +172,19 @@ def test_theme_page_tiles_and_tabs(page, server):
     page.goto(f"/services/{theme_id}")
     theme = page.get_by_test_id("theme")
     expect(theme.get_by_role("heading", level=1)).to_be_visible()
-    expect(page.get_by_test_id("breadcrumb")).to_contain_text("Services")
+    expect(page.get_by_test_id("breadcrumb")).to_contain_text(sq("Services"))
     expect(theme).to_contain_text("599,00 €")
     for tile in ("Price", "Age Range", "Duration", "Capacity"):
-        expect(theme.get_by_text(tile, exact=True)).to_be_visible()
+        expect(theme.get_by_text(sq(tile), exact=True)).to_be_visible()
     panel = page.get_by_role("tabpanel")
     expect(panel.locator("p")).to_have_count(3)  # the long text, split at blank lines
-    page.get_by_role("tab", name="Features").click()
+    page.get_by_role("tab", name=sq("Features")).click()
     expect(panel.locator("li").first).to_be_visible()
-    page.get_by_role("tab", name="Add-Ons").click()
+    page.get_by_role("tab", name=sq("Add-Ons")).click()
     expect(panel.locator("tbody tr").first).to_contain_text("€")
-    page.get_by_role("tab", name="Description").click()
+    page.get_by_role("tab", name=sq("Description")).click()
     expect(panel.locator("p").first).to_be_visible()
-    expect(theme.get_by_role("link", name="Book Now").first).to_have_attribute(
+    expect(theme.get_by_role("link", name=sq("Book Now")).first).to_have_attribute(
         "href", f"/services/{theme_id}/book"
     )
 
@@ -176,11 +192,11 @@ def test_theme_page_tiles_and_tabs(page, server):
 def test_unknown_theme_shows_theme_not_found(page):
     page.goto("/services/00000000-0000-4000-8000-000000000000")
     missing = page.get_by_test_id("theme-not-found")
-    expect(missing.get_by_role("heading", name="Theme Not Found")).to_be_visible()
+    expect(missing.get_by_role("heading", name=sq("Theme Not Found"))).to_be_visible()
     expect(missing).to_contain_text(
-        "The theme you're looking for doesn't exist or may have been moved."
+        sq("The theme you're looking for doesn't exist or may have been moved.")
     )
-    expect(missing.get_by_role("link", name="View All Themes")).to_have_attribute(
+    expect(missing.get_by_role("link", name=sq("View All Themes"))).to_have_attribute(
         "href", "/services"
     )
 
