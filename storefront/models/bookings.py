@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, Index, event
+from sqlalchemy import CheckConstraint, Index, event, inspect
 from sqlmodel import Field, SQLModel
 
 from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
@@ -67,6 +67,10 @@ class Booking(SQLModel, table=True):
     user_id: uuid.UUID | None = Field(default=None, foreign_key="users.id", ondelete="SET NULL")
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    # The calendar file's SEQUENCE (RFC 5546): one more at every change of the booking (every
+    # write path sets `updated_at`), so a calendar that imported an earlier file takes the new
+    # one as its update (services/booking_calendar.py).
+    calendar_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 def booking_reference(booking_id: uuid.UUID) -> str:
@@ -78,6 +82,15 @@ def booking_reference(booking_id: uuid.UUID) -> str:
 def _set_reference(_mapper, _connection, booking: Booking) -> None:
     if not booking.reference:
         booking.reference = booking_reference(booking.id)
+
+
+@event.listens_for(Booking, "before_update")
+def _next_calendar_sequence(_mapper, _connection, booking: Booking) -> None:
+    """A change of the booking (its status, its times: every write path sets `updated_at`)
+    is a new version of its calendar events."""
+    changed = inspect(booking).attrs
+    if changed.updated_at.history.has_changes() or changed.status.history.has_changes():
+        booking.calendar_sequence = (booking.calendar_sequence or 0) + 1
 
 
 class BookingItem(SQLModel, table=True):

@@ -19,7 +19,9 @@ from storefront.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-Attachment = tuple[str, bytes, str]  # file name, content, MIME type such as "text/calendar"
+Attachment = tuple[
+    str, bytes, str
+]  # file name, content, MIME type ("text/calendar; charset=utf-8")
 
 
 class MailError(ServiceError):
@@ -82,12 +84,14 @@ def build_message(
         if html is not None:
             message.add_alternative(html, subtype="html")
         for filename, content, mime_type in attachments:
-            maintype, _, subtype = mime_type.partition("/")
+            kind, *parameters = (part.strip() for part in mime_type.split(";"))
+            maintype, _, subtype = kind.partition("/")
             message.add_attachment(
                 bytes(content),
                 maintype=maintype,
                 subtype=subtype or "octet-stream",
                 filename=filename,
+                params=dict(p.split("=", 1) for p in parameters if "=" in p),
             )
     except (ValueError, TypeError) as exc:
         raise MailError("invalid_message", f"The mail could not be built: {exc}") from exc

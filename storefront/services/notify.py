@@ -39,7 +39,7 @@ from storefront import i18n
 from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import Booking, BookingItem, BusinessSettings
 from storefront.services import dates, fields, mail, mail_templates
-from storefront.services.booking_calendar import ics_for_booking
+from storefront.services.booking_calendar import MIME_TYPE, ics_for_booking, mail_method
 from storefront.services.booking_links import view_url
 from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
@@ -270,6 +270,10 @@ STATUS_WORDS = {
 }
 
 
+# A status mail carries the calendar file when the event's STATUS changes with it.
+CALENDAR_STATUSES = ("confirmed", "cancelled")
+
+
 def _booking_status(
     notification: Notification,
     booking: Booking,
@@ -292,6 +296,8 @@ def _booking_status(
         view_line=_o("View your booking: {address}"),
         **_booking_words(booking, items),
     )
+    if code in CALENDAR_STATUSES:  # the calendar's event turns CONFIRMED, or is cancelled
+        return _with_calendar(notification, booking, items, business, subject, text, html)
     return MailMessage(
         to=notification.recipient,
         subject=subject,
@@ -337,15 +343,16 @@ def _with_calendar(
     text: str,
     html: str,
 ) -> MailMessage:
-    """A booking's mail with its calendar file attached (its events keep their ids, so a
-    calendar that imported an earlier one moves or cancels them)."""
-    ics = ics_for_booking(booking, items, business=business)
+    """A booking's mail with its calendar file attached: an RFC 5546 update of the events a
+    calendar took from an earlier one (same UIDs, a higher SEQUENCE), or their cancellation."""
+    method = mail_method(booking)
+    ics = ics_for_booking(booking, items, business=business, method=method)
     return MailMessage(
         to=notification.recipient,
         subject=subject,
         text=text,
         html=html,
-        attachments=((f"booking-{booking.reference}.ics", ics, "text/calendar"),),
+        attachments=((f"booking-{booking.reference}.ics", ics, MIME_TYPE.format(method=method)),),
     )
 
 

@@ -172,7 +172,7 @@ def test_the_albanian_confirmation_is_albanian_in_both_parts(session, engine, ma
 
     [message] = mailbox.messages
     text, _html, page = _parts(message)
-    subject = f"Rezervimi {booking.reference} u pranua"
+    subject = f"Morëm rezervimin {booking.reference}"
     _assert_self_contained(page, lang="sq", subject=subject, own_links=1)
     words = page.all_text()
     for shown in ("Përshëndetje Arta Krasniqi,", "Faleminderit për rezervimin", "Totali:"):
@@ -199,7 +199,10 @@ def test_the_status_mail_has_both_parts_in_the_bookings_language(session, engine
     _send(session, engine, booking, "booking_status", status="confirmed")
 
     [message] = mailbox.messages
-    assert message.get_content_type() == "multipart/alternative"  # nothing attached
+    # The confirmed calendar file goes with it (issue 34, item 6).
+    assert message.get_content_type() == "multipart/mixed"
+    [attachment] = message.iter_attachments()
+    assert attachment.get_filename() == f"booking-{booking.reference}.ics"
     text, _html, page = _parts(message)
     # The title, not the Subject header: Python 3.11's folding of a long non-ASCII header can
     # drop a space between two encoded words ('në në rrugë' read back as 'në nërrugë').

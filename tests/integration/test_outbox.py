@@ -165,7 +165,7 @@ def test_a_booking_made_in_the_default_edition_is_answered_in_albanian(
     outbox.run_once(now=NOW, engine=engine)
 
     [message] = mailbox.messages
-    assert message["Subject"] == f"Rezervimi {booking.reference} u pranua"
+    assert message["Subject"] == f"Morëm rezervimin {booking.reference}"
     text = message.get_body(("plain",)).get_content()
     assert "Përshëndetje" in text and "Pagesa bëhet në momentin e shërbimit." in text
     assert "Totali: 650,00\u00a0€" in text
