@@ -33,6 +33,8 @@ class BusinessDetails:
     instagram_handle: str
     instagram_url: str
     facebook_url: str
+    # Until how many hours before the event a customer may move or cancel (the terms say it).
+    change_cutoff_hours: str
 
     def as_dict(self) -> dict[str, str]:
         return asdict(self)
@@ -72,6 +74,7 @@ def _details(row: BusinessSettings) -> BusinessDetails:
         instagram_handle=f"@{handle}" if handle else "",
         instagram_url=instagram_url(row.instagram),
         facebook_url=facebook_url(row.facebook),
+        change_cutoff_hours=str(row.change_cutoff_hours),
     )
 
 

@@ -5,6 +5,7 @@ import reflex as rx
 from storefront.components.layout import page_layout
 from storefront.components.ui import page_title
 from storefront.i18n import N_, _
+from storefront.state.business import BusinessState
 
 TERMS = [
     (
@@ -25,7 +26,7 @@ TERMS = [
         N_("Changes and cancellations"),
         N_(
             "Tell us as early as you can if your plans change. Bookings can be moved or cancelled free "
-            "of charge up to 48 hours before the event."
+            "of charge up to {hours} hours before the event."
         ),
     ),
     (
@@ -83,7 +84,13 @@ def _document(title: str, sections: list[tuple[str, str]]) -> rx.Component:
             *[
                 rx.el.section(
                     rx.el.h2(_(heading), class_name="text-xl font-bold"),
-                    rx.el.p(_(text), class_name="mt-2 text-slate-700 leading-relaxed"),
+                    rx.el.p(
+                        # The cutoff is the owner's setting (Settings), not a fixed 48 hours.
+                        _(text).format(hours=BusinessState.details["change_cutoff_hours"])
+                        if "{hours}" in text
+                        else _(text),
+                        class_name="mt-2 text-slate-700 leading-relaxed",
+                    ),
                     class_name="mt-8",
                 )
                 for heading, text in sections
