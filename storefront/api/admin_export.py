@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from storefront import i18n
 from storefront import routes as site_routes
 from storefront.db import session_scope
 from storefront.models import utcnow
@@ -38,23 +39,34 @@ def csv_chunks(*, session: Session, actor_id: str, filters: BookingFilter) -> It
     yield buffer.getvalue()
 
 
-def _admin(token: str | None) -> str | None:
+def _admin(token: str | None) -> tuple[str, str] | None:
+    """The calling admin's id and back-office language, or None."""
     with session_scope() as session:
         viewer = auth.session_user(session=session, token=token) if token else None
-        return viewer.user_id if viewer and viewer.is_admin else None
+        if viewer is None or not viewer.is_admin:
+            return None
+        return viewer.user_id, viewer.language or i18n.BACK_OFFICE_DEFAULT
 
 
-def _stream(actor_id: str, filters: BookingFilter) -> Iterator[bytes]:
-    # Starlette runs a plain generator in its thread pool: the database is read off the loop.
+def _stream(actor_id: str, filters: BookingFilter, language: str) -> Iterator[bytes]:
+    """The file in the admin's back-office language (the words the bookings list shows them).
+    Starlette runs a plain generator in its thread pool, each step in a context of its own: the
+    language is set around each step, never across a yield."""
     with session_scope() as session:
-        for chunk in csv_chunks(session=session, actor_id=actor_id, filters=filters):
+        chunks = csv_chunks(session=session, actor_id=actor_id, filters=filters)
+        while True:
+            with i18n.using(language, office=True):
+                chunk = next(chunks, None)
+            if chunk is None:
+                return
             yield chunk.encode("utf-8")
 
 
 async def bookings_csv(request: Request) -> Response:
-    actor_id = await asyncio.to_thread(_admin, request.cookies.get(auth.COOKIE_NAME))
-    if actor_id is None:
+    caller = await asyncio.to_thread(_admin, request.cookies.get(auth.COOKIE_NAME))
+    if caller is None:
         return PlainTextResponse("You must be an admin to access this page.", status_code=403)
+    actor_id, language = caller
     query = request.query_params
     try:
         filters = admin_booking_list.check_filter(
@@ -67,7 +79,7 @@ async def bookings_csv(request: Request) -> Response:
         return PlainTextResponse("Bad filter", status_code=400)
     stamp = dates.local_date(utcnow())
     return StreamingResponse(
-        _stream(actor_id, filters),
+        _stream(actor_id, filters, language),
         media_type="text/csv; charset=utf-8",
         headers={
             "Content-Disposition": f'attachment; filename="bookings-{stamp}.csv"',
