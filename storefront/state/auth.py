@@ -148,7 +148,7 @@ class AuthState(rx.State):
         other edition goes to the same page in the language they chose (their profile)."""
         leave = await self._send_guests_to_sign_in()
         if leave is None and self.two_factor_setup_needed:
-            return rx.redirect(i18n.href(routes.ACCOUNT_SECURITY))
+            return rx.redirect(self._site_href(routes.ACCOUNT_SECURITY))
         return leave if leave is not None else self.follow_back_office_language()
 
     @rx.event
@@ -159,11 +159,16 @@ class AuthState(rx.State):
         why)."""
         await self._identify_for_page()
         if self.two_factor_setup_needed:
-            return rx.redirect(i18n.href(routes.ACCOUNT_SECURITY))
+            return rx.redirect(self._site_href(routes.ACCOUNT_SECURITY))
         if self.is_staff and not self.is_admin:
             target = i18n.href(routes.ADMIN_DAY, self._back_office_language)
             return rx.redirect(target, replace=True)
         return self.follow_back_office_language()
+
+    def _site_href(self, route: str) -> str:
+        """`route`, a page of the site, in the edition of the site the visitor is in: from the
+        back office (whatever its language), the default edition, as its sign-in page is."""
+        return i18n.href(route, i18n.site_language_of(self._path()))
 
     def follow_back_office_language(self):
         """A redirect to this back-office page in the admin's (or staff member's) own language,
@@ -190,7 +195,7 @@ class AuthState(rx.State):
         than the default lands on its home page."""
         await self._forget_private_states()
         self.auth_loading = True
-        home = i18n.href(routes.HOME)
+        home = self._site_href(routes.HOME)
         if home == routes.HOME:
             return post_and_leave(routes.AUTH_SIGN_OUT)
         return post_and_leave(f"{routes.AUTH_SIGN_OUT}?redirectTo={quote(home)}")
