@@ -50,7 +50,8 @@ def _statuses(session, topic: str) -> list[str]:
     found = session.exec(
         select(NotificationOutbox.status)
         .where(NotificationOutbox.topic == topic)
-        .order_by(NotificationOutbox.created_at)
+        # Rows queued at one moment (a test's fixed clock) keep their recipients' order.
+        .order_by(NotificationOutbox.created_at, NotificationOutbox.recipient)
     ).all()
     session.commit()
     return list(found)
