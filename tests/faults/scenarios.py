@@ -345,7 +345,9 @@ def outbox_rows(engine: Engine) -> list[NotificationOutbox]:
 def delivered(webhook: WebhookServer | None, mail: MailServer) -> tuple[Counter, Counter]:
     """Deliveries per booking reference: staff messages and customer mails."""
     staff = Counter(body["templateParams"][0] for body in (webhook.requests if webhook else []))
-    mails = Counter(str(m["Subject"]).split()[1] for m in list(mail.messages))
+    mails = Counter(
+        re.search(r"MG-[0-9A-F]{8}", str(m["Subject"])).group(0) for m in list(mail.messages)
+    )
     return staff, mails
 
 

@@ -9,6 +9,7 @@ import logging
 
 import pytest
 
+from storefront import i18n
 from storefront.db import make_engine
 from tests.mail_server import free_port
 
@@ -87,7 +88,7 @@ async def test_the_catalogue_screens_say_their_own_words_and_log_one_line(
     monkeypatch.setattr(ServiceFormState, "_caller_id", an_owner)
     tab.service_id, tab.title, tab.slug, tab.price = SERVICE_ID, "Castle", "castle", "100"
     await _run(ServiceFormState.save, tab)
-    assert (tab.error, tab.saving) == (service_form.FAILED, False)
+    assert (tab.error, tab.saving) == (i18n._s(service_form.FAILED), False)
     line = _one_outage_line(database_down, "ServiceFormState.save")
     assert f"service={SERVICE_ID}" in line
     report(line)

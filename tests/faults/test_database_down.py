@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from storefront import i18n
 from storefront.db import in_transaction, is_outage, make_engine
 from storefront.services import booking
 from storefront.state.checkout import PLACE_FAILED
@@ -118,7 +119,7 @@ async def test_checkout_shows_spec_text_and_gives_the_button_back(monkeypatch, c
 
     report(f"while placing: placing={spinner}; after: placing={tab.placing}, {tab.place_error!r}")
     assert spinner == [True]
-    assert (tab.placing, tab.step, tab.place_error) == (False, "review", PLACE_FAILED)
+    assert (tab.placing, tab.step, tab.place_error) == (False, "review", i18n._(PLACE_FAILED))
     assert tab._key == "checkout-key-while-down"  # the retry uses the same key
     assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]
     refusals = [
@@ -146,7 +147,7 @@ def test_an_event_that_fails_while_the_database_is_down_says_spec_text(caplog):
 
     caplog.set_level(logging.INFO, logger="storefront")
     told = str(backend_exception_handler(down.value))
-    assert TRY_LATER in told and "Contact the website administrator" not in told
+    assert i18n._(TRY_LATER) in told and "Contact the website administrator" not in told
     assert TRY_LATER == "Something went wrong. Please try again later."
     lines = [r for r in caplog.records if r.name == "storefront.state.errors"]
     assert len(lines) == 1 and not lines[0].exc_info
