@@ -25,7 +25,7 @@ import httpx
 import pytest
 from PIL import Image
 
-from tests.e2e.helpers import PASSWORD, calendar_day, sign_in, sign_up
+from tests.e2e.helpers import PASSWORD, calendar_day, sign_in, sign_up, sq
 from tests.e2e.server import CHROMIUM, changed_by_build
 from tests.e2e.socket_client import HYDRATE, Tab, event_name
 from tests.e2e.socket_client import run as run_async
@@ -363,7 +363,7 @@ def test_a_redis_restart_loses_tab_state_only_and_clients_keep_working(cluster, 
         expect(page.get_by_test_id("cart-count")).to_have_text("4")
         # Nothing in flight when Redis goes away (an event being handled then fails, and what
         # it would have sent never comes).
-        expect(page.get_by_test_id("add-tables")).to_have_text("Add to Cart", timeout=10000)
+        expect(page.get_by_test_id("add-tables")).to_have_text(sq("Add to Cart"), timeout=10000)
 
     token = str(uuid.uuid4())
     path = "/services/wedding-tables"
