@@ -93,6 +93,31 @@ def loaded_for_this_visit(loaded: rx.Var) -> rx.Var:
     return loaded & rx.State.is_hydrated
 
 
+# What is typed stays typed: a field bound to the server (value= with on_change) shows what the
+# server last said, so under load an answer to an earlier key, or a page's on_load arriving late,
+# put back older text over the keys typed since (five guests at once lost the name they had just
+# typed: tests/e2e/test_many_guests_checkout.py). A visitor's form is kept by the browser
+# instead: its fields start from the state (default_value) and are read when the form is sent
+# (on_submit's form data); the state never writes into them while they are on screen. To start
+# them again from the state (a signed-in guest's known details, arriving with the page's load),
+# give their form a `key` the load changes: the fields are drawn anew while they still take no
+# keys (NOT_READY). on_change may still tell the server (to clear the field's error).
+def kept_input(**props) -> rx.Component:
+    """A visitor's text field, kept by the browser (see above); no keys before the page is alive."""
+    props.setdefault("disabled", NOT_READY)
+    return rx.el.input(**props)
+
+
+def kept_select(*options, **props) -> rx.Component:
+    props.setdefault("disabled", NOT_READY)
+    return rx.el.select(*options, **props)
+
+
+def kept_textarea(**props) -> rx.Component:
+    props.setdefault("disabled", NOT_READY)
+    return rx.el.textarea(**props)
+
+
 def calendar_link(href, test_id: str) -> rx.Component:
     """A booking's calendar file (booking_links.ics_path), downloaded."""
     return rx.el.a(

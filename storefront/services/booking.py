@@ -94,9 +94,12 @@ CONTACT_LIMITS = {
     name: fields.max_length(Booking, column) for name, (column, *_) in CONTACT_COLUMNS.items()
 }
 GUESTS_MESSAGE = N_("Guests must be between {least} and {most}")
+GUESTS_REQUIRED = N_("Number of guests is required")
 # What every booking needs; the cart's checkout also asks for the address and ZIP code
 # (services/checkout.checkout_errors), the booking screen does not (docs/product.md §5).
-REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone")
+# The event type and the guests are asked for, never assumed (issue 34): a mascot visit was
+# saved as 'Wedding, 50 guests' when the form's first choices were left as they were.
+REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone", "event_type")
 # The booking limits (issue 18): bookings, not lines, per visitor address in ADDRESS_WINDOW and
 # per email and per phone in CONTACT_WINDOW; how many is in the settings (BOOKING_LIMIT_*). An
 # address counts as its network (an IPv6 /64) and an email as its mailbox (issue 33,
@@ -166,7 +169,7 @@ class Contact:
     state: str = ""
     zip_code: str = ""
     event_type: str = "other"
-    guest_count: int = 50
+    guest_count: int | None = 50  # None: left empty on the form (refused as required)
     special_requests: str = ""
 
 
@@ -332,7 +335,9 @@ def check_fields(
         checked.values["event_type"] = event_type
     if "guest_count" in values:
         guests = values["guest_count"]
-        if not isinstance(guests, int) or isinstance(guests, bool):
+        if guests is None:
+            checked.refuse("guest_count", "required", _(GUESTS_REQUIRED))
+        elif not isinstance(guests, int) or isinstance(guests, bool):
             checked.refuse("guest_count", "invalid", guests_message())
         elif not MIN_GUESTS <= guests <= MAX_GUESTS:
             checked.refuse("guest_count", "out_of_range", guests_message())

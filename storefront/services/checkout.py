@@ -35,8 +35,6 @@ from storefront.services.catalog_cache import from_caches
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price, format_price_with_unit
 
-# The guest count the form starts with (its bounds are the booking's, booking.MIN/MAX_GUESTS).
-GUESTS_DEFAULT = 50
 FORM_FIELDS = (
     "full_name",
     "email",
@@ -297,7 +295,7 @@ def contact_from_form(form: dict[str, Any]) -> Contact:
     """The checkout form's fields as a booking contact (strings trimmed and bounded)."""
     text = {f: str(form.get(f) or "").strip()[:5000] for f in FORM_FIELDS}
     try:
-        guests = int(text["guest_count"] or GUESTS_DEFAULT)
+        guests = int(text["guest_count"]) if text["guest_count"] else None  # None: required
     except ValueError:
         guests = -1  # refused by validation as out of range
     return Contact(
@@ -308,7 +306,7 @@ def contact_from_form(form: dict[str, Any]) -> Contact:
         city=text["city"],
         state=text["state"],
         zip_code=text["zip_code"],
-        event_type=text["event_type"] or "other",
+        event_type=text["event_type"],  # asked for: empty is refused as required
         guest_count=guests,
         special_requests=text["special_requests"],
     )

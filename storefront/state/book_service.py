@@ -36,6 +36,7 @@ FIELD_MESSAGES = {
     ("email", "invalid"): N_("Email is invalid"),
     ("phone", "required"): N_("Phone number is required"),
     ("event_type", "required"): N_("Event type is required"),
+    ("guest_count", "required"): N_("Number of guests is required"),
 }
 CHECK_FORM = N_("Please check the fields marked below.")
 FAILED = N_("Error creating booking: please try again.")
@@ -53,10 +54,10 @@ class BookServiceState(rx.State):
     bad_id: str = ""
     service: dict[str, str] = {}
     images: list[str] = []
-    form: dict[str, str] = dict.fromkeys(checkout.FORM_FIELDS, "") | {
-        "event_type": "wedding",
-        "guest_count": "50",
-    }
+    # What 'Your Details' was last sent with (and a signed-in guest's known details): the
+    # fields start from it and keep what is typed until Book Now sends them (components/ui.py).
+    form: dict[str, str] = dict.fromkeys(checkout.FORM_FIELDS, "")
+    form_key: str = ""  # new at each load: the fields are drawn again from `form`
     error: str = ""
     errors: dict[str, str] = {}  # field -> its message, shown beside it
     counted: bool = False  # booked by the piece (tables): the page asks how many
@@ -109,6 +110,7 @@ class BookServiceState(rx.State):
         self.errors, self.quantity = {}, "1"
         auth_state = await self.get_state(AuthState)
         self.form = await auth_state.with_known_contact(self.form)
+        self.form_key = secrets.token_hex(6)
         self.images = [found.image_url] if found.image_url else []
         self._key = secrets.token_urlsafe(24)
         self.status = "ready"
@@ -116,9 +118,9 @@ class BookServiceState(rx.State):
         return SlotPickerState.open_for(found.id, 1, cart_json=cart_state.cart_json)
 
     @rx.event
-    def set_field(self, field: str, value: str):
-        if field in checkout.FORM_FIELDS:
-            self.form = self.form | {field: str(value)[:5000]}
+    def clear_error(self, field: str):
+        """Typing in a field clears its error; the text stays in the field."""
+        if field in self.errors:
             self.errors = {k: v for k, v in self.errors.items() if k != field}
 
     @rx.event
@@ -144,9 +146,11 @@ class BookServiceState(rx.State):
         self.service = self.service | {"total": format_price(total)}
 
     @rx.event
-    async def submit(self):
+    async def submit(self, form_data: dict):
+        """Book Now, with 'Your Details' as the browser holds them."""
         if self.placing or self.status != "ready":
             return
+        self.form = {f: str(form_data.get(f) or "")[:5000] for f in checkout.FORM_FIELDS}
         picker = await self.get_state(SlotPickerState)
         if not picker.selected_date or not picker.selected_time:
             self.error = _(NO_TIME)

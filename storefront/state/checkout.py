@@ -29,6 +29,8 @@ FIELD_MESSAGES = {
     ("phone", "required"): N_("Phone number is required"),
     ("address", "required"): N_("Address is required"),
     ("zip_code", "required"): N_("ZIP code is required"),
+    ("event_type", "required"): N_("Event type is required"),
+    ("guest_count", "required"): N_("Number of guests is required"),
     ("guest_count", "out_of_range"): N_("Guests must be between 1 and 500"),
     ("guest_count", "invalid"): N_("Guests must be between 1 and 500"),
 }
@@ -56,10 +58,8 @@ SLOT_GONE_LINE = N_(
     "{name} on {when} is no longer available. Its time was cleared in your cart: "
     "please choose another time there."
 )
-DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "") | {
-    "event_type": "wedding",
-    "guest_count": str(checkout.GUESTS_DEFAULT),
-}
+# Every field starts empty: the event type and the guests are asked for, not assumed.
+DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "")
 
 
 def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
@@ -72,7 +72,12 @@ def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str,
 @access("public", caller_bound=True)
 class CheckoutState(rx.State):
     step: str = "information"  # information | review | confirmation
+    # What the information step was last sent with (and a signed-in guest's known details):
+    # its fields start from it, but what is typed stays in the browser's fields until the
+    # form is sent (components/ui.py, 'What is typed stays typed').
     form: dict[str, str] = DEFAULT_FORM
+    # New at each visit's load: the fields are drawn again, from `form`, when it has answered.
+    form_key: str = ""
     errors: dict[str, str] = {}
     lines: list[dict[str, str]] = []
     total_label: str = ""
@@ -114,17 +119,19 @@ class CheckoutState(rx.State):
         self.total_label, self.errors, self.place_error = view.total_label, {}, ""
         auth_state = await self.get_state(AuthState)
         self.form = await auth_state.with_known_contact(self.form)
+        self.form_key = secrets.token_hex(6)
         self._key = self._key or secrets.token_urlsafe(24)
 
     @rx.event
-    def set_field(self, field: str, value: str):
-        """Typing in a field clears its error (docs/product.md §5)."""
-        if field in checkout.FORM_FIELDS:
-            self.form = self.form | {field: str(value)[:5000]}
+    def clear_error(self, field: str):
+        """Typing in a field clears its error (docs/product.md §5); the text stays in the field."""
+        if field in self.errors:
             self.errors = {k: v for k, v in self.errors.items() if k != field}
 
     @rx.event
-    def continue_to_review(self):
+    def continue_to_review(self, form_data: dict):
+        """The information step, sent with every field as the browser holds it."""
+        self.form = {f: str(form_data.get(f) or "")[:5000] for f in checkout.FORM_FIELDS}
         checked = checkout.checkout_check(checkout.contact_from_form(self.form))
         self.errors = field_messages(checked.codes, checked.messages)
         if not self.errors:

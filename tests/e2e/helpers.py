@@ -112,3 +112,10 @@ def sign_in(page, email: str, password: str = PASSWORD, redirect: str = "") -> N
 def _month(month: int, language: str) -> str:
     with i18n.using(language):
         return dates.month_name(month)
+
+
+def event_details(page, prefix: str = "", *, event: str = "birthday", guests: str = "30") -> None:
+    """The event type and the guests, which the checkout (prefix '') and the booking screen
+    ('book-') ask for: neither starts chosen (issue 34, item 4)."""
+    page.locator(f"#{prefix}event_type").select_option(event)
+    page.locator(f"#{prefix}guest_count").fill(guests)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storefront import i18n
-from tests.e2e.helpers import calendar_day, read, sq
+from tests.e2e.helpers import calendar_day, event_details, read, sq
 
 pytestmark = pytest.mark.e2e
 # How long a test waits for the answer to an Add to Cart (ms).
@@ -67,6 +67,7 @@ def _checkout_form(page) -> None:
     page.locator("#phone").fill("+383 44 123 456")
     page.locator("#address").fill("Rruga Agim Ramadani 12")
     page.locator("#zip_code").fill("10000")
+    event_details(page)
 
 
 def _bouncer_in_cart(page, *, count: str) -> None:
@@ -87,6 +88,7 @@ def _book_on_screen(page, day: date, *, email: str, phone: str) -> None:
     page.locator("#book-full_name").fill("Drita Gashi")
     page.locator("#book-email").fill(email)
     page.locator("#book-phone").fill(phone)
+    event_details(page, "book-")
     page.get_by_test_id("book-submit").click()
 
 
@@ -248,6 +250,7 @@ def test_a_signed_in_user_finds_the_booking_in_orders(page, server):
     page.locator("#book-full_name").fill("Blerta Hoxha")
     page.locator("#book-email").fill("blerta@example.com")
     page.locator("#book-phone").fill("+383 49 222 333")
+    event_details(page, "book-")
     page.get_by_test_id("book-submit").click()
     expect(page.get_by_test_id("confirmation-reference")).to_contain_text("MG-", timeout=10000)
     reference = page.get_by_test_id("confirmation-reference").inner_text().split()[-1]

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from storefront.db import make_engine
 from storefront.services import booking
 from storefront.state.checkout import SLOT_GONE_LINE
-from tests.e2e.helpers import sq
+from tests.e2e.helpers import event_details, sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import contact, line, make_service
 
@@ -77,6 +77,7 @@ def _fill_checkout(page) -> None:
     page.locator("#phone").fill("+383 44 123 456")
     page.locator("#address").fill("Rruga Agim Ramadani 12")
     page.locator("#zip_code").fill("10000")
+    event_details(page)
 
 
 def test_the_booking_screen_answers_a_slug_and_says_each_fields_problem(page, server):
@@ -93,8 +94,16 @@ def test_the_booking_screen_answers_a_slug_and_says_each_fields_problem(page, se
     expect(page.get_by_test_id("book-error-email")).to_have_text(sq("Email is invalid"))
     expect(page.get_by_test_id("book-error-full_name")).to_have_text(sq("Name is required"))
     expect(page.get_by_test_id("book-error-phone")).to_have_text(sq("Phone number is required"))
+    # Issue 34, item 4: a mascot visit is not a 'Wedding, 50 guests' unless the guest says so.
+    expect(page.locator("#book-event_type")).to_have_value("")
+    expect(page.locator("#book-guest_count")).to_have_value("")
+    expect(page.get_by_test_id("book-error-event_type")).to_have_text(sq("Event type is required"))
+    expect(page.get_by_test_id("book-error-guest_count")).to_have_text(
+        sq("Number of guests is required")
+    )
     page.locator("#book-full_name").fill("Drita")
     expect(page.get_by_test_id("book-error-full_name")).to_have_count(0)
+    expect(page.locator("#book-email")).to_have_value("drita at example")  # kept as typed
 
 
 def test_a_tables_service_is_booked_by_the_piece(page, server):
@@ -115,7 +124,7 @@ def test_checkout_says_the_booking_is_pending_and_offers_its_page_and_calendar(p
     page.get_by_test_id("checkout-continue").click()
     # The review leaves out what was left empty (no city, no special requests).
     expect(page.get_by_test_id("review-full_name")).to_contain_text("Arta Krasniqi")
-    expect(page.get_by_test_id("review-event_type")).to_contain_text(sq("Wedding"))
+    expect(page.get_by_test_id("review-event_type")).to_contain_text(sq("Birthday"))
     expect(page.get_by_test_id("review-city")).to_have_count(0)
     expect(page.get_by_test_id("review-special_requests")).to_have_count(0)
     page.get_by_test_id("checkout-complete").click()
@@ -204,7 +213,13 @@ def test_a_refused_checkout_field_gets_the_focus_on_a_phone(phone, server):
     _cart(phone, service_id, title, _day(), "16:00")
     phone.goto("/checkout")
     expect(phone.locator("#full_name")).to_be_enabled(timeout=15000)
+    expect(phone.locator("#event_type")).to_have_value("")
+    expect(phone.locator("#guest_count")).to_have_value("")
     phone.locator("#email").fill("arta@example.com")
     phone.get_by_test_id("checkout-continue").click()
+    expect(phone.get_by_test_id("error-event_type")).to_have_text(sq("Event type is required"))
+    expect(phone.get_by_test_id("error-guest_count")).to_have_text(
+        sq("Number of guests is required")
+    )
     expect(phone.locator("#full_name")).to_be_focused()
     expect(phone.get_by_test_id("error-full_name")).to_be_in_viewport()

@@ -12,7 +12,7 @@ import icalendar
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import calendar_day, sq
+from tests.e2e.helpers import calendar_day, event_details, sq
 
 pytestmark = pytest.mark.e2e
 CART_ANSWER = 15000
@@ -68,6 +68,7 @@ def test_a_guest_books_in_english(page, server, mail_server, webhook_server):
     page.locator("#phone").fill("+383 44 123 456")
     page.locator("#address").fill("Rruga Agim Ramadani 12")
     page.locator("#zip_code").fill("10000")
+    event_details(page)
     page.get_by_test_id("checkout-continue").click()
     expect(page.get_by_test_id("checkout-review")).to_be_visible()
     page.get_by_test_id("checkout-complete").click()

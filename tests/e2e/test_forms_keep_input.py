@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import sq
+from tests.e2e.helpers import event_details, sq
 from tests.e2e.test_admin_calendar_banners import _new_service
 from tests.e2e.test_admin_catalogue import _signed_in
 
@@ -145,6 +145,7 @@ def test_a_name_typed_before_checkout_comes_alive_is_never_silently_wiped(page, 
         ("#zip_code", "10000"),
     ):
         page.locator(field).fill(value)
+    event_details(page)
     page.get_by_test_id("checkout-continue").click()
     review = page.locator("main")
     expect(review).to_contain_text("Early Bird")

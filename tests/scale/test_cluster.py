@@ -25,7 +25,7 @@ import httpx
 import pytest
 from PIL import Image
 
-from tests.e2e.helpers import PASSWORD, calendar_day, sign_in, sign_up, sq
+from tests.e2e.helpers import PASSWORD, calendar_day, event_details, sign_in, sign_up, sq
 from tests.e2e.server import CHROMIUM, changed_by_build
 from tests.e2e.socket_client import HYDRATE, Tab, event_name
 from tests.e2e.socket_client import run as run_async
@@ -241,6 +241,7 @@ def test_one_browser_session_is_served_by_both_processes(cluster, browser):
         page.locator("#phone").fill("+383 44 123 456")
         page.locator("#address").fill("Rruga Agim Ramadani 12")
         page.locator("#zip_code").fill("10000")
+        event_details(page)
         page.get_by_test_id("checkout-continue").click()
         expect(page.get_by_test_id("checkout-review")).to_be_visible()
         page.get_by_test_id("checkout-complete").click()

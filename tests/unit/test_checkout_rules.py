@@ -32,7 +32,10 @@ def test_email_guest_count_and_event_type_are_checked():
         )
     )
     assert errors == {"email": "invalid", "guest_count": "out_of_range", "event_type": "invalid"}
-    assert checkout.contact_from_form(GOOD | {"guest_count": ""}).guest_count == 50
+    # Issue 34, item 4: neither is assumed when left empty; both are asked for.
+    empty = checkout.contact_from_form(GOOD | {"guest_count": "", "event_type": ""})
+    assert empty.guest_count is None and empty.event_type == ""
+    assert checkout.checkout_errors(empty) == {"guest_count": "required", "event_type": "required"}
 
 
 def test_the_month_grid_starts_on_monday():

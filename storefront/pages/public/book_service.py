@@ -7,15 +7,24 @@ from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
-from storefront.components.ui import PRIMARY_BUTTON, field_error, loading_spinner
+from storefront.components.ui import (
+    NOT_READY,
+    PRIMARY_BUTTON,
+    field_error,
+    kept_input,
+    kept_select,
+    loading_spinner,
+    number_input,
+)
 from storefront.i18n import _
 from storefront.pages.public.checkout import mail_held_notice
-from storefront.services.booking import EVENT_TYPE_LABELS
+from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.auth import AuthState
 from storefront.state.book_service import BookServiceState
 from storefront.state.slot_picker import SlotPickerState
 
 INPUT = "mt-1 w-full px-4 py-2 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500"
+FORM_ID = "book-details"
 CARD = "rounded-2xl border border-slate-100 bg-white p-5 sm:p-6 min-w-0"
 
 
@@ -23,36 +32,36 @@ def _error(field: str) -> rx.Component:
     return field_error(BookServiceState.errors, field, f"book-{field}-error", f"book-error-{field}")
 
 
-def _input(label: str, field: str, kind: str = "text") -> rx.Component:
+def _input(label: str, field: str, kind: str = "text", **props) -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for=f"book-{field}", class_name="text-sm font-semibold"),
-        rx.el.input(
+        kept_input(
             id=f"book-{field}",
+            name=field,
             # The page's own messages say what is wrong, not the browser's bubble.
             type="text" if kind == "email" else kind,
             input_mode="email" if kind == "email" else None,
             auto_complete={"full_name": "name", "email": "email", "phone": "tel"}.get(field),
-            value=BookServiceState.form[field],
-            on_change=lambda value: BookServiceState.set_field(field, value),
+            default_value=BookServiceState.form[field],
+            on_change=BookServiceState.clear_error(field),
             aria_invalid=rx.cond(BookServiceState.errors.contains(field), "true", "false"),
             aria_describedby=f"book-{field}-error",
             class_name=INPUT,
+            **props,
         ),
         _error(field),
     )
 
 
 def _quantity() -> rx.Component:
-    """How many, for a service booked by the piece (tables)."""
+    """How many, for a service booked by the piece (tables): the total follows it."""
     return rx.el.div(
         rx.el.label(_("Quantity *"), html_for="book-quantity", class_name="text-sm font-semibold"),
-        rx.el.input(
+        number_input(
+            BookServiceState.quantity,
+            BookServiceState.set_quantity,
             id="book-quantity",
-            type="text",
-            input_mode="numeric",
             max_length=4,
-            value=BookServiceState.quantity,
-            on_change=BookServiceState.set_quantity,
             aria_invalid=rx.cond(BookServiceState.errors.contains("quantity"), "true", "false"),
             aria_describedby="book-quantity-error",
             class_name=INPUT,
@@ -62,7 +71,10 @@ def _quantity() -> rx.Component:
 
 
 def _details() -> rx.Component:
-    return rx.el.section(
+    # The fields hold what is typed (components/ui.py, 'What is typed stays typed'); 'Book Now',
+    # in the summary beside them, sends this form. Drawn again (key) when the visit's load has
+    # answered with a signed-in guest's known details, before the fields take keys.
+    return rx.el.form(
         rx.el.h2(_("Your Details"), class_name="text-lg font-bold"),
         rx.el.div(
             _input(_("Name *"), "full_name"),
@@ -74,19 +86,26 @@ def _details() -> rx.Component:
                     html_for="book-event_type",
                     class_name="text-sm font-semibold",
                 ),
-                rx.el.select(
+                kept_select(
+                    rx.el.option(_("Choose the event type"), value="", disabled=True),
                     *[
                         rx.el.option(_(label), value=value)
                         for value, label in EVENT_TYPE_LABELS.items()
                     ],
                     id="book-event_type",
-                    value=BookServiceState.form["event_type"],
-                    on_change=lambda value: BookServiceState.set_field("event_type", value),
+                    name="event_type",
+                    default_value=BookServiceState.form["event_type"],
+                    on_change=BookServiceState.clear_error("event_type"),
+                    aria_invalid=rx.cond(
+                        BookServiceState.errors.contains("event_type"), "true", "false"
+                    ),
+                    aria_describedby="book-event_type-error",
                     class_name=INPUT,
                 ),
+                _error("event_type"),
             ),
             _input(_("Address"), "address"),
-            _input(_("Guests"), "guest_count", "number"),
+            _input(_("Guests *"), "guest_count", "number", min=MIN_GUESTS, max=MAX_GUESTS),
             rx.cond(BookServiceState.counted, _quantity()),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
@@ -101,6 +120,11 @@ def _details() -> rx.Component:
                 class_name="mt-4 text-sm text-slate-600",
             ),
         ),
+        id=FORM_ID,
+        key=BookServiceState.form_key,
+        on_submit=BookServiceState.submit,
+        reset_on_submit=False,
+        no_validate=True,
         class_name=CARD,
     )
 
@@ -161,9 +185,10 @@ def _summary() -> rx.Component:
         ),
         rx.el.button(
             rx.cond(BookServiceState.placing, _("Booking..."), _("Book Now")),
-            type="button",
-            on_click=BookServiceState.submit,
-            disabled=BookServiceState.placing
+            type="submit",
+            form=FORM_ID,
+            disabled=NOT_READY
+            | BookServiceState.placing
             | (SlotPickerState.selected_date == "")
             | (SlotPickerState.selected_time == ""),
             class_name=PRIMARY_BUTTON + " w-full mt-6",

@@ -10,6 +10,9 @@ from storefront.components.ui import (
     SECONDARY_BUTTON,
     calendar_link,
     field_error,
+    kept_input,
+    kept_select,
+    kept_textarea,
     not_ready_note,
     page_title,
 )
@@ -30,15 +33,18 @@ def _error(field: str) -> rx.Component:
     return field_error(CheckoutState.errors, field, f"{field}-error", f"error-{field}")
 
 
-def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) -> rx.Component:
+def _field(
+    label: str, field: str, *, kind: str = "text", wide: bool = False, auto: str = ""
+) -> rx.Component:
     return rx.el.div(
         rx.el.label(label, html_for=field, class_name="text-sm font-semibold"),
-        rx.el.input(
+        kept_input(
             id=field,
+            name=field,
             type=kind,
-            value=CheckoutState.form[field],
-            on_change=lambda value: CheckoutState.set_field(field, value),
-            disabled=NOT_READY,
+            default_value=CheckoutState.form[field],
+            auto_complete=auto or None,
+            on_change=CheckoutState.clear_error(field),
             aria_invalid=rx.cond(CheckoutState.errors.contains(field), "true", "false"),
             aria_describedby=f"{field}-error",
             class_name=INPUT,
@@ -49,45 +55,57 @@ def _field(label: str, field: str, *, kind: str = "text", wide: bool = False) ->
 
 
 def _information() -> rx.Component:
-    return rx.el.div(
+    # The fields hold what is typed; the form sends them all with 'Continue to Review'. Drawn
+    # again (key) when this visit's load has answered, before they take keys (NOT_READY).
+    return rx.el.form(
         not_ready_note(),
         rx.el.h2(_("Contact"), class_name="text-lg font-bold"),
         rx.el.div(
-            _field(_("Full Name *"), "full_name", wide=True),
-            _field(_("Email *"), "email", kind="email"),
-            _field(_("Phone *"), "phone", kind="tel"),
+            _field(_("Full Name *"), "full_name", wide=True, auto="name"),
+            _field(_("Email *"), "email", kind="email", auto="email"),
+            _field(_("Phone *"), "phone", kind="tel", auto="tel"),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.el.h2(_("Event"), class_name="mt-8 text-lg font-bold"),
         rx.el.div(
             rx.el.div(
                 rx.el.label(
-                    _("Event Type"), html_for="event_type", class_name="text-sm font-semibold"
+                    _("Event Type *"), html_for="event_type", class_name="text-sm font-semibold"
                 ),
-                rx.el.select(
+                kept_select(
+                    rx.el.option(_("Choose the event type"), value="", disabled=True),
                     *[
                         rx.el.option(_(label), value=value)
                         for value, label in EVENT_TYPE_LABELS.items()
                     ],
                     id="event_type",
-                    value=CheckoutState.form["event_type"],
-                    on_change=lambda value: CheckoutState.set_field("event_type", value),
-                    disabled=NOT_READY,
+                    name="event_type",
+                    default_value=CheckoutState.form["event_type"],
+                    on_change=CheckoutState.clear_error("event_type"),
+                    aria_invalid=rx.cond(
+                        CheckoutState.errors.contains("event_type"), "true", "false"
+                    ),
+                    aria_describedby="event_type-error",
                     class_name=INPUT,
                 ),
+                _error("event_type"),
             ),
             rx.el.div(
                 rx.el.label(
-                    _("Guests"), html_for="guest_count", class_name="text-sm font-semibold"
+                    _("Guests *"), html_for="guest_count", class_name="text-sm font-semibold"
                 ),
-                rx.el.input(
+                kept_input(
                     id="guest_count",
+                    name="guest_count",
                     type="number",
                     min=MIN_GUESTS,
                     max=MAX_GUESTS,
-                    value=CheckoutState.form["guest_count"],
-                    on_change=lambda value: CheckoutState.set_field("guest_count", value),
-                    disabled=NOT_READY,
+                    default_value=CheckoutState.form["guest_count"],
+                    on_change=CheckoutState.clear_error("guest_count"),
+                    aria_invalid=rx.cond(
+                        CheckoutState.errors.contains("guest_count"), "true", "false"
+                    ),
+                    aria_describedby="guest_count-error",
                     class_name=INPUT,
                 ),
                 _error("guest_count"),
@@ -98,12 +116,12 @@ def _information() -> rx.Component:
                     html_for="special_requests",
                     class_name="text-sm font-semibold",
                 ),
-                rx.el.textarea(
+                kept_textarea(
                     id="special_requests",
+                    name="special_requests",
                     rows=3,
-                    value=CheckoutState.form["special_requests"],
-                    on_change=lambda value: CheckoutState.set_field("special_requests", value),
-                    disabled=NOT_READY,
+                    default_value=CheckoutState.form["special_requests"],
+                    on_change=CheckoutState.clear_error("special_requests"),
                     class_name=INPUT,
                 ),
                 _error("special_requests"),
@@ -113,19 +131,23 @@ def _information() -> rx.Component:
         ),
         rx.el.h2(_("Address"), class_name="mt-8 text-lg font-bold"),
         rx.el.div(
-            _field(_("Address *"), "address", wide=True),
-            _field(_("City"), "city"),
-            _field(_("State"), "state"),
-            _field(_("ZIP Code *"), "zip_code"),
+            _field(_("Address *"), "address", wide=True, auto="street-address"),
+            _field(_("City"), "city", auto="address-level2"),
+            _field(_("State"), "state", auto="address-level1"),
+            _field(_("ZIP Code *"), "zip_code", auto="postal-code"),
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.el.button(
             _("Continue to Review"),
-            type="button",
-            on_click=CheckoutState.continue_to_review,
+            type="submit",
+            disabled=NOT_READY,
             class_name=PRIMARY_BUTTON + " mt-8",
             data_testid="checkout-continue",
         ),
+        key=CheckoutState.form_key,
+        on_submit=CheckoutState.continue_to_review,
+        reset_on_submit=False,
+        no_validate=True,
         data_testid="checkout-information",
     )
 
