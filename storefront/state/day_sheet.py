@@ -82,7 +82,8 @@ class DaySheetState(StaffState):
 
     @rx.event
     async def mark(self, booking_id: str, status: str):
-        """On the way or completed (the customer is told through the outbox)."""
+        """On the way or completed (the customer is told through the outbox), when the sheet
+        offers it; the service decides again (a confirmed booking on its day, then completed)."""
         if self.busy:
             return  # a second press while the first is on its way
         caller = await self._staff_id()
