@@ -3,9 +3,10 @@
 Every booking with an item that starts that day (pending, confirmed, on its way or completed;
 never a cancelled one), in the order the crew leaves: when to leave (the earliest start less
 the setup lead of its services, `Service.setup_lead_minutes` or its kind's), what to load, who to
-call, where to go, and when to collect what comes back. Staff set a confirmed booking on its way
-on its day and then completed (admin_bookings.set_status, whose one rule the buttons follow: the
-customer is told through the outbox) and write notes."""
+call, where to go, and when to collect what comes back (`comes_back`). Staff set a confirmed
+booking on its way on its day and then completed (admin_bookings.set_status, whose one rule the
+buttons follow: the customer is told through the outbox) and write notes. Printed, the sheet is
+headed with the business's name and the day."""
 
 from __future__ import annotations
 
@@ -17,7 +18,15 @@ from urllib.parse import quote
 from sqlmodel import Session, col, select
 
 from storefront.i18n import _o
-from storefront.models import Booking, BookingItem, BookingNote, Service, kinds, utcnow
+from storefront.models import (
+    Booking,
+    BookingItem,
+    BookingNote,
+    BusinessSettings,
+    Service,
+    kinds,
+    utcnow,
+)
 from storefront.services import audit, dates, fields, permissions
 from storefront.services.admin_booking_list import _day_start_utc
 from storefront.services.admin_bookings import AdminBookingError, service_days, staff_statuses
@@ -76,6 +85,7 @@ class DaySheet:
     previous: date
     next: date
     bookings: list[SheetBooking]
+    business_name: str  # the printout's header
 
 
 def _day(value: object, now: datetime | None) -> date:
@@ -102,8 +112,26 @@ def _lead(service: Service | None) -> timedelta:
     return timedelta(minutes=minutes)
 
 
-def _comes_back(service: Service | None) -> bool:
-    return kinds.kind(service.kind).comes_back if service is not None else True
+# Packages that are a visit of people (a mascot, a mascot with activities): nothing is set up
+# at the venue, so nothing is collected after it.
+VISIT_PACKAGES = ("mascot", "mascot-activities")
+
+
+def comes_back(service: Service | None) -> bool:
+    """Whether what a booked service brings to the venue is collected after the event (the
+    sheet's and the digest's pickup): its kind says (`Kind.comes_back`: a mascot's actor comes
+    home alone, tables and bouncers are collected), and a package its type (a mascot package is
+    a visit, a bouncer package is set up). A service gone from the catalogue is collected: the
+    crew looks rather than leave something behind. The one place this is decided."""
+    if service is None:
+        return True
+    if not kinds.kind(service.kind).comes_back:
+        return False
+    if service.kind == "package":
+        return getattr(kinds.read_details(service.kind, service.meta), "type", "") not in (
+            VISIT_PACKAGES
+        )
+    return True
 
 
 def day_sheet(
@@ -112,11 +140,13 @@ def day_sheet(
     """The sheet of `day` (YYYY-MM-DD or DD.MM.YYYY; today, in the business's zone, when blank)."""
     permissions.require_staff(session, actor_id, AdminBookingError)
     picked = _day(day, now)
+    settings = session.get(BusinessSettings, 1) or BusinessSettings()
     return DaySheet(
         day=picked,
         previous=picked - timedelta(days=1),
         next=picked + timedelta(days=1),
         bookings=jobs(session, picked, now=now),
+        business_name=settings.business_name,
     )
 
 
@@ -155,7 +185,7 @@ def _sheet(
     ).all()
     items = [item for item, _service in rows]
     leave_at = min(item.start_datetime - _lead(service) for item, service in rows)
-    back = [(item, service) for item, service in rows if _comes_back(service)]
+    back = [(item, service) for item, service in rows if comes_back(service)]
     pickup_at = max((item.end_datetime for item, _service in back), default=None)
     venue = ", ".join(p for p in (booking.venue_address, booking.city) if p)
     phone = fields.readable_phone(booking.contact_phone)

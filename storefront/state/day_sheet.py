@@ -33,6 +33,7 @@ def day_url(day: date) -> str:
 class DaySheetState(StaffState):
     day: str = ""  # YYYY-MM-DD of the sheet shown
     title: str = ""  # 'Wednesday, 25.11.2026'
+    business_name: str = ""  # the printout's header
     previous_url: str = ""
     next_url: str = ""
     today_url: str = ""
@@ -68,6 +69,7 @@ class DaySheetState(StaffState):
         self.next_url = day_url(sheet.next)
         self.today_url = i18n.href(routes.ADMIN_DAY)
         self.bookings = sheet.bookings
+        self.business_name = sheet.business_name
         self.loaded = True
 
     @rx.event

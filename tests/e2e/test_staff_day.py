@@ -3,7 +3,8 @@ sheet, sees whom to call and where to go, marks a confirmed booking on the way (
 message waits in the outbox) and then completed, writes a note, and cannot open the back
 office's other screens; a pending booking, or tomorrow's, offers no status and a forged 'On
 the way' for it changes nothing; forged events of theirs to the admin handlers change nothing.
-An admin undoes a status with a reason, in both editions."""
+An admin undoes a status with a reason, in both editions; the printed sheet is headed with its
+title, the business's name and the day, and lists no pickup for a mascot visit."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from storefront.models import (
     Booking,
     BookingItem,
     BookingNote,
+    BusinessSettings,
     NotificationOutbox,
     User,
 )
@@ -78,13 +80,17 @@ def _signed_in(page, server, token: str) -> None:
     )
 
 
-def _todays_booking(server, *, status: str = "confirmed", days: int = 0) -> tuple[str, str]:
+def _todays_booking(
+    server, *, status: str = "confirmed", days: int = 0, kind: str = "service", meta=None
+) -> tuple[str, str]:
     """A booking of a fresh service today (or `days` later) at 12:00 (local), placed two days
     ago and set to `status` by an admin: (id, ref)."""
     engine = make_engine(server.database_url)
     day = dates.today() + timedelta(days=days)
     with Session(engine, expire_on_commit=False) as session:
         service = make_service(session, title=f"Castle {uuid.uuid4().hex[:6]}", units=3)
+        service.kind, service.meta = kind, meta or {}
+        session.add(service)
         session.commit()
         placed = booking.place_booking(
             session=session,
@@ -366,3 +372,42 @@ def test_an_admin_undoes_on_the_way_with_a_reason(page, server, language):
 
     _run(set_out())
     assert _stored(server, booking_id)[:2] == ("on_the_way", ["confirmed", "on_the_way"])
+
+
+def _business_name(server) -> str:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        row = session.get(BusinessSettings, 1) or BusinessSettings()
+        name = row.business_name
+    engine.dispose()
+    return name
+
+
+@pytest.mark.parametrize("language", ["en", "sq"])
+def test_the_printed_sheet_is_headed_and_a_mascot_visit_has_no_pickup(page, server, language):
+    _visit_id, visit = _todays_booking(
+        server, kind="package", meta={"type": "mascot", "features": []}
+    )
+    _castle_id, castle = _todays_booking(server)
+    _admin_id, token = _admin(server, language if language == "sq" else None)
+    _signed_in(page, server, token)
+    t = (lambda text: _office(text, language)) if language == "sq" else (lambda text: text)
+    prefix = "/sq" if language == "sq" else ""
+    today = dates.today()
+    page.goto(f"{prefix}/admin/day/{today.isoformat()}")
+    jobs = page.get_by_test_id("sheet-booking")
+    expect(jobs.filter(has_text=visit)).to_be_visible()
+    expect(jobs.filter(has_text=visit).get_by_test_id("sheet-pickup")).to_have_count(0)
+    expect(jobs.filter(has_text=castle).get_by_test_id("sheet-pickup")).to_contain_text(
+        t("Pick up at {time}").format(time="14:00")
+    )
+    header = page.get_by_test_id("sheet-print-header")
+    expect(header).to_be_hidden()  # the screen has the frame's title
+
+    page.emulate_media(media="print")
+    weekday = t(dates.OFFICE_DAY_NAMES[(today.weekday() + 1) % 7])
+    expect(header).to_be_visible()
+    expect(header.locator("h1")).to_have_text(f"{t('Day Sheet')} · {_business_name(server)}")
+    expect(header).to_contain_text(f"{weekday}, {today.strftime('%d.%m.%Y')}")
+    expect(page.get_by_test_id("admin-sidebar")).to_be_hidden()
+    expect(jobs.filter(has_text=visit).get_by_test_id("sheet-pickup")).to_have_count(0)

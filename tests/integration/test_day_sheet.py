@@ -392,6 +392,46 @@ def test_staff_land_on_the_day_sheet_after_signing_in():
     assert auth.landing_after_sign_in(None, is_admin=True, is_staff=True) == "/admin"
 
 
+def _package(session, title: str, kind_type: str) -> Service:
+    service = make_service(session, title=title, units=3)
+    service.kind, service.meta = "package", {"type": kind_type, "features": []}
+    session.add(service)
+    session.commit()
+    return service
+
+
+def test_what_comes_back_is_decided_in_one_place_a_mascot_visit_brings_nothing_back(session):
+    staff = _user(session)
+    mascot_package = _package(session, "Paketa maskota", "mascot")
+    activities = _package(session, "Paketa aktivitete", "mascot-activities")
+    bouncer_package = _package(session, "Paketa bouncer", "bouncer")
+    mascot = _kind(session, make_service(session, title="Elsa"), "mascot")
+    visit = _place(
+        session,
+        [
+            line(mascot_package, DAY, "10:00"),
+            line(activities, DAY, "10:00"),
+            line(mascot, DAY, "10:00"),
+        ],
+    )
+    mixed = _place(
+        session, [line(mascot_package, DAY, "14:00"), line(bouncer_package, DAY, "14:00", hours=3)]
+    )
+    jobs = {
+        b.reference: b
+        for b in day_sheet.day_sheet(session=session, actor_id=staff, day=DAY).bookings
+    }
+    assert (jobs[visit.reference].pickup, jobs[visit.reference].pickup_load) == ("", "")
+    # Only the bouncer is collected, when it ends.
+    assert (jobs[mixed.reference].pickup, jobs[mixed.reference].pickup_load) == (
+        "17:00",
+        "Paketa bouncer × 1",
+    )
+    assert [day_sheet.comes_back(s) for s in (mascot_package, activities, mascot)] == [False] * 3
+    assert day_sheet.comes_back(bouncer_package) and day_sheet.comes_back(None)
+    assert day_sheet.comes_back(_kind(session, make_service(session), "table"))
+
+
 # --- an admin's undo -----------------------------------------------------------------------
 
 
