@@ -5,12 +5,13 @@ business's zone, then completed), with the customer's short message through the 
 language, once; an admin's undo of a status, with its reason, audited."""
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import partial
 
 import pytest
 from sqlmodel import select
 
+from storefront import i18n
 from storefront.models import (
     AuditLog,
     Booking,
@@ -27,6 +28,7 @@ from storefront.services import (
     day_sheet,
     notify,
     outbox,
+    reminders,
     users,
 )
 from storefront.services import admin_bookings as ab
@@ -430,6 +432,29 @@ def test_what_comes_back_is_decided_in_one_place_a_mascot_visit_brings_nothing_b
     assert [day_sheet.comes_back(s) for s in (mascot_package, activities, mascot)] == [False] * 3
     assert day_sheet.comes_back(bouncer_package) and day_sheet.comes_back(None)
     assert day_sheet.comes_back(_kind(session, make_service(session), "table"))
+
+
+def test_the_digest_marks_the_jobs_not_confirmed_yet(session):
+    service = make_service(session, title="Castle", units=3)
+    pending = _place(session, [line(service, DAY, "09:00")])
+    confirmed = _confirmed(session, [line(service, DAY, "12:00")])
+    jobs = day_sheet.jobs(session, date(2026, 6, 10))
+    with i18n.using("en"):
+        mail, params = reminders.digest(date(2026, 6, 10), jobs)
+    text = "\n".join(mail["lines"])
+    assert mail["lines"][0] == "Jobs for 10.06.2026: 2 (1 not confirmed)"
+    [pending_line] = [x for x in mail["lines"] if pending.reference in x]
+    [confirmed_line] = [x for x in mail["lines"] if confirmed.reference in x]
+    assert pending_line.startswith("[NOT CONFIRMED] ")
+    assert not confirmed_line.startswith("[")
+    assert "Pending: not confirmed yet; check with the office before loading." in text
+    assert params[2] == "Jobs for 10.06.2026: 2 (1 not confirmed)"
+    assert f"[NOT CONFIRMED] 08:00 {pending.reference}" in params[4]
+    assert f"[NOT CONFIRMED] 11:00 {confirmed.reference}" not in params[4]
+    with i18n.using("sq"):
+        mail, params = reminders.digest(date(2026, 6, 10), jobs)
+    assert mail["lines"][0] == "Punët për 10.06.2026: 2 (1 e pakonfirmuar)"
+    assert f"[PA KONFIRMIM] 08:00 {pending.reference}" in params[4]
 
 
 # --- an admin's undo -----------------------------------------------------------------------
