@@ -23,6 +23,7 @@ from storefront.services.admin_bookings import (
     _booking_id,
     _moment,
     _require_admin,
+    undo_target,
 )
 from storefront.services.booking import event_type_label
 from storefront.services.booking_views import BookingView, booking_for_view
@@ -269,6 +270,7 @@ class BookingDetail:
     view: BookingView
     customer: str  # as typed, else derived from the email
     client_address: str  # the visitor's address when it was placed; '' when not recorded
+    undo_to: str = ""  # the status 'Undo' sets it back to; '' when there is nothing to undo
 
 
 def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
@@ -281,4 +283,5 @@ def booking_detail(*, session: Session, actor_id: object, booking_id: object) ->
         view=view,
         customer=customer_name(row) if row else view.contact_name or view.contact_email,
         client_address=(row.client_address if row else None) or "",
+        undo_to=undo_target(session, row) if row else "",
     )

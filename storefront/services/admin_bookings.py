@@ -16,7 +16,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -24,8 +24,16 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _o
-from storefront.models import BOOKING_STATUSES, HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import audit, availability, dates, locks, outbox, permissions
+from storefront.models import (
+    BOOKING_STATUSES,
+    HOLD_STATUSES,
+    AuditLog,
+    Booking,
+    BookingItem,
+    User,
+    utcnow,
+)
+from storefront.services import audit, availability, dates, fields, locks, outbox, permissions
 from storefront.services.auth import normalize_email
 from storefront.services.booking import check_fields, lock_services_of, price_line
 from storefront.services.errors import ServiceError
@@ -59,7 +67,9 @@ NOTES_MAX = 2000
 
 
 class AdminBookingError(ServiceError):
-    """Codes: no_user, not_allowed, not_found, invalid_status, invalid_filter,
+    """Codes: no_user, not_allowed, not_found, invalid_status (staff: why not now, in
+    `message`), changed (the status changed since the admin saw it), nothing_to_undo,
+    invalid_filter,
     invalid (details `fields`: {field: code}, `messages`: {field: message}), in_past (details
     `lines`: the services a save would move into the past), over_capacity
     (details `conflicts`: the items that would not fit; `fingerprint`: what an override must
@@ -69,11 +79,13 @@ class AdminBookingError(ServiceError):
     CODES = {
         **permissions.ADMIN_CHECK_CODES,
         "busy": "Please try again",
+        "changed": "The status changed meanwhile",
         "invalid": "Please fill in all required fields",
         "invalid_filter": "Cancel by email or by address",
         "invalid_status": "Unknown status",
         "in_past": PAST_MESSAGE,
         "not_found": "Booking not found",
+        "nothing_to_undo": "There is no status change to undo",
         "over_capacity": "This would overbook",
     }
 
@@ -85,22 +97,53 @@ def _require_admin(session: Session, actor_id: object) -> uuid.UUID:
     return permissions.require_admin(session, actor_id, AdminBookingError).id
 
 
-# What staff (drivers, decorators) may set on the day, and from which statuses; admins set any.
+# What staff (drivers, decorators) may set, and from which status (docs/architecture.md §9.17):
+# 'on the way' a confirmed booking on a day one of its services starts, 'completed' a booking on
+# its way, from its first day on (`staff_statuses`). Admins set any status (the booking detail)
+# and undo a change (`undo_status`).
 STAFF_STATUSES = {
-    "on_the_way": ("pending", "confirmed"),
-    "completed": ("pending", "confirmed", "on_the_way"),
+    "on_the_way": ("confirmed",),
+    "completed": ("on_the_way",),
 }
+# Why staff may not set a status now: shown as it is, translated by the state that calls.
+NOT_CONFIRMED = N_o("Only a confirmed booking can be set on the way.")
+NOT_ITS_DAY = N_o("A booking is set on the way only on its day.")
+NOT_ON_ITS_WAY = N_o("Only a booking on its way can be set completed.")
+BEFORE_ITS_DAY = N_o("A booking is set completed only from its day on.")
 
 
-def _require_for_status(session: Session, actor_id: object, status: str, before: str) -> uuid.UUID:
-    """The caller, when they may set `status` on a booking that is `before`: an admin any, a
-    member of staff only on the way or completed, and only onward (never from cancelled)."""
+def service_days(items: Sequence[BookingItem], zone=None) -> set[date]:
+    """The days (the business's zone) on which the booking's services that still count start."""
+    zone = zone or dates.business_zone()
+    return {i.start_datetime.astimezone(zone).date() for i in items if i.status != "cancelled"}
+
+
+def _staff_refusal(status: str, before: str, days: set[date], today: date) -> str:
+    """Why staff may not set `status` today on a booking that is `before` whose services start
+    on `days`; '' when they may. The one rule of the server and of the day sheet's buttons."""
     if status not in STAFF_STATUSES:
-        return _require_admin(session, actor_id)
-    actor = permissions.require_staff(session, actor_id, AdminBookingError)
-    if actor.role != "admin" and before not in STAFF_STATUSES[status]:
-        raise AdminBookingError("invalid_status", "This booking cannot be set to this status")
-    return actor.id
+        return "Only admins may do this"
+    if before not in STAFF_STATUSES[status]:
+        return NOT_CONFIRMED if status == "on_the_way" else NOT_ON_ITS_WAY
+    if status == "on_the_way" and today not in days:
+        return NOT_ITS_DAY
+    if status == "completed" and (not days or today < min(days)):
+        return BEFORE_ITS_DAY
+    return ""
+
+
+def staff_statuses(before: str, days: set[date], today: date) -> list[str]:
+    """The statuses staff may set `today` on a booking that is `before` whose services start
+    on `days` (the day sheet's buttons)."""
+    return [s for s in STAFF_STATUSES if not _staff_refusal(s, before, days, today)]
+
+
+def _require_for_status(session: Session, actor_id: object, status: str) -> User:
+    """The caller when they may set `status` at all: an admin any, a member of staff only on
+    the way or completed (whether this booking may go there now: `_staff_refusal`)."""
+    if status not in STAFF_STATUSES:
+        return permissions.require_admin(session, actor_id, AdminBookingError)
+    return permissions.require_staff(session, actor_id, AdminBookingError)
 
 
 def _booking_id(value: object) -> uuid.UUID:
@@ -238,6 +281,79 @@ class StatusChange:
     overridden: tuple[str, ...]  # the conflicts the admin overrode; empty when none
 
 
+# Statuses the customer is mailed about once per booking: a second 'on the way' after an undo
+# (the crew sets out again) or a second 'completed' would only confuse them.
+MAILED_ONCE = ("on_the_way", "completed")
+STATUS_ACTION = "booking_status"
+UNDO_ACTION = "booking_status_undo"
+REASON_MAX = 500
+
+
+def _status_entries(session: Session, booking_id: uuid.UUID) -> list[AuditLog]:
+    """The booking's status changes made in the back office (set and undone), newest first."""
+    return list(
+        session.exec(
+            select(AuditLog)
+            .where(
+                AuditLog.entity_type == "booking",
+                AuditLog.entity_id == str(booking_id),
+                col(AuditLog.action).in_((STATUS_ACTION, UNDO_ACTION)),
+            )
+            .order_by(col(AuditLog.created_at).desc(), col(AuditLog.id))
+        ).all()
+    )
+
+
+def _moved(entry: AuditLog) -> tuple[str, str]:
+    """(from, to) of a status entry."""
+    details = entry.details or {}
+    before = (details.get("before") or {}).get("status")
+    after = (details.get("after") or {}).get("status")
+    return str(before or ""), str(after or "")
+
+
+def _announced(session: Session, booking_id: uuid.UUID, status: str) -> bool:
+    """Whether the booking was set to `status` before from the back office (and so mailed)."""
+    return any(
+        e.action == STATUS_ACTION and (moved := _moved(e))[1] == status and moved[0] != status
+        for e in _status_entries(session, booking_id)
+    )
+
+
+def _undo_step(session: Session, booking: Booking) -> tuple[AuditLog, str] | None:
+    """The change an undo takes back and the status it restores; None when there is none.
+
+    The back office's status changes of a booking form a stack: an undo takes back the latest
+    change not undone yet (a second undo the one before it, and so on). When the booking's
+    status is not the one that change left (a customer cancelled since, or a flood was
+    cancelled), there is nothing to undo: the admin sets the status by hand."""
+    undone = 0
+    for entry in _status_entries(session, booking.id):
+        before, after = _moved(entry)
+        if before == after:
+            continue
+        if entry.action == UNDO_ACTION:
+            undone += 1
+        elif undone:
+            undone -= 1
+        else:
+            return (entry, before) if after == booking.status and before else None
+    return None
+
+
+def undo_target(session: Session, booking: Booking) -> str:
+    """The status an undo would set the booking back to; '' when nothing can be undone."""
+    step = _undo_step(session, booking)
+    return step[1] if step else ""
+
+
+def _spans(items: Sequence[BookingItem]) -> list[_Span]:
+    return [
+        _Span(i.service_id, i.service_name, i.start_datetime, i.end_datetime, i.quantity)
+        for i in items
+    ]
+
+
 def set_status(
     *,
     session: Session,
@@ -248,10 +364,10 @@ def set_status(
     now: datetime | None = None,
 ) -> StatusChange:
     """Set the booking and all its items to `status` (docs/product.md §4), re-checking capacity
-    when the new status holds units again, and mail the customer through the outbox. An admin
-    sets any status; staff set on the way and completed (`STAFF_STATUSES`, the day sheet).
-    `override` is the fingerprint of the conflicts the admin was shown and confirms (see
-    `_confirm_override`)."""
+    when the new status holds units again, and mail the customer through the outbox (on the way
+    and completed once per booking, `MAILED_ONCE`). An admin sets any status; staff set on the
+    way and completed, on the booking's day (`_staff_refusal`, the day sheet). `override` is the
+    fingerprint of the conflicts the admin was shown and confirms (see `_confirm_override`)."""
     status = str(status)
     if status not in BOOKING_STATUSES:
         raise AdminBookingError("invalid_status", "Unknown status")
@@ -260,33 +376,40 @@ def set_status(
 
     def work() -> StatusChange:
         booking = session.get(Booking, target)
-        actor = _require_for_status(session, actor_id, status, booking.status if booking else "")
+        actor = _require_for_status(session, actor_id, status)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
         items = _items(session, booking.id)
+        if actor.role != "admin":
+            refusal = _staff_refusal(status, booking.status, service_days(items), dates.today(now))
+            if refusal:
+                raise AdminBookingError("invalid_status", refusal)
         conflicts: list[str] = []
         # Units are checked when the booking starts holding them again; on its way from pending
         # or confirmed it holds them already.
         already_held = status == "on_the_way" and booking.status in HOLD_STATUSES
         if status in HOLD_STATUSES and status != booking.status and not already_held:
-            spans = [
-                _Span(i.service_id, i.service_name, i.start_datetime, i.end_datetime, i.quantity)
-                for i in items
-            ]
-            found = _conflicts(session, booking.id, spans)
+            found = _conflicts(session, booking.id, _spans(items))
             _confirm_override(found, override)
             conflicts = found.labels
         before = booking.status
+        mail = before != status and not (
+            status in MAILED_ONCE and _announced(session, booking.id, status)
+        )
+        # Lines whose own status differed (the edit page sets a line's): what an undo restores.
+        lines_before = {str(i.id): i.status for i in items if i.status != before}
         booking.status, booking.updated_at = status, now
         session.add(booking)
         for item in items:
             item.status, item.updated_at = status, now
             session.add(item)
-        extra = {"override": True, "conflicts": conflicts} if conflicts else {}
+        extra: dict[str, Any] = {"override": True, "conflicts": conflicts} if conflicts else {}
+        if lines_before:
+            extra["lines_before"] = lines_before
         audit.record(
             session,
-            actor_id=actor,
-            action="booking_status",
+            actor_id=actor.id,
+            action=STATUS_ACTION,
             entity_type="booking",
             entity_id=booking.id,
             before={"status": before},
@@ -294,17 +417,88 @@ def set_status(
             reference=booking.reference,
             **extra,
         )
-        if before != status:
-            outbox.enqueue(
-                session=session,
-                channel="email",
-                topic="booking_status",
-                recipient=booking.contact_email,
-                payload={"booking_id": str(booking.id), "status": status},
-                booking_id=booking.id,
-                now=now,
-            )
+        if mail:
+            _mail_status(session, booking, status, now)
         return StatusChange(status, tuple(conflicts))
+
+    _locked(session, target)
+    return _in_transaction(session, work)
+
+
+def _mail_status(session: Session, booking: Booking, status: str, now: datetime) -> None:
+    outbox.enqueue(
+        session=session,
+        channel="email",
+        topic="booking_status",
+        recipient=booking.contact_email,
+        payload={"booking_id": str(booking.id), "status": status},
+        booking_id=booking.id,
+        now=now,
+    )
+
+
+def undo_status(
+    *,
+    session: Session,
+    actor_id: object,
+    booking_id: object,
+    reason: object,
+    seen: object,
+    now: datetime | None = None,
+) -> StatusChange:
+    """Set the booking back to the status before its latest status change (`_undo_step`), with
+    the admin's reason, audited (`booking_status_undo`: from, to, reason). `seen` is the status
+    the admin was shown: when it changed meanwhile, nothing is undone (`changed`). What an undo
+    means for each status is docs/architecture.md §5 ('Undoing a status'):
+    - the lines go back with the booking (each to its own status when it had one);
+    - back from cancelled (or completed) to a status that holds units, capacity is checked
+      again (`over_capacity`: the admin sets the status by hand to override);
+    - the customer is mailed only when a cancelled booking stands again; undoing on the way,
+      completed or confirmed mails nothing, and the crew setting out again mails no second
+      'on the way' (`MAILED_ONCE`)."""
+    target = _booking_id(booking_id)
+    now = now or utcnow()
+
+    def work() -> StatusChange:
+        actor = _require_admin(session, actor_id)
+        booking = session.get(Booking, target)
+        if booking is None:
+            raise AdminBookingError("not_found", "Booking not found")
+        said = fields.multi_line(reason, _o("Reason"), REASON_MAX, required=True)
+        if str(seen) != booking.status:
+            raise AdminBookingError("changed", "The status changed meanwhile")
+        step = _undo_step(session, booking)
+        if step is None:
+            raise AdminBookingError("nothing_to_undo", "There is no status change to undo")
+        entry, status = step
+        items = _items(session, booking.id)
+        lines_before = (entry.details or {}).get("lines_before") or {}
+        back = {i.id: str(lines_before.get(str(i.id)) or status) for i in items}
+        if status in HOLD_STATUSES and booking.status not in HOLD_STATUSES:
+            held = [i for i in items if back[i.id] in HOLD_STATUSES]
+            found = _conflicts(session, booking.id, _spans(held))
+            _confirm_override(found, "")
+        before = booking.status
+        booking.status, booking.updated_at = status, now
+        session.add(booking)
+        for item in items:
+            item.status, item.updated_at = back[item.id], now
+            session.add(item)
+        audit.record(
+            session,
+            actor_id=actor,
+            action=UNDO_ACTION,
+            entity_type="booking",
+            entity_id=booking.id,
+            before={"status": before},
+            after={"status": status},
+            reason=said,
+            undoes=str(entry.id),
+            reference=booking.reference,
+        )
+        if before == "cancelled" and status in ("pending", "confirmed"):
+            _mail_status(session, booking, status, now)  # it stands again: they must know
+        return StatusChange(status, ())
 
     _locked(session, target)
     return _in_transaction(session, work)

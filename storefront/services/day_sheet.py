@@ -3,9 +3,10 @@
 Every booking with an item that starts that day (pending, confirmed, on its way or completed;
 never a cancelled one), in the order the crew leaves: when to leave (the earliest start less
 the setup lead of its services, `Service.setup_lead_minutes` or its kind's), what to load, who to
-call, where to go, and when to collect what comes back. Staff set a booking on its way or
-completed (admin_bookings.set_status: the customer is told through the outbox) and write notes.
-"""
+call, where to go, and when to collect what comes back (`comes_back`). Staff set a confirmed
+booking on its way on its day and then completed (admin_bookings.set_status, whose one rule the
+buttons follow: the customer is told through the outbox) and write notes. Printed, the sheet is
+headed with the business's name and the day."""
 
 from __future__ import annotations
 
@@ -17,10 +18,18 @@ from urllib.parse import quote
 from sqlmodel import Session, col, select
 
 from storefront.i18n import _o
-from storefront.models import Booking, BookingItem, BookingNote, Service, kinds, utcnow
+from storefront.models import (
+    Booking,
+    BookingItem,
+    BookingNote,
+    BusinessSettings,
+    Service,
+    kinds,
+    utcnow,
+)
 from storefront.services import audit, dates, fields, permissions
 from storefront.services.admin_booking_list import _day_start_utc
-from storefront.services.admin_bookings import STAFF_STATUSES, AdminBookingError
+from storefront.services.admin_bookings import AdminBookingError, service_days, staff_statuses
 from storefront.services.booking import event_type_label
 from storefront.services.notify import customer_name, with_plus
 
@@ -66,7 +75,7 @@ class SheetBooking:
     pickup: str  # HH:MM local, when to collect what comes back ('' when nothing does)
     pickup_load: str  # 'Bouncer × 2 · Tables × 8': what comes back
     notes: list[SheetNote]
-    # The status buttons the caller may press now (a staff member goes onward only).
+    # The status buttons the caller may press now (admin_bookings.staff_statuses).
     next_statuses: list[str]
 
 
@@ -76,6 +85,7 @@ class DaySheet:
     previous: date
     next: date
     bookings: list[SheetBooking]
+    business_name: str  # the printout's header
 
 
 def _day(value: object, now: datetime | None) -> date:
@@ -102,8 +112,26 @@ def _lead(service: Service | None) -> timedelta:
     return timedelta(minutes=minutes)
 
 
-def _comes_back(service: Service | None) -> bool:
-    return kinds.kind(service.kind).comes_back if service is not None else True
+# Packages that are a visit of people (a mascot, a mascot with activities): nothing is set up
+# at the venue, so nothing is collected after it.
+VISIT_PACKAGES = ("mascot", "mascot-activities")
+
+
+def comes_back(service: Service | None) -> bool:
+    """Whether what a booked service brings to the venue is collected after the event (the
+    sheet's and the digest's pickup): its kind says (`Kind.comes_back`: a mascot's actor comes
+    home alone, tables and bouncers are collected), and a package its type (a mascot package is
+    a visit, a bouncer package is set up). A service gone from the catalogue is collected: the
+    crew looks rather than leave something behind. The one place this is decided."""
+    if service is None:
+        return True
+    if not kinds.kind(service.kind).comes_back:
+        return False
+    if service.kind == "package":
+        return getattr(kinds.read_details(service.kind, service.meta), "type", "") not in (
+            VISIT_PACKAGES
+        )
+    return True
 
 
 def day_sheet(
@@ -112,18 +140,22 @@ def day_sheet(
     """The sheet of `day` (YYYY-MM-DD or DD.MM.YYYY; today, in the business's zone, when blank)."""
     permissions.require_staff(session, actor_id, AdminBookingError)
     picked = _day(day, now)
+    settings = session.get(BusinessSettings, 1) or BusinessSettings()
     return DaySheet(
         day=picked,
         previous=picked - timedelta(days=1),
         next=picked + timedelta(days=1),
-        bookings=jobs(session, picked),
+        bookings=jobs(session, picked, now=now),
+        business_name=settings.business_name,
     )
 
 
-def jobs(session: Session, day: date) -> list[SheetBooking]:
-    """The bookings of `day`'s sheet in the order the crew leaves (no caller check: for the
-    sheet above and the staff's digest, services/reminders.py)."""
+def jobs(session: Session, day: date, *, now: datetime | None = None) -> list[SheetBooking]:
+    """The bookings of `day`'s sheet in the order the crew leaves, each with the statuses staff
+    may set at `now` (no caller check: for the sheet above and the staff's digest,
+    services/reminders.py)."""
     zone = dates.business_zone()
+    today = dates.today(now)
     start, end = _day_start_utc(day), _day_start_utc(day + timedelta(days=1))
     booking_ids = session.exec(
         select(BookingItem.booking_id)
@@ -135,12 +167,14 @@ def jobs(session: Session, day: date) -> list[SheetBooking]:
         )
         .distinct()
     ).all()
-    sheets = [_sheet(session, zone, booking_id) for booking_id in booking_ids]
+    sheets = [_sheet(session, zone, booking_id, today) for booking_id in booking_ids]
     sheets.sort(key=lambda s: (s[0], s[1].start, s[1].reference))
     return [sheet for _leave, sheet in sheets]
 
 
-def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, SheetBooking]:
+def _sheet(
+    session: Session, zone, booking_id: uuid.UUID, today: date
+) -> tuple[datetime, SheetBooking]:
     booking = session.get(Booking, booking_id)
     assert booking is not None
     rows = session.exec(
@@ -151,7 +185,7 @@ def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, She
     ).all()
     items = [item for item, _service in rows]
     leave_at = min(item.start_datetime - _lead(service) for item, service in rows)
-    back = [(item, service) for item, service in rows if _comes_back(service)]
+    back = [(item, service) for item, service in rows if comes_back(service)]
     pickup_at = max((item.end_datetime for item, _service in back), default=None)
     venue = ", ".join(p for p in (booking.venue_address, booking.city) if p)
     phone = fields.readable_phone(booking.contact_phone)
@@ -195,14 +229,9 @@ def _sheet(session: Session, zone, booking_id: uuid.UUID) -> tuple[datetime, She
             )
             for note in notes
         ],
-        next_statuses=next_statuses(booking.status),
+        next_statuses=staff_statuses(booking.status, service_days(items, zone), today),
     )
     return leave_at, sheet
-
-
-def next_statuses(status: str) -> list[str]:
-    """The day's statuses a booking that is `status` may go to (on the way, completed)."""
-    return [s for s, before in STAFF_STATUSES.items() if status in before]
 
 
 def add_note(

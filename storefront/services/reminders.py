@@ -29,7 +29,7 @@ from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.db import error_summary, get_engine, is_outage, session_scope
-from storefront.i18n import _o
+from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import (
     Booking,
     BookingItem,
@@ -154,18 +154,36 @@ def _queue_digest(session: Session, settings: BusinessSettings, now: datetime) -
     return queued
 
 
+# How the digest marks a job not confirmed yet: the crew calls the office before loading.
+PENDING_MARK = N_o("NOT CONFIRMED")
+PENDING_NOTE = N_o("Pending: not confirmed yet; check with the office before loading.")
+
+
 def digest(day, jobs: list[day_sheet.SheetBooking]) -> tuple[dict, list[str]]:
     """The digest of `day`'s jobs in the language of the moment: the mail ({subject, lines})
-    and the WhatsApp template's five parameters."""
+    and the WhatsApp template's five parameters. A pending job is marked in both, and counted
+    in the heading."""
     shown = dates.display_day(day)
-    lines = [_o("Jobs for {day}: {count}").format(day=shown, count=len(jobs)), ""]
+    pending = sum(1 for job in jobs if job.status == "pending")
+    heading = _o("Jobs for {day}: {count}").format(day=shown, count=len(jobs))
+    if pending:
+        heading += " " + office_ngettext(
+            "({count} not confirmed)", "({count} not confirmed)", pending
+        ).format(count=pending)
+    lines = [heading, ""]
     summary = []
     for job in jobs:
         load = ", ".join(f"{line.service} × {line.quantity}" for line in job.lines)
-        lines += [
-            _o("{leave} leave · {start}–{end} · {reference}").format(
+        mark = f"[{_o(PENDING_MARK)}] " if job.status == "pending" else ""
+        lines.append(
+            mark
+            + _o("{leave} leave · {start}–{end} · {reference}").format(
                 leave=job.leave, start=job.start, end=job.end, reference=job.reference
-            ),
+            )
+        )
+        if job.status == "pending":
+            lines.append("  " + _o(PENDING_NOTE))
+        lines += [
             "  "
             + _o("Customer: {name}, {phone}").format(name=job.customer, phone=job.phone or "-"),
             "  " + _o("Where: {venue}").format(venue=job.venue or "-"),
@@ -179,12 +197,12 @@ def digest(day, jobs: list[day_sheet.SheetBooking]) -> tuple[dict, list[str]]:
                 + _o("Special requests: {text}").format(text=" ".join(job.special_requests.split()))
             )
         lines.append("")
-        summary.append(f"{job.leave} {job.reference} {job.venue or '-'}: {load}")
+        summary.append(f"{mark}{job.leave} {job.reference} {job.venue or '-'}: {load}")
     mail = {"subject": _o("Tomorrow's jobs: {day}").format(day=shown), "lines": lines}
     params = [
         _o("Tomorrow's jobs"),
         shown,
-        _o("Jobs for {day}: {count}").format(day=shown, count=len(jobs)),
+        heading,
         "-",
         "; ".join(summary),
     ]

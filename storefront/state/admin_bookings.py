@@ -15,6 +15,7 @@ from storefront import i18n, routes
 from storefront.i18n import N_o, _o, office_ngettext
 from storefront.services import admin_booking_list, admin_bookings
 from storefront.services.admin_bookings import AdminBookingError
+from storefront.services.fields import FieldError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service, typed_just_now
 from storefront.state.errors import log_failure
@@ -38,6 +39,14 @@ CANCEL_FROM_NONE = N_o("No pending bookings from {value}.")
 CANCEL_FROM_ASK = N_o("Cancel {count} pending booking(s) from {value}: {references}?")
 CANCEL_FROM_DONE = N_o("Cancelled {count} pending booking(s) from {value}.")
 BAD_FILTER = N_o("Please check the filter: a status from the list and dates as DD.MM.YYYY.")
+UNDO_DONE = N_o("Booking {reference} is back to {status}.")
+UNDO_CHANGED = N_o(
+    "The status of this booking changed meanwhile: it is now {status}. Nothing was undone."
+)
+UNDO_NOTHING = N_o("There is no status change to undo on this booking.")
+UNDO_OVERBOOK = N_o(
+    "{message} Nothing was undone; to book it anyway, set the status with the buttons above."
+)
 SAVE_REDIRECT_SECONDS = 1.5
 # The list's filter in the address: ?status=&q=&from=&to=&page=, each cut to its length.
 LIMITS = {"status": 16, "q": admin_booking_list.SEARCH_MAX, "from": 10, "to": 10, "page": 6}
@@ -133,6 +142,8 @@ class AdminBookingsState(AdminState):
     # 'Cancel pending from this email / address': 'email' or 'address' while it asks.
     cancel_by: str = ""
     cancel_question: str = ""
+    # 'Undo' of the latest status change: its refusal (a missing reason, a race, capacity).
+    undo_error: str = ""
 
     @rx.var
     def csv_url(self) -> str:
@@ -255,18 +266,22 @@ class AdminBookingsState(AdminState):
         if not caller:
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
-        self.cancel_by, self.cancel_question = "", ""
+        self.cancel_by, self.cancel_question, self.undo_error = "", "", ""
+        await self._load_detail(caller, str(booking_id)[:64])
+
+    async def _load_detail(self, caller: str, booking_id: str) -> bool:
+        """Fill the detail modal with the booking as it is now; False when it cannot be read."""
         try:
             found = await call_service(
-                admin_booking_list.booking_detail, actor_id=caller, booking_id=str(booking_id)[:64]
+                admin_booking_list.booking_detail, actor_id=caller, booking_id=booking_id
             )
         except AdminBookingError as exc:
             self.error = _o(NOT_FOUND) if exc.code == "not_found" else _o(BOOKING_FAILED)
-            return
+            return False
         except Exception as exc:
-            log_failure("AdminBookingsState.open_detail", exc, booking=str(booking_id)[:64])
+            log_failure("AdminBookingsState.open_detail", exc, booking=booking_id)
             self.error = _o(BOOKING_FAILED)
-            return
+            return False
         view = found.view
         self.detail = {
             "id": view.id,
@@ -283,6 +298,8 @@ class AdminBookingsState(AdminState):
             "total": view.total_label,
             "status": view.status,
             "status_label": status_label(view.status),
+            "undo_to": found.undo_to,
+            "undo_label": status_label(found.undo_to) if found.undo_to else "",
             "special_requests": view.special_requests or _o("None"),
             "edit_url": i18n.href(routes.with_id(routes.ADMIN_BOOKING_EDIT, view.id)),
         }
@@ -297,12 +314,13 @@ class AdminBookingsState(AdminState):
             for line in view.lines
         ]
         self.detail_open = True
+        return True
 
     @rx.event
     def close_detail(self, _open: bool = False):
         self.detail_open = False
         self.conflicts, self.asked_status, self._fingerprint = [], "", ""
-        self.cancel_by, self.cancel_question = "", ""
+        self.cancel_by, self.cancel_question, self.undo_error = "", "", ""
 
     async def _set_status(self, status: str, override: str):
         caller = await self._admin_id()
@@ -334,11 +352,9 @@ class AdminBookingsState(AdminState):
             self.detail_error = _o(STATUS_FAILED)
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
-        self._fingerprint = ""
-        self.detail["status"] = status
-        self.detail["status_label"] = status_label(status)
-        self.detail_lines = [line | {"status": status_label(status)} for line in self.detail_lines]
+        self._fingerprint, self.undo_error = "", ""
         self.notice = _o("Booking status updated to {status}").format(status=status_code(status))
+        await self._load_detail(caller, self.detail["id"])
         await self._reload(caller)
 
     @rx.event
@@ -356,6 +372,54 @@ class AdminBookingsState(AdminState):
     def keep_status(self):
         self.conflicts, self.asked_status, self.detail_error = [], "", ""
         self._fingerprint = ""
+
+    # --- undoing a status ----------------------------------------------------------------------
+
+    @rx.event
+    async def undo_status(self, form: dict | None = None):
+        """'Undo': the booking back to the status before its latest change, with the reason
+        the admin typed (required; audited with from and to). The form keeps what was typed
+        until it succeeds."""
+        caller = await self._admin_id()
+        if not caller or not self.detail.get("id") or not self.detail.get("undo_to"):
+            return
+        typed = form.get("reason") if isinstance(form, dict) else ""
+        reason = str(typed or "")[: admin_bookings.REASON_MAX * 2]
+        booking_id, self.undo_error, self.detail_error = self.detail["id"], "", ""
+        try:
+            done = await call_service(
+                admin_bookings.undo_status,
+                actor_id=caller,
+                booking_id=booking_id,
+                reason=reason,
+                seen=self.detail.get("status", ""),
+            )
+        except FieldError as exc:
+            self.undo_error = exc.message
+            return
+        except AdminBookingError as exc:
+            if exc.code == "over_capacity":
+                self.undo_error = _o(UNDO_OVERBOOK).format(message=overbook_message(exc))
+            elif exc.code in ("changed", "nothing_to_undo"):
+                await self._load_detail(caller, booking_id)
+                self.undo_error = (
+                    _o(UNDO_CHANGED).format(status=self.detail.get("status_label", ""))
+                    if exc.code == "changed"
+                    else _o(UNDO_NOTHING)
+                )
+            else:
+                self.undo_error = _o(NOT_FOUND) if exc.code == "not_found" else _o(STATUS_FAILED)
+            return
+        except Exception as exc:
+            log_failure("AdminBookingsState.undo_status", exc, booking=booking_id)
+            self.undo_error = _o(STATUS_FAILED)
+            return
+        self.conflicts, self.asked_status, self._fingerprint = [], "", ""
+        self.notice = _o(UNDO_DONE).format(
+            reference=self.detail.get("reference", ""), status=status_label(done.status)
+        )
+        await self._load_detail(caller, booking_id)
+        await self._reload(caller)
 
     # --- cancelling a flood -------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ def day_url(day: date) -> str:
 class DaySheetState(StaffState):
     day: str = ""  # YYYY-MM-DD of the sheet shown
     title: str = ""  # 'Wednesday, 25.11.2026'
+    business_name: str = ""  # the printout's header
     previous_url: str = ""
     next_url: str = ""
     today_url: str = ""
@@ -68,6 +69,7 @@ class DaySheetState(StaffState):
         self.next_url = day_url(sheet.next)
         self.today_url = i18n.href(routes.ADMIN_DAY)
         self.bookings = sheet.bookings
+        self.business_name = sheet.business_name
         self.loaded = True
 
     @rx.event
@@ -82,7 +84,8 @@ class DaySheetState(StaffState):
 
     @rx.event
     async def mark(self, booking_id: str, status: str):
-        """On the way or completed (the customer is told through the outbox)."""
+        """On the way or completed (the customer is told through the outbox), when the sheet
+        offers it; the service decides again (a confirmed booking on its day, then completed)."""
         if self.busy:
             return  # a second press while the first is on its way
         caller = await self._staff_id()

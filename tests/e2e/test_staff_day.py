@@ -1,7 +1,10 @@
-"""A driver's day on a phone (issue 22): a staff member signs in, opens today's sheet, sees whom
-to call and where to go, marks the booking on the way (the customer's message waits in the
-outbox) and completed, writes a note, and cannot open the back office's other screens; forged
-events of theirs to the admin handlers change nothing."""
+"""A driver's day on a phone (issue 22, issue 34 item 11): a staff member signs in, opens today's
+sheet, sees whom to call and where to go, marks a confirmed booking on the way (the customer's
+message waits in the outbox) and then completed, writes a note, and cannot open the back
+office's other screens; a pending booking, or tomorrow's, offers no status and a forged 'On
+the way' for it changes nothing; forged events of theirs to the admin handlers change nothing.
+An admin undoes a status with a reason, in both editions; the printed sheet is headed with its
+title, the business's name and the day, and lists no pickup for a mascot visit."""
 
 from __future__ import annotations
 
@@ -13,9 +16,18 @@ import pytest
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
+from storefront import i18n
 from storefront.db import make_engine
-from storefront.models import Booking, BookingNote, NotificationOutbox, User
-from storefront.services import auth, booking, dates
+from storefront.models import (
+    AuditLog,
+    Booking,
+    BookingItem,
+    BookingNote,
+    BusinessSettings,
+    NotificationOutbox,
+    User,
+)
+from storefront.services import admin_bookings, auth, booking, dates
 from storefront.state.day_sheet import DaySheetState
 from tests.e2e.helpers import PASSWORD, sign_in
 from tests.e2e.socket_client import Tab
@@ -45,20 +57,55 @@ def _staff(server) -> tuple[str, str, str]:
     return result
 
 
-def _todays_booking(server) -> tuple[str, str]:
-    """A booking of a fresh service today at 12:00 (local), placed two days ago: (id, ref)."""
+def _admin(server, language: str | None = None) -> tuple[str, str]:
+    """An admin with a session (and the back office's language): (id, token)."""
     engine = make_engine(server.database_url)
-    today = dates.today()
+    with Session(engine) as session:
+        user = User(
+            email=f"boss-{uuid.uuid4().hex[:8]}@example.com", role="admin", language=language
+        )
+        session.add(user)
+        session.flush()
+        token = auth.create_session(session=session, user_id=user.id, remember=False)
+        session.commit()
+        result = (str(user.id), token)
+    engine.dispose()
+    return result
+
+
+def _signed_in(page, server, token: str) -> None:
+    host = server.url.split("//")[1].split(":")[0]
+    page.context.add_cookies(
+        [{"name": auth.COOKIE_NAME, "value": token, "domain": host, "path": "/"}]
+    )
+
+
+def _todays_booking(
+    server, *, status: str = "confirmed", days: int = 0, kind: str = "service", meta=None
+) -> tuple[str, str]:
+    """A booking of a fresh service today (or `days` later) at 12:00 (local), placed two days
+    ago and set to `status` by an admin: (id, ref)."""
+    engine = make_engine(server.database_url)
+    day = dates.today() + timedelta(days=days)
     with Session(engine, expire_on_commit=False) as session:
         service = make_service(session, title=f"Castle {uuid.uuid4().hex[:6]}", units=3)
+        service.kind, service.meta = kind, meta or {}
+        session.add(service)
         session.commit()
         placed = booking.place_booking(
             session=session,
-            lines=[line(service, today.isoformat(), "12:00", hours=2)],
+            lines=[line(service, day.isoformat(), "12:00", hours=2)],
             contact=contact(email="day.guest@example.com", full_name="Vjosa Hoxha"),
             idempotency_key=f"day-{uuid.uuid4().hex}",
             now=datetime.now(dates.business_zone()) - timedelta(days=2),
         )
+        if status != "pending":
+            admin = User(email=f"office-{uuid.uuid4().hex[:8]}@example.com", role="admin")
+            session.add(admin)
+            session.commit()
+            admin_bookings.set_status(
+                session=session, actor_id=admin.id, booking_id=placed.id, status=status
+            )
     engine.dispose()
     return placed.id, placed.reference
 
@@ -82,6 +129,7 @@ def _stored(server, booking_id: str):
 
 def test_a_driver_runs_the_day_from_a_phone(phone, server):
     booking_id, reference = _todays_booking(server)
+    _pending_id, pending = _todays_booking(server, status="pending")
     _staff_id, _token, email = _staff(server)
     # Signed in from the form (its default is the back office): staff land on today's sheet.
     sign_in(phone, email)
@@ -95,6 +143,12 @@ def test_a_driver_runs_the_day_from_a_phone(phone, server):
         "href", re.compile(r"^https://www\.google\.com/maps/search/\?api=1&query=Rruga")
     )
     expect(sheet.get_by_test_id("sheet-pickup")).to_contain_text("Pick up at 14:00")
+    # A booking not confirmed yet is not set out for; a confirmed one is, and only then done.
+    not_confirmed = phone.get_by_test_id("sheet-booking").filter(has_text=pending)
+    expect(not_confirmed.get_by_test_id("sheet-status")).to_have_text("pending")
+    expect(not_confirmed.get_by_test_id("sheet-on_the_way")).to_have_count(0)
+    expect(not_confirmed.get_by_test_id("sheet-completed")).to_have_count(0)
+    expect(sheet.get_by_test_id("sheet-completed")).to_have_count(0)
     # Made for a thumb: the buttons are big, and nothing runs off the side of the phone.
     on_the_way = sheet.get_by_test_id("sheet-on_the_way")
     assert on_the_way.bounding_box()["height"] >= 44
@@ -116,7 +170,7 @@ def test_a_driver_runs_the_day_from_a_phone(phone, server):
     expect(sheet.locator("li", has_text="All packed, gate code 4411")).to_contain_text("Driton")
     assert _stored(server, booking_id) == (
         "completed",
-        ["completed", "on_the_way"],
+        ["completed", "confirmed", "on_the_way"],
         ["All packed, gate code 4411"],
     )
 
@@ -168,3 +222,192 @@ def test_forged_admin_events_from_staff_change_nothing(server):
 
     _run(as_guest())
     assert _snapshot(server, booking_id) == before
+
+
+def test_tomorrows_sheet_sets_nothing_out_and_a_forged_on_the_way_is_refused(phone, server):
+    """The reviewer's case: a driver opened tomorrow's sheet and set a pending booking on its
+    way, then completed; the customer was mailed 'Jemi rrugës' a day early."""
+    tomorrow = (dates.today() + timedelta(days=1)).isoformat()
+    pending_id, pending = _todays_booking(server, status="pending", days=1)
+    confirmed_id, confirmed = _todays_booking(server, days=1)
+    staff_id, token, _email = _staff(server)
+    _signed_in(phone, server, token)
+    phone.goto(f"/admin/day/{tomorrow}")
+    for reference in (pending, confirmed):
+        job = phone.get_by_test_id("sheet-booking").filter(has_text=reference)
+        expect(job).to_be_visible()
+        expect(job.get_by_test_id("sheet-on_the_way")).to_have_count(0)
+        expect(job.get_by_test_id("sheet-completed")).to_have_count(0)
+    before = [_stored(server, b) for b in (pending_id, confirmed_id)]
+
+    # Forged from a staff tab that has tomorrow's sheet: nothing moves, no mail goes.
+    mark = f"{DaySheetState.get_full_name()}.mark"
+
+    async def forged():
+        async with Tab(server.url, token) as tab:
+            path = f"/admin/day/{tomorrow}"
+            await tab.send_name(
+                f"{DaySheetState.get_full_name()}.load", path, query={"day": tomorrow}
+            )
+            for booking_id in (pending_id, confirmed_id):
+                for status in ("on_the_way", "completed"):
+                    await tab.send_event(mark, path, {"booking_id": booking_id, "status": status})
+
+    _run(forged())
+    assert [_stored(server, b) for b in (pending_id, confirmed_id)] == before
+
+    # A sheet opened when the booking was confirmed, which an admin has since set back to
+    # pending: the tab still shows the button, the server refuses and says why.
+    today_id, today_ref = _todays_booking(server)
+    today = dates.today().isoformat()
+
+    async def stale():
+        async with Tab(server.url, token) as tab:
+            path = f"/admin/day/{today}"
+            await tab.send_name(f"{DaySheetState.get_full_name()}.load", path, query={"day": today})
+            assert today_ref in tab.states_text()
+            _set_back_to_pending(server, today_id)
+            await tab.send_event(mark, path, {"booking_id": today_id, "status": "on_the_way"})
+            return tab.states_text()
+
+    text = _run(stale())
+    assert "Only a confirmed booking can be set on the way." in text
+    assert _stored(server, today_id)[:2] == ("pending", ["confirmed"])
+    assert staff_id  # the member of staff whose tab it was
+
+
+def _set_back_to_pending(server, booking_id: str) -> None:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        stored = session.get(Booking, uuid.UUID(booking_id))
+        stored.status = "pending"
+        session.add(stored)
+        for item in session.exec(
+            select(BookingItem).where(BookingItem.booking_id == stored.id)
+        ).all():
+            item.status = "pending"
+            session.add(item)
+        session.commit()
+    engine.dispose()
+
+
+def _undo_entry(server, booking_id: str) -> dict | None:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        entry = session.exec(
+            select(AuditLog).where(
+                AuditLog.action == "booking_status_undo", AuditLog.entity_id == booking_id
+            )
+        ).first()
+        result = None if entry is None else entry.details
+    engine.dispose()
+    return result
+
+
+def _office(text: str, language: str) -> str:
+    with i18n.using(language):
+        return i18n.office_gettext(text)
+
+
+@pytest.mark.parametrize("language", ["en", "sq"])
+def test_an_admin_undoes_on_the_way_with_a_reason(page, server, language):
+    """The driver pressed 'On the way' too early: the admin sets it back, saying why; the audit
+    log keeps from, to and the reason; the customer is not mailed again, not even when the crew
+    does set out."""
+    booking_id, reference = _todays_booking(server)
+    staff_id, staff_token, _email = _staff(server)
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        admin_bookings.set_status(
+            session=session, actor_id=staff_id, booking_id=booking_id, status="on_the_way"
+        )
+    engine.dispose()
+    _admin_id, token = _admin(server, language if language == "sq" else None)
+    _signed_in(page, server, token)
+    t = (lambda text: _office(text, language)) if language == "sq" else (lambda text: text)
+    prefix = "/sq" if language == "sq" else ""
+    page.goto(f"{prefix}/admin/bookings?q={reference}")
+    row = page.get_by_test_id("booking-row")
+    expect(row).to_have_count(1)
+    row.get_by_test_id("booking-view").click()
+    detail = page.get_by_test_id("booking-detail")
+    expect(detail.get_by_test_id("status-badge")).to_have_text(t("on the way"))
+    undo = detail.get_by_test_id("undo-form")
+    expect(undo).to_contain_text(t("Undo the last status change"))
+    button = detail.get_by_test_id("status-undo")
+    expect(button).to_have_text(t("Undo: back to {status}").format(status=t("confirmed")))
+
+    # Without a reason, nothing happens but a message beside it.
+    button.click()
+    expect(detail.get_by_test_id("undo-error")).to_contain_text(t("Reason"))
+    assert _stored(server, booking_id)[0] == "on_the_way"
+
+    detail.get_by_label(t("Reason (required)")).fill("Pressed before leaving the depot")
+    button.click()
+    expect(page.get_by_test_id("admin-notice")).to_have_text(
+        t("Booking {reference} is back to {status}.").format(
+            reference=reference, status=t("confirmed")
+        )
+    )
+    expect(detail.get_by_test_id("status-badge")).to_have_text(t("confirmed"))
+    # The next undo would go back to pending: the form is there again, empty.
+    expect(button).to_have_text(t("Undo: back to {status}").format(status=t("pending")))
+    expect(detail.get_by_label(t("Reason (required)"))).to_have_value("")
+    details = _undo_entry(server, booking_id)
+    assert details["before"] == {"status": "on_the_way"}
+    assert details["after"] == {"status": "confirmed"}
+    assert details["reason"] == "Pressed before leaving the depot"
+
+    # The crew sets out for real: no second 'on the way' for the customer.
+    async def set_out():
+        async with Tab(server.url, staff_token) as tab:
+            today = dates.today().isoformat()
+            path = f"/admin/day/{today}"
+            await tab.send_name(f"{DaySheetState.get_full_name()}.load", path, query={"day": today})
+            await tab.send_event(
+                f"{DaySheetState.get_full_name()}.mark",
+                path,
+                {"booking_id": booking_id, "status": "on_the_way"},
+            )
+
+    _run(set_out())
+    assert _stored(server, booking_id)[:2] == ("on_the_way", ["confirmed", "on_the_way"])
+
+
+def _business_name(server) -> str:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        row = session.get(BusinessSettings, 1) or BusinessSettings()
+        name = row.business_name
+    engine.dispose()
+    return name
+
+
+@pytest.mark.parametrize("language", ["en", "sq"])
+def test_the_printed_sheet_is_headed_and_a_mascot_visit_has_no_pickup(page, server, language):
+    _visit_id, visit = _todays_booking(
+        server, kind="package", meta={"type": "mascot", "features": []}
+    )
+    _castle_id, castle = _todays_booking(server)
+    _admin_id, token = _admin(server, language if language == "sq" else None)
+    _signed_in(page, server, token)
+    t = (lambda text: _office(text, language)) if language == "sq" else (lambda text: text)
+    prefix = "/sq" if language == "sq" else ""
+    today = dates.today()
+    page.goto(f"{prefix}/admin/day/{today.isoformat()}")
+    jobs = page.get_by_test_id("sheet-booking")
+    expect(jobs.filter(has_text=visit)).to_be_visible()
+    expect(jobs.filter(has_text=visit).get_by_test_id("sheet-pickup")).to_have_count(0)
+    expect(jobs.filter(has_text=castle).get_by_test_id("sheet-pickup")).to_contain_text(
+        t("Pick up at {time}").format(time="14:00")
+    )
+    header = page.get_by_test_id("sheet-print-header")
+    expect(header).to_be_hidden()  # the screen has the frame's title
+
+    page.emulate_media(media="print")
+    weekday = t(dates.OFFICE_DAY_NAMES[(today.weekday() + 1) % 7])
+    expect(header).to_be_visible()
+    expect(header.locator("h1")).to_have_text(f"{t('Day Sheet')} · {_business_name(server)}")
+    expect(header).to_contain_text(f"{weekday}, {today.strftime('%d.%m.%Y')}")
+    expect(page.get_by_test_id("admin-sidebar")).to_be_hidden()
+    expect(jobs.filter(has_text=visit).get_by_test_id("sheet-pickup")).to_have_count(0)

@@ -1,25 +1,58 @@
-"""Event-day operations on SQLite and PostgreSQL (issue 22): the staff role, the day sheet (who
-leaves when, what to load, who to call, where to go, what comes back), staff notes, and the
-statuses staff may set (on the way, completed), with the customer's short message through the
-outbox in their language."""
+"""Event-day operations on SQLite and PostgreSQL (issue 22, issue 34 item 11): the staff role, the
+day sheet (who leaves when, what to load, who to call, where to go, what comes back), staff
+notes, and the statuses staff may set (on the way for a confirmed booking on its day in the
+business's zone, then completed), with the customer's short message through the outbox in their
+language, once; an admin's undo of a status, with its reason, audited."""
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from functools import partial
 
 import pytest
 from sqlmodel import select
 
-from storefront.models import AuditLog, Booking, BookingNote, NotificationOutbox, Service, User
+from storefront import i18n
+from storefront.models import (
+    AuditLog,
+    Booking,
+    BookingItem,
+    BookingNote,
+    NotificationOutbox,
+    Service,
+    User,
+)
+from storefront.services import (
+    admin_booking_list,
+    admin_week,
+    auth,
+    day_sheet,
+    notify,
+    outbox,
+    reminders,
+    users,
+)
 from storefront.services import admin_bookings as ab
-from storefront.services import admin_week, auth, day_sheet, notify, outbox, users
 from storefront.services.admin_bookings import AdminBookingError
 from storefront.services.fields import FieldError
 from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
 DAY = "2026-06-10"
+ON_THE_DAY = datetime(2026, 6, 10, 6, 0, tzinfo=UTC)  # 08:00 in Belgrade on DAY
 _place = partial(place, now=NOW)
+
+
+def _confirmed(session, lines, **contact_fields):
+    """A booking placed a while ago and confirmed by an admin: what the crew sets out for."""
+    placed = _place(session, lines, **contact_fields)
+    ab.set_status(
+        session=session,
+        actor_id=_user(session, "admin"),
+        booking_id=placed.id,
+        status="confirmed",
+        now=NOW,
+    )
+    return placed
 
 
 def _user(session, role="staff", name=None) -> str:
@@ -82,7 +115,8 @@ def test_the_sheet_lists_the_days_bookings_in_the_order_the_crew_leaves(session)
     assert (table_job.pickup, table_job.pickup_load) == ("16:00", "Round table × 6")
     assert (elsa.pickup, elsa.pickup_load) == ("", "")
     assert table_job.phone == "+383 44 123 456"
-    assert table_job.next_statuses == ["on_the_way", "completed"]
+    # Pending bookings, and a sheet opened days before: no status to set yet.
+    assert table_job.next_statuses == []
     assert (sheet.previous.isoformat(), sheet.next.isoformat()) == ("2026-06-09", "2026-06-11")
 
 
@@ -107,15 +141,18 @@ def test_only_staff_and_admins_open_the_sheet_and_the_calendar(session):
 def test_staff_set_a_booking_on_its_way_and_completed_and_the_customer_hears_of_it(session):
     staff = _user(session)
     bouncer = make_service(session, units=1)
-    placed = _place(session, [line(bouncer, DAY, "10:00")])
+    placed = _confirmed(session, [line(bouncer, DAY, "10:00")])
     booking = session.get(Booking, uuid.UUID(placed.id))
     booking.language = "en"
     session.add(booking)
     session.commit()
+    set_by_staff = partial(
+        ab.set_status, session=session, actor_id=staff, booking_id=placed.id, now=ON_THE_DAY
+    )
 
-    ab.set_status(session=session, actor_id=staff, booking_id=placed.id, status="on_the_way")
+    set_by_staff(status="on_the_way")
     assert booking_statuses(session, placed.id) == ("on_the_way", {"on_the_way"})
-    ab.set_status(session=session, actor_id=staff, booking_id=placed.id, status="completed")
+    set_by_staff(status="completed")
     assert booking_statuses(session, placed.id) == ("completed", {"completed"})
 
     mails = session.exec(
@@ -123,23 +160,128 @@ def test_staff_set_a_booking_on_its_way_and_completed_and_the_customer_hears_of_
         .where(NotificationOutbox.topic == "booking_status")
         .order_by(NotificationOutbox.created_at)
     ).all()
-    assert [m.payload["status"] for m in mails] == ["on_the_way", "completed"]
-    on_the_way = notify.render(outbox._detached(mails[0]), session=session)
+    assert [m.payload["status"] for m in mails] == ["confirmed", "on_the_way", "completed"]
+    on_the_way = notify.render(outbox._detached(mails[1]), session=session)
     assert on_the_way.subject == f"We are on our way: booking {placed.reference}"
     assert "We are on our way to Rruga Agim Ramadani 15, Prishtina." in on_the_way.text
-    audited = session.exec(select(AuditLog).where(AuditLog.action == "booking_status")).all()
-    assert {str(a.actor_user_id) for a in audited} == {staff}
+    audited = session.exec(
+        select(AuditLog).where(AuditLog.action == "booking_status").order_by(AuditLog.created_at)
+    ).all()
+    assert [str(a.actor_user_id) for a in audited][1:] == [staff, staff]
 
 
 def test_the_on_the_way_message_speaks_the_customers_language(session):
     staff = _user(session)
-    placed = _place(session, [line(make_service(session), DAY, "10:00")])
-    ab.set_status(session=session, actor_id=staff, booking_id=placed.id, status="on_the_way")
-    row = session.exec(
-        select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
-    ).one()
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    ab.set_status(
+        session=session,
+        actor_id=staff,
+        booking_id=placed.id,
+        status="on_the_way",
+        now=ON_THE_DAY,
+    )
+    [row] = [
+        r
+        for r in session.exec(
+            select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
+        ).all()
+        if r.payload["status"] == "on_the_way"
+    ]
     message = notify.render(outbox._detached(row), session=session)
     assert message.subject.startswith("Jemi rrugës")
+
+
+def _refusal(session, actor, placed, status, now) -> str:
+    with pytest.raises(AdminBookingError) as refused:
+        ab.set_status(session=session, actor_id=actor, booking_id=placed.id, status=status, now=now)
+    assert refused.value.code == "invalid_status"
+    return refused.value.message
+
+
+def test_staff_set_on_the_way_only_a_confirmed_booking_on_its_day(session):
+    """The reviewer's case: tomorrow's sheet, a pending booking, 'On the way' then 'Completed';
+    the customer was told 'Jemi rrugës' a day early. Now neither is offered nor accepted."""
+    staff = _user(session)
+    service = make_service(session, units=3)
+    pending = _place(session, [line(service, DAY, "10:00")])
+    confirmed = _confirmed(session, [line(service, DAY, "12:00")])
+    day_before = datetime(2026, 6, 9, 15, 0, tzinfo=UTC)  # 17:00 on the 9th in Belgrade
+
+    sheet = day_sheet.day_sheet(session=session, actor_id=staff, day=DAY, now=day_before)
+    assert {b.reference: b.next_statuses for b in sheet.bookings} == {
+        pending.reference: [],
+        confirmed.reference: [],
+    }
+    assert _refusal(session, staff, pending, "on_the_way", day_before) == ab.NOT_CONFIRMED
+    assert _refusal(session, staff, pending, "completed", day_before) == ab.NOT_ON_ITS_WAY
+    assert _refusal(session, staff, confirmed, "on_the_way", day_before) == ab.NOT_ITS_DAY
+    assert _refusal(session, staff, confirmed, "completed", day_before) == ab.NOT_ON_ITS_WAY
+    # On the day a pending booking is still not set out for; the confirmed one is, and only
+    # then may it be completed.
+    assert _refusal(session, staff, pending, "on_the_way", ON_THE_DAY) == ab.NOT_CONFIRMED
+    assert _refusal(session, staff, confirmed, "completed", ON_THE_DAY) == ab.NOT_ON_ITS_WAY
+    sheet = day_sheet.day_sheet(session=session, actor_id=staff, day=DAY, now=ON_THE_DAY)
+    assert {b.reference: b.next_statuses for b in sheet.bookings} == {
+        pending.reference: [],
+        confirmed.reference: ["on_the_way"],
+    }
+    ab.set_status(
+        session=session,
+        actor_id=staff,
+        booking_id=confirmed.id,
+        status="on_the_way",
+        now=ON_THE_DAY,
+    )
+    sheet = day_sheet.day_sheet(session=session, actor_id=staff, day=DAY, now=ON_THE_DAY)
+    assert {b.reference: b.next_statuses for b in sheet.bookings}[confirmed.reference] == [
+        "completed"
+    ]
+    # A driver who forgot may still complete it the morning after.
+    ab.set_status(
+        session=session,
+        actor_id=staff,
+        booking_id=confirmed.id,
+        status="completed",
+        now=ON_THE_DAY + timedelta(days=1),
+    )
+    assert booking_statuses(session, pending.id) == ("pending", {"pending"})
+    assert booking_statuses(session, confirmed.id) == ("completed", {"completed"})
+    statuses = session.exec(
+        select(NotificationOutbox.payload).where(NotificationOutbox.topic == "booking_status")
+    ).all()
+    assert sorted(p["status"] for p in statuses) == ["completed", "confirmed", "on_the_way"]
+
+
+def test_its_day_is_the_business_days_not_the_servers(session):
+    """A job at 00:30 in Belgrade is on the 10th there while it is still the 9th in UTC."""
+    staff = _user(session)
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    item = session.exec(
+        select(BookingItem).where(BookingItem.booking_id == uuid.UUID(placed.id))
+    ).one()
+    item.start_datetime = datetime(2026, 6, 9, 22, 30, tzinfo=UTC)  # moved by hand to 00:30
+    item.end_datetime = item.start_datetime + timedelta(hours=2)
+    session.add(item)
+    session.commit()
+    late_on_the_9th = datetime(2026, 6, 9, 21, 30, tzinfo=UTC)  # 23:30 on the 9th in Belgrade
+    just_after_midnight = datetime(2026, 6, 9, 22, 10, tzinfo=UTC)  # 00:10 on the 10th there
+    assert _refusal(session, staff, placed, "on_the_way", late_on_the_9th) == ab.NOT_ITS_DAY
+    ab.set_status(
+        session=session,
+        actor_id=staff,
+        booking_id=placed.id,
+        status="on_the_way",
+        now=just_after_midnight,
+    )
+    assert booking_statuses(session, placed.id) == ("on_the_way", {"on_the_way"})
+
+
+def test_an_admin_still_sets_any_status_any_day(session):
+    admin = _user(session, "admin")
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    for status in ("on_the_way", "completed", "pending"):
+        ab.set_status(session=session, actor_id=admin, booking_id=placed.id, status=status, now=NOW)
+        assert booking_statuses(session, placed.id)[0] == status
 
 
 @pytest.mark.parametrize("status", ["confirmed", "cancelled", "pending"])
@@ -250,3 +392,213 @@ def test_staff_land_on_the_day_sheet_after_signing_in():
     )
     assert auth.landing_after_sign_in("/cart", is_admin=False, is_staff=True) == "/cart"
     assert auth.landing_after_sign_in(None, is_admin=True, is_staff=True) == "/admin"
+
+
+def _package(session, title: str, kind_type: str) -> Service:
+    service = make_service(session, title=title, units=3)
+    service.kind, service.meta = "package", {"type": kind_type, "features": []}
+    session.add(service)
+    session.commit()
+    return service
+
+
+def test_what_comes_back_is_decided_in_one_place_a_mascot_visit_brings_nothing_back(session):
+    staff = _user(session)
+    mascot_package = _package(session, "Paketa maskota", "mascot")
+    activities = _package(session, "Paketa aktivitete", "mascot-activities")
+    bouncer_package = _package(session, "Paketa bouncer", "bouncer")
+    mascot = _kind(session, make_service(session, title="Elsa"), "mascot")
+    visit = _place(
+        session,
+        [
+            line(mascot_package, DAY, "10:00"),
+            line(activities, DAY, "10:00"),
+            line(mascot, DAY, "10:00"),
+        ],
+    )
+    mixed = _place(
+        session, [line(mascot_package, DAY, "14:00"), line(bouncer_package, DAY, "14:00", hours=3)]
+    )
+    jobs = {
+        b.reference: b
+        for b in day_sheet.day_sheet(session=session, actor_id=staff, day=DAY).bookings
+    }
+    assert (jobs[visit.reference].pickup, jobs[visit.reference].pickup_load) == ("", "")
+    # Only the bouncer is collected, when it ends.
+    assert (jobs[mixed.reference].pickup, jobs[mixed.reference].pickup_load) == (
+        "17:00",
+        "Paketa bouncer × 1",
+    )
+    assert [day_sheet.comes_back(s) for s in (mascot_package, activities, mascot)] == [False] * 3
+    assert day_sheet.comes_back(bouncer_package) and day_sheet.comes_back(None)
+    assert day_sheet.comes_back(_kind(session, make_service(session), "table"))
+
+
+def test_the_digest_marks_the_jobs_not_confirmed_yet(session):
+    service = make_service(session, title="Castle", units=3)
+    pending = _place(session, [line(service, DAY, "09:00")])
+    confirmed = _confirmed(session, [line(service, DAY, "12:00")])
+    jobs = day_sheet.jobs(session, date(2026, 6, 10))
+    with i18n.using("en"):
+        mail, params = reminders.digest(date(2026, 6, 10), jobs)
+    text = "\n".join(mail["lines"])
+    assert mail["lines"][0] == "Jobs for 10.06.2026: 2 (1 not confirmed)"
+    [pending_line] = [x for x in mail["lines"] if pending.reference in x]
+    [confirmed_line] = [x for x in mail["lines"] if confirmed.reference in x]
+    assert pending_line.startswith("[NOT CONFIRMED] ")
+    assert not confirmed_line.startswith("[")
+    assert "Pending: not confirmed yet; check with the office before loading." in text
+    assert params[2] == "Jobs for 10.06.2026: 2 (1 not confirmed)"
+    assert f"[NOT CONFIRMED] 08:00 {pending.reference}" in params[4]
+    assert f"[NOT CONFIRMED] 11:00 {confirmed.reference}" not in params[4]
+    with i18n.using("sq"):
+        mail, params = reminders.digest(date(2026, 6, 10), jobs)
+    assert mail["lines"][0] == "Punët për 10.06.2026: 2 (1 e pakonfirmuar)"
+    assert f"[PA KONFIRMIM] 08:00 {pending.reference}" in params[4]
+
+
+# --- an admin's undo -----------------------------------------------------------------------
+
+
+def _undo(
+    session, admin, placed, *, reason="The driver pressed it by mistake", seen=None, now=None
+):
+    session.expire_all()
+    return ab.undo_status(
+        session=session,
+        actor_id=admin,
+        booking_id=placed.id,
+        reason=reason,
+        seen=seen or session.get(Booking, uuid.UUID(placed.id)).status,
+        now=now or ON_THE_DAY,
+    )
+
+
+def _status_mails(session, placed) -> list[str]:
+    rows = session.exec(
+        select(NotificationOutbox)
+        .where(
+            NotificationOutbox.topic == "booking_status",
+            NotificationOutbox.booking_id == uuid.UUID(placed.id),
+        )
+        .order_by(NotificationOutbox.created_at)
+    ).all()
+    return [r.payload["status"] for r in rows]
+
+
+def test_an_admin_undoes_on_the_way_with_a_reason_and_the_customer_is_not_told_twice(session):
+    staff, admin = _user(session), _user(session, "admin")
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    set_by_staff = partial(
+        ab.set_status, session=session, actor_id=staff, booking_id=placed.id, now=ON_THE_DAY
+    )
+    set_by_staff(status="on_the_way")
+    session.expire_all()
+    detail = admin_booking_list.booking_detail(
+        session=session, actor_id=admin, booking_id=placed.id
+    )
+    assert detail.undo_to == "confirmed"
+
+    # A reason is required, the status must be the one the admin saw, and only admins undo.
+    with pytest.raises(FieldError) as blank:
+        _undo(session, admin, placed, reason="  ")
+    assert blank.value.code == "required"
+    with pytest.raises(AdminBookingError) as stale:
+        _undo(session, admin, placed, seen="confirmed")
+    assert stale.value.code == "changed"
+    with pytest.raises(AdminBookingError) as refused:
+        _undo(session, staff, placed)
+    assert refused.value.code == "not_allowed"
+    assert booking_statuses(session, placed.id) == ("on_the_way", {"on_the_way"})
+
+    assert _undo(session, admin, placed).status == "confirmed"
+    assert booking_statuses(session, placed.id) == ("confirmed", {"confirmed"})
+    entry = session.exec(select(AuditLog).where(AuditLog.action == "booking_status_undo")).one()
+    assert str(entry.actor_user_id) == admin
+    assert entry.details["before"] == {"status": "on_the_way"}
+    assert entry.details["after"] == {"status": "confirmed"}
+    assert entry.details["reason"] == "The driver pressed it by mistake"
+    assert entry.entity_id == placed.id
+    # No mail for the undo; when the crew does set out, no second 'on the way' either.
+    assert _status_mails(session, placed) == ["confirmed", "on_the_way"]
+    set_by_staff(status="on_the_way")
+    set_by_staff(status="completed")
+    assert _status_mails(session, placed) == ["confirmed", "on_the_way", "completed"]
+
+
+def test_undo_steps_back_through_the_changes_and_then_has_nothing_left(session):
+    staff, admin = _user(session), _user(session, "admin")
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    with pytest.raises(AdminBookingError) as nothing:
+        _undo(session, admin, placed)  # pending is where a booking starts
+    assert nothing.value.code == "nothing_to_undo"
+    ab.set_status(
+        session=session, actor_id=admin, booking_id=placed.id, status="confirmed", now=NOW
+    )
+    for status in ("on_the_way", "completed"):
+        ab.set_status(
+            session=session, actor_id=staff, booking_id=placed.id, status=status, now=ON_THE_DAY
+        )
+    assert [_undo(session, admin, placed).status for _ in range(3)] == [
+        "on_the_way",
+        "confirmed",
+        "pending",
+    ]
+    with pytest.raises(AdminBookingError) as done:
+        _undo(session, admin, placed)
+    assert done.value.code == "nothing_to_undo"
+    assert _status_mails(session, placed) == ["confirmed", "on_the_way", "completed"]
+    # A new change after the undos is the next one undone.
+    ab.set_status(
+        session=session, actor_id=admin, booking_id=placed.id, status="cancelled", now=NOW
+    )
+    assert _undo(session, admin, placed).status == "pending"
+
+
+def test_undoing_a_cancellation_checks_capacity_restores_lines_and_tells_the_customer(session):
+    admin = _user(session, "admin")
+    castle = make_service(session, units=1)
+    tables = make_service(session, title="Round table", units=5)
+    placed = _confirmed(session, [line(castle, DAY, "10:00"), line(tables, DAY, "10:00")])
+    # One line was cancelled on the edit page; then the whole booking.
+    table_item = session.exec(
+        select(BookingItem).where(
+            BookingItem.booking_id == uuid.UUID(placed.id), BookingItem.service_id == tables.id
+        )
+    ).one()
+    table_item.status = "cancelled"
+    session.add(table_item)
+    session.commit()
+    ab.set_status(
+        session=session, actor_id=admin, booking_id=placed.id, status="cancelled", now=NOW
+    )
+    # Meanwhile the castle was booked by someone else: the undo would overbook.
+    other = _place(session, [line(castle, DAY, "10:00")])
+    with pytest.raises(AdminBookingError) as full:
+        _undo(session, admin, placed)
+    assert full.value.code == "over_capacity"
+    assert booking_statuses(session, placed.id) == ("cancelled", {"cancelled"})
+    ab.set_status(session=session, actor_id=admin, booking_id=other.id, status="cancelled", now=NOW)
+
+    assert _undo(session, admin, placed).status == "confirmed"
+    assert booking_statuses(session, placed.id) == ("confirmed", {"confirmed", "cancelled"})
+    # It stands again: the customer, who was told it was cancelled, is told so.
+    assert _status_mails(session, placed) == ["confirmed", "cancelled", "confirmed"]
+
+
+def test_a_customers_own_cancellation_is_not_undone_from_the_status_history(session):
+    admin = _user(session, "admin")
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    booking = session.get(Booking, uuid.UUID(placed.id))
+    booking.status = "cancelled"  # as services/booking_changes.py does, audited there
+    session.add(booking)
+    session.commit()
+    assert (
+        admin_booking_list.booking_detail(
+            session=session, actor_id=admin, booking_id=placed.id
+        ).undo_to
+        == ""
+    )
+    with pytest.raises(AdminBookingError) as nothing:
+        _undo(session, admin, placed)
+    assert nothing.value.code == "nothing_to_undo"

@@ -226,6 +226,47 @@ def _status_button(status: str) -> rx.Component:
     )
 
 
+def _undo() -> rx.Component:
+    """'Undo': the latest status change taken back, with a reason the admin must give (the
+    server checks the admin, the reason and that the status is still the one shown). The
+    browser keeps what is typed (a plain form read on submit); a new status remounts it."""
+    d = AdminBookingsState.detail
+    return rx.cond(
+        d["undo_to"] != "",
+        rx.el.form(
+            rx.el.h3(_o("Undo the last status change"), class_name="font-semibold"),
+            rx.el.p(
+                _o(
+                    "Sets the booking back to {status}. The customer is told only when a "
+                    "cancelled booking stands again."
+                ).format(status=d["undo_label"]),
+                class_name="text-sm text-slate-600",
+            ),
+            rx.el.label(
+                _o("Reason (required)"), html_for="undo-reason", class_name=LABEL + " mt-2"
+            ),
+            rx.el.textarea(
+                id="undo-reason",
+                name="reason",
+                rows=2,
+                class_name=INPUT,
+            ),
+            error_box(AdminBookingsState.undo_error, "undo-error"),
+            rx.el.button(
+                rx.icon("undo-2", size=16),
+                _o("Undo: back to {status}").format(status=d["undo_label"]),
+                type="submit",
+                class_name=SMALL_BUTTON + " mt-2",
+                data_testid="status-undo",
+            ),
+            key=d["status"],
+            on_submit=AdminBookingsState.undo_status,
+            class_name="mt-4",
+            data_testid="undo-form",
+        ),
+    )
+
+
 def _ask_cancel_from(by: str) -> rx.Component:
     return rx.el.button(
         _o("Cancel pending from this email")
@@ -328,6 +369,7 @@ def _detail() -> rx.Component:
             ),
             class_name="mt-3",
         ),
+        _undo(),
         _cancel_from(),
         rx.el.div(
             rx.link(

@@ -1,7 +1,8 @@
 """The day sheet (/admin/day/{date}): the day's jobs on a driver's phone. One column, big targets,
 dark text on white (readable in sunlight); each booking one block: when to leave, what to load,
 who to call, where to go, what to bring back, notes, and the status buttons. Printed, the page
-keeps only the sheet, one booking per block."""
+keeps only the sheet, headed with its title, the business's name and the day, one booking per
+block."""
 
 from __future__ import annotations
 
@@ -27,13 +28,15 @@ LINK_BUTTON = (
     "inline-flex items-center justify-center gap-2 min-h-[48px] px-4 rounded-xl text-base "
     "font-semibold border-2 border-slate-800 text-slate-900 bg-white hover:bg-slate-100"
 )
-# Printed: only the sheet, each booking kept on one page where it fits.
+# Printed: only the sheet under its header, each booking kept on one page where it fits.
 PRINT_CSS = """
+#day-sheet .print-only { display: none; }
 @media print {
   body * { visibility: hidden; }
   #day-sheet, #day-sheet * { visibility: visible; }
   #day-sheet { position: absolute; left: 0; top: 0; width: 100%; }
   #day-sheet .no-print { display: none !important; }
+  #day-sheet .print-only { display: block; }
   #day-sheet [data-testid="sheet-booking"] { break-inside: avoid; border: 1px solid #000; }
 }
 """
@@ -255,12 +258,24 @@ def _day_nav() -> rx.Component:
     )
 
 
+def _print_header() -> rx.Component:
+    """What heads the printout (the screen has the frame's title): the sheet's title, the
+    business's name and the day, in the page's language."""
+    return rx.el.header(
+        rx.el.h1(_o("Day Sheet"), " · ", S.business_name, class_name="text-2xl font-extrabold"),
+        rx.el.p(S.title, class_name="text-xl font-bold"),
+        class_name="print-only mb-4 border-b-2 border-black pb-2",
+        data_testid="sheet-print-header",
+    )
+
+
 def day_sheet_page() -> rx.Component:
     return admin_frame(
         _o("Day Sheet"),
         rx.el.style(PRINT_CSS),
         rx.el.div(
-            rx.el.p(S.title, class_name="text-xl font-bold", data_testid="sheet-day"),
+            _print_header(),
+            rx.el.p(S.title, class_name="text-xl font-bold no-print", data_testid="sheet-day"),
             _day_nav(),
             rx.el.div(notices(S.notice, S.error), class_name="no-print"),
             rx.cond(
