@@ -300,7 +300,8 @@ def set_status(
                 channel="email",
                 topic="booking_status",
                 recipient=booking.contact_email,
-                payload={"booking_id": str(booking.id), "status": status},
+                # `by`: the customer's 'on the way' mail gives this member's phone.
+                payload={"booking_id": str(booking.id), "status": status, "by": str(actor)},
                 booking_id=booking.id,
                 now=now,
             )

@@ -142,6 +142,62 @@ def test_the_on_the_way_message_speaks_the_customers_language(session):
     assert message.subject.startswith("Jemi rrugës")
 
 
+def test_on_the_way_greets_says_when_the_crew_arrives_and_whom_to_call(session):
+    """Issue 34, item 7: the mail greets the customer, expects the crew by the start of the
+    booking, and gives the phone of the member of staff who marked it when their profile has
+    one, else the business's."""
+    with_phone = _user(session)
+    user = session.get(User, uuid.UUID(with_phone))
+    user.phone = "+38349555666"
+    session.add(user)
+    session.commit()
+    without_phone = _user(session)
+    morning = datetime(2026, 6, 10, 6, 30, tzinfo=UTC)  # 08:30 in Prishtina, the day itself
+    rendered = {}
+    for staff in (with_phone, without_phone):
+        placed = _place(session, [line(make_service(session), DAY, "10:00")])
+        booking = session.get(Booking, uuid.UUID(placed.id))
+        booking.language = "en"
+        session.add(booking)
+        session.commit()
+        ab.set_status(
+            session=session, actor_id=staff, booking_id=placed.id, status="on_the_way", now=morning
+        )
+        row = session.exec(
+            select(NotificationOutbox).where(
+                NotificationOutbox.topic == "booking_status",
+                NotificationOutbox.booking_id == uuid.UUID(placed.id),
+            )
+        ).one()
+        assert row.payload["by"] == staff
+        rendered[staff] = notify.render(outbox._detached(row), session=session)
+
+    mail = rendered[with_phone]
+    assert mail.text.startswith("Hello Arta Krasniqi,\n\nWe are on our way to ")
+    assert "We expect to arrive by 10:00." in mail.text
+    assert "To reach the driver, call +383 49 555 666." in mail.text
+    assert "Hello Arta Krasniqi," in mail.html and "We expect to arrive by 10:00." in mail.html
+    assert "To reach the driver, call +383 44 000 000." in rendered[without_phone].text
+
+
+def test_on_the_way_in_albanian_greets_and_gives_the_arrival(session):
+    staff = _user(session)
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    ab.set_status(
+        session=session,
+        actor_id=staff,
+        booking_id=placed.id,
+        status="on_the_way",
+        now=datetime(2026, 6, 10, 6, 30, tzinfo=UTC),
+    )
+    row = session.exec(
+        select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
+    ).one()
+    message = notify.render(outbox._detached(row), session=session)
+    assert message.text.startswith("Përshëndetje Arta Krasniqi,\n\n")
+    assert "10:00" in message.text and "+383 44 000 000" in message.text
+
+
 @pytest.mark.parametrize("status", ["confirmed", "cancelled", "pending"])
 def test_staff_set_nothing_but_the_days_statuses(session, status):
     staff = _user(session)
@@ -250,3 +306,24 @@ def test_staff_land_on_the_day_sheet_after_signing_in():
     )
     assert auth.landing_after_sign_in("/cart", is_admin=False, is_staff=True) == "/cart"
     assert auth.landing_after_sign_in(None, is_admin=True, is_staff=True) == "/admin"
+
+
+def test_staff_keep_a_phone_on_their_profile_and_only_staff(session):
+    staff, customer = _user(session, name="Driton"), _user(session, "user", name="Arta")
+    users.update_profile(session=session, user_id=staff, full_name="Driton", phone="049 555 666")
+    session.commit()
+    assert session.get(User, uuid.UUID(staff)).phone == "+38349555666"
+    assert users.staff_phone(session=session, user_id=staff) == "+383 49 555 666"
+    with pytest.raises(users.ProfileError) as refused:
+        users.update_profile(session=session, user_id=staff, full_name="Dritan", phone="call me")
+    assert refused.value.code == "invalid_phone"
+    session.rollback()
+    assert session.get(User, uuid.UUID(staff)).full_name == "Driton"  # nothing half-saved
+    users.update_profile(session=session, user_id=staff, full_name="Driton", phone="")
+    session.commit()
+    assert session.get(User, uuid.UUID(staff)).phone is None
+    # A customer's profile has no such phone, whatever is sent.
+    users.update_profile(session=session, user_id=customer, full_name="Arta", phone="049 555 666")
+    session.commit()
+    assert session.get(User, uuid.UUID(customer)).phone is None
+    assert users.staff_phone(session=session, user_id=customer) == ""
