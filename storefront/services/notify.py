@@ -9,9 +9,10 @@ Topics and their payloads:
 - booking_confirmation (email): {"booking_id"}; with the .ics and the signed booking link.
 - booking_status (email): {"booking_id", "status", "by"}; `by` is who set it (the day sheet's
   'On the way' gives the customer that staff member's phone when their profile has one).
-- booking_change_staff (whatsapp), booking_change (email): {"booking_id", "change", "before"}; a
-  customer cancelled ("cancelled") or moved ("moved") their own booking
-  (services/booking_changes.py); `before` (a move) holds each line's earlier times.
+- booking_change_staff (whatsapp), booking_change (email): {"booking_id", "change", "before",
+  "reconfirm"}; a customer cancelled ("cancelled") or moved ("moved") their own booking
+  (services/booking_changes.py); `before` (a move) holds each line's earlier times, `reconfirm`
+  that it had been confirmed and waits to be confirmed again.
 - mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
 
 The mail cap (MAIL_CAP_PER_RECIPIENT, services/outbox.py) counts and holds back only
@@ -456,6 +457,12 @@ def _booking_change_staff(
     what = _o(CHANGE_WORDS[change]) if change in CHANGE_WORDS else change
     if change == "moved":
         what += " | " + _o("Before: {times}").format(times=_earlier_times(payload))
+        # A moved booking waits for the business again (services/booking_changes.move_own).
+        what += " | " + (
+            _o("It was confirmed: now pending, confirm the new time again")
+            if payload.get("reconfirm")
+            else _o("Pending: confirm the new time")
+        )
     return _webhook(
         [
             booking.reference,
@@ -492,7 +499,10 @@ def _booking_change(
     moved = notification.payload.get("change") == "moved"
     if moved:
         subject = _o("Booking {reference} moved").format(reference=booking.reference)
-        news = _o("Your booking {reference} has been moved, as you asked. Its new times:")
+        news = _o(
+            "Your booking {reference} has been moved, as you asked. We will confirm the new "
+            "time soon. Its new times:"
+        )
         before = _o("Before: {times}").format(times=_earlier_times(notification.payload))
     else:
         subject = _o("Booking {reference} cancelled").format(reference=booking.reference)
