@@ -55,9 +55,22 @@ def _slot(slot: dict) -> rx.Component:
     )
 
 
-def slot_picker(on_duration=None) -> rx.Component:
-    """`on_duration` also runs when the duration changes (the booking screen's total)."""
+def slot_picker(on_duration=None, *, choose_duration: bool = True) -> rx.Component:
+    """`on_duration` also runs when the duration changes (the booking screen's total);
+    `choose_duration=False` leaves the duration out (a booking's move keeps every line's
+    hours)."""
     duration_changed = [SlotPickerState.pick_duration, *([on_duration] if on_duration else [])]
+    duration = rx.el.div(
+        rx.el.label(_("Duration"), html_for="picker-duration", class_name="text-sm font-semibold"),
+        rx.el.select(
+            *[rx.el.option(_("{hours} h").format(hours=h), value=h) for h in DURATIONS],
+            id="picker-duration",
+            value=SlotPickerState.duration,
+            on_change=duration_changed,
+            class_name="ml-3 px-3 py-1.5 rounded-lg border-2 border-slate-200",
+        ),
+        class_name="mt-4 flex items-center",
+    )
     return rx.el.div(
         rx.el.div(
             rx.el.button(
@@ -91,19 +104,7 @@ def slot_picker(on_duration=None) -> rx.Component:
             class_name="mt-2 grid grid-cols-7 gap-1",
             data_testid="picker-month",
         ),
-        rx.el.div(
-            rx.el.label(
-                _("Duration"), html_for="picker-duration", class_name="text-sm font-semibold"
-            ),
-            rx.el.select(
-                *[rx.el.option(_("{hours} h").format(hours=h), value=h) for h in DURATIONS],
-                id="picker-duration",
-                value=SlotPickerState.duration,
-                on_change=duration_changed,
-                class_name="ml-3 px-3 py-1.5 rounded-lg border-2 border-slate-200",
-            ),
-            class_name="mt-4 flex items-center",
-        ),
+        *([duration] if choose_duration else []),
         rx.cond(
             SlotPickerState.selected_date != "",
             rx.el.div(

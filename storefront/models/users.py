@@ -33,6 +33,9 @@ class User(UserBase, table=True):
     role: str = Field(default="user", max_length=16)
     # The language of the back office for this account (storefront/i18n.py); None: English.
     language: str | None = Field(default=None, max_length=8)
+    # A member of staff's phone (E.164), set on their profile: the customer's 'on the way' mail
+    # gives it (services/notify.py); without it the business's phone.
+    phone: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

@@ -418,20 +418,26 @@ def set_status(
             **extra,
         )
         if mail:
-            _mail_status(session, booking, status, now)
+            _mail_status(session, booking, status, now, by=actor.id)
         return StatusChange(status, tuple(conflicts))
 
     _locked(session, target)
     return _in_transaction(session, work)
 
 
-def _mail_status(session: Session, booking: Booking, status: str, now: datetime) -> None:
+def _mail_status(
+    session: Session, booking: Booking, status: str, now: datetime, *, by: object = None
+) -> None:
+    """The customer's status mail; `by`, who set it: the 'on the way' mail gives their phone."""
+    payload = {"booking_id": str(booking.id), "status": status}
+    if by:
+        payload["by"] = str(by)
     outbox.enqueue(
         session=session,
         channel="email",
         topic="booking_status",
         recipient=booking.contact_email,
-        payload={"booking_id": str(booking.id), "status": status},
+        payload=payload,
         booking_id=booking.id,
         now=now,
     )

@@ -7,10 +7,12 @@ Topics and their payloads:
 - booking_placed (whatsapp): {"booking_id"}; to the staff webhook.
 - contact_request (whatsapp): {"name", "email", "phone", "event_type", "event_date", "message"}.
 - booking_confirmation (email): {"booking_id"}; with the .ics and the signed booking link.
-- booking_status (email): {"booking_id", "status"}.
-- booking_change_staff (whatsapp), booking_change (email): {"booking_id", "change", "before"}; a
-  customer cancelled ("cancelled") or moved ("moved") their own booking
-  (services/booking_changes.py); `before` (a move) holds each line's earlier times.
+- booking_status (email): {"booking_id", "status", "by"}; `by` is who set it (the day sheet's
+  'On the way' gives the customer that staff member's phone when their profile has one).
+- booking_change_staff (whatsapp), booking_change (email): {"booking_id", "change", "before",
+  "reconfirm"}; a customer cancelled ("cancelled") or moved ("moved") their own booking
+  (services/booking_changes.py); `before` (a move) holds each line's earlier times, `reconfirm`
+  that it had been confirmed and waits to be confirmed again.
 - mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
 
 The mail cap (MAIL_CAP_PER_RECIPIENT, services/outbox.py) counts and holds back only
@@ -37,7 +39,7 @@ from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.i18n import N_o, _o, office_ngettext
-from storefront.models import Booking, BookingItem, BusinessSettings
+from storefront.models import Booking, BookingItem, BusinessSettings, User, utcnow
 from storefront.services import dates, fields, mail, mail_templates
 from storefront.services.booking_calendar import MIME_TYPE, ics_for_booking, mail_method
 from storefront.services.booking_links import view_url
@@ -274,6 +276,31 @@ STATUS_WORDS = {
 CALENDAR_STATUSES = ("confirmed", "cancelled")
 
 
+def render_booking_status(notification: Notification, session: Session) -> MailMessage:
+    """A status mail, in the booking's language; 'on the way' names the phone of whoever
+    marked it (`by` in the payload, services/admin_bookings.set_status), read now."""
+    booking, items = _booking(notification, session)
+    business = _business(session)
+    code = str(notification.payload.get("status") or booking.status)
+    with i18n.using(booking.language):
+        if code == "on_the_way":
+            phone = _marker_phone(session, notification.payload.get("by")) or business.phone
+            return _on_the_way(notification, booking, items, business, phone)
+        return _booking_status(notification, booking, items, business)
+
+
+def _marker_phone(session: Session, user_id: object) -> str:
+    """The phone on the profile of the member of staff (or admin) who set the status, as a
+    person dials it; '' if none (services/users.update_profile keeps it)."""
+    try:
+        user = session.get(User, uuid.UUID(str(user_id)))
+    except (TypeError, ValueError):
+        return ""
+    if user is None or user.role not in ("staff", "admin") or not user.phone:
+        return ""
+    return fields.readable_phone(user.phone)
+
+
 def _booking_status(
     notification: Notification,
     booking: Booking,
@@ -281,8 +308,6 @@ def _booking_status(
     business: BusinessSettings,
 ) -> MailMessage:
     code = str(notification.payload.get("status") or booking.status)
-    if code == "on_the_way":
-        return _on_the_way(notification, booking, items, business)
     status = _o(STATUS_WORDS[code]) if code in STATUS_WORDS else code.replace("_", " ")
     subject = _o("Booking {reference}: status updated to {status}").format(
         reference=booking.reference, status=status
@@ -292,6 +317,7 @@ def _booking_status(
         booking.language,
         subject=subject,
         business=business,
+        greeting=_greeting(booking),
         headline=_o("Booking status updated to {status}").format(status=status),
         view_line=_o("View your booking: {address}"),
         **_booking_words(booking, items),
@@ -311,8 +337,12 @@ def _on_the_way(
     booking: Booking,
     items: list[BookingItem],
     business: BusinessSettings,
+    driver_phone: str,
 ) -> MailMessage:
-    """The short message of the day (the day sheet's 'On the way'): the crew has left."""
+    """The short message of the day (the day sheet's 'On the way'): the crew has left, when
+    they expect to arrive (by the start of the booking's next service) and the number to call
+    them on (`render_booking_status`: the phone of the staff member who marked it, if their
+    profile has one, else the business's)."""
     venue = _venue(booking)
     subject = _o("We are on our way: booking {reference}").format(reference=booking.reference)
     text, html = mail_templates.render(
@@ -320,12 +350,29 @@ def _on_the_way(
         booking.language,
         subject=subject,
         business=business,
+        greeting=_greeting(booking),
         headline=_o("We are on our way to {venue}.").format(venue=venue)
         if venue
         else _o("We are on our way."),
+        arrival=_arrival(items, notification.created_at or utcnow()),
+        driver=_o("To reach the driver, call {phone}.").format(phone=driver_phone),
         **_booking_words(booking, items),
     )
     return MailMessage(to=notification.recipient, subject=subject, text=text, html=html)
+
+
+def _arrival(items: Sequence[BookingItem], now: datetime) -> str:
+    """When the crew expects to arrive: by the start of the booking's first service that has
+    not ended yet (the crew sets up before it), or shortly once that start has passed."""
+    running = [item for item in items if item.status != "cancelled" and item.end_datetime > now]
+    start = min((item.start_datetime for item in running), default=None)
+    if start is None or start <= now:
+        return _o("We expect to arrive shortly.")
+    if dates.local_date(start) != dates.local_date(now):
+        return _o("We expect to arrive by {time} on {day}.").format(
+            time=dates.local_time(start), day=dates.local_date(start)
+        )
+    return _o("We expect to arrive by {time}.").format(time=dates.local_time(start))
 
 
 def _greeting(booking: Booking) -> str:
@@ -410,6 +457,12 @@ def _booking_change_staff(
     what = _o(CHANGE_WORDS[change]) if change in CHANGE_WORDS else change
     if change == "moved":
         what += " | " + _o("Before: {times}").format(times=_earlier_times(payload))
+        # A moved booking waits for the business again (services/booking_changes.move_own).
+        what += " | " + (
+            _o("It was confirmed: now pending, confirm the new time again")
+            if payload.get("reconfirm")
+            else _o("Pending: confirm the new time")
+        )
     return _webhook(
         [
             booking.reference,
@@ -446,7 +499,10 @@ def _booking_change(
     moved = notification.payload.get("change") == "moved"
     if moved:
         subject = _o("Booking {reference} moved").format(reference=booking.reference)
-        news = _o("Your booking {reference} has been moved, as you asked. Its new times:")
+        news = _o(
+            "Your booking {reference} has been moved, as you asked. We will confirm the new "
+            "time soon. Its new times:"
+        )
         before = _o("Before: {times}").format(times=_earlier_times(notification.payload))
     else:
         subject = _o("Booking {reference} cancelled").format(reference=booking.reference)
@@ -555,7 +611,7 @@ RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_placed": render_booking_placed,
     "contact_request": render_contact_request,
     "booking_confirmation": _to_customer(_booking_confirmation),
-    "booking_status": _to_customer(_booking_status),
+    "booking_status": render_booking_status,
     "booking_change_staff": render_booking_change_staff,
     "booking_change": _to_customer(_booking_change),
     "booking_reminder": render_booking_reminder,

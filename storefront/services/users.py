@@ -149,11 +149,13 @@ class ProfileError(ServiceError):
     lines, or with a control or invisible character: the message says which), too_large,
     not_image, upload_failed, rate_limited and quota_exceeded (the account's upload limits:
     the message says which, with its numbers); not_allowed and invalid_language (the back
-    office's language, admins only)."""
+    office's language, admins only); invalid_phone (a staff member's phone: the message says
+    how to write it)."""
 
     CODES = {
         "invalid_language": "No such language",
         "invalid_name": "Invalid name",
+        "invalid_phone": "Invalid phone number",
         "name_missing": "Name missing",
         "name_too_long": "Name too long",
         "no_user": "No such account",
@@ -179,6 +181,40 @@ def update_full_name(*, session: Session, user_id: str, full_name: str) -> None:
         raise ProfileError(code, error.message, max=FULL_NAME_MAX) from None
     user.full_name, user.updated_at = name, utcnow()
     session.add(user)
+
+
+# The roles whose profile has a phone: the customer's 'on the way' mail gives it
+# (services/notify.py).
+PHONE_ROLES = ("staff", "admin")
+
+
+def staff_phone(*, session: Session, user_id: str) -> str:
+    """The phone on a member of staff's profile, as a person reads it ('' if none)."""
+    user = _user(session, user_id)
+    if user is None or user.role not in PHONE_ROLES or not user.phone:
+        return ""
+    return fields.readable_phone(user.phone)
+
+
+def update_profile(
+    *, session: Session, user_id: str, full_name: str, phone: str | None = None
+) -> None:
+    """The profile's 'Save Changes': the name, and for staff and admins the phone customers get
+    when the crew is on the way (`phone` None: not asked; blank: none). Both are checked
+    before either is written."""
+    user = _user(session, user_id)
+    if user is None:
+        raise ProfileError("no_user", "No such account")
+    number = None
+    if phone is not None and user.role in PHONE_ROLES:
+        try:
+            number = fields.phone(phone, required=False) or None
+        except fields.FieldError as error:
+            raise ProfileError("invalid_phone", error.message) from None
+    update_full_name(session=session, user_id=user_id, full_name=full_name)
+    if phone is not None and user.role in PHONE_ROLES:
+        user.phone, user.updated_at = number, utcnow()
+        session.add(user)
 
 
 def set_avatar(*, session: Session, user_id: str, data: bytes, now=None) -> str:

@@ -87,6 +87,8 @@ class AccountAreaState(AccountState):
 
 class ProfileState(ImageUploadMixin, AccountState):
     full_name: str = ""
+    # Staff and admins: the phone the customer's 'on the way' mail gives (services/notify.py).
+    phone: str = ""
     # An admin's back-office language (storefront/i18n.py); shown to admins only.
     back_office_language: str = "en"
     notice: str = ""
@@ -99,6 +101,11 @@ class ProfileState(ImageUploadMixin, AccountState):
         auth_state = await self.get_state(AuthState)
         await auth_state._identify()
         self.full_name = auth_state.user_name
+        self.phone = (
+            await call_service(users.staff_phone, user_id=auth_state._user_id)
+            if auth_state.is_staff
+            else ""
+        )
         self.back_office_language = auth_state._back_office_language
         self.notice = self.error = self.two_factor_notice = self.upload_error = ""
 
@@ -108,6 +115,10 @@ class ProfileState(ImageUploadMixin, AccountState):
         self.full_name = str(value)[: users.FULL_NAME_MAX * 4]
 
     @rx.event
+    def type_phone(self, value: str):
+        self.phone = str(value)[:256]
+
+    @rx.event
     async def save(self):
         user_id = await self._caller_id()
         if not user_id or self.saving:
@@ -115,10 +126,18 @@ class ProfileState(ImageUploadMixin, AccountState):
         self.saving, self.notice, self.error = True, "", ""
         yield
         try:
-            await call_service(users.update_full_name, user_id=user_id, full_name=self.full_name)
+            auth_state = await self.get_state(AuthState)
+            await call_service(
+                users.update_profile,
+                user_id=user_id,
+                full_name=self.full_name,
+                phone=self.phone if auth_state.is_staff else None,
+            )
         except users.ProfileError as exc:
             self.error = profile_message(exc.code) or (
-                exc.message if exc.code == "invalid_name" else _(PROFILE_FALLBACK)
+                exc.message
+                if exc.code in ("invalid_name", "invalid_phone")
+                else _(PROFILE_FALLBACK)
             )
         except Exception:
             log.exception("profile update failed")

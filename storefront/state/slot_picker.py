@@ -1,7 +1,10 @@
-"""The date-and-time picker of the booking screen and the cart: a month of bookable days and the
-free start times of the chosen day, as the server computes them (services/availability). It
-counts the cart's other lines of the same service (docs/product.md §5). Public: it shows only
-availability."""
+"""The date-and-time picker of the booking screen, the cart and a booking's move: a month of
+bookable days and the free start times of the chosen day, as the server computes them
+(services/availability). It counts the cart's other lines of the same service (docs/product.md
+§5). Public: it shows only availability; while a booking moves (`_open_for_move`, called by the
+booking page's state, never sent by a browser) its days and times are those at which the whole
+booking fits, asked of services/booking_changes.py for the caller of each event, which checks
+the link's key or the account again."""
 
 from __future__ import annotations
 
@@ -10,8 +13,9 @@ from datetime import date
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import availability, booking, cart, checkout, dates
+from storefront.services import availability, booking, booking_changes, cart, checkout, dates
 from storefront.state.access import access
+from storefront.state.auth import AuthState
 from storefront.state.base import call_service
 
 # Messages, marked for translation and said with `_()` where they are shown.
@@ -45,6 +49,9 @@ class SlotPickerState(rx.State):
     loading: bool = False
     _units: int = 0  # the service's units: the most one time can hold
     _open_days: str = ""  # the open days of `days`, 'YYYY-MM-DD YYYY-MM-DD ...'
+    # The booking being moved and its link's key ('' while the picker serves a cart line).
+    _move_booking: str = ""
+    _move_key: str = ""
 
     @rx.var
     def month_label(self) -> str:
@@ -68,6 +75,7 @@ class SlotPickerState(rx.State):
         """Open on `service_id` for `quantity` units. `cart_json` is the visitor's cart (the
         cart's own copy, passed by whoever opens the picker): its other lines of this service
         count as taken; `line_id` is the cart line being set, which does not."""
+        self._move_booking = self._move_key = ""
         cart_json = str(cart_json)
         self._cart_json = cart_json if len(cart_json) <= cart.MAX_CART_JSON else ""
         self.service_id = str(service_id)[:64]
@@ -79,6 +87,25 @@ class SlotPickerState(rx.State):
         shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
         self.year, self.month = shown.year, shown.month
         self._units = await call_service(availability.service_units, service_id=self.service_id)
+        await self._load_month()
+        if self.selected_date:
+            await self._load_slots(keep_time=True)
+        else:
+            self.slots = []
+
+    async def _open_for_move(
+        self, booking_id: str, key: str, day: str, start_time: str, duration: int
+    ) -> None:
+        """Open on a booking to move (BookingViewState.open_move, once it has the booking for
+        its caller): its current day and time chosen, `duration` its first service's hours."""
+        self._move_booking, self._move_key = booking_id, key
+        self._cart_json, self.service_id, self.line_id = "", "", ""
+        self.quantity, self._units = 1, 0
+        self.duration = str(_bounded(duration, 1, 8))
+        self.selected_date = day if _is_day(day) else ""
+        self.selected_time = str(start_time)[:5] if self.selected_date else ""
+        shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
+        self.year, self.month = shown.year, shown.month
         await self._load_month()
         if self.selected_date:
             await self._load_slots(keep_time=True)
@@ -125,7 +152,7 @@ class SlotPickerState(rx.State):
 
     @rx.event
     async def pick_duration(self, hours: str):
-        if hours in DURATIONS:
+        if hours in DURATIONS and not self._move_booking:  # a move keeps every line's hours
             self.duration = hours
             await self._load_month()
             if self.selected_date:
@@ -138,19 +165,38 @@ class SlotPickerState(rx.State):
         index = next((i for i, item in enumerate(items) if item["id"] == self.line_id), None)
         return booking.other_cart_holds(lines, service_id=self.service_id, except_index=index)
 
+    async def _mover(self) -> dict:
+        """The arguments of booking_changes.move_days/move_slots: the booking, its key, and
+        the caller of this event (the service checks them)."""
+        auth_state = await self.get_state(AuthState)
+        user_id, _role = await auth_state._caller()
+        return {
+            "booking_id": self._move_booking,
+            "key": self._move_key or None,
+            "viewer_id": user_id,
+        }
+
     async def _load_month(self) -> None:
         self.loading, self.error = True, ""
         try:
-            statuses = await call_service(
-                availability.month_days,
-                service_id=self.service_id,
-                year=self.year,
-                month=self.month,
-                duration_hours=int(self.duration),
-                quantity=self.quantity,
-                cart_holds=await self._holds(),
-            )
-        except availability.AvailabilityError:
+            if self._move_booking:
+                statuses = await call_service(
+                    booking_changes.move_days,
+                    year=self.year,
+                    month=self.month,
+                    **await self._mover(),
+                )
+            else:
+                statuses = await call_service(
+                    availability.month_days,
+                    service_id=self.service_id,
+                    year=self.year,
+                    month=self.month,
+                    duration_hours=int(self.duration),
+                    quantity=self.quantity,
+                    cart_holds=await self._holds(),
+                )
+        except (availability.AvailabilityError, booking_changes.BookingChangeError):
             self.days, self.error = [], _("Error: {message}").format(message=_(DAYS_ERROR))
         else:
             self.days = [
@@ -165,15 +211,20 @@ class SlotPickerState(rx.State):
 
     async def _load_slots(self, *, keep_time: bool = False) -> None:
         try:
-            slots = await call_service(
-                availability.day_slots,
-                service_id=self.service_id,
-                day=self.selected_date,
-                duration_hours=int(self.duration),
-                quantity=self.quantity,
-                cart_holds=await self._holds(),
-            )
-        except availability.AvailabilityError:
+            if self._move_booking:
+                slots = await call_service(
+                    booking_changes.move_slots, day=self.selected_date, **await self._mover()
+                )
+            else:
+                slots = await call_service(
+                    availability.day_slots,
+                    service_id=self.service_id,
+                    day=self.selected_date,
+                    duration_hours=int(self.duration),
+                    quantity=self.quantity,
+                    cart_holds=await self._holds(),
+                )
+        except (availability.AvailabilityError, booking_changes.BookingChangeError):
             self.slots, self.error = [], _("Error: {message}").format(message=_(SLOTS_ERROR))
             return
         # Read from the local list: the state's own list comes back wrapped (Reflex's proxy).

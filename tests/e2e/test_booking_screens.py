@@ -1,5 +1,5 @@
-"""Issue 20, items 9, 10, 11, 12 and 14: the booking screen, checkout's last step and the
-confirmation page as guests meet them. The booking screen answers a slug, says what is wrong
+"""Issue 20, items 9, 10, 11, 12 and 14 (and issue 34, item 7): the booking screen, checkout's
+last step and the confirmation page as guests meet them. The booking screen answers a slug, says what is wrong
 with each field beside it at once, and asks a tables service how many; the pages say a
 booking's status truthfully, leave out what it does not have, and offer the booking's page and
 its calendar file; a slot taken during checkout names its line and clears its time; a signed-in
@@ -12,6 +12,7 @@ import re
 import uuid
 from datetime import date, timedelta
 
+import pytest
 from playwright.sync_api import expect
 from sqlmodel import Session
 
@@ -138,26 +139,81 @@ def test_checkout_says_the_booking_is_pending_and_offers_its_page_and_calendar(p
     assert answer.ok and b"BEGIN:VCALENDAR" in answer.body()
     page.get_by_test_id("checkout-booking-link").click()
     expect(page.get_by_test_id("confirmation-reference")).to_contain_text(reference)
-    expect(page.get_by_test_id("confirmation-headline")).to_have_text(sq("Booking Submitted!"))
+    # The page says what the booking is now: waiting for the business ('Booking Submitted!' is
+    # checkout's word for the moment it was placed, issue 34, item 7).
+    expect(page.get_by_test_id("confirmation-headline")).to_have_text(
+        sq("Waiting for confirmation")
+    )
+    expect(page.get_by_test_id("confirmation-status-note")).to_have_text(
+        sq("We have your booking and will confirm it soon.")
+    )
+    expect(page.get_by_test_id("booking-confirmation")).not_to_contain_text(
+        sq("Booking Submitted!")
+    )
+    expect(page.get_by_test_id("confirmation-ics")).to_be_visible()
+    expect(page.get_by_test_id("confirmation-payment")).to_be_visible()
     # Nothing was asked for special requests: the page does not show an empty row for them.
     expect(page.get_by_test_id("confirmation-requests")).to_have_count(0)
 
 
-def test_a_cancelled_booking_says_so_on_its_page(page, server):
-    service_id, _title = _service(server)
-    placed = _place(server, service_id, _day(), "14:00")
+def _status_set(server, admin_id: str, booking_id: str, status: str) -> None:
     from storefront.services import admin_bookings
 
     engine = make_engine(server.database_url)
-    admin_id = _signed_in(page, server, "admin")
     with Session(engine) as session:
         admin_bookings.set_status(
-            session=session, actor_id=admin_id, booking_id=placed.id, status="cancelled"
+            session=session, actor_id=admin_id, booking_id=booking_id, status=status
         )
     engine.dispose()
-    page.goto(f"/booking-confirmation/{placed.id}")
-    expect(page.get_by_test_id("confirmation-headline")).to_have_text(sq("Booking Cancelled"))
-    expect(page.get_by_test_id("confirmation-status")).to_have_text(sq("cancelled"))
+
+
+@pytest.mark.parametrize("language", ["sq", "en"])
+def test_each_status_says_so_on_the_booking_page(page, server, language):
+    """Issue 34, item 7, in both editions: a confirmed booking says it is confirmed; a cancelled
+    or completed one says so and offers no calendar file, no payment line and no change."""
+    service_id, _title = _service(server)
+    admin_id = _signed_in(page, server, "admin")
+    prefix = "" if language == "sq" else "/en"
+    placed = {}
+    for n, status in enumerate(("confirmed", "cancelled", "completed")):
+        placed[status] = _place(server, service_id, _day() + timedelta(days=7 + n), "08:00")
+        _status_set(server, admin_id, placed[status].id, status)
+
+    page.goto(f"{prefix}/booking-confirmation/{placed['confirmed'].id}")
+    expect(page.get_by_test_id("confirmation-headline")).to_have_text(
+        sq("Booking Confirmed!", language)
+    )
+    expect(page.get_by_test_id("confirmation-status-note")).to_have_text(
+        sq("Your booking is confirmed. We look forward to your event!", language)
+    )
+    expect(page.get_by_test_id("confirmation-ics")).to_be_visible()
+    expect(page.get_by_test_id("confirmation-payment")).to_have_text(
+        sq("Payment is collected at the time of service.", language)
+    )
+
+    for status, headline, note in (
+        (
+            "cancelled",
+            "Booking Cancelled",
+            "This booking is cancelled. Nothing will be delivered or charged.",
+        ),
+        (
+            "completed",
+            "Booking Completed",
+            "This booking is completed. Thank you for celebrating with us!",
+        ),
+    ):
+        page.goto(f"{prefix}/booking-confirmation/{placed[status].id}")
+        expect(page.get_by_test_id("confirmation-headline")).to_have_text(sq(headline, language))
+        expect(page.get_by_test_id("confirmation-status-note")).to_have_text(sq(note, language))
+        expect(page.get_by_test_id("confirmation-status")).to_have_text(sq(status, language))
+        expect(page.get_by_test_id("confirmation-ics")).to_have_count(0)
+        expect(page.get_by_test_id("confirmation-payment")).to_have_count(0)
+        expect(page.get_by_test_id("booking-change")).to_have_count(0)
+        expect(page.get_by_test_id("change-call")).to_have_count(0)
+        expect(page.get_by_test_id("booking-confirmation")).not_to_contain_text(
+            sq("Add to calendar (.ics)", language)
+        )
 
 
 def test_a_slot_taken_during_checkout_names_its_line_and_clears_its_time(page, server):

@@ -29,7 +29,7 @@ from storefront.models import (
 )
 from storefront.services import admin_bookings, auth, booking, dates
 from storefront.state.day_sheet import DaySheetState
-from tests.e2e.helpers import PASSWORD, sign_in
+from tests.e2e.helpers import PASSWORD, sign_in, sq
 from tests.e2e.socket_client import Tab
 from tests.e2e.socket_client import run as _run
 from tests.e2e.test_admin_ops_forged import STATES, _forged_events, _snapshot
@@ -189,6 +189,54 @@ def test_a_driver_runs_the_day_from_a_phone(phone, server):
     nav = phone.get_by_test_id("admin-sidebar")
     expect(nav.get_by_test_id("admin-nav-day")).to_be_visible()
     expect(nav.get_by_test_id("admin-nav-settings")).to_have_count(0)
+
+
+def test_the_on_the_way_mail_gives_the_drivers_phone_from_their_profile(phone, server, mail_server):
+    """Issue 34, item 7: a driver puts their phone on their profile; 'On the way' then mails
+    the customer a greeting, when the crew expects to arrive and that phone."""
+    booking_id, reference = _todays_booking(server)
+    _staff_id, token, _email = _staff(server)
+    phone.context.add_cookies([{"name": "sf_session", "value": token, "url": server.url}])
+    phone.goto("/account/profile")
+    field = phone.get_by_label(sq("Phone for customers on the event day"))
+    expect(field).to_be_enabled(timeout=15000)
+    field.fill("call me maybe")
+    phone.get_by_role("button", name=sq("Save Changes")).click()
+    expect(phone.get_by_test_id("profile-error")).to_contain_text("+383")
+    field.fill("049 555 666")
+    phone.get_by_role("button", name=sq("Save Changes")).click()
+    expect(phone.get_by_test_id("profile-notice")).to_be_visible()
+    phone.reload()
+    expect(phone.get_by_label(sq("Phone for customers on the event day"))).to_have_value(
+        "+383 49 555 666"
+    )
+
+    phone.goto("/admin/day")
+    sheet = phone.get_by_test_id("sheet-booking").filter(has_text=reference)
+    sheet.get_by_test_id("sheet-on_the_way").click()
+    expect(sheet.get_by_test_id("sheet-status")).to_have_text("on the way")
+
+    def arrived():
+        return next(
+            (
+                m
+                for m in mail_server.messages
+                if m["Subject"].startswith("Jemi rrugës") and reference in m["Subject"]
+            ),
+            None,
+        )
+
+    for _ in range(300):  # the outbox's sender runs on its own
+        if arrived():
+            break
+        phone.wait_for_timeout(100)
+    mail = arrived()
+    assert mail is not None, [m["Subject"] for m in mail_server.messages]
+    text = mail.get_body(("plain",)).get_content()
+    assert text.startswith("Përshëndetje Vjosa Hoxha,")
+    assert "12:00" in text or "shpejti" in text  # by the start, or shortly once it has passed
+    assert "+383 49 555 666" in text
+    assert _stored(server, booking_id)[0] == "on_the_way"
 
 
 def test_forged_admin_events_from_staff_change_nothing(server):

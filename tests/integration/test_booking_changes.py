@@ -399,3 +399,150 @@ def test_the_account_orders_say_which_bookings_can_still_be_changed(session):
     assert changeable(NOW) and not changeable(LATE)
     changes.cancel_own(session=session, booking_id=placed.id, viewer_id=str(owner.id), now=NOW)
     assert not changeable(NOW)
+
+
+# --- issue 34, item 5: the move's picker, the cutoff's question, a confirmed booking ----------
+
+
+def _confirm(session, booking_id: str) -> None:
+    from storefront.services import admin_bookings
+
+    admin = make_user(session, role="admin")
+    session.commit()
+    admin_bookings.set_status(
+        session=session, actor_id=admin.id, booking_id=booking_id, status="confirmed", now=NOW
+    )
+
+
+def test_a_moved_confirmed_booking_is_pending_again_and_the_staff_are_told(
+    session, engine, mailbox, webhook
+):
+    from storefront import i18n
+
+    castle = make_service(session, units=1)
+    placed = _place(session, [line(castle, DAY, "10:00", hours=2)])
+    _confirm(session, placed.id)
+    assert booking_statuses(session, placed.id) == ("confirmed", {"confirmed"})
+    _sent(engine, session, mailbox)
+    webhook.requests.clear()
+
+    result = changes.move_own(
+        session=session,
+        booking_id=placed.id,
+        key=_key(placed.id),
+        day="2026-06-11",  # as the picker gives it
+        start_time="14:00",
+        now=NOW,
+    )
+
+    assert (result.status, result.changed) == ("pending", True)
+    assert booking_statuses(session, placed.id) == ("pending", {"pending"})
+    [entry] = _audit(session, "booking_moved_by_customer")
+    assert (entry.details["before"]["status"], entry.details["after"]["status"]) == (
+        "confirmed",
+        "pending",
+    )
+    staff = session.exec(
+        select(NotificationOutbox).where(NotificationOutbox.topic == "booking_change_staff")
+    ).one()
+    assert staff.payload["reconfirm"] is True
+    _sent(engine, session, mailbox)
+    [request] = webhook.requests
+    with i18n.using("sq"):
+        said = i18n.office_gettext("It was confirmed: now pending, confirm the new time again")
+    assert said in request["templateParams"][2]
+
+
+def test_a_move_into_the_cutoff_is_asked_about_first_and_then_taken(session):
+    castle = make_service(session, units=1)
+    placed = _place(session, [line(castle, DAY, "10:00")])
+    key = _key(placed.id)
+    # 2 June 14:00 is 30 hours after NOW: past the notice (24 h), inside the cutoff (48 h).
+    with pytest.raises(BookingChangeError) as asked:
+        changes.move_own(
+            session=session,
+            booking_id=placed.id,
+            key=key,
+            day="02.06.2026",
+            start_time="14:00",
+            now=NOW,
+        )
+    assert asked.value.code == "inside_cutoff"
+    assert asked.value.details == {"hours": 48}
+    assert _starts(session, placed.id) == [
+        ("Bouncy castle", datetime(2026, 6, 10, 8, 0, tzinfo=UTC))
+    ]
+    assert _topics(session, placed.id) == sorted(PLACED)
+
+    moved = changes.move_own(
+        session=session,
+        booking_id=placed.id,
+        key=key,
+        day="02.06.2026",
+        start_time="14:00",
+        accept_cutoff=True,
+        now=NOW,
+    )
+    assert moved.changed
+    assert _starts(session, placed.id) == [
+        ("Bouncy castle", datetime(2026, 6, 2, 12, 0, tzinfo=UTC))
+    ]
+    # From now on the page offers no change: it says to call.
+    options = changes.change_options(session=session, booking_id=placed.id, key=key, now=NOW)
+    assert options is not None and not options.allowed
+
+
+def test_the_moves_picker_offers_the_times_at_which_the_whole_booking_fits(session):
+    castle = make_service(session, units=1)
+    mascot = make_service(session, title="Mascot", units=1)
+    placed = _place(session, [line(castle, DAY, "10:00"), line(mascot, DAY, "11:00")])
+    # Someone else has the mascot at 15:00 the next day: the castle alone would fit at 14:00,
+    # the booking (its mascot an hour later) does not.
+    _place(session, [line(mascot, NEXT_DAY, "15:00")], email="other@example.com")
+    key = _key(placed.id)
+    session.commit()
+
+    slots = {
+        s.start_time: s.available
+        for s in changes.move_slots(
+            session=session, booking_id=placed.id, day=NEXT_DAY, key=key, now=NOW
+        )
+    }
+    assert _free(session, castle, NEXT_DAY, "14:00")
+    assert not slots["14:00"] and slots["12:00"] and slots["16:00"]
+    # Its own times stay on offer: the booking does not stand in its own way.
+    own = changes.move_slots(session=session, booking_id=placed.id, day=DAY, key=key, now=NOW)
+    assert {s.start_time: s.available for s in own}["10:00"]
+    # A time offered is one the move takes; one not offered, the move refuses.
+    with pytest.raises(BookingChangeError) as refused:
+        changes.move_own(
+            session=session,
+            booking_id=placed.id,
+            key=key,
+            day=NEXT_DAY,
+            start_time="14:00",
+            now=NOW,
+        )
+    assert refused.value.code == "slot_taken"
+
+    days = {
+        d.date: d.available
+        for d in changes.move_days(
+            session=session, booking_id=placed.id, year=2026, month=6, key=key, now=NOW
+        )
+    }
+    assert len(days) == 30
+    assert days[NEXT_DAY] and days[DAY]
+    assert not days["2026-06-01"]  # within the notice
+
+    # Only the one who may change it is answered; after the cutoff, nobody.
+    for act in (
+        partial(changes.move_slots, day=NEXT_DAY),
+        partial(changes.move_days, year=2026, month=6),
+    ):
+        with pytest.raises(BookingChangeError) as stranger:
+            act(session=session, booking_id=placed.id, key="forged", now=NOW)
+        assert stranger.value.code == "not_found"
+        with pytest.raises(BookingChangeError) as late:
+            act(session=session, booking_id=placed.id, key=key, now=LATE)
+        assert late.value.code == "too_late"

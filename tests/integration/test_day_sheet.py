@@ -266,6 +266,53 @@ def test_its_day_is_the_business_days_not_the_servers(session):
     late_on_the_9th = datetime(2026, 6, 9, 21, 30, tzinfo=UTC)  # 23:30 on the 9th in Belgrade
     just_after_midnight = datetime(2026, 6, 9, 22, 10, tzinfo=UTC)  # 00:10 on the 10th there
     assert _refusal(session, staff, placed, "on_the_way", late_on_the_9th) == ab.NOT_ITS_DAY
+
+
+def test_on_the_way_greets_says_when_the_crew_arrives_and_whom_to_call(session):
+    """Issue 34, item 7: the mail greets the customer, expects the crew by the start of the
+    booking, and gives the phone of the member of staff who marked it when their profile has
+    one, else the business's."""
+    with_phone = _user(session)
+    user = session.get(User, uuid.UUID(with_phone))
+    user.phone = "+38349555666"
+    session.add(user)
+    session.commit()
+    without_phone = _user(session)
+    morning = datetime(2026, 6, 10, 6, 30, tzinfo=UTC)  # 08:30 in Prishtina, the day itself
+    rendered = {}
+    for staff in (with_phone, without_phone):
+        placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+        booking = session.get(Booking, uuid.UUID(placed.id))
+        booking.language = "en"
+        session.add(booking)
+        session.commit()
+        ab.set_status(
+            session=session, actor_id=staff, booking_id=placed.id, status="on_the_way", now=morning
+        )
+        (row,) = [
+            r
+            for r in session.exec(
+                select(NotificationOutbox).where(
+                    NotificationOutbox.topic == "booking_status",
+                    NotificationOutbox.booking_id == uuid.UUID(placed.id),
+                )
+            )
+            if r.payload["status"] == "on_the_way"
+        ]
+        assert row.payload["by"] == staff
+        rendered[staff] = notify.render(outbox._detached(row), session=session)
+
+    mail = rendered[with_phone]
+    assert mail.text.startswith("Hello Arta Krasniqi,\n\nWe are on our way to ")
+    assert "We expect to arrive by 10:00." in mail.text
+    assert "To reach the driver, call +383 49 555 666." in mail.text
+    assert "Hello Arta Krasniqi," in mail.html and "We expect to arrive by 10:00." in mail.html
+    assert "To reach the driver, call +383 44 000 000." in rendered[without_phone].text
+
+
+def test_on_the_way_in_albanian_greets_and_gives_the_arrival(session):
+    staff = _user(session)
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     ab.set_status(
         session=session,
         actor_id=staff,
@@ -278,16 +325,30 @@ def test_its_day_is_the_business_days_not_the_servers(session):
 
 def test_an_admin_still_sets_any_status_any_day(session):
     admin = _user(session, "admin")
-    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     for status in ("on_the_way", "completed", "pending"):
         ab.set_status(session=session, actor_id=admin, booking_id=placed.id, status=status, now=NOW)
         assert booking_statuses(session, placed.id)[0] == status
 
 
+        now=datetime(2026, 6, 10, 6, 30, tzinfo=UTC),
+    )
+    (row,) = [
+        r
+        for r in session.exec(
+            select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
+        )
+        if r.payload["status"] == "on_the_way"
+    ]
+    message = notify.render(outbox._detached(row), session=session)
+    assert message.text.startswith("Përshëndetje Arta Krasniqi,\n\n")
+    assert "10:00" in message.text and "+383 44 000 000" in message.text
+
+
 @pytest.mark.parametrize("status", ["confirmed", "cancelled", "pending"])
 def test_staff_set_nothing_but_the_days_statuses(session, status):
     staff = _user(session)
-    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     with pytest.raises(AdminBookingError) as refused:
         ab.set_status(session=session, actor_id=staff, booking_id=placed.id, status=status)
     assert refused.value.code == "not_allowed"
@@ -296,7 +357,7 @@ def test_staff_set_nothing_but_the_days_statuses(session, status):
 
 def test_staff_never_bring_back_a_cancelled_or_completed_booking(session):
     staff, admin = _user(session), _user(session, "admin")
-    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     ab.set_status(session=session, actor_id=admin, booking_id=placed.id, status="cancelled")
     for status in ("on_the_way", "completed"):
         with pytest.raises(AdminBookingError) as refused:
@@ -316,7 +377,7 @@ def test_staff_never_bring_back_a_cancelled_or_completed_booking(session):
 
 def test_staff_write_notes_that_the_sheet_shows_and_the_audit_log_keeps(session):
     staff = _user(session, name="Driton Driver")
-    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     with pytest.raises(FieldError) as blank:
         day_sheet.add_note(session=session, actor_id=staff, booking_id=placed.id, text="   ")
     assert blank.value.code == "required"
@@ -528,7 +589,7 @@ def test_an_admin_undoes_on_the_way_with_a_reason_and_the_customer_is_not_told_t
 
 def test_undo_steps_back_through_the_changes_and_then_has_nothing_left(session):
     staff, admin = _user(session), _user(session, "admin")
-    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     with pytest.raises(AdminBookingError) as nothing:
         _undo(session, admin, placed)  # pending is where a booking starts
     assert nothing.value.code == "nothing_to_undo"
@@ -602,3 +663,24 @@ def test_a_customers_own_cancellation_is_not_undone_from_the_status_history(sess
     with pytest.raises(AdminBookingError) as nothing:
         _undo(session, admin, placed)
     assert nothing.value.code == "nothing_to_undo"
+
+
+def test_staff_keep_a_phone_on_their_profile_and_only_staff(session):
+    staff, customer = _user(session, name="Driton"), _user(session, "user", name="Arta")
+    users.update_profile(session=session, user_id=staff, full_name="Driton", phone="049 555 666")
+    session.commit()
+    assert session.get(User, uuid.UUID(staff)).phone == "+38349555666"
+    assert users.staff_phone(session=session, user_id=staff) == "+383 49 555 666"
+    with pytest.raises(users.ProfileError) as refused:
+        users.update_profile(session=session, user_id=staff, full_name="Dritan", phone="call me")
+    assert refused.value.code == "invalid_phone"
+    session.rollback()
+    assert session.get(User, uuid.UUID(staff)).full_name == "Driton"  # nothing half-saved
+    users.update_profile(session=session, user_id=staff, full_name="Driton", phone="")
+    session.commit()
+    assert session.get(User, uuid.UUID(staff)).phone is None
+    # A customer's profile has no such phone, whatever is sent.
+    users.update_profile(session=session, user_id=customer, full_name="Arta", phone="049 555 666")
+    session.commit()
+    assert session.get(User, uuid.UUID(customer)).phone is None
+    assert users.staff_phone(session=session, user_id=customer) == ""

@@ -210,7 +210,9 @@ def test_the_status_mail_has_both_parts_in_the_bookings_language(session, engine
     _assert_self_contained(page, lang="sq", subject=subject, own_links=1)
     headline = "Statusi i rezervimit u ndryshua në: konfirmuar"
     assert page.first("h1") is not None and headline in page.all_text()
-    assert text.startswith(headline + "\n\n")
+    # It greets the customer by name, as every mail about a booking does (issue 34, item 7).
+    assert text.startswith("Përshëndetje Arta Krasniqi,\n\n" + headline + "\n\n")
+    assert "Përshëndetje Arta Krasniqi," in page.all_text()
     assert "Ice Princess" in page.all_text() and "Totali:" in page.all_text()
 
 

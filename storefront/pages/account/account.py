@@ -7,6 +7,7 @@ from storefront.components.image_upload import image_upload
 from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.ui import (
+    NOT_READY,
     PRIMARY_BUTTON,
     SECONDARY_BUTTON,
     error_box,
@@ -193,6 +194,34 @@ def profile() -> rx.Component:
                 value=ProfileState.full_name,
                 on_change=ProfileState.type_name,
                 class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
+            ),
+            # Staff and admins: the number customers get when the crew is on the way.
+            rx.cond(
+                AuthState.is_staff,
+                rx.el.div(
+                    rx.el.label(
+                        _("Phone for customers on the event day"),
+                        html_for="staff_phone",
+                        class_name="block mt-4 text-sm font-semibold",
+                    ),
+                    rx.el.input(
+                        id="staff_phone",
+                        type="tel",
+                        value=ProfileState.phone,
+                        on_change=ProfileState.type_phone,
+                        auto_complete="tel",
+                        disabled=NOT_READY,
+                        class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 "
+                        "border-slate-200",
+                    ),
+                    rx.el.p(
+                        _(
+                            "When you mark a booking on its way, the customer's mail gives this "
+                            "number; without it, the business's."
+                        ),
+                        class_name="mt-1 text-xs text-slate-500",
+                    ),
+                ),
             ),
             rx.el.div(
                 rx.el.button(

@@ -1,22 +1,24 @@
-"""/booking-confirmation/{bookingId}: the booking as placed, with its calendar file; until the
-business's cutoff its customer cancels it or moves it here (services/booking_changes.py)."""
+"""/booking-confirmation/{bookingId}: the booking as it is now (its status said first; the
+calendar file and the payment line while it is upcoming); until the business's cutoff its
+customer cancels it, or moves it on the cart's slot picker (services/booking_changes.py)."""
 
 import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
+from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import (
     PRIMARY_BUTTON,
     SECONDARY_BUTTON,
     calendar_link,
-    date_input,
     error_box,
+    loaded_for_this_visit,
     loading_spinner,
     success_box,
-    time_input,
 )
 from storefront.i18n import _
 from storefront.state.booking_view import BookingViewState
+from storefront.state.slot_picker import SlotPickerState
 
 CANCEL_BUTTON = (
     "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full border-2 "
@@ -26,10 +28,11 @@ DANGER_BUTTON = (
     "inline-flex items-center justify-center gap-2 px-6 py-3 rounded-full bg-red-600 text-white "
     "font-semibold hover:bg-red-700 disabled:opacity-50 disabled:cursor-not-allowed"
 )
-INPUT = (
-    "mt-1 w-full px-4 py-3 rounded-lg border-2 border-slate-200 focus:border-fuchsia-500 "
-    "outline-none"
-)
+HEADLINE_COLOURS = {
+    "pending": "text-amber-700",
+    "cancelled": "text-red-700",
+    "completed": "text-slate-600",
+}
 
 
 def _row(label: str, key: str) -> rx.Component:
@@ -48,9 +51,9 @@ def _found() -> rx.Component:
     return rx.el.div(
         rx.el.p(
             BookingViewState.headline,
-            class_name=rx.cond(
-                BookingViewState.booking["status_code"] == "cancelled",
-                "text-sm font-semibold text-red-700",
+            class_name=rx.match(
+                BookingViewState.booking["status_code"],
+                *[(code, f"text-sm font-semibold {c}") for code, c in HEADLINE_COLOURS.items()],
                 "text-sm font-semibold text-green-700",
             ),
             data_testid="confirmation-headline",
@@ -65,6 +68,11 @@ def _found() -> rx.Component:
             " ",
             rx.el.span(BookingViewState.booking["status"], data_testid="confirmation-status"),
             class_name="mt-2 text-slate-600 capitalize",
+        ),
+        rx.el.p(
+            BookingViewState.status_note,
+            class_name="mt-1 text-slate-700",
+            data_testid="confirmation-status-note",
         ),
         rx.el.ul(
             rx.foreach(
@@ -100,11 +108,20 @@ def _found() -> rx.Component:
         ),
         success_box(BookingViewState.change_notice, "change-notice"),
         _change(),
-        rx.el.p(
-            _("Payment is collected at the time of service."), class_name="mt-6 text-slate-600"
+        # A cancelled or completed booking has nothing left to pay or to put in a calendar.
+        rx.cond(
+            BookingViewState.upcoming,
+            rx.el.p(
+                _("Payment is collected at the time of service."),
+                class_name="mt-6 text-slate-600",
+                data_testid="confirmation-payment",
+            ),
         ),
         rx.el.div(
-            calendar_link(BookingViewState.ics_href, "confirmation-ics"),
+            rx.cond(
+                BookingViewState.upcoming,
+                calendar_link(BookingViewState.ics_href, "confirmation-ics"),
+            ),
             rx.link(
                 _("Return to Home"),
                 href=i18n.href(routes.HOME),
@@ -144,7 +161,7 @@ def _change() -> rx.Component:
             class_name="mt-8 rounded-2xl border border-slate-200 bg-white p-5",
             data_testid="booking-change",
         ),
-        rx.cond(BookingViewState.change_closed, _call_us()),
+        rx.cond(BookingViewState.change_closed & BookingViewState.upcoming, _call_us()),
     )
 
 
@@ -207,60 +224,80 @@ def _cancel_step() -> rx.Component:
 
 
 def _move_form() -> rx.Component:
-    """One new date and start time for the whole booking: its first service starts then and
-    the others keep their place after it (read from the form on submit)."""
-    return rx.el.form(
+    """The cart's slot picker on the days and times the whole booking fits: its first service
+    starts at the time chosen and the others keep their place after it. The choice lives in the
+    picker's state on the server ('Move booking' reads it there), so nothing picked is lost to
+    a refusal or the cutoff's question."""
+    chosen = SlotPickerState.selected_date + " " + SlotPickerState.selected_time
+    unchanged = (SlotPickerState.selected_date == BookingViewState.move_day) & (
+        SlotPickerState.selected_time == BookingViewState.move_time
+    )
+    return rx.el.div(
         rx.el.p(
             _(
                 "All the services of this booking move together and keep their hours: the first "
-                "one starts at the new time."
+                "one starts at the new time. The days and times shown are those at which all of "
+                "them are free."
             ),
             class_name="text-sm text-slate-600",
         ),
-        rx.el.div(
-            rx.el.div(
-                rx.el.label(_("New date"), html_for="move-day", class_name="font-medium"),
-                date_input(
-                    id="move-day",
-                    name="day",
-                    default_value=BookingViewState.move_date,
-                    required=True,
-                    class_name=INPUT,
-                ),
-            ),
-            rx.el.div(
-                rx.el.label(_("New start time"), html_for="move-time", class_name="font-medium"),
-                time_input(
-                    id="move-time",
-                    name="start_time",
-                    default_value=BookingViewState.move_time,
-                    required=True,
-                    class_name=INPUT,
-                ),
-            ),
-            class_name="grid gap-3 sm:grid-cols-2",
-        ),
+        slot_picker(choose_duration=False),
         error_box(BookingViewState.change_error, "change-error"),
+        rx.cond(
+            (BookingViewState.late_warning != "") & (BookingViewState.late_for == chosen),
+            _late_step(),
+            rx.el.div(
+                rx.el.button(
+                    _("Move booking"),
+                    type="button",
+                    on_click=BookingViewState.move_booking,
+                    disabled=BookingViewState.changing
+                    | (SlotPickerState.selected_time == "")
+                    | unchanged,
+                    class_name=PRIMARY_BUTTON,
+                    data_testid="change-move-confirm",
+                ),
+                rx.el.button(
+                    _("Keep the current time"),
+                    type="button",
+                    on_click=BookingViewState.close_move,
+                    class_name=SECONDARY_BUTTON,
+                    data_testid="change-move-keep",
+                ),
+                class_name="flex flex-wrap gap-3",
+            ),
+        ),
+        class_name="mt-4 grid gap-3",
+        data_testid="change-move-form",
+    )
+
+
+def _late_step() -> rx.Component:
+    """Asked before a move into the cutoff: after it the booking is no longer changed online."""
+    return rx.el.div(
+        rx.el.p(BookingViewState.late_warning, class_name="font-semibold"),
         rx.el.div(
             rx.el.button(
-                _("Move booking"),
-                type="submit",
+                _("Move it anyway"),
+                type="button",
+                on_click=BookingViewState.move_booking_anyway,
                 disabled=BookingViewState.changing,
                 class_name=PRIMARY_BUTTON,
-                data_testid="change-move-confirm",
+                data_testid="change-late-confirm",
             ),
             rx.el.button(
-                _("Keep the current time"),
+                _("Choose another time"),
                 type="button",
-                on_click=BookingViewState.close_move,
+                on_click=BookingViewState.choose_another_time,
                 class_name=SECONDARY_BUTTON,
+                data_testid="change-late-back",
             ),
             class_name="flex flex-wrap gap-3",
         ),
-        on_submit=BookingViewState.move_booking,
-        reset_on_submit=False,
-        class_name="mt-4 grid gap-3",
-        data_testid="change-move-form",
+        role="alertdialog",
+        aria_live="polite",
+        class_name="grid gap-3 rounded-xl bg-amber-50 p-4 text-amber-900",
+        data_testid="change-late-warning",
     )
 
 
@@ -298,10 +335,11 @@ def _not_found() -> rx.Component:
 def booking_confirmation() -> rx.Component:
     return page_layout(
         rx.el.div(
+            # This visit's booking only: a tab's last visit arrives first (docs/architecture.md §3).
             rx.cond(
-                BookingViewState.loading,
-                loading_spinner(),
+                loaded_for_this_visit(~BookingViewState.loading),
                 rx.cond(BookingViewState.found, _found(), _not_found()),
+                loading_spinner(),
             ),
             class_name="max-w-3xl mx-auto px-4 py-10",
         )
