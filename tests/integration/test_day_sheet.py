@@ -266,6 +266,14 @@ def test_its_day_is_the_business_days_not_the_servers(session):
     late_on_the_9th = datetime(2026, 6, 9, 21, 30, tzinfo=UTC)  # 23:30 on the 9th in Belgrade
     just_after_midnight = datetime(2026, 6, 9, 22, 10, tzinfo=UTC)  # 00:10 on the 10th there
     assert _refusal(session, staff, placed, "on_the_way", late_on_the_9th) == ab.NOT_ITS_DAY
+    ab.set_status(
+        session=session,
+        actor_id=staff,
+        booking_id=placed.id,
+        status="on_the_way",
+        now=just_after_midnight,
+    )
+    assert booking_statuses(session, placed.id) == ("on_the_way", {"on_the_way"})
 
 
 def test_on_the_way_greets_says_when_the_crew_arrives_and_whom_to_call(session):
@@ -318,19 +326,6 @@ def test_on_the_way_in_albanian_greets_and_gives_the_arrival(session):
         actor_id=staff,
         booking_id=placed.id,
         status="on_the_way",
-        now=just_after_midnight,
-    )
-    assert booking_statuses(session, placed.id) == ("on_the_way", {"on_the_way"})
-
-
-def test_an_admin_still_sets_any_status_any_day(session):
-    admin = _user(session, "admin")
-    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
-    for status in ("on_the_way", "completed", "pending"):
-        ab.set_status(session=session, actor_id=admin, booking_id=placed.id, status=status, now=NOW)
-        assert booking_statuses(session, placed.id)[0] == status
-
-
         now=datetime(2026, 6, 10, 6, 30, tzinfo=UTC),
     )
     (row,) = [
@@ -345,10 +340,18 @@ def test_an_admin_still_sets_any_status_any_day(session):
     assert "10:00" in message.text and "+383 44 000 000" in message.text
 
 
+def test_an_admin_still_sets_any_status_any_day(session):
+    admin = _user(session, "admin")
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
+    for status in ("on_the_way", "completed", "pending"):
+        ab.set_status(session=session, actor_id=admin, booking_id=placed.id, status=status, now=NOW)
+        assert booking_statuses(session, placed.id)[0] == status
+
+
 @pytest.mark.parametrize("status", ["confirmed", "cancelled", "pending"])
 def test_staff_set_nothing_but_the_days_statuses(session, status):
     staff = _user(session)
-    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
     with pytest.raises(AdminBookingError) as refused:
         ab.set_status(session=session, actor_id=staff, booking_id=placed.id, status=status)
     assert refused.value.code == "not_allowed"
@@ -357,7 +360,7 @@ def test_staff_set_nothing_but_the_days_statuses(session, status):
 
 def test_staff_never_bring_back_a_cancelled_or_completed_booking(session):
     staff, admin = _user(session), _user(session, "admin")
-    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
     ab.set_status(session=session, actor_id=admin, booking_id=placed.id, status="cancelled")
     for status in ("on_the_way", "completed"):
         with pytest.raises(AdminBookingError) as refused:
@@ -377,7 +380,7 @@ def test_staff_never_bring_back_a_cancelled_or_completed_booking(session):
 
 def test_staff_write_notes_that_the_sheet_shows_and_the_audit_log_keeps(session):
     staff = _user(session, name="Driton Driver")
-    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
     with pytest.raises(FieldError) as blank:
         day_sheet.add_note(session=session, actor_id=staff, booking_id=placed.id, text="   ")
     assert blank.value.code == "required"
@@ -589,7 +592,7 @@ def test_an_admin_undoes_on_the_way_with_a_reason_and_the_customer_is_not_told_t
 
 def test_undo_steps_back_through_the_changes_and_then_has_nothing_left(session):
     staff, admin = _user(session), _user(session, "admin")
-    placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
+    placed = _place(session, [line(make_service(session), DAY, "10:00")])
     with pytest.raises(AdminBookingError) as nothing:
         _undo(session, admin, placed)  # pending is where a booking starts
     assert nothing.value.code == "nothing_to_undo"
