@@ -42,7 +42,15 @@ from storefront.models import (
     new_id,
     utcnow,
 )
-from storefront.services import availability, business, fields, limit_keys, locks, outbox
+from storefront.services import (
+    availability,
+    business,
+    content,
+    fields,
+    limit_keys,
+    locks,
+    outbox,
+)
 from storefront.services.auth import normalize_email
 from storefront.services.catalog_cache import OCCUPANCY
 from storefront.services.errors import ServiceError
@@ -226,7 +234,7 @@ def quote(*, session: Session, lines: Sequence[BookingLine]) -> Quote:
 
 
 def _quote_line(service: Service, line: BookingLine) -> QuoteLine:
-    return _priced(str(service.id), service.title, service.price, service.price_unit, line)
+    return _priced(str(service.id), _line_name(service), service.price, service.price_unit, line)
 
 
 def quote_line(
@@ -576,7 +584,7 @@ def _terms(
     """Each line's service (active, published, priced: else `service_not_found`) with its price
     and title, and each service's rules (hours, capacity, blocked days) without holds."""
     offers = {
-        index: _Offer(s.id, s.title, Decimal(s.price), s.price_unit)
+        index: _Offer(s.id, _line_name(s), Decimal(s.price), s.price_unit)
         for index, s in _bookable_services(session, lines).items()
     }
     rules = {
@@ -584,6 +592,14 @@ def _terms(
         for offer in offers.values()
     }
     return offers, rules
+
+
+def _line_name(service: Service) -> str:
+    """The line's name as the booking keeps it, in the language it is placed in (its mails,
+    calendar file and page are in that language): content.line_name."""
+    meta = service.meta if isinstance(service.meta, dict) else {}
+    title = content.text(service.translations, "title", service.title)
+    return content.line_name(title, service.kind, meta.get("type"))
 
 
 def _plan(session: Session, order: _Order, now: datetime) -> _Plan | PlacedBooking:

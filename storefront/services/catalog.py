@@ -53,6 +53,11 @@ class ServiceView:
     image_urls: list[str] = field(default_factory=list)
 
 
+def line_name(service: ServiceView) -> str:
+    """What a cart or booking line of `service` is called (content.line_name)."""
+    return content.line_name(service.title, service.kind, getattr(service.details, "type", None))
+
+
 def default_hours(service: ServiceView) -> int:
     """The hours a cart line of `service` starts with: the length its details give, when its
     kind's schema has one ('a bubble house for 3 hours', PackageDetails.hours), else 1."""

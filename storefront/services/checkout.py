@@ -124,7 +124,7 @@ def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
     try:
         return booking.quote_line(
             service_id=service.id,
-            name=service.title,
+            name=catalog.line_name(service),
             price=service.price,
             price_unit=service.price_unit,
             line=line,
@@ -139,7 +139,11 @@ def _line_view(
     return CartLineView(
         id=item["id"],
         service_id=line.service_id,
-        name=cart.counted_name(item["name"], item["quantity"], item.get("unit")),
+        # The catalogue's name now, in the page's language (the one kept in the browser is
+        # the language and the name of the moment it was added).
+        name=cart.counted_name(
+            priced.name if priced else item["name"], item["quantity"], item.get("unit")
+        ),
         description=_(cart.DEFAULT_DESCRIPTION)
         if item["description"] == cart.DEFAULT_DESCRIPTION
         else item["description"],
@@ -208,7 +212,7 @@ def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int
         return None
     item = cart.make_item(
         item_id=service.id,
-        name=service.title,
+        name=catalog.line_name(service),
         price=service.price,
         image=service.image_url or "",
         description=service.description,

@@ -11,9 +11,11 @@ names; models/service_details.py): the keys given replace the default's, the res
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from storefront import i18n
+from storefront.i18n import N_s, _s
 
 # The fields of each model that have a text per language (the admin forms edit them side by
 # side; the seed gives the demo catalogue both).
@@ -72,3 +74,28 @@ def with_texts(
     if not own:
         result.pop(lang, None)
     return result
+
+
+# What a package is, said with its name wherever a booked line is named: four kinds of package
+# are all called 'Paketa 1' ... 'Paketa 6' on their own pages, where the tab says which.
+PACKAGE_KINDS = {
+    "mascot": N_s("Mascot package"),
+    "mascot-activities": N_s("Activity package"),
+    "bouncer": N_s("Bubble house package"),
+    "castle": N_s("Bouncy castle package"),
+    "combo": N_s("Bubble house and castle package"),
+}
+_NUMBERED = re.compile(r"\S+\s+(\d+)")
+
+
+def line_name(title: str, kind: str, package_type: str | None = None) -> str:
+    """How a booked line of a service is named in the cart, the booking and everything made
+    from it (mails, calendar files, staff messages, the day sheet), in the language of the
+    moment: a numbered package with what it is ('Paketa 1' -> 'Paketa maskotash 1', 'Mascot
+    package 1'); a package with a name of its own, and anything else, by its title. `title`
+    is already in the language of the moment (`text`)."""
+    label = PACKAGE_KINDS.get(package_type or "") if kind == "package" else None
+    if not label:
+        return title
+    numbered = _NUMBERED.fullmatch(title.strip())
+    return f"{_s(label)} {numbered.group(1)}" if numbered else title

@@ -539,6 +539,8 @@ def _undo(
 
 
 def _status_mails(session, placed) -> list[str]:
+    """The status mails queued for the booking, by status in the order of the lifecycle: two
+    set in one test's same instant have no order of their own on PostgreSQL."""
     rows = session.exec(
         select(NotificationOutbox)
         .where(
@@ -547,6 +549,8 @@ def _status_mails(session, placed) -> list[str]:
         )
         .order_by(NotificationOutbox.created_at)
     ).all()
+    order = ("pending", "confirmed", "cancelled", "on_the_way", "completed")
+    rows = sorted(rows, key=lambda r: (r.created_at, order.index(r.payload["status"])))
     return [r.payload["status"] for r in rows]
 
 
