@@ -13,7 +13,9 @@ FLIGHT_MS = 700
 # and on a phone its total and 'Book Now' sit at the bottom right, where the button floats.
 # Route patterns, as routes.py names them. (Checkout keeps it: its count shows the cart is kept
 # when a booking is refused, tests/e2e/test_booking_limits.py.)
-HIDDEN_ON = (routes.SERVICE_BOOK,)
+# Not where a visitor is not shopping: the booking screen, and a booking's own page (the
+# mailed link), where at 390 px it sat over 'Change or cancel'.
+HIDDEN_ON = (routes.SERVICE_BOOK, routes.BOOKING_CONFIRMATION)
 
 # The one piece of script for the animation. It remembers where the last click was (a key press
 # counts from the middle of its button); `window.flyToCart()`, which the cart calls after an add,

@@ -91,12 +91,17 @@ def cart_view(*, session: Session, raw_cart: str) -> CartView:
     lines = cart.booking_lines(items).lines
     views, total = [], Decimal("0")
     for item, line in zip(items, lines, strict=True):
-        priced = _price(session, line)
+        found = _price(session, line)
+        priced = found[0] if found else None
         if priced is not None:
             total += priced.line_total
         views.append(
             _line_view(
-                item, line, priced, most_per_line(session=session, service_id=line.service_id)
+                item,
+                line,
+                priced,
+                most_per_line(session=session, service_id=line.service_id),
+                description=found[1] if found else None,
             )
         )
     complete = bool(views) and all(v.available and v.date and v.start_time for v in views)
@@ -115,14 +120,15 @@ def most_per_line(*, session: Session, service_id: str) -> int:
     return max(1, min(cart.MAX_QUANTITY, units))
 
 
-def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
+def _price(session: Session, line: BookingLine) -> tuple[booking.QuoteLine, str] | None:
     """The line priced from the catalogue's cache (the cart's view only: placing a booking
-    quotes from the database); None when its service cannot be booked now."""
+    quotes from the database), with the service's description in the page's language; None
+    when its service cannot be booked now."""
     service = catalog.get_public_service(session=session, service_id=line.service_id)
     if service is None or service.price is None:
         return None
     try:
-        return booking.quote_line(
+        quoted = booking.quote_line(
             service_id=service.id,
             name=catalog.line_name(service),
             price=service.price,
@@ -131,10 +137,16 @@ def _price(session: Session, line: BookingLine) -> booking.QuoteLine | None:
         )
     except BookingError:
         return None
+    return quoted, service.description
 
 
 def _line_view(
-    item: dict[str, Any], line: BookingLine, priced: booking.QuoteLine | None, most: int
+    item: dict[str, Any],
+    line: BookingLine,
+    priced: booking.QuoteLine | None,
+    most: int,
+    *,
+    description: str | None = None,
 ) -> CartLineView:
     return CartLineView(
         id=item["id"],
@@ -144,7 +156,9 @@ def _line_view(
         name=cart.counted_name(
             priced.name if priced else item["name"], item["quantity"], item.get("unit")
         ),
-        description=_(cart.DEFAULT_DESCRIPTION)
+        description=description
+        if description
+        else _(cart.DEFAULT_DESCRIPTION)
         if item["description"] == cart.DEFAULT_DESCRIPTION
         else item["description"],
         image=item["image"],

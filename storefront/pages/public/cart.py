@@ -91,9 +91,16 @@ def _item_row(item: dict) -> rx.Component:
             rx.el.h2(item["name"], class_name="font-semibold break-words"),
             rx.el.p(item["description"], class_name="text-sm text-slate-600 line-clamp-2"),
             rx.el.div(
-                rx.el.span(item["price_label"], " ×", class_name="text-sm font-medium"),
+                # The price and its unit stay on one line ('100,00 € per / event ×' wrapped at
+                # 390 px); the count steps down beside or below it.
+                rx.el.span(
+                    item["price_label"],
+                    " ×",
+                    class_name="text-sm font-medium whitespace-nowrap",
+                    data_testid="cart-item-price",
+                ),
                 _quantity(item),
-                class_name="mt-1 flex items-center gap-2",
+                class_name="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1",
             ),
             rx.cond(
                 item["available"] == "yes",

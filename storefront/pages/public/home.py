@@ -9,6 +9,10 @@ from storefront.components.photo import photo
 from storefront.i18n import N_, _
 from storefront.state.banners import HomeBannerState
 
+HERO_BUTTON = (
+    "inline-flex items-center justify-center px-6 py-3 rounded-full border-2 border-fuchsia-600 "
+    "font-semibold leading-6 "
+)
 INTRO = N_("Wedding decorations, mascots, bouncers and tables for your events in Kosovo.")
 
 
@@ -33,15 +37,18 @@ def hero() -> rx.Component:
                     _("Get Started"),
                     href=i18n.href(routes.CONTACT),
                     underline="none",
-                    class_name="px-6 py-3 rounded-full bg-fuchsia-600 text-white font-semibold "
-                    "hover:bg-fuchsia-700 shadow-lg",
+                    # One box for both buttons (border, line height, centring): the filled
+                    # one's words sat higher than the outlined one's.
+                    class_name=HERO_BUTTON + "bg-fuchsia-600 text-white hover:bg-fuchsia-700 "
+                    "hover:border-fuchsia-700 shadow-lg",
+                    data_testid="hero-start",
                 ),
                 rx.link(
                     _("See Our Services"),
                     href=i18n.href(routes.WEDDINGS),
                     underline="none",
-                    class_name="px-6 py-3 rounded-full border-2 border-fuchsia-600 text-fuchsia-700 "
-                    "font-semibold hover:bg-fuchsia-50",
+                    class_name=HERO_BUTTON + "text-fuchsia-700 hover:bg-fuchsia-50",
+                    data_testid="hero-services",
                 ),
                 class_name="mt-10 flex flex-wrap justify-center gap-4",
             ),
