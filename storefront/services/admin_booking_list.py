@@ -17,7 +17,7 @@ from sqlalchemy import exists, func, or_
 from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, Booking, BookingItem
-from storefront.services import dates
+from storefront.services import dates, fields
 from storefront.services.admin_bookings import (
     AdminBookingError,
     _booking_id,
@@ -128,6 +128,12 @@ class AdminBookingRow:
     total_label: str
     status: str
     created_at: str  # DD.MM.YYYY HH:MM local
+    # For the CSV: what was booked, one line per service in the order of their start, and where.
+    services: tuple[str, ...] = ()  # 'Bouncy castle × 2, 10.06.2026 10:00-12:00'
+    venue_address: str = ""
+    city: str = ""
+    zip_code: str = ""
+    special_requests: str = ""
 
 
 @dataclass(frozen=True)
@@ -146,20 +152,30 @@ def _ordered(filters: BookingFilter):
     )
 
 
+def _service_line(item: BookingItem, zone) -> str:
+    """One booked service as the CSV writes it: 'Bouncy castle × 2, 10.06.2026 10:00-12:00'."""
+    start, end = item.start_datetime, item.end_datetime
+    return (
+        f"{item.service_name} \u00d7 {item.quantity}, {dates.local_date(start, zone)} "
+        f"{dates.local_time(start, zone)}-{dates.local_time(end, zone)}"
+    )
+
+
 def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow]:
     if not bookings:
         return []
-    first_start = dict(
-        session.exec(
-            select(BookingItem.booking_id, func.min(BookingItem.start_datetime))
-            .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
-            .group_by(BookingItem.booking_id)
-        ).all()
-    )
     zone = dates.business_zone()
+    lines: dict[uuid.UUID, list[BookingItem]] = {}
+    for item in session.exec(
+        select(BookingItem)
+        .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
+        .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
+    ).all():
+        lines.setdefault(item.booking_id, []).append(item)
     result = []
     for b in bookings:
-        start = first_start.get(b.id)
+        items = lines.get(b.id, [])
+        start = items[0].start_datetime if items else None
         result.append(
             AdminBookingRow(
                 id=str(b.id),
@@ -175,6 +191,11 @@ def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow
                 total_label=format_price(b.total_amount, b.currency),
                 status=b.status,
                 created_at=_moment(b.created_at, zone),
+                services=tuple(_service_line(i, zone) for i in items),
+                venue_address=b.venue_address or "",
+                city=b.city or "",
+                zip_code=b.zip_code or "",
+                special_requests=b.special_requests or "",
             )
         )
     return result
@@ -212,6 +233,8 @@ def export_rows(
         offset += EXPORT_BATCH
 
 
+# The columns a spreadsheet that read earlier exports finds where it did; what was booked and
+# where follow (issue 34): one row per booking, its services in one cell.
 CSV_HEADER = (
     "Booking ID",
     "Reference",
@@ -224,10 +247,23 @@ CSV_HEADER = (
     "Total",
     "Status",
     "Created At",
+    "Services",
+    "Venue Address",
+    "City",
+    "ZIP Code",
+    "Special Requests",
 )
+# The services of a booking in their one cell.
+CSV_LINES_JOINED = "; "
 # A spreadsheet runs a cell that starts with one of these as a formula; their full-width and
 # small forms ('＝', '＋', '－', '＠', '﹦', ...) too, which `_formula_start` folds into these.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A phone number as the CSV writes it (`fields.readable_phone`: '+383 44 123 456'): a '+', the
+# country code, then groups of digits (and dashes) after spaces. It starts with '+', yet holds
+# no letter, so no function, reference or DDE call a spreadsheet could run, and the spaces make
+# it neither a number nor a formula one could compute: every spreadsheet shows it as written.
+# So it is written as it is; a `'` before it would show in the cell (issue 34).
+PLAIN_PHONE = re.compile(r"^\+\d{1,3}(?: [0-9-]+)+$")
 
 
 def _formula_start(text: str) -> bool:
@@ -238,8 +274,12 @@ def _formula_start(text: str) -> bool:
 
 
 def spreadsheet_safe(value: object) -> str:
-    """A cell's text that no spreadsheet runs as a formula: a leading `'` when it would."""
+    """A cell's text that no spreadsheet runs as a formula: a leading `'` when it would (the
+    one way every spreadsheet reads as 'this is text'); anything else, a phone number written
+    as people write it among them (`PLAIN_PHONE`), as it is."""
     text = "" if value is None else str(value)
+    if PLAIN_PHONE.match(text):
+        return text
     return "'" + text if _formula_start(text) else text
 
 
@@ -251,13 +291,18 @@ def csv_cells(row: AdminBookingRow) -> list[str]:
             row.reference,
             row.customer,
             row.email,
-            row.phone,
+            fields.readable_phone(row.phone),
             row.event_type,
             "" if row.guest_count is None else row.guest_count,
             row.event_date,
             f"{row.total:.2f}",
             row.status,
             row.created_at,
+            CSV_LINES_JOINED.join(row.services),
+            row.venue_address,
+            row.city,
+            row.zip_code,
+            row.special_requests,
         )
     ]
 

@@ -533,7 +533,9 @@ def _source(session: Session, booking_id: object, by: object) -> tuple[Any, str]
         return Booking.contact_email, found.contact_email
     if not found.client_address:
         # Shown to the admin as it is, translated there (state/admin_bookings.py).
-        raise AdminBookingError("not_found", N_o("No address was recorded for this booking"))
+        raise AdminBookingError(
+            "not_found", N_o("No internet address (IP) was recorded for this booking")
+        )
     return Booking.client_address, found.client_address
 
 

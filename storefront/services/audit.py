@@ -14,9 +14,10 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, col, select
 
-from storefront.i18n import N_o, _o
-from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User
-from storefront.services import dates
+from storefront import i18n
+from storefront.i18n import N_o, _o, _s
+from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, kinds
+from storefront.services import dates, money
 from storefront.services.errors import ServiceError
 
 
@@ -117,7 +118,8 @@ class AuditEntry:
     id: str
     created_at: str  # DD.MM.YYYY HH:MM local
     actor: str  # the actor's email, or 'system'
-    action: str
+    action: str  # the stored code: 'booking_bulk_cancel'
+    action_label: str  # in words: 'Pending bookings cancelled together' (`action_in_words`)
     entity_type: str
     entity_id: str
     entity: str  # in words: 'Service: Bouncy castle', 'Booking: MG-1A2B3C4D', 'Settings'
@@ -135,15 +137,79 @@ class AuditPage:
 
 # --- in words: what the viewer shows of an entry (the stored details stay as they are) -------
 
-# A field's name in the back office's words (translated where shown, `field_label`); a field not
-# named here reads as its column name.
+# What each action is called in the back office (translated where shown, `action_in_words`).
+# Every code a write path records is named here (tests/unit/test_audit_words.py reads them
+# from the sources), so the log never shows a code such as 'booking_bulk_cancel'.
+ACTION_LABELS = {
+    # services
+    "create": N_o("Service created"),
+    "update": N_o("Service changed"),
+    "delete": N_o("Service deleted"),
+    "toggle_active": N_o("Service activated or deactivated"),
+    "toggle_featured": N_o("Service featured or unfeatured"),
+    "set_status_published": N_o("Service published"),
+    "set_status_draft": N_o("Service taken back to draft"),
+    "deactivate_instead_of_delete": N_o("Service deactivated instead of deleted (it has bookings)"),
+    "submit_for_review": N_o("Owner's changes sent for review"),
+    "approve_revision": N_o("Owner's changes approved"),
+    "reject_revision": N_o("Owner's changes rejected"),
+    # availability and blocked dates
+    "create_availability": N_o("Availability added"),
+    "update_availability": N_o("Availability changed"),
+    "toggle_availability": N_o("Availability turned on or off"),
+    "delete_availability": N_o("Availability deleted"),
+    "block_dates": N_o("Dates blocked"),
+    "unblock_dates": N_o("Blocked dates removed"),
+    # bookings
+    "booking_status": N_o("Booking status changed"),
+    "booking_update": N_o("Booking edited"),
+    "booking_delete": N_o("Booking deleted"),
+    "booking_bulk_cancel": N_o("Pending bookings cancelled together"),
+    "booking_note": N_o("Note added to a booking"),
+    "booking_cancelled_by_customer": N_o("Booking cancelled by the customer"),
+    "booking_moved_by_customer": N_o("Booking moved by the customer"),
+    # users and sign-in
+    "set_admin_role": N_o("Made an admin"),
+    "set_first_admin": N_o("Made the first admin"),
+    "make_admin_cli": N_o("Made an admin from the command line"),
+    "set_staff_role": N_o("Made staff"),
+    "remove_staff_role": N_o("Staff role removed"),
+    "two_factor_on": N_o("Two-factor sign-in turned on"),
+    "two_factor_off": N_o("Two-factor sign-in turned off"),
+    "two_factor_locked": N_o("Two-factor sign-in locked after wrong codes"),
+    "two_factor_unlocked": N_o("Two-factor sign-in unlocked with a recovery code"),
+    "calendar_feed_on": N_o("Calendar subscription turned on"),
+    "calendar_feed_off": N_o("Calendar subscription turned off"),
+    # banners, storage, settings
+    "create_banner": N_o("Banner created"),
+    "create_banner_item": N_o("Banner item added"),
+    "update_banner_item": N_o("Banner item changed"),
+    "delete_banner_item": N_o("Banner item deleted"),
+    "create_storage_folders": N_o("Storage folders created"),
+    "settings_update": N_o("Settings changed"),
+}
+# A switch's entry says which way it went: (the field the entry's `after` holds, its words when
+# the field is now on, when off).
+SWITCH_ACTIONS = {
+    "toggle_active": ("active", N_o("Service activated"), N_o("Service deactivated")),
+    "toggle_featured": ("featured", N_o("Service featured"), N_o("Service unfeatured")),
+    "toggle_availability": (
+        "is_available",
+        N_o("Availability turned on"),
+        N_o("Availability turned off"),
+    ),
+}
+
+# A field's name as the back office's forms name it (translated where shown, `field_label`):
+# the service form, the booking edit, the availability and blocked dates forms, the settings.
+# Every column of a table the log records is named here or hidden (test_audit_words.py).
 FIELD_LABELS = {
-    # services and their capacity
+    # services and their capacity (the service form)
     "title": N_o("Title"),
     "slug": N_o("Slug"),
     "description": N_o("Description"),
     "price": N_o("Price"),
-    "price_unit": N_o("Price unit"),
+    "price_unit": N_o("Priced"),
     "kind": N_o("Kind"),
     "images": N_o("Images"),
     "meta": N_o("Details"),
@@ -153,22 +219,25 @@ FIELD_LABELS = {
     "display_order": N_o("Display order"),
     "total_units": N_o("Units"),
     "buffer_time_minutes": N_o("Buffer (minutes)"),
-    # bookings and their items
+    "setup_lead_minutes": N_o("Setup lead (minutes)"),
+    # bookings and their items (the booking edit)
     "reference": N_o("Reference"),
-    "contact_name": N_o("Name"),
+    "contact_name": N_o("Customer name"),
     "contact_email": N_o("Email"),
     "contact_phone": N_o("Phone"),
     "venue_address": N_o("Venue address"),
     "city": N_o("City"),
     "state": N_o("State"),
-    "zip_code": N_o("ZIP code"),
-    "event_type": N_o("Event type"),
-    "guest_count": N_o("Guest count"),
+    "zip_code": N_o("ZIP Code"),
+    "event_type": N_o("Event Type"),
+    "guest_count": N_o("Guests"),
     "special_requests": N_o("Special requests"),
     "total_amount": N_o("Total"),
     "currency": N_o("Currency"),
+    "language": N_o("Language"),
     "service_name": N_o("Service"),
-    "service_price": N_o("Price"),
+    "unit_price": N_o("Price"),
+    "service_price": N_o("Price for the booked time"),
     "quantity": N_o("Quantity"),
     "start_datetime": N_o("Start"),
     "end_datetime": N_o("End"),
@@ -176,7 +245,7 @@ FIELD_LABELS = {
     # users
     "role": N_o("Role"),
     "email": N_o("Email"),
-    # business settings
+    # business settings (the settings page's labels)
     "business_name": N_o("Business name"),
     "phone": N_o("Phone"),
     "whatsapp_number": N_o("WhatsApp number"),
@@ -185,16 +254,21 @@ FIELD_LABELS = {
     "address": N_o("Address"),
     "opening_hours": N_o("Opening hours"),
     "min_notice_hours": N_o("Minimum notice (hours)"),
+    "reminder_lead_hours": N_o("Reminder before the event (hours)"),
+    "digest_hour": N_o("Staff digest of tomorrow's jobs at (hour, 0-23)"),
+    "change_cutoff_hours": N_o("Customers may change a booking until (hours before)"),
+    "staff_language": N_o("Staff messages in"),
     "admin_two_factor_required": N_o("Two-factor sign-in required for admins"),
-    # availability and blocked dates
+    "backup_daily": N_o("Daily backup"),
+    # availability and blocked dates (their forms)
     "day_of_week": N_o("Day"),
-    "start_time": N_o("From"),
-    "end_time": N_o("Until"),
-    "slot_duration_minutes": N_o("Slot (minutes)"),
-    "max_bookings_per_slot": N_o("Bookings per slot"),
+    "start_time": N_o("Start Time"),
+    "end_time": N_o("End Time"),
+    "slot_duration_minutes": N_o("Slot Duration (minutes)"),
+    "max_bookings_per_slot": N_o("Max Bookings per Slot"),
     "is_available": N_o("Available"),
     "start_date": N_o("From"),
-    "end_date": N_o("Until"),
+    "end_date": N_o("To"),
     "is_recurring_yearly": N_o("Every year"),
     "reason": N_o("Reason"),
     # banners
@@ -209,8 +283,16 @@ FIELD_LABELS = {
     "references": N_o("Bookings"),
     "created": N_o("Folders created"),
     "failed": N_o("Folders failed"),
+    "total_set_by_hand": N_o("Total set by hand"),
+    "lines_total": N_o("The services' sum"),
+    "moved_into_past": N_o("Moved into the past"),
+    "replaced": N_o("Replaced an earlier address"),
 }
-# Columns that mean nothing to a reader (ids, timestamps, keys) or that the entity's name shows.
+# What an entry adds under a name its before/after uses otherwise: the bulk cancel's `address`
+# is the visitor's internet address, not a venue's or the business's.
+EXTRA_LABELS = {"address": N_o("Internet address (IP)")}
+# Columns that mean nothing to a reader (ids, timestamps, keys, counters) or that the entity's
+# name shows.
 HIDDEN_FIELDS = frozenset(
     {
         "id",
@@ -225,6 +307,9 @@ HIDDEN_FIELDS = frozenset(
         "idempotency_key",
         "lines_digest",
         "client_address",
+        "client_network",
+        "contact_mailbox",
+        "calendar_sequence",
         "submitted_by",
         "submitted_at",
     }
@@ -243,6 +328,9 @@ ENTITY_LABELS = {
     "storage": N_o("Storage"),
 }
 EMPTY = N_o("(empty)")
+# A text kept in another language beside the default one (a service's or the settings'
+# `translations`): 'Address (English)', as the forms name its field.
+IN_ENGLISH = N_o("{field} (English)")
 # Stored codes a reader sees as words (the back office's words for them).
 ROLE_WORDS = {"admin": N_o("admin"), "staff": N_o("staff"), "user": N_o("user")}
 STATUS_WORDS = {
@@ -254,8 +342,23 @@ STATUS_WORDS = {
     "published": N_o("Published"),
     "draft": N_o("Draft"),
 }
+# The service form's words for a price's unit (components/service_form.py).
+UNIT_WORDS = {"per_hour": N_o("Per hour"), "per_event": N_o("Per event")}
+MONEY_FIELDS = frozenset({"price", "unit_price", "service_price", "total_amount", "lines_total"})
+LANGUAGE_FIELDS = frozenset({"language", "staff_language"})
 WEEKDAYS = dates.OFFICE_DAY_NAMES  # day_of_week 0 is Sunday
 LONGEST_VALUE = 80
+
+
+def action_in_words(action: str, details: Any = None) -> str:
+    """What an entry did, in the language of the moment: 'booking_bulk_cancel' -> 'Pending
+    bookings cancelled together'; a switch says which way it went ('Service deactivated')."""
+    switch = SWITCH_ACTIONS.get(action)
+    after = details.get("after") if isinstance(details, dict) else None
+    if switch and isinstance(after, dict) and isinstance(after.get(switch[0]), bool):
+        return _o(switch[1] if after[switch[0]] else switch[2])
+    label = ACTION_LABELS.get(action)
+    return _o(label) if label else action.replace("_", " ").strip().capitalize()
 
 
 def entity_type_label(code: str) -> str:
@@ -272,10 +375,21 @@ def field_label(name: str) -> str:
     return _o(label) if label else name.replace("_", " ").strip().capitalize()
 
 
-def _in_words(name: str, value: Any) -> str:
-    """One stored value as a person reads it: local dates and times, yes/no, weekdays."""
-    from storefront.services import dates
+def _money(value: Any) -> str | None:
+    """A stored amount ('150.00', 95) as every price is written, with its currency; None for
+    what is not an amount."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        return None
+    try:
+        amount = Decimal(str(value).strip())
+    except ArithmeticError:
+        return None
+    return money.format_price(amount) if amount.is_finite() else None
 
+
+def _in_words(name: str, value: Any) -> str:
+    """One stored value as a person reads it: prices with their currency, local dates and
+    times, yes/no, weekdays, the forms' words for codes."""
     if value is None or value == "" or value == [] or value == {}:
         return _o(EMPTY)
     if isinstance(value, bool):
@@ -286,6 +400,14 @@ def _in_words(name: str, value: Any) -> str:
         return _o(ROLE_WORDS[value])
     if name == "status" and value in STATUS_WORDS:
         return _o(STATUS_WORDS[value])
+    if name == "price_unit" and value in UNIT_WORDS:
+        return _o(UNIT_WORDS[value])
+    if name == "kind" and value in kinds.KINDS:
+        return _s(kinds.KINDS[value].label)
+    if name in LANGUAGE_FIELDS and value in i18n.NAMES:
+        return i18n.NAMES[value]
+    if name in MONEY_FIELDS and (amount := _money(value)) is not None:
+        return amount
     if isinstance(value, list):
         if all(isinstance(v, dict) for v in value):
             return str(len(value))  # images, price lines: how many
@@ -307,9 +429,43 @@ def _in_words(name: str, value: Any) -> str:
     return text if len(text) <= LONGEST_VALUE else text[: LONGEST_VALUE - 1] + "\u2026"
 
 
-def _fields(value: Any, label: str = "") -> dict[str, tuple[str, Any]]:
-    """A before or after as {key: (label, value)}: sections merged, booking items numbered,
-    nested details (a service's `meta`) under their parent's label, hidden columns left out."""
+def _line_names(before: Any, after: Any) -> dict[str, str]:
+    """{a booking line's key: what the log calls it}: its service's name ('Bouncy castle'), with
+    its number among the lines of the same name when there are several ('Bouncy castle (2)').
+    A line is keyed by its id where the entry stored one, so a line matches itself before and
+    after whatever their order."""
+    names: dict[str, str] = {}
+    for side in (before, after):
+        items = side.get("items") if isinstance(side, dict) else None
+        if not isinstance(items, list):
+            continue
+        for number, line in enumerate(items, start=1):
+            if not isinstance(line, dict):
+                continue
+            key = _line_key(line, number)
+            name = str(line.get("service_name") or "").strip()
+            if not name:
+                name = _o("Item {number}").format(number=number)
+            names.setdefault(key, name)
+    plain = dict(names)
+    for key, name in plain.items():
+        same = [k for k, n in plain.items() if n == name]
+        if len(same) > 1:
+            names[key] = f"{name} ({same.index(key) + 1})"
+    return names
+
+
+def _line_key(line: dict[str, Any], number: int) -> str:
+    return f"items.{line.get('id') or number}"
+
+
+def _fields(
+    value: Any, label: str = "", lines: dict[str, str] | None = None, *, extra: bool = False
+) -> dict[str, tuple[str, Any]]:
+    """A before or after as {key: (label, value)}: sections merged, booking lines under their
+    service's name (`lines`, from `_line_names`), nested details (a service's `meta`) under their
+    parent's label, texts in another language under their field's name and the language, hidden
+    columns left out. `extra`: what an entry adds beside its before and after."""
     out: dict[str, tuple[str, Any]] = {}
     if not isinstance(value, dict):
         return out
@@ -317,33 +473,44 @@ def _fields(value: Any, label: str = "") -> dict[str, tuple[str, Any]]:
         if name in HIDDEN_FIELDS:
             continue
         if name in SECTIONS and (item is None or isinstance(item, dict)):
-            out.update(_fields(item, label))
+            out.update(_fields(item, label, lines))
         elif name == "items" and isinstance(item, list):
             for number, line in enumerate(item, start=1):
-                out.update(
-                    {
-                        f"items.{number}.{k}": v
-                        for k, v in _fields(
-                            line, _o("Item {number}").format(number=number) + " "
-                        ).items()
-                    }
-                )
+                if not isinstance(line, dict):
+                    continue
+                key = _line_key(line, number)
+                named = (lines or {}).get(key) or _o("Item {number}").format(number=number)
+                inner = _fields(line, f"{named} / ", lines)
+                out.update({f"{key}.{k}": v for k, v in inner.items()})
+        elif name == "translations" and isinstance(item, dict):
+            for lang, texts in item.items():
+                if not isinstance(texts, dict):
+                    continue
+                for field, text in texts.items():
+                    shown = field_label(field)
+                    worded = (
+                        _o(IN_ENGLISH).format(field=shown) if lang == "en" else f"{shown} ({lang})"
+                    )
+                    out[f"translations.{lang}.{field}"] = (f"{label}{worded}", text)
         elif isinstance(item, dict) and item:
-            inner = _fields(item, f"{label}{field_label(name)} / ")
+            inner = _fields(item, f"{label}{field_label(name)} / ", lines)
             out.update({f"{name}.{k}": v for k, v in inner.items()})
         else:
-            out[name] = (f"{label}{field_label(name)}", item)
+            worded = _o(EXTRA_LABELS[name]) if extra and name in EXTRA_LABELS else field_label(name)
+            out[name] = (f"{label}{worded}", item)
     return out
 
 
-def describe(details: Any) -> tuple[str, ...]:
-    """An entry's stored details in words, one line per field: 'Price: 150.00 -> 200.00' for
-    a change, 'Title: Bouncy castle' for what was created or deleted, then what the entry
-    adds ('Capacity warning overridden: yes'). Fields that did not change are left out."""
+def describe(details: Any, entity_type: str = "") -> tuple[str, ...]:
+    """An entry's stored details in words, one line per field: 'Price: 150,00 € -> 200,00 €'
+    for a change, 'Title: Bouncy castle' for what was created or deleted, then what the entry
+    adds ('Capacity warning overridden: yes'). Fields that did not change are left out; a
+    booking's line is named by its service ('Bouncy castle / Start: ...')."""
     if not isinstance(details, dict):
         return ()
     before, after = details.get("before"), details.get("after")
-    old, new = _fields(before), _fields(after)
+    lines_named = _line_names(before, after)
+    old, new = _fields(before, lines=lines_named), _fields(after, lines=lines_named)
     lines: list[str] = []
     if isinstance(before, dict) and isinstance(after, dict):
         for key, (label, value) in new.items():
@@ -357,10 +524,11 @@ def describe(details: Any) -> tuple[str, ...]:
             if shown != _o(EMPTY):
                 lines.append(f"{label}: {shown}")
     extra = {k: v for k, v in details.items() if k not in ("before", "after")}
-    for key, (label, value) in _fields(extra).items():
-        # The entity's name says the reference and email; the actor column who ('by').
-        if key not in ("reference", "email", "by"):
-            lines.append(f"{label}: {_in_words(key, value)}")
+    # The entity's name says the reference (and a user's email); the actor column who ('by').
+    named = {"reference", "by"} | ({"email"} if entity_type == "user" else set())
+    for key, (label, value) in _fields(extra, extra=True).items():
+        if key not in named:
+            lines.append(f"{label}: {_in_words(key.rsplit('.', 1)[-1], value)}")
     return tuple(lines)
 
 
@@ -497,10 +665,11 @@ def entries(
                 f"{dates.local_time(entry.created_at)}",
                 actor=email or _unnamed_actor(entry),
                 action=entry.action,
+                action_label=action_in_words(entry.action, entry.details),
                 entity_type=entry.entity_type,
                 entity_id=entry.entity_id or "",
                 entity=entity_in_words(entry, names),
-                changes=describe(entry.details),
+                changes=describe(entry.details, entry.entity_type),
             )
             for entry, email in rows
         ),

@@ -39,6 +39,7 @@ from storefront.models.service_details import AddOn, PriceLine, dump_details
 from storefront.services import audit, content, permissions, storage
 from storefront.services.catalog import default_price_unit
 from storefront.services.errors import ServiceError
+from storefront.services.money import format_price
 
 log = logging.getLogger(__name__)
 
@@ -604,10 +605,26 @@ REVIEW_FIELDS: tuple[tuple[str, str], ...] = (
 )
 
 
+# A price's unit as the service form names it (components/service_form.py).
+PRICE_UNIT_LABELS = {"per_hour": N_s("Per hour"), "per_event": N_s("Per event")}
+
+
 def _shown(session: Session, name: str, value: Any) -> str:
-    """A field's value as the review shows it."""
+    """A field's value as the review shows it: a price as every price is written, with its
+    currency (issue 34: the live '80.00' read against the proposed '95'), so that a price
+    typed differently but equal is no change; a unit and a kind in the form's words."""
     if value is None:
         return ""
+    if name == "price":
+        try:
+            amount = Decimal(str(value).strip())
+        except InvalidOperation:
+            return str(value)
+        return format_price(amount) if amount.is_finite() else str(value)
+    if name == "price_unit" and value in PRICE_UNIT_LABELS:
+        return _s(PRICE_UNIT_LABELS[value])
+    if name == "kind":
+        return kind_label(str(value))
     if name == "category_id":
         category = session.get(ServiceCategory, uuid.UUID(str(value)))
         return category.name if category is not None else _("(deleted category)")

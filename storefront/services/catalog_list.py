@@ -31,7 +31,7 @@ from storefront.services.catalog_admin import (
     _service,
     kind_label,
 )
-from storefront.services.money import format_price
+from storefront.services.money import format_price_with_unit
 
 PAGE_SIZE = 20
 SORTS = ("title", "category", "price", "created_at")
@@ -110,7 +110,9 @@ def list_services(
                 title=s.title,
                 slug=s.slug,
                 category=category or _("Unknown"),
-                price_label=format_price(s.price) if s.price is not None else "—",
+                price_label=format_price_with_unit(s.price, s.price_unit)
+                if s.price is not None
+                else "—",
                 active=s.active,
                 featured=s.featured,
                 status=s.status,

@@ -33,15 +33,9 @@ AVATAR_FALLBACK = N_("Failed to upload avatar")
 
 
 SERVICES_FAILED = N_("Failed to load your services. Please try again later.")
-# A service's and a booking's status as the account area shows it (the codes stay as they are).
+# A service's status as the account area shows it (the codes stay as they are); a booking's is
+# the site's one word for it (`booking_views.status_words`, the confirmation page's too).
 SERVICE_STATUS = {"published": N_("published"), "draft": N_("draft")}
-BOOKING_STATUS = {
-    "pending": N_("pending"),
-    "confirmed": N_("confirmed"),
-    "on_the_way": N_("on the way"),
-    "completed": N_("completed"),
-    "cancelled": N_("cancelled"),
-}
 
 
 def profile_message(code: str) -> str | None:
@@ -51,7 +45,13 @@ def profile_message(code: str) -> str | None:
 
 
 def _shown_status(status: str, labels: dict[str, str]) -> str:
-    return _(labels[status]) if status in labels else status
+    return _label(_(labels[status]) if status in labels else status.replace("_", " "))
+
+
+def _label(words: str) -> str:
+    """A status as a badge says it, its first letter capital ('Pending', 'Në pritje'): the
+    word, never the stored code (issue 34: the orders read 'pending')."""
+    return words[:1].upper() + words[1:]
 
 
 class AccountAreaState(AccountState):
@@ -78,7 +78,7 @@ class AccountAreaState(AccountState):
         self.bookings = [
             dataclasses.asdict(b)
             | {
-                "status_label": _shown_status(b.status, BOOKING_STATUS),
+                "status_label": _label(booking_views.status_words(b.status)),
                 "changeable": "yes" if b.changeable else "",
             }
             for b in booked

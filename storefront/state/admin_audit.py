@@ -54,7 +54,7 @@ class AdminAuditState(AdminState):
             {
                 "when": e.created_at,
                 "actor": e.actor,
-                "action": e.action,
+                "action": e.action_label,
                 "entity": e.entity,
                 "changes": "\n".join(e.changes),
             }

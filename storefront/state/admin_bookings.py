@@ -35,9 +35,13 @@ OVERBOOK_CHANGED = N_o(
     "override again only if this is still what you want."
 )
 CANCEL_FROM_FAILED = N_o("Failed to cancel the pending bookings. Please try again.")
-CANCEL_FROM_NONE = N_o("No pending bookings from {value}.")
-CANCEL_FROM_ASK = N_o("Cancel {count} pending booking(s) from {value}: {references}?")
-CANCEL_FROM_DONE = N_o("Cancelled {count} pending booking(s) from {value}.")
+# 'From this address' meant the visitor's internet address, and read as the venue's: each
+# message names which it is, its number of bookings with the language's own plural
+# (`cancel_from_words`).
+CANCEL_FROM_NONE = {
+    "email": N_o("No pending bookings from the email {value}."),
+    "address": N_o("No pending bookings from the internet address (IP) {value}."),
+}
 BAD_FILTER = N_o("Please check the filter: a status from the list and dates as DD.MM.YYYY.")
 UNDO_DONE = N_o("Booking {reference} is back to {status}.")
 UNDO_CHANGED = N_o(
@@ -68,6 +72,39 @@ STATUS_CODES = {
     "completed": N_o("completed"),
     "cancelled": N_o("cancelled"),
 }
+
+
+def cancel_from_words(step: str, by: str, count: int, value: str, references: str = "") -> str:
+    """The question before cancelling a flood ('ask') and the notice after it ('done'), for an
+    email or an internet address, with the count in the plural form of the language of the
+    moment: 'Cancel 3 pending bookings from the internet address (IP) 203.0.113.9: ...?'."""
+    if step == "ask" and by == "email":
+        text = office_ngettext(
+            "Cancel {count} pending booking from the email {value}: {references}?",
+            "Cancel {count} pending bookings from the email {value}: {references}?",
+            count,
+        )
+    elif step == "ask":
+        text = office_ngettext(
+            "Cancel {count} pending booking placed from the internet address (IP) {value}: "
+            "{references}?",
+            "Cancel {count} pending bookings placed from the internet address (IP) {value}: "
+            "{references}?",
+            count,
+        )
+    elif by == "email":
+        text = office_ngettext(
+            "Cancelled {count} pending booking from the email {value}.",
+            "Cancelled {count} pending bookings from the email {value}.",
+            count,
+        )
+    else:
+        text = office_ngettext(
+            "Cancelled {count} pending booking placed from the internet address (IP) {value}.",
+            "Cancelled {count} pending bookings placed from the internet address (IP) {value}.",
+            count,
+        )
+    return text.format(count=count, value=value, references=references)
 
 
 def status_label(status: str) -> str:
@@ -448,11 +485,11 @@ class AdminBookingsState(AdminState):
             self.detail_error = _o(CANCEL_FROM_FAILED)
             return
         if not found.references:
-            self.detail_error = _o(CANCEL_FROM_NONE).format(value=found.value)
+            self.detail_error = _o(CANCEL_FROM_NONE[by]).format(value=found.value)
             return
         self.cancel_by = by
-        self.cancel_question = _o(CANCEL_FROM_ASK).format(
-            count=len(found.references), value=found.value, references=", ".join(found.references)
+        self.cancel_question = cancel_from_words(
+            "ask", by, len(found.references), found.value, ", ".join(found.references)
         )
 
     @rx.event
@@ -475,7 +512,7 @@ class AdminBookingsState(AdminState):
             self.detail_error = _o(CANCEL_FROM_FAILED)
             return
         self.detail_open = False
-        self.notice = _o(CANCEL_FROM_DONE).format(count=len(done.references), value=done.value)
+        self.notice = cancel_from_words("done", by, len(done.references), done.value)
         await self._reload(caller)
 
     @rx.event

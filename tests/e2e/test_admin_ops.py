@@ -283,12 +283,12 @@ def test_the_audit_log_says_what_changed_in_words_and_names_the_entity(page, ser
     page.get_by_role("button", name="Filter").click()
     rows = page.get_by_test_id("audit-row")
     expect(rows).to_have_count(2)
-    booking_row = rows.filter(has_text="booking_status")
+    booking_row = rows.filter(has_text="Booking status changed")  # the action in words
     expect(booking_row).to_contain_text(f"Booking: {reference}")
     expect(booking_row.get_by_test_id("audit-changes")).to_have_text("Status: pending -> confirmed")
     service_row = rows.filter(has_text=title)
     expect(service_row).to_contain_text(f"Service: {title}")
-    expect(service_row.get_by_test_id("audit-changes")).to_have_text("Price: 150.00 -> 200.00")
+    expect(service_row.get_by_test_id("audit-changes")).to_have_text("Price: €150.00 -> €200.00")
     # No raw JSON and no bare ids: the row's text names neither.
     for row in (booking_row, service_row):
         text = row.inner_text()

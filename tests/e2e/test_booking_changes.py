@@ -342,7 +342,7 @@ def test_the_account_orders_link_a_changeable_booking_to_its_page(phone, server)
     expect(phone.get_by_test_id("confirmation-status")).to_have_text(sq("cancelled"))
     phone.goto("/account/orders")
     row = phone.get_by_test_id("order-row").filter(has_text=placed.reference)
-    expect(row.get_by_test_id("order-status")).to_have_text(sq("cancelled"))
+    expect(row.get_by_test_id("order-status")).to_have_text(sq("cancelled").capitalize())
     expect(row.get_by_test_id("order-change")).to_have_count(0)
 
 

@@ -180,6 +180,11 @@ def test_system_status_names_the_last_backup_and_says_whatsapp_plainly(page, ser
 # --- 3. The account's orders ----------------------------------------------------------------
 
 
+def _as_badge(words: str) -> str:
+    """A status as the orders' badge says it: its first letter capital (issue 34)."""
+    return words[:1].upper() + words[1:]
+
+
 def _customer_with_an_order(server, page) -> None:
     """A signed-in customer (its session cookie in `page`) with one booking of a long name."""
     from storefront.models import utcnow
@@ -217,7 +222,7 @@ def test_on_a_phone_every_column_of_the_orders_shows(phone, server):
     phone.goto("/account/orders")
     row = phone.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
     status = row.locator("td").last
-    expect(status.get_by_test_id("order-status")).to_have_text(sq("pending"))
+    expect(status.get_by_test_id("order-status")).to_have_text(_as_badge(sq("pending")))
     cells = row.locator("td").evaluate_all(
         """cells => cells.map(c => { const b = c.getBoundingClientRect();
             return [c.dataset.label, b.left, b.right, c.innerText]; })"""
@@ -238,7 +243,9 @@ def test_the_orders_headings_line_up_with_their_columns(page, server):
     _customer_with_an_order(server, page)
     page.goto("/account/orders")
     row = page.get_by_test_id("order-link").first.locator("xpath=ancestor::tr")
-    expect(row.locator("td").last.get_by_test_id("order-status")).to_have_text(sq("pending"))
+    expect(row.locator("td").last.get_by_test_id("order-status")).to_have_text(
+        _as_badge(sq("pending"))
+    )
     columns = page.evaluate(
         """() => {
           const table = document.querySelector('[data-testid="order-link"]').closest('table');

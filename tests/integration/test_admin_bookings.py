@@ -471,9 +471,66 @@ def test_the_csv_is_the_filtered_list_and_neutralises_formulas(session):
     assert [r[0] for r in rows[1:]] == [r.short_id for r in listed]
     cells = {r[3] for r in rows[1:]}
     assert "'=cmd@example.com" in cells and "=cmd@example.com" not in cells
-    assert all(not cell.startswith(abl.FORMULA_START) for r in rows[1:] for cell in r)
+    # Phones are written as people read them, with no visible ' (issue 34): nothing in them
+    # can run; every other cell that a spreadsheet would run is neutralised.
+    assert {r[4] for r in rows[1:]} == {"+383 45 333 444", "+383 49 555 666", "+383 44 777 888"}
+    assert all(
+        not cell.startswith(abl.FORMULA_START) or abl.PLAIN_PHONE.match(cell)
+        for r in rows[1:]
+        for cell in r
+    )
     with pytest.raises(AdminBookingError):
         "".join(csv_chunks(session=session, actor_id=_user(session, "user"), filters=filters))
+
+
+def test_the_csv_has_one_row_per_booking_with_its_services_venue_and_requests(session):
+    """Issue 34: the export had no services, venue or special requests; one row per booking,
+    its services joined in one cell, in the order they start, in the business's time."""
+    from storefront.api.admin_export import csv_chunks
+    from storefront.services import booking
+    from tests.factories import contact
+
+    admin = _user(session)
+    bouncer = make_service(session, title="Bouncy castle", units=5)
+    mascot = make_service(session, title="Mascot Elsa", units=5)
+    session.commit()
+    placed = booking.place_booking(
+        session=session,
+        lines=[line(mascot, DAY, "14:00", hours=2), line(bouncer, DAY, "10:00", quantity=2)],
+        contact=contact(
+            address="Hotel Emerald, Rruga B",
+            city="Prizren",
+            zip_code="20000",
+            special_requests="=Blue balloons\nNo glitter",
+            phone="+383 44 123 456",
+        ),
+        idempotency_key="csv-columns",
+        now=NOW,
+    )
+    session.commit()
+
+    text = "".join(
+        csv_chunks(
+            session=session, actor_id=admin, filters=abl.check_filter(search=placed.reference)
+        )
+    )
+
+    header, *rows = list(csv.reader(io.StringIO(text)))
+    assert len(rows) == 1
+    row = dict(zip(header, rows[0], strict=True))
+    # Times are the business's (Europe/Belgrade, summer: UTC+2): 10:00 typed is 10:00 shown.
+    assert row["Services"] == (
+        "Bouncy castle \u00d7 2, 10.06.2026 10:00-11:00; Mascot Elsa \u00d7 1, 10.06.2026 14:00-16:00"
+    )
+    assert (row["Venue Address"], row["City"], row["ZIP Code"]) == (
+        "Hotel Emerald, Rruga B",
+        "Prizren",
+        "20000",
+    )
+    # A request that would run as a formula is still made text; its lines stay in its cell.
+    assert row["Special Requests"] == "'=Blue balloons\nNo glitter"
+    assert row["Phone"] == "+383 44 123 456"
+    assert header[:11] == list(abl.CSV_HEADER[:11])  # the earlier columns where they were
 
 
 def test_checkout_and_an_admin_change_ask_the_one_capacity_check(session, monkeypatch):

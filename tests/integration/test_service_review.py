@@ -10,10 +10,12 @@ from decimal import Decimal
 
 import pytest
 
+from storefront import i18n
 from storefront.models import Service, ServiceCapacity
 from storefront.models.catalog import ServiceRevision
 from storefront.services import catalog, catalog_admin, catalog_list
 from storefront.services.catalog_admin import CatalogError
+from storefront.services.money import format_price
 from tests.factories import image_bytes
 from tests.integration import test_catalog_admin as catalog_tests
 from tests.integration.test_catalog_admin import audit_rows, form
@@ -87,7 +89,7 @@ def test_an_owners_price_change_waits_for_an_admin(session, admin, owner):
         session=session, actor_id=admin.id, service_id=service_id
     )
     by_field = {c.field: (c.before, c.after) for c in changes}
-    assert by_field["price"] == ("150.00", "999.00")
+    assert by_field["price"] == (format_price("150.00"), format_price("999.00"))
     assert by_field["title"] == ("Bubble House Deluxe", "Bubble House XL")
     assert "description" not in by_field  # only what changed
 
@@ -178,6 +180,42 @@ def test_drafts_and_admins_edits_apply_at_once(session, admin, owner):
     assert public_price(session, service_id) == Decimal("130.00")
 
 
+def test_the_review_writes_both_prices_one_way_with_their_currency(session, admin, owner):
+    """Issue 34: the dialog showed the live price as stored ('80.00') and the proposed one as
+    typed ('95'); both are prices as the site writes them, and an equal price typed another way
+    ('80') is no change."""
+    service_id = published(session, admin, owner, price="80.00")
+    catalog_admin.save_service(
+        session=session,
+        actor_id=owner.id,
+        form=form(price="95", price_unit="per_event"),
+        service_id=service_id,
+    )
+    session.commit()
+    for lang, price, unit in (
+        ("en", ("€80.00", "€95.00"), ("Per hour", "Per event")),
+        ("sq", ("80,00\u00a0€", "95,00\u00a0€"), None),
+    ):
+        with i18n.using(lang, office=True):
+            changes = catalog_admin.pending_changes(
+                session=session, actor_id=admin.id, service_id=service_id
+            )
+            by_field = {c.field: (c.before, c.after) for c in changes}
+            assert by_field["price"] == price
+            if unit:
+                assert by_field["price_unit"] == unit
+            else:  # the form's words in Albanian, not the stored codes
+                assert "per_event" not in by_field["price_unit"][1]
+    catalog_admin.save_service(
+        session=session, actor_id=owner.id, form=form(price="80"), service_id=service_id
+    )
+    session.commit()
+    changes = catalog_admin.pending_changes(
+        session=session, actor_id=admin.id, service_id=service_id
+    )
+    assert "price" not in {c.field for c in changes}
+
+
 def test_a_second_owner_edit_replaces_the_pending_one(session, admin, owner):
     service_id = published(session, admin, owner)
     for price in ("200.00", "210.00"):
@@ -188,7 +226,9 @@ def test_a_second_owner_edit_replaces_the_pending_one(session, admin, owner):
     changes = catalog_admin.pending_changes(
         session=session, actor_id=admin.id, service_id=service_id
     )
-    assert [(c.field, c.before, c.after) for c in changes] == [("price", "150.00", "210.00")]
+    assert [(c.field, c.before, c.after) for c in changes] == [
+        ("price", format_price("150.00"), format_price("210.00"))
+    ]
     # A slug taken meanwhile by another service is refused at approval, nothing changes.
     catalog_admin.save_service(
         session=session,

@@ -56,7 +56,13 @@ def test_each_role_reaches_its_own_level_and_those_below(access_level, role, all
     ("cell", "safe"),
     [
         ('=HYPERLINK("http://x")', '\'=HYPERLINK("http://x")'),
-        ("+383 44 123 456", "'+383 44 123 456"),
+        # A phone number as the CSV writes it holds nothing a spreadsheet could run: as it is
+        # (issue 34: a visible ' before every phone); other cells starting with '+' are not.
+        ("+383 44 123 456", "+383 44 123 456"),
+        ("+1 555-123-4567", "+1 555-123-4567"),
+        ("+38344123456", "'+38344123456"),
+        ("+383 44 SUM(A1)", "'+383 44 SUM(A1)"),
+        ("+1+2", "'+1+2"),
         ("-2+3", "'-2+3"),
         ("@SUM(A1)", "'@SUM(A1)"),
         ("\tcmd", "'\tcmd"),

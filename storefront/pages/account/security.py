@@ -1,6 +1,10 @@
 """Account, Security: two-factor sign-in for admins (set up, recovery codes, turn off)."""
 
 import reflex as rx
+from reflex.event import EventChain
+from reflex.experimental.client_state import ClientStateVar
+from reflex.vars import FunctionVar, VarData
+from reflex.vars.function import ENCODE_URI_COMPONENT
 
 from storefront.components.auth_layout import field, submit_button
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, success_box
@@ -68,6 +72,75 @@ def _setup() -> rx.Component:
     )
 
 
+# Whether the codes went to the clipboard ('done') or could not ('failed'): the browser's own
+# state, set by the copy's promise; the server holds nothing of it.
+copied = ClientStateVar.create("recovery_codes_copied", default="", global_ref=True)
+RECOVERY_FILE = "recovery-codes.txt"
+
+
+def _codes_text() -> rx.Var:
+    """The codes as the copy and the file hold them: a line saying what they are, then one
+    code a line."""
+    heading = _("Recovery codes: each signs you in once if you lose your phone.")
+    return rx.Var.create(heading + "\n\n") + S.recovery_codes.join("\n") + "\n"
+
+
+def _copy_codes() -> rx.Var:
+    """Writes the codes to the clipboard in the browser (no round trip: the page has them)
+    and says whether that worked; a browser that refuses shows how to copy by hand."""
+    text = _codes_text()
+    setter = copied.set
+    return rx.Var(
+        # Inside a promise: a page without the clipboard API (not HTTPS) says so too.
+        f"(() => Promise.resolve().then(() => navigator.clipboard.writeText({text}))"
+        f".then(() => ({setter})('done'), () => ({setter})('failed')))",
+        _var_data=VarData.merge(text._get_all_var_data(), setter._get_all_var_data()),
+    ).to(FunctionVar, EventChain)
+
+
+def _download_codes() -> rx.event.EventSpec:
+    """Saves the codes as a text file, made in the browser from what the page shows."""
+    data = rx.Var.create("data:text/plain;charset=utf-8,") + ENCODE_URI_COMPONENT.call(
+        _codes_text()
+    ).to(str)
+    # As the address itself: given as `data`, Reflex would write the text three times over
+    # into the page to test whether it is one.
+    return rx.download(url=data, filename=RECOVERY_FILE)
+
+
+def _code_buttons() -> rx.Component:
+    return rx.el.div(
+        rx.el.button(
+            rx.icon("copy", size=16, aria_hidden="true"),
+            _("Copy codes"),
+            type="button",
+            on_click=_copy_codes(),
+            class_name=SECONDARY_BUTTON + " inline-flex items-center gap-2",
+            data_testid="recovery-codes-copy",
+        ),
+        rx.el.button(
+            rx.icon("download", size=16, aria_hidden="true"),
+            _("Download (.txt)"),
+            type="button",
+            on_click=_download_codes(),
+            class_name=SECONDARY_BUTTON + " inline-flex items-center gap-2",
+            data_testid="recovery-codes-download",
+        ),
+        rx.el.p(
+            rx.match(
+                copied.value,
+                ("done", _("Copied to the clipboard.")),
+                ("failed", _("The browser did not allow copying: select the codes and copy them.")),
+                "",
+            ),
+            role="status",
+            class_name="text-sm text-slate-700 self-center",
+            data_testid="recovery-codes-copied",
+        ),
+        class_name="mt-4 flex flex-wrap gap-3",
+    )
+
+
 def _recovery_codes() -> rx.Component:
     return rx.el.div(
         rx.el.h3(_("Recovery codes"), class_name="font-bold"),
@@ -83,9 +156,10 @@ def _recovery_codes() -> rx.Component:
             class_name="mt-3 grid grid-cols-2 gap-2 max-w-sm",
             data_testid="recovery-codes",
         ),
+        _code_buttons(),
         rx.el.button(
             _("I have saved them"),
-            on_click=S.hide_recovery_codes,
+            on_click=[copied.set_value(""), S.hide_recovery_codes],
             class_name=SECONDARY_BUTTON + " mt-4",
         ),
         class_name="mt-6 rounded-2xl border-2 border-amber-200 bg-amber-50 p-4",

@@ -271,7 +271,7 @@ def _ask_cancel_from(by: str) -> rx.Component:
     return rx.el.button(
         _o("Cancel pending from this email")
         if by == "email"
-        else _o("Cancel pending from this address"),
+        else _o("Cancel pending from this internet address (IP)"),
         on_click=AdminBookingsState.ask_cancel_from(by),
         class_name=SMALL_BUTTON,
         type="button",
