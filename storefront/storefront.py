@@ -8,7 +8,7 @@ from storefront.api.body_limit import upload_body_limit
 from storefront.api.language import remembered_language
 from storefront.api.media import static_files
 from storefront.api.security import security_headers
-from storefront.components.head import document_language, site_head
+from storefront.components.head import document_language, site_head, toaster
 from storefront.i18n import N_, N_o, _, _o
 from storefront.pages.account.account import dashboard, orders, profile
 from storefront.pages.account.security import security
@@ -112,6 +112,7 @@ app = rx.App(
     stylesheets=["/styles.css"],
     html_custom_attrs={"lang": document_language()},
     head_components=site_head(),
+    toaster=toaster(),
     theme=rx.theme(appearance="light", accent_color="plum", radius="large"),
     backend_exception_handler=backend_exception_handler,
 )

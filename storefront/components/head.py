@@ -4,10 +4,13 @@ and Twitter card tags, and its structured data (JSON-LD)."""
 
 from __future__ import annotations
 
+import json
+
 import reflex as rx
 from reflex.utils.imports import ImportVar
 
 from storefront import i18n
+from storefront.i18n import N_s
 from storefront.state.seo import SeoState
 
 THEME_COLOR = "#c026d3"
@@ -44,6 +47,27 @@ def document_language() -> rx.Var:
         _var_type=str,
         _var_data=rx.vars.VarData(imports={"react-router": [ImportVar(tag="useLocation")]}),
     )
+
+
+# The toasts' region, as a screen reader names it (Sonner adds its hotkey: 'Njoftimet alt+T').
+TOASTS_LABEL = N_s("Notifications")
+
+
+def toaster() -> rx.Component:
+    """For `rx.App(toaster=...)`: Reflex's toast provider, its region named in the page's
+    language (it said 'Notifications' on every page)."""
+    from reflex_components_sonner.toast import toast
+
+    words = {}
+    for lang in i18n.LANGUAGES:
+        with i18n.using(lang):
+            words[lang] = i18n.shared_gettext(TOASTS_LABEL)
+    label = rx.Var(
+        _js_expr=f"({json.dumps(words)}[{document_language()!s}] || {json.dumps(words[i18n.DEFAULT])})",
+        _var_type=str,
+        _var_data=document_language()._get_all_var_data(),
+    )
+    return toast.provider(custom_attrs={"containerAriaLabel": label})
 
 
 def site_head() -> list[rx.Component]:

@@ -61,7 +61,7 @@ def _read(raw: str) -> list[dict[str, Any]]:
         if not isinstance(entry, dict) or not all(entry.get(k) for k in ("id", "name", "image")):
             continue
         item = dict(entry)
-        item["price"] = float(to_amount(entry.get("price")))
+        item["price"] = f"{to_amount(entry.get('price')):.2f}"  # shown only: money is never a float
         item["quantity"] = _clamp_int(entry.get("quantity"), 1, 1, MAX_QUANTITY)
         item["duration"] = _clamp_int(entry.get("duration"), 1, 1, 8)
         item["serviceId"] = _uuid_text(entry.get("serviceId")) or _uuid_text(entry.get("id"))
@@ -184,7 +184,7 @@ def make_item(
         "serviceId": _uuid_text(service_id or item_id),
         "name": name,
         "description": description or DEFAULT_DESCRIPTION,
-        "price": float(to_amount(price)),
+        "price": f"{to_amount(price):.2f}",  # as text: the catalogue prices every line again
         "image": image,
         "quantity": _clamp_int(quantity, 1, 1, MAX_QUANTITY),
         "duration": _clamp_int(duration, 1, 1, 8),

@@ -47,6 +47,12 @@ def month_name(month: int) -> str:
     return names[month][:1].upper() + names[month][1:]
 
 
+def month_in_sentence(month: int) -> str:
+    """1 -> 'janar' / 'January': a month inside a sentence ('Në nëntor ...': Albanian writes
+    months in lowercase there, English capitalises them)."""
+    return get_month_names("wide", context="format", locale=i18n.locale())[month]
+
+
 def weekday_initials() -> list[str]:
     """Monday first: a calendar's column heads ('Hën', 'Mar', ... / 'Mo', 'Tu', ...)."""
     names = get_day_names("short", context="stand-alone", locale=i18n.locale())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import secrets
 
 import reflex as rx
 
@@ -87,6 +88,7 @@ class AccountAreaState(AccountState):
 
 class ProfileState(ImageUploadMixin, AccountState):
     full_name: str = ""
+    form_key: str = ""  # new at each load: the fields are drawn again from the state
     # Staff and admins: the phone the customer's 'on the way' mail gives (services/notify.py).
     phone: str = ""
     # An admin's back-office language (storefront/i18n.py); shown to admins only.
@@ -108,21 +110,18 @@ class ProfileState(ImageUploadMixin, AccountState):
         )
         self.back_office_language = auth_state._back_office_language
         self.notice = self.error = self.two_factor_notice = self.upload_error = ""
+        self.form_key = secrets.token_hex(6)
 
     @rx.event
-    def type_name(self, value: str):
-        # Kept whole (within reason) so that a name over the limit is refused, not cut.
-        self.full_name = str(value)[: users.FULL_NAME_MAX * 4]
-
-    @rx.event
-    def type_phone(self, value: str):
-        self.phone = str(value)[:256]
-
-    @rx.event
-    async def save(self):
+    async def save(self, form_data: dict):
+        """'Save Changes', with the fields as the browser holds them (components/ui.py: what is
+        typed stays typed). A name is kept whole (within reason) so one over the limit is
+        refused, not cut."""
         user_id = await self._caller_id()
         if not user_id or self.saving:
             return
+        self.full_name = str(form_data.get("full_name") or "")[: users.FULL_NAME_MAX * 4]
+        self.phone = str(form_data.get("phone") or "")[:256]
         self.saving, self.notice, self.error = True, "", ""
         yield
         try:

@@ -206,7 +206,12 @@ class SlotPickerState(rx.State):
         # The month's open days, as one string: `pick_day` checks a day without walking the
         # shown list (each of its dicts would be wrapped for change tracking).
         self._open_days = " ".join(d["date"] for d in self.days if d["available"] == "yes")
-        self.no_day_reason = _no_day_reason(self.days, self.quantity, self._units, self.month_label)
+        self.no_day_reason = _no_day_reason(
+            self.days,
+            self.quantity,
+            self._units,
+            f"{dates.month_in_sentence(self.month)} {self.year}",
+        )
         self.loading = False
 
     async def _load_slots(self, *, keep_time: bool = False) -> None:

@@ -84,11 +84,13 @@ def test_account_events_are_refused_to_guests_and_act_only_on_the_caller(server)
 
     async def scenario():
         async with Browser(server.url, None) as guest:
-            await guest.send(ProfileState.type_name, "/account/profile", value="Hacked by a guest")
-            await guest.send(ProfileState.save, "/account/profile")
+            await guest.send(
+                ProfileState.save, "/account/profile", form_data={"full_name": "Hacked by a guest"}
+            )
         async with Browser(server.url, caller_token) as caller:
-            await caller.send(ProfileState.type_name, "/account/profile", value="Renamed myself")
-            await caller.send(ProfileState.save, "/account/profile")
+            await caller.send(
+                ProfileState.save, "/account/profile", form_data={"full_name": "Renamed myself"}
+            )
 
     _run(scenario())
     assert _user(server, victim_id).full_name == "Original user"

@@ -178,8 +178,9 @@ def test_an_ended_session_and_a_demoted_admin_lose_power_at_once(server):
         async with Tab(server.url, user_token) as tab:
             await tab.send(ProfileState.load, "/account/profile")
             assert _sign_out(server, user_token).status_code in (200, 303)
-            await tab.send(ProfileState.type_name, "/account/profile", value="Renamed after exit")
-            await tab.send(ProfileState.save, "/account/profile")
+            await tab.send(
+                ProfileState.save, "/account/profile", form_data={"full_name": "Renamed after exit"}
+            )
 
     run(profile())
     assert _full_name(server, user_id) == "Original user"
@@ -341,8 +342,9 @@ def test_a_name_over_the_limit_is_refused_with_a_message(server):
     async def scenario():
         async with tab:
             await tab.send(ProfileState.load, "/account/profile")
-            await tab.send(ProfileState.type_name, "/account/profile", value="A" * 300)
-            await tab.send(ProfileState.save, "/account/profile")
+            await tab.send(
+                ProfileState.save, "/account/profile", form_data={"full_name": "A" * 300}
+            )
             await tab.wait_for(too_long)
 
     run(scenario())

@@ -50,7 +50,7 @@ def test_parse_drops_garbage_and_clamps_numbers():
     raw = '[{"id":"a","name":"x","image":"/i","price":"oops","quantity":99999},{"bad":1},3]'
     items = cart.parse(raw)
     assert len(items) == 1
-    assert items[0]["price"] == 0.0 and items[0]["quantity"] == cart.MAX_QUANTITY
+    assert items[0]["price"] == "0.00" and items[0]["quantity"] == cart.MAX_QUANTITY
     assert cart.parse("not json") == [] and cart.parse('{"a":1}') == []
 
 

@@ -11,6 +11,7 @@ from storefront.components.ui import (
     PRIMARY_BUTTON,
     SECONDARY_BUTTON,
     error_box,
+    kept_input,
     loading_spinner,
     success_box,
 )
@@ -184,15 +185,16 @@ def profile() -> rx.Component:
             ),
             class_name=CARD + " mt-6",
         ),
-        rx.el.section(
+        rx.el.form(
             rx.el.h2(_("Personal Information"), class_name="text-lg font-bold"),
             rx.el.label(
                 _("Full Name"), html_for="full_name", class_name="block mt-4 text-sm font-semibold"
             ),
-            rx.el.input(
+            kept_input(
                 id="full_name",
-                value=ProfileState.full_name,
-                on_change=ProfileState.type_name,
+                name="full_name",
+                default_value=ProfileState.full_name,
+                auto_complete="name",
                 class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 border-slate-200",
             ),
             # Staff and admins: the number customers get when the crew is on the way.
@@ -204,13 +206,12 @@ def profile() -> rx.Component:
                         html_for="staff_phone",
                         class_name="block mt-4 text-sm font-semibold",
                     ),
-                    rx.el.input(
+                    kept_input(
                         id="staff_phone",
+                        name="phone",
                         type="tel",
-                        value=ProfileState.phone,
-                        on_change=ProfileState.type_phone,
+                        default_value=ProfileState.phone,
                         auto_complete="tel",
-                        disabled=NOT_READY,
                         class_name="mt-1 w-full max-w-md px-4 py-2 rounded-lg border-2 "
                         "border-slate-200",
                     ),
@@ -226,14 +227,21 @@ def profile() -> rx.Component:
             rx.el.div(
                 rx.el.button(
                     rx.cond(ProfileState.saving, _("Saving..."), _("Save Changes")),
-                    on_click=ProfileState.save,
-                    disabled=ProfileState.saving,
+                    type="submit",
+                    disabled=ProfileState.saving | NOT_READY,
                     class_name=PRIMARY_BUTTON,
                 ),
                 class_name="mt-4",
             ),
-            rx.cond(AuthState.is_staff, _back_office_language()),
+            key=ProfileState.form_key,
+            on_submit=ProfileState.save,
+            reset_on_submit=False,
+            no_validate=True,
             class_name=CARD + " mt-6",
+        ),
+        rx.cond(
+            AuthState.is_staff,
+            rx.el.section(_back_office_language(), class_name=CARD + " mt-6"),
         ),
         rx.el.section(
             rx.el.h2(_("Security"), class_name="text-lg font-bold"),
