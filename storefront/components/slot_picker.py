@@ -1,5 +1,6 @@
 """The one date-and-time picker: a month with unavailable days greyed and not clickable, the
-duration (1-8 hours) and the free start times of the chosen day."""
+duration (1-8 hours; a package of a known length shows its length instead) and the free start
+times of the chosen day."""
 
 import reflex as rx
 
@@ -58,18 +59,29 @@ def _slot(slot: dict) -> rx.Component:
 def slot_picker(on_duration=None, *, choose_duration: bool = True) -> rx.Component:
     """`on_duration` also runs when the duration changes (the booking screen's total);
     `choose_duration=False` leaves the duration out (a booking's move keeps every line's
-    hours)."""
+    hours). A service with its own length (a package: `SlotPickerState.own_length`) shows that
+    length as text instead of the choice."""
     duration_changed = [SlotPickerState.pick_duration, *([on_duration] if on_duration else [])]
-    duration = rx.el.div(
-        rx.el.label(_("Duration"), html_for="picker-duration", class_name="text-sm font-semibold"),
-        rx.el.select(
-            *[rx.el.option(_("{hours} h").format(hours=h), value=h) for h in DURATIONS],
-            id="picker-duration",
-            value=SlotPickerState.duration,
-            on_change=duration_changed,
-            class_name="ml-3 px-3 py-1.5 rounded-lg border-2 border-slate-200",
+    duration = rx.cond(
+        SlotPickerState.own_length,
+        rx.el.p(
+            _("Duration: {hours} h").format(hours=SlotPickerState.duration),
+            class_name="mt-4 text-sm font-semibold",
+            data_testid="picker-own-length",
         ),
-        class_name="mt-4 flex items-center",
+        rx.el.div(
+            rx.el.label(
+                _("Duration"), html_for="picker-duration", class_name="text-sm font-semibold"
+            ),
+            rx.el.select(
+                *[rx.el.option(_("{hours} h").format(hours=h), value=h) for h in DURATIONS],
+                id="picker-duration",
+                value=SlotPickerState.duration,
+                on_change=duration_changed,
+                class_name="ml-3 px-3 py-1.5 rounded-lg border-2 border-slate-200",
+            ),
+            class_name="mt-4 flex items-center",
+        ),
     )
     return rx.el.div(
         rx.el.div(

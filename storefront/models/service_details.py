@@ -73,8 +73,9 @@ MAX_BOOKING_HOURS = 8
 class PackageDetails(Details):
     type: Literal["mascot", "mascot-activities", "bouncer", "castle", "combo"] = "mascot"
     features: TextList = []
-    # How long the package lasts ('a bubble house for 3 hours'): a cart line of it starts with
-    # these hours (services/catalog.default_hours); unset, it starts with 1.
+    # How long the package lasts ('a bubble house for 3 hours', a 40-minute mascot visit
+    # rounded up to the hourly slots: 1): set, it is booked for exactly these hours and no
+    # duration is offered (`own_hours`; issue 34, item 3); unset, the guest chooses 1 to 8.
     hours: Annotated[int, Field(ge=1, le=MAX_BOOKING_HOURS)] | None = None
 
 
@@ -114,6 +115,16 @@ class ThemeDetails(Details):
     long_description: Annotated[str, Field(max_length=10000)] = ""
     features: TextList = []
     add_ons: Annotated[list[AddOn], Field(max_length=MAX_LIST_ITEMS)] = []
+
+
+def own_hours(details: Details) -> int | None:
+    """The hours a service is booked for whatever a cart line or a form says, when its details
+    give its length (PackageDetails.hours); None when the guest chooses them (1 to 8). The one
+    reading of a service's own length: the picker, the cart and placing a booking use it."""
+    hours = getattr(details, "hours", None)
+    if isinstance(hours, int) and not isinstance(hours, bool):
+        return hours if 1 <= hours <= MAX_BOOKING_HOURS else None
+    return None
 
 
 D = TypeVar("D", bound=Details)

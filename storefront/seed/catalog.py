@@ -147,6 +147,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot",
+            "hours": 1,
             "features": [
                 "🧸 1 maskotë sipas zgjedhjes",
                 "⏱️ Qëndrim 40 minuta",
@@ -167,6 +168,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot",
+            "hours": 1,
             "features": [
                 "🧸 1 maskotë sipas zgjedhjes",
                 "⏱️ Qëndrim 1 orë",
@@ -188,6 +190,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot",
+            "hours": 1,
             "features": [
                 "🧸 2 maskota sipas zgjedhjes",
                 "⏱️ Qëndrim 40 minuta",
@@ -208,6 +211,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot",
+            "hours": 1,
             "features": [
                 "🧸 2 maskota sipas zgjedhjes",
                 "⏱️ Qëndrim 1 orë",
@@ -229,6 +233,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot",
+            "hours": 1,
             "features": [
                 "🧸 3 maskota sipas zgjedhjes",
                 "⏱️ Qëndrim 40 minuta",
@@ -250,6 +255,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot",
+            "hours": 1,
             "features": [
                 "🧸 3 maskota sipas zgjedhjes",
                 "⏱️ Qëndrim 1 orë",
@@ -272,6 +278,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot-activities",
+            "hours": 1,
             "features": [
                 "🧸 1 maskotë për 40 minuta",
                 "🎨 Pikturim i fytyrës",
@@ -291,6 +298,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot-activities",
+            "hours": 1,
             "features": [
                 "🧸 1 maskotë për 1 orë",
                 "🎨 Pikturim i fytyrës",
@@ -332,6 +340,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot-activities",
+            "hours": 1,
             "features": [
                 "🧸 2 maskota për 40 minuta",
                 "🎨 Pikturim i fytyrës",
@@ -352,6 +361,7 @@ SERVICES = [
         "capacity": {"total_units": 2, "buffer_time_minutes": 120},
         "meta": {
             "type": "mascot-activities",
+            "hours": 1,
             "features": [
                 "🧸 2 maskota për 1 orë",
                 "🎨 Pikturim i fytyrës",

@@ -42,9 +42,12 @@ from storefront.models import (
     new_id,
     utcnow,
 )
+from storefront.models.kinds import read_details
+from storefront.models.service_details import own_hours
 from storefront.services import (
     availability,
     business,
+    catalog,
     content,
     fields,
     limit_keys,
@@ -441,16 +444,20 @@ def place_booking(
     for index, line in enumerate(lines):
         _check_line_shape(index, line)
         _check_line_time(index, line)
-    order = _Order(
-        lines=tuple(lines),
-        contact=clean_contact(contact),
-        key=key,
-        digest=lines_digest(lines),
-        client_address=str(client_address or "").strip()[:64] or None,
-        user_id=user_id,
-    )
+    contact = clean_contact(contact)
     now = now or utcnow()
     try:
+        # A package of a known length is booked for that length whatever the line says (a
+        # forged or stale cart), and a retry of it is the same order (issue 34, item 3).
+        lines = _shown_lengths(session, lines)
+        order = _Order(
+            lines=lines,
+            contact=contact,
+            key=key,
+            digest=lines_digest(lines),
+            client_address=str(client_address or "").strip()[:64] or None,
+            user_id=user_id,
+        )
         return _place(session, order, now)
     except (DBAPIError, DisconnectionError, PoolTimeoutError) as error:
         if not is_outage(error):
@@ -462,6 +469,30 @@ def place_booking(
         raise BookingError(
             "unavailable", "The booking system is unavailable; please try again"
         ) from None
+
+
+def with_own_hours(line: BookingLine, hours: int | None) -> BookingLine:
+    """`line` for `hours`, its service's own length (service_details.own_hours), when it has one;
+    as asked otherwise (docs/architecture.md §5)."""
+    return replace(line, duration_hours=hours) if hours else line
+
+
+def _shown_lengths(session: Session, lines: Sequence[BookingLine]) -> tuple[BookingLine, ...]:
+    """Each line for its service's own length as the catalogue's cache has it (no query once
+    cached): what the first look judges and the key is bound to. Under the lock the length is
+    read again with the service (`_terms`), and that is what is booked."""
+    try:
+        return tuple(
+            with_own_hours(
+                line,
+                catalog.own_hours_of(
+                    session=session, service_id=str(availability.service_id_of(line.service_id))
+                ),
+            )
+            for line in lines
+        )
+    finally:
+        session.rollback()  # a cache miss read the catalogue: the lock must open the transaction
 
 
 def lines_digest(lines: Sequence[BookingLine]) -> str:
@@ -563,12 +594,14 @@ def lock_services_of(session: Session, booking_id: uuid.UUID) -> None:
 
 @dataclass(frozen=True)
 class _Offer:
-    """What a line's service costs and is called, read under the lock."""
+    """What a line's service costs, is called and lasts (its own length, or None), read under
+    the lock."""
 
     id: uuid.UUID
     title: str
     price: Decimal
     price_unit: str
+    hours: int | None = None
 
 
 @dataclass(frozen=True)
@@ -584,7 +617,13 @@ def _terms(
     """Each line's service (active, published, priced: else `service_not_found`) with its price
     and title, and each service's rules (hours, capacity, blocked days) without holds."""
     offers = {
-        index: _Offer(s.id, _line_name(s), Decimal(s.price), s.price_unit)
+        index: _Offer(
+            s.id,
+            _line_name(s),
+            Decimal(s.price),
+            s.price_unit,
+            own_hours(read_details(s.kind, s.meta)),
+        )
         for index, s in _bookable_services(session, lines).items()
     }
     rules = {
@@ -695,10 +734,12 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
         return existing
     _check_limits(session, order, now)
     offers, rules = _terms(session, order.lines)
-    spans = check_lines_free(session, order.lines, rules, now)
+    # Each line for its service's own length as it is now (a package's length is not chosen).
+    lines = [with_own_hours(line, offers[i].hours) for i, line in enumerate(order.lines)]
+    spans = check_lines_free(session, lines, rules, now)
     booking = _new_booking(order, plan, now)
     total = Decimal("0.00")
-    for index, line in enumerate(order.lines):
+    for index, line in enumerate(lines):
         offer = offers[index]
         start, end = spans[index]
         unit_price = price_line(
@@ -985,12 +1026,19 @@ def _limit_keys_follow(_mapper, _connection, booking: Booking) -> None:
 
 
 def other_cart_holds(
-    lines: Iterable[BookingLine], *, service_id: str, except_index: int | None = None
+    lines: Iterable[BookingLine],
+    *,
+    service_id: str,
+    except_index: int | None = None,
+    hours: int | None = None,
 ) -> list[availability.CartHold]:
     """The cart's other lines of a service with a date and time: what `month_days` and
-    `day_slots` count besides the bookings while one line's time is being chosen."""
+    `day_slots` count besides the bookings while one line's time is being chosen. `hours`: the
+    service's own length, which each of them holds whatever the cart says."""
     return [
-        availability.CartHold(line.date, line.start_time, line.duration_hours, line.quantity)
+        availability.CartHold(
+            line.date, line.start_time, hours or line.duration_hours, line.quantity
+        )
         for index, line in enumerate(lines)
         if index != except_index
         and str(line.service_id) == str(service_id)

@@ -16,9 +16,15 @@ from storefront.models import (
     kinds,
 )
 from storefront.models.kinds import read_details
-from storefront.models.service_details import Details, PlainDetails, ThemeDetails, details_as
+from storefront.models.service_details import (
+    Details,
+    PlainDetails,
+    ThemeDetails,
+    details_as,
+    own_hours,
+)
 from storefront.services import content
-from storefront.services.catalog_cache import cached
+from storefront.services.catalog_cache import cached, from_caches
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
@@ -59,10 +65,19 @@ def line_name(service: ServiceView) -> str:
 
 
 def default_hours(service: ServiceView) -> int:
-    """The hours a cart line of `service` starts with: the length its details give, when its
-    kind's schema has one ('a bubble house for 3 hours', PackageDetails.hours), else 1."""
-    hours = getattr(service.details, "hours", None)
-    return hours if isinstance(hours, int) and hours >= 1 else 1
+    """The hours a cart line of `service` starts with: its own length when its details give one
+    ('a bubble house for 3 hours', PackageDetails.hours: then the line keeps it, `own_hours`),
+    else 1."""
+    return own_hours(service.details) or 1
+
+
+@from_caches
+def own_hours_of(*, session: Session, service_id: object) -> int | None:
+    """The own length of a public service (service_details.own_hours: it is booked for exactly
+    that long and no duration is offered), from the catalogue's cache; None when the guest
+    chooses the hours, or for no such service."""
+    view = get_public_service(session=session, service_id=str(service_id)[:200])
+    return own_hours(view.details) if view is not None else None
 
 
 @cached

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import _
 from storefront.models import Booking, BookingItem, User
+from storefront.models.service_details import own_hours
 from storefront.services import (
     availability,
     booking,
@@ -72,14 +73,17 @@ class CartView:
     lines: list[CartLineView]
     total_label: str
     complete: bool  # every line bookable and with a date and a time
-    fitted_cart: str = ""  # set when a line held more than its service can: the cart to keep
+    # Set when a line held more than its service can, or other hours than its package's own
+    # length: the cart to keep.
+    fitted_cart: str = ""
 
 
 @from_caches
 def cart_view(*, session: Session, raw_cart: str) -> CartView:
     """The browser's cart priced from the catalogue (never from what the browser holds), each
-    line held to what one time slot of its service can hold (`fitted_cart`, when that changed
-    a line: a cart kept from before, or a service whose units went down). Catalogue data only,
+    line held to what one time slot of its service can hold and to its package's own length
+    (`fitted_cart`, when that changed a line: a cart kept from before, a forged one, or a
+    service whose units or length changed). Catalogue data only,
     so an empty cart, or one whose services are cached, is answered in the event loop (the
     cart's every event refreshes it)."""
     items = cart.parse(raw_cart)
@@ -88,6 +92,10 @@ def cart_view(*, session: Session, raw_cart: str) -> CartView:
         most = most_per_line(session=session, service_id=item["serviceId"])
         if item["quantity"] > most:
             item["quantity"], fitted = most, True
+        # A package of a known length is booked for that length, whatever the cart holds.
+        hours = catalog.own_hours_of(session=session, service_id=item["serviceId"])
+        if hours and item["duration"] != hours:
+            item["duration"], fitted = hours, True
     lines = cart.booking_lines(items).lines
     views, total = [], Decimal("0")
     for item, line in zip(items, lines, strict=True):
@@ -277,14 +285,18 @@ def set_line_time(
     now: datetime | None = None,
 ) -> str:
     """The cart with `line_id` set to that date, time and duration, if the slot is free for the
-    line's quantity, counting the cart's other lines of the same service. Raises BookingError
-    `slot_taken` (the spec's clash message) or `invalid_line`."""
+    line's quantity, counting the cart's other lines of the same service. A package of a known
+    length is set for that length whatever `duration_hours` says (the picker offers none; a
+    forged event changes nothing: docs/architecture.md §5). Raises BookingError `slot_taken`
+    (the spec's clash message) or `invalid_line`."""
     items = cart.parse(raw_cart)
     index = next((i for i, item in enumerate(items) if item["id"] == line_id), None)
     if index is None:
         raise BookingError("invalid_line", "No such line in the cart")
     lines = cart.booking_lines(items).lines
     line = lines[index]
+    own = catalog.own_hours_of(session=session, service_id=line.service_id)
+    duration_hours = own or duration_hours
     try:
         slots = availability.day_slots(
             session=session,
@@ -293,7 +305,7 @@ def set_line_time(
             duration_hours=duration_hours,
             quantity=line.quantity,
             cart_holds=booking.other_cart_holds(
-                lines, service_id=line.service_id, except_index=index
+                lines, service_id=line.service_id, except_index=index, hours=own
             ),
             now=now,
         )
@@ -480,7 +492,8 @@ def service_to_book(*, session: Session, service_ref: str) -> catalog.ServiceVie
 
 def booking_total_label(service: catalog.ServiceView, duration_hours: int) -> str:
     """The booking screen's total: price x hours for a service priced per hour (the spec's
-    reading), the price for one priced per event (docs/architecture.md §9.9)."""
+    reading; a package's own length, when it has one), the price for one priced per event
+    (docs/architecture.md §9.9)."""
     if service.price is None:
         return ""
     return format_price(
@@ -488,6 +501,6 @@ def booking_total_label(service: catalog.ServiceView, duration_hours: int) -> st
             price=service.price,
             price_unit=service.price_unit,
             quantity=1,
-            duration_hours=duration_hours,
+            duration_hours=own_hours(service.details) or duration_hours,
         )
     )

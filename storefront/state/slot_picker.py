@@ -13,7 +13,15 @@ from datetime import date
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import availability, booking, booking_changes, cart, checkout, dates
+from storefront.services import (
+    availability,
+    booking,
+    booking_changes,
+    cart,
+    catalog,
+    checkout,
+    dates,
+)
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -43,6 +51,9 @@ class SlotPickerState(rx.State):
     selected_date: str = ""
     selected_time: str = ""
     duration: str = "1"
+    # The service has its own length (a package: catalog.own_hours_of): `duration` is that
+    # length, shown as text; no other can be picked (issue 34, item 3).
+    own_length: bool = False
     error: str = ""
     # Why no day of the month shown can be picked ('' while one can).
     no_day_reason: str = ""
@@ -81,7 +92,10 @@ class SlotPickerState(rx.State):
         self.service_id = str(service_id)[:64]
         self.line_id = str(line_id)[:200]
         self.quantity = _bounded(quantity, 1, cart.MAX_QUANTITY)
-        self.duration = str(_bounded(duration, 1, 8))
+        # A package of a known length is picked for that length, whatever the caller says.
+        own = await call_service(catalog.own_hours_of, service_id=self.service_id)
+        self.own_length = own is not None
+        self.duration = str(own or _bounded(duration, 1, 8))
         self.selected_date = day if _is_day(day) else ""
         self.selected_time = str(start_time)[:5] if self.selected_date else ""
         shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
@@ -101,6 +115,7 @@ class SlotPickerState(rx.State):
         self._move_booking, self._move_key = booking_id, key
         self._cart_json, self.service_id, self.line_id = "", "", ""
         self.quantity, self._units = 1, 0
+        self.own_length = False  # a move shows no duration at all (`choose_duration=False`)
         self.duration = str(_bounded(duration, 1, 8))
         self.selected_date = day if _is_day(day) else ""
         self.selected_time = str(start_time)[:5] if self.selected_date else ""
@@ -152,7 +167,8 @@ class SlotPickerState(rx.State):
 
     @rx.event
     async def pick_duration(self, hours: str):
-        if hours in DURATIONS and not self._move_booking:  # a move keeps every line's hours
+        # A move keeps every line's hours; a package of a known length keeps its own.
+        if hours in DURATIONS and not self._move_booking and not self.own_length:
             self.duration = hours
             await self._load_month()
             if self.selected_date:
@@ -163,7 +179,12 @@ class SlotPickerState(rx.State):
         items = cart.parse(self._cart_json)
         lines = cart.booking_lines(items).lines
         index = next((i for i, item in enumerate(items) if item["id"] == self.line_id), None)
-        return booking.other_cart_holds(lines, service_id=self.service_id, except_index=index)
+        return booking.other_cart_holds(
+            lines,
+            service_id=self.service_id,
+            except_index=index,
+            hours=int(self.duration) if self.own_length else None,
+        )
 
     async def _mover(self) -> dict:
         """The arguments of booking_changes.move_days/move_slots: the booking, its key, and

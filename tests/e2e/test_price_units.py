@@ -89,7 +89,7 @@ def test_a_package_with_a_length_goes_into_the_cart_for_that_length(page, server
     [item] = _cart(page)
     assert (item["id"], item["duration"]) == (bubbles[0].id, 3)
 
-    # A mascot package has no length of its own: one hour, as before.
+    # A mascot visit's own length: 40 minutes, one hourly slot (issue 34, item 3).
     page.goto(MASCOTS)
     page.get_by_test_id("mascot-packages-panel-mascot").get_by_test_id("package-add").first.click()
     expect(page.get_by_test_id("cart-count")).to_have_text("2")

@@ -122,3 +122,56 @@ def test_0003_backfills_references_and_price_units(blank_database):
         "oferta-100-persona": "per_event",
         "mascot-elsa": "per_hour",
     }
+
+
+def test_0021_gives_the_seeded_mascot_packages_their_hour(blank_database):
+    """Issue 34, item 3: the demo's mascot visits get their length (40 minutes or 1 hour: one
+    hourly slot), so they are booked for it; a length already set, and other packages, stay."""
+    import json
+
+    from sqlalchemy import text
+
+    migrate(blank_database, "0020")
+    engine = make_engine(blank_database)
+    services = {
+        "paketa-maskota-1": {"type": "mascot", "features": ["⏱️ Qëndrim 40 minuta"]},
+        "paketa-aktivitete-2": {"type": "mascot-activities", "features": []},
+        "paketa-aktivitete-4": {"type": "mascot-activities", "hours": 2},  # an admin's choice
+        "paketa-aktivitete-3": {"type": "mascot-activities", "hours": 3},
+        "paketa-bubbles-1": {"type": "bouncer", "hours": 3},
+        "my-own-mascot-visit": {"type": "mascot"},  # not the demo's: left to its admin
+    }
+    try:
+        with engine.begin() as conn:
+            for slug, meta in services.items():
+                conn.execute(
+                    text(
+                        "INSERT INTO services (id, title, slug, description, kind, images, "
+                        "metadata, featured, active, status, display_order, created_at, "
+                        "updated_at, price_unit) VALUES (:id, :slug, :slug, '', 'package', '[]', "
+                        ":meta, false, true, 'published', 0, :now, :now, 'per_event')"
+                    ),
+                    {
+                        "id": uuid.uuid4().hex,
+                        "slug": slug,
+                        "meta": json.dumps(meta),
+                        "now": NOW,
+                    },
+                )
+        migrate(blank_database)
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT slug, metadata FROM services")).all()
+    finally:
+        engine.dispose()
+    hours = {
+        slug: (meta if isinstance(meta, dict) else json.loads(meta)).get("hours")
+        for slug, meta in rows
+    }
+    assert hours == {
+        "paketa-maskota-1": 1,
+        "paketa-aktivitete-2": 1,
+        "paketa-aktivitete-4": 2,
+        "paketa-aktivitete-3": 3,
+        "paketa-bubbles-1": 3,
+        "my-own-mascot-visit": None,
+    }
