@@ -67,7 +67,7 @@ def _found() -> rx.Component:
             _("Status:"),
             " ",
             rx.el.span(BookingViewState.booking["status"], data_testid="confirmation-status"),
-            class_name="mt-2 text-slate-600 capitalize",
+            class_name="mt-2 text-slate-600",  # 'Statusi: në pritje', not 'Në Pritje'
         ),
         rx.el.p(
             BookingViewState.status_note,
