@@ -47,6 +47,7 @@ from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
     make_placeholder,
     not_found,
+    not_found_page,
     redirecting,
 )
 from storefront.pages.public.services_index import services_index
@@ -160,6 +161,8 @@ PUBLIC_PAGES = [
     (terms, routes.TERMS, N_("Terms of Service"), []),
     (privacy, routes.PRIVACY, N_("Privacy Policy"), []),
     (design_system, routes.DESIGN_SYSTEM, N_("Design System"), []),
+    # Sent with a 404 by the server (api/addresses.py), built ahead in each language.
+    (not_found_page, routes.NOT_FOUND, N_("Page Not Found"), []),
     *[
         (make_placeholder(title, text), route, title, [])
         for route, (title, text) in PLACEHOLDERS.items()
