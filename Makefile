@@ -173,6 +173,7 @@ format: install-dev
 
 bench: install-dev browser
 	$(BIN)/python bench/page_weight.py
+	$(BIN)/python bench/addresses.py
 	$(BIN)/python bench/availability.py
 	$(BIN)/python bench/booking_race.py
 	$(BIN)/python bench/admin_bookings.py

@@ -141,11 +141,25 @@ def leave_incomplete_checkout(html: str) -> str:
     return html.replace("<head>", "<head>" + script, 1)
 
 
+# The not-found page of each edition (routes.NOT_FOUND: not-found.html, en/not-found.html and
+# their folder copies) is what the server sends with a 404 under the address asked for
+# (storefront/api/addresses.py). Its scripts would start React Router there, which would draw
+# the route of that address (a service's page) over it: it is built without them, a page that
+# needs no script (React's own inline scripts, which put the streamed parts in place, stay).
+_NOT_FOUND_PAGE = re.compile(r"^(?:[a-z]{2}/)?not-found(?:\.html|/index\.html)$")
+_ENTRY_SCRIPT = re.compile(re.escape(_ENTRY) + r".*?</script>", re.DOTALL)
+
+
+def without_scripts(html: str) -> str:
+    """A built page without React Router's module script and preloads: it stays as built."""
+    return _ENTRY_SCRIPT.sub("", _PRELOAD.sub("", html))
+
+
 @dataclasses.dataclass
 class FirstPaintPlugin(rx.plugins.Plugin):
-    """Rewrites every prerendered page with `scripts_after_first_paint`, and the checkout pages
-    with `leave_incomplete_checkout` (before Reflex compresses them), for `reflex export` and
-    `reflex run --env prod` alike."""
+    """Rewrites every prerendered page with `scripts_after_first_paint`, the checkout pages
+    with `leave_incomplete_checkout` and the not-found pages with `without_scripts` (before
+    Reflex compresses them), for `reflex export` and `reflex run --env prod` alike."""
 
     def post_build(self, **context):
         root = Path(context["static_dir"])
@@ -153,6 +167,9 @@ class FirstPaintPlugin(rx.plugins.Plugin):
             if page.name == SPA_FALLBACK:
                 continue
             html = page.read_text(encoding="utf-8")
+            if _NOT_FOUND_PAGE.match(page.relative_to(root).as_posix()):
+                page.write_text(without_scripts(html), encoding="utf-8")
+                continue
             rewritten = scripts_after_first_paint(html)
             if _CHECKOUT_PAGE.match(page.relative_to(root).as_posix()):
                 rewritten = leave_incomplete_checkout(rewritten)

@@ -18,6 +18,9 @@ BLOG_POST = "/blog/[slug]"
 DESIGN_SYSTEM = "/design-system"
 TERMS = "/terms"
 PRIVACY = "/privacy"
+# The site's not-found page, built ahead in each edition: the server sends it with a 404 for an
+# address of the catalogue that leads nowhere (storefront/api/addresses.py). Never linked.
+NOT_FOUND = "/not-found"
 
 SIGN_IN = "/sign-in"
 SIGN_UP = "/sign-up"

@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.api import create_api
+from storefront.api.addresses import catalogue_addresses
 from storefront.api.body_limit import upload_body_limit
 from storefront.api.language import remembered_language
 from storefront.api.media import static_files
@@ -47,6 +48,7 @@ from storefront.pages.public.placeholders import (
     PLACEHOLDERS,
     make_placeholder,
     not_found,
+    not_found_page,
     redirecting,
 )
 from storefront.pages.public.services_index import services_index
@@ -100,10 +102,12 @@ from storefront.state.theme import ThemeState
 from storefront.state.weddings import WeddingsState
 
 app = rx.App(
-    # Long cache lifetimes on the build's hashed assets, the API routes, the cap on upload
-    # bodies, then the security headers on every response.
+    # Long cache lifetimes on the build's hashed assets, old and unknown addresses of the
+    # catalogue (301, 404), the remembered language, the API routes, the cap on upload bodies,
+    # then the security headers on every response.
     api_transformer=[
         static_files,
+        catalogue_addresses,
         remembered_language,
         create_api(),
         upload_body_limit,
@@ -161,6 +165,8 @@ PUBLIC_PAGES = [
     (terms, routes.TERMS, N_("Terms of Service"), []),
     (privacy, routes.PRIVACY, N_("Privacy Policy"), []),
     (design_system, routes.DESIGN_SYSTEM, N_("Design System"), []),
+    # Sent with a 404 by the server (api/addresses.py), built ahead in each language.
+    (not_found_page, routes.NOT_FOUND, N_("Page Not Found"), []),
     *[
         (make_placeholder(title, text), route, title, [])
         for route, (title, text) in PLACEHOLDERS.items()

@@ -57,7 +57,7 @@ def head_for(route: str, title: str | rx.Var) -> dict:
             image=ThemeState.share_image,
             site_name=business.SITE_NAME,
         )
-    has_address = "[" not in route and route != "404"
+    has_address = "[" not in route and route not in ("404", routes.NOT_FOUND)
     return page_head(
         title=title,
         description=_(DESCRIPTIONS.get(route, TAGLINE)),

@@ -189,16 +189,15 @@ def test_theme_page_tiles_and_tabs(page, server):
     )
 
 
-def test_unknown_theme_shows_theme_not_found(page):
-    page.goto("/services/00000000-0000-4000-8000-000000000000")
-    missing = page.get_by_test_id("theme-not-found")
-    expect(missing.get_by_role("heading", name=sq("Theme Not Found"))).to_be_visible()
-    expect(missing).to_contain_text(
-        sq("The theme you're looking for doesn't exist or may have been moved.")
-    )
-    expect(missing.get_by_role("link", name=sq("View All Themes"))).to_have_attribute(
-        "href", "/services"
-    )
+def test_unknown_theme_is_answered_with_the_not_found_page(page):
+    """The server answers it with a 404 and the site's not-found page (issue 34, item 9;
+    tests/e2e/test_catalogue_addresses.py), before any theme page starts."""
+    response = page.goto("/services/00000000-0000-4000-8000-000000000000")
+    assert response is not None and response.status == 404
+    missing = page.get_by_test_id("not-found")
+    expect(missing.get_by_role("heading", name=sq("Page Not Found"))).to_be_visible()
+    expect(missing.get_by_role("link", name=sq("Back to Home"))).to_have_attribute("href", "/")
+    expect(page.get_by_test_id("theme-not-found")).to_have_count(0)
 
 
 def test_themed_decoration_by_slug(page):

@@ -139,6 +139,24 @@ def test_only_the_checkout_pages_leave_early_for_the_cart(tmp_path):
         assert script not in (tmp_path / name).read_text(), name
 
 
+def test_the_not_found_pages_are_built_without_scripts(tmp_path):
+    """What the server sends with a 404 under another page's address (api/addresses.py):
+    React Router must not start there, or it would draw that address's page over it."""
+    import rxconfig
+
+    not_found = ("not-found.html", "not-found/index.html", "en/not-found/index.html")
+    for name in (*not_found, "contact/index.html"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BUILT_PAGE)
+    rxconfig.FirstPaintPlugin().post_build(static_dir=tmp_path)
+    for name in not_found:
+        page = (tmp_path / name).read_text()
+        assert "modulepreload" not in page and "entry.client" not in page, name
+        assert rxconfig.FIRST_PAINT_LOADER not in page and '<script type="module"' not in page
+        assert "</body></html>" in page
+    assert "rx-entry" in (tmp_path / "contact" / "index.html").read_text()
+
+
 def test_the_early_leave_reads_the_cart_the_app_keeps():
     """Its storage key and its cap on lines are the cart's own, and the policy allows it."""
     import base64

@@ -31,6 +31,13 @@ def not_found() -> rx.Component:
     return page
 
 
+def not_found_page() -> rx.Component:
+    """The not-found page at its own address in each edition (routes.NOT_FOUND), built ahead in
+    the edition's language: what the server sends, with a 404, for an address of the catalogue
+    that leads nowhere (storefront/api/addresses.py)."""
+    return _not_found()
+
+
 def _not_found_in(lang: str) -> rx.Component:
     with i18n.using(lang):
         return _not_found()
