@@ -104,7 +104,8 @@ def test_a_users_service_stays_a_draft_until_an_admin_publishes_it(browser, serv
         assert user_page.evaluate("document.documentElement.scrollWidth") <= 390
 
         user_page.goto(f"/services/{slug}")
-        expect(user_page.get_by_text(sq("Theme Not Found"))).to_be_visible()
+        # Not published: the server answers 404 with the site's not-found page.
+        expect(user_page.get_by_role("heading", name=sq("Page Not Found"))).to_be_visible()
 
         admin_page.goto("/admin/services")
         admin_page.get_by_label("Search").fill(title)

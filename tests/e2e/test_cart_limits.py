@@ -39,7 +39,8 @@ def test_a_one_unit_mascot_is_added_once_and_the_second_add_says_why(page, serve
     # The mascot's name ({title}) is whichever the carousel shows first.
     full = _words(sq(FULL), "{title}", most=1, held=1)
     expect(page.get_by_text(full)).to_be_visible()
-    expect(page.get_by_role("region", name="Notifications alt+T")).to_contain_text(full)
+    toasts = sq("Notifications") + " alt+T"  # the toasts' region, named in the page's language
+    expect(page.get_by_role("region", name=toasts)).to_contain_text(full)
     expect(page.get_by_test_id("cart-count")).to_have_text("1")
 
     page.goto("/cart")
