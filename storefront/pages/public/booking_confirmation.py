@@ -35,6 +35,13 @@ HEADLINE_COLOURS = {
 }
 
 
+def _around(text: str, placeholder: str, component: rx.Component) -> list:
+    """`text` with `component` where `placeholder` stands (the words of each language around
+    it)."""
+    before, _sep, after = text.partition(placeholder)
+    return [part for part in (before, component, after) if not isinstance(part, str) or part]
+
+
 def _row(label: str, key: str) -> rx.Component:
     """A detail of the booking, left out when the booking has none."""
     return rx.cond(
@@ -59,7 +66,12 @@ def _found() -> rx.Component:
             data_testid="confirmation-headline",
         ),
         rx.el.h1(
-            _("Booking {reference}").format(reference=BookingViewState.booking["reference"]),
+            # The reference kept whole: at 390 px it broke after 'MG-'.
+            *_around(
+                _("Booking {reference}"),
+                "{reference}",
+                rx.el.span(BookingViewState.booking["reference"], class_name="whitespace-nowrap"),
+            ),
             class_name="mt-1 text-3xl font-bold",
             data_testid="confirmation-reference",
         ),
