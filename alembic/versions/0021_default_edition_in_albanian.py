@@ -123,7 +123,7 @@ SERVICES = {
             ),
             "full_description": (
                 "The Sea Princess brings the magic of the ocean with bubble games, sea-creature stories and a shimmering tail that children love to photograph.",
-                "Princesha e detit sjell magjinë e oqeanit me lojëra me flluska, tregime për krijesat e detit dhe një bisht që vezullon, të cilin fëmijët e duan në fotografi.",
+                "Princesha e detit sjell magjinë e oqeanit me lojëra me flluska, tregime për krijesat e detit dhe një bisht që vezullon, të cilin fëmijët duan ta fotografojnë.",
             ),
             "suitable_for": (
                 ["Birthday Parties", "School Events"],
@@ -277,7 +277,7 @@ SERVICES = {
             ),
             "full_description": (
                 "The Royal Princess holds a royal ball for the children, teaches a simple princess dance and crowns the birthday child for the day.",
-                "Princesha mbretërore shtron një ballo mbretërore për fëmijët, u mëson një valle të thjeshtë princeshash dhe e kurorëzon fëmijën e ditëlindjes për atë ditë.",
+                "Princesha mbretërore organizon një ballo mbretërore për fëmijët, u mëson një valle të thjeshtë princeshash dhe e kurorëzon fëmijën e ditëlindjes për atë ditë.",
             ),
             "suitable_for": (
                 ["Birthday Parties", "School Events", "Weddings"],
@@ -371,7 +371,7 @@ SERVICES = {
             ),
             "full_description": (
                 "Our Friendly Dragon flaps its wings to the music, plays tag with the children and protects the birthday treasure with a big grin.",
-                "Dragoi ynë miqësor përplas krahët në ritmin e muzikës, luan kapje me fëmijët dhe e ruan thesarin e ditëlindjes me një buzëqeshje të madhe.",
+                "Dragoi ynë miqësor përplas krahët në ritmin e muzikës, luan lojëra ndjekjeje me fëmijët dhe e ruan thesarin e ditëlindjes me një buzëqeshje të madhe.",
             ),
             "suitable_for": (
                 ["Birthday Parties", "School Events"],

@@ -842,7 +842,7 @@ SERVICES = [
         "meta": {
             "number": 5,
             "short_description": "Një princeshë e gëzuar nga thellësitë e detit.",
-            "full_description": "Princesha e detit sjell magjinë e oqeanit me lojëra me flluska, tregime për krijesat e detit dhe një bisht që vezullon, të cilin fëmijët e duan në fotografi.",
+            "full_description": "Princesha e detit sjell magjinë e oqeanit me lojëra me flluska, tregime për krijesat e detit dhe një bisht që vezullon, të cilin fëmijët duan ta fotografojnë.",
             "suitable_for": ["Festa ditëlindjeje", "Festa shkollore"],
             "color": "bg-teal-500",
         },
@@ -986,7 +986,7 @@ SERVICES = [
         "meta": {
             "number": 13,
             "short_description": "Një princeshë zemërmirë me fustan të artë.",
-            "full_description": "Princesha mbretërore shtron një ballo mbretërore për fëmijët, u mëson një valle të thjeshtë princeshash dhe e kurorëzon fëmijën e ditëlindjes për atë ditë.",
+            "full_description": "Princesha mbretërore organizon një ballo mbretërore për fëmijët, u mëson një valle të thjeshtë princeshash dhe e kurorëzon fëmijën e ditëlindjes për atë ditë.",
             "suitable_for": ["Festa ditëlindjeje", "Festa shkollore", "Dasma"],
             "color": "bg-rose-500",
         },
@@ -1076,7 +1076,7 @@ SERVICES = [
         "meta": {
             "number": 18,
             "short_description": "Një dragua i qeshur që nuk nxjerr kurrë zjarr.",
-            "full_description": "Dragoi ynë miqësor përplas krahët në ritmin e muzikës, luan kapje me fëmijët dhe e ruan thesarin e ditëlindjes me një buzëqeshje të madhe.",
+            "full_description": "Dragoi ynë miqësor përplas krahët në ritmin e muzikës, luan lojëra ndjekjeje me fëmijët dhe e ruan thesarin e ditëlindjes me një buzëqeshje të madhe.",
             "suitable_for": ["Festa ditëlindjeje", "Festa shkollore"],
             "color": "bg-emerald-600",
         },
