@@ -93,6 +93,17 @@ class AuditLog(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
 
 
+# The business's address and hours until an admin writes them: in the default edition's language
+# (Albanian) in the columns and in English in `translations` (services/content.py).
+DEFAULT_ADDRESS = "Prishtinë, Kosovë"
+DEFAULT_OPENING_HOURS = "E hënë - e premte 9:00-18:00"
+DEFAULT_ENGLISH = {"address": "Prishtina, Kosovo", "opening_hours": "Monday to Friday 9AM-6PM"}
+
+
+def default_business_translations() -> dict[str, Any]:
+    return {"en": dict(DEFAULT_ENGLISH)}
+
+
 class BusinessSettings(SQLModel, table=True):
     """The one row of business details shown on the site and used in messages."""
 
@@ -109,9 +120,9 @@ class BusinessSettings(SQLModel, table=True):
     instagram: str = Field(default="@magicevents.ks", max_length=120)
     # The Facebook page's name, as in facebook.com/{facebook}.
     facebook: str = Field(default="magicevents.ks", max_length=120)
-    address: str = Field(default="Prishtina, Kosovo", max_length=255)
+    address: str = Field(default=DEFAULT_ADDRESS, max_length=255)
     whatsapp_number: str = Field(default="+38344000000", max_length=32)
-    opening_hours: str = Field(default="Monday to Friday 9AM-6PM", max_length=120)
+    opening_hours: str = Field(default=DEFAULT_OPENING_HOURS, max_length=120)
     min_notice_hours: int = Field(default=24)
     # Every admin must sign in with two-factor (services/two_factor.py); admins toggle it.
     admin_two_factor_required: bool = Field(default=False)
@@ -119,10 +130,11 @@ class BusinessSettings(SQLModel, table=True):
     staff_language: str = Field(
         default="sq", max_length=8, sa_column_kwargs={"server_default": "sq"}
     )
-    # The English text of fields an admin filled in ({"en": {"title": ...}}); the rest shows
-    # the default edition's (services/content.py).
+    # The English text of fields an admin filled in ({"en": {"title": ...}}; a new row has the
+    # defaults' English); the rest shows the default edition's (services/content.py).
     translations: dict[str, Any] = Field(
-        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+        default_factory=default_business_translations,
+        sa_column=Column(JSON, nullable=False, server_default="{}"),
     )
     # Event-day operations: the customer's reminder goes this long before the event; the staff's
     # digest of tomorrow's jobs at this local hour; customers may cancel or move a booking

@@ -9,9 +9,10 @@ loader (services/content.py reads it).
 - BANNER_ITEMS: a banner item's caption by its default caption; BANNER_ITEM_DESCRIPTIONS: its
   description by the default description (one caption has two descriptions in catalog.py).
 
-Names of characters and products stay as they are; texts catalog.py already writes in English
-(the mascots, the themes) are the same here, so the English edition keeps them if the default
-edition's text is later rewritten in Albanian."""
+Names of characters, themes and products stay as they are (the same in both files); every other
+text here is the English of catalog.py's Albanian. The mascots', themes' and categories' English
+is, word for word, what catalog.py wrote in the default columns before they were written in
+Albanian (alembic/versions/0021 moves an older database's English into `translations`)."""
 
 CATEGORIES = {
     "magic-weddings": {
@@ -937,7 +938,7 @@ BANNER_ITEMS = {
     "Kështjellë Rozë": "Pink Castle",
     "Kështjellë e Bardhë": "White Castle",
     "Anija e Piratëve": "Pirate Ship",
-    "Bubble & Bouncer": "Bubble & Bouncer",
+    "Flluska & Bouncer": "Bubble & Bouncer",
     "Ice Princess": "Ice Princess",
     "Space Ranger": "Space Ranger",
     "Friendly Dinosaur": "Friendly Dinosaur",
@@ -954,24 +955,23 @@ BANNER_ITEMS = {
     "Kështjellë Kërcyese": "Bouncy Castle",
     "Festë në Oborr": "Garden Party",
     "Hyrja e Sallës": "Hall Entrance",
-    "Birthday Party": "Birthday Party",
-    "Corporate Event": "Corporate Event",
-    "School Event": "School Event",
-    "Wedding": "Wedding",
-    "Theme Park": "Theme Park",
+    "Event Kompanie": "Corporate Event",
+    "Festë Shkollore": "School Event",
+    "Dasmë": "Wedding",
+    "Park Tematik": "Theme Park",
     "Dorëzimi": "Delivery",
     "Montimi": "Setup",
     "Fryrja": "Inflation",
     "Kërcyese Xhungle": "Jungle Bouncer",
     "Festë me Fëmijë": "Children's Party",
-    "Bubble House 1": "Bubble House 1",
-    "Bubble House 2": "Bubble House 2",
-    "Bubble House 3": "Bubble House 3",
-    "Bubble House 4": "Bubble House 4",
-    "Bubble House 5": "Bubble House 5",
-    "Bubble House 6": "Bubble House 6",
-    "Bubble House 7": "Bubble House 7",
-    "Bubble House 8": "Bubble House 8",
+    "Shtëpi me Flluska 1": "Bubble House 1",
+    "Shtëpi me Flluska 2": "Bubble House 2",
+    "Shtëpi me Flluska 3": "Bubble House 3",
+    "Shtëpi me Flluska 4": "Bubble House 4",
+    "Shtëpi me Flluska 5": "Bubble House 5",
+    "Shtëpi me Flluska 6": "Bubble House 6",
+    "Shtëpi me Flluska 7": "Bubble House 7",
+    "Shtëpi me Flluska 8": "Bubble House 8",
     "Jungle Bouncer": "Jungle Bouncer",
     "Pirate Ship Bouncer": "Pirate Ship Bouncer",
     "Castle Bouncer": "Castle Bouncer",

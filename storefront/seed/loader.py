@@ -64,7 +64,7 @@ def load_demo(*, session: Session) -> SeedReport:
     for name, captions in catalog.GALLERIES.items():
         banner = {
             "name": GALLERY_PREFIX + name,
-            "description": f"Photos of the {name} gallery",
+            "description": f"Fotot e galerisë {name}",
             "display_order": 100,
             "items": [{"title": c, "description": None, "link_url": None} for c in captions],
         }

@@ -158,10 +158,24 @@ def robots_txt(base: str | None = None) -> str:
 # --- structured data ----------------------------------------------------------------------
 
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_DAY = r"(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?"
+# Each day's first letters, in English and in Albanian (written with or without ë: 'e hënë',
+# 'e hene', 'Hën'); an Albanian day may come with its article ('e premte', 'të shtunën').
+_DAY_STEMS = {
+    **{day[:3].lower(): index for index, day in enumerate(_DAYS)},
+    **{
+        stem: index
+        for index, stems in enumerate(
+            (("hën", "hen"), ("mar",), ("mër", "mer"), ("enj",), ("pre",), ("sht",), ("die",))
+        )
+        for stem in stems
+    },
+}
+_DAY = r"(?:\b(?:e|të|te)\s+)?\b(" + "|".join(_DAY_STEMS) + r")[a-zë]*\.?"
 _TIME = r"(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?"
+_TO = r"(?:-|–|to|deri(?:\s+(?:në|ne|më|me))?|në)"
 _HOURS = re.compile(
-    rf"{_DAY}(?:\s*(?:-|–|to)\s*{_DAY})?\s*:?\s*{_TIME}\s*(?:-|–|to)\s*{_TIME}", re.IGNORECASE
+    rf"{_DAY}(?:\s*{_TO}\s*{_DAY})?[\s,:]*(?:ora\s+)?{_TIME}\s*{_TO}\s*{_TIME}",
+    re.IGNORECASE,
 )
 
 
@@ -177,12 +191,13 @@ def _clock(hour: str, minute: str | None, half: str | None) -> str | None:
 
 
 def opening_hours(text: str) -> list[dict]:
-    """'Monday to Friday 9AM-6PM' (or 'Mon-Fri 09:00-18:00; Sat 10:00-14:00') as schema.org
-    opening hours; what cannot be read is left out rather than guessed."""
+    """'Monday to Friday 9AM-6PM' (or 'Mon-Fri 09:00-18:00; Sat 10:00-14:00'), and the same
+    in Albanian ('E hënë - e premte 9:00-18:00', 'Hën-Pre 08:30-17:00; E shtunë 10-14'), as
+    schema.org opening hours; what cannot be read is left out rather than guessed."""
     found = []
     for first, last, h1, m1, p1, h2, m2, p2 in _HOURS.findall(text or ""):
-        start = [d[:3] for d in _DAYS].index(first[:3].capitalize())
-        end = [d[:3] for d in _DAYS].index(last[:3].capitalize()) if last else start
+        start = _DAY_STEMS[first.lower()]
+        end = _DAY_STEMS[last.lower()] if last else start
         days = [_DAYS[(start + i) % 7] for i in range((end - start) % 7 + 1)]
         opens, closes = _clock(h1, m1, p1 or p2), _clock(h2, m2, p2)
         if not p1 and p2 and opens and closes and opens >= closes:

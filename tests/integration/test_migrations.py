@@ -175,3 +175,172 @@ def test_0021_gives_the_seeded_mascot_packages_their_hour(blank_database):
         "paketa-bubbles-1": 3,
         "my-own-mascot-visit": None,
     }
+
+
+def _revision(name: str):
+    """A migration's module, to read the texts it writes out."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "alembic" / "versions" / name
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_0022_writes_the_old_seeds_english_in_albanian_and_keeps_an_admins(blank_database):
+    """A database seeded when the default edition's texts were English (issue 34): what still
+    holds the seed's English reads in Albanian on the default edition and in the same English
+    on /en, like a database seeded today; what an admin wrote is left as it is."""
+    from sqlmodel import Session, select
+
+    from storefront import i18n
+    from storefront.models import Banner, BannerItem, BusinessSettings, Service, ServiceCategory
+    from storefront.seed import catalog, catalog_en, load_demo
+    from storefront.services import content
+
+    old = _revision("0022_default_edition_in_albanian.py")
+    migrate(blank_database, "0021")
+    engine = make_engine(blank_database)
+    try:
+        with Session(engine) as session:
+            load_demo(session=session)
+            session.commit()
+            # The database as the old seed left it: the English in the default columns and, as
+            # its loader wrote it, in translations['en'] (catalog_en held the same English).
+            for row in session.exec(select(ServiceCategory)).all():
+                for field, (english, _albanian) in old.CATEGORIES.get(row.slug, {}).items():
+                    setattr(row, field, english)
+                session.add(row)
+            for row in session.exec(select(Service)).all():
+                texts = old.SERVICES.get(row.slug, {})
+                for field in ("title", "description"):
+                    if field in texts:
+                        setattr(row, field, texts[field][0])
+                details = {k: english for k, (english, _a) in texts.get("details", {}).items()}
+                row.meta = {**row.meta, **details}
+                session.add(row)
+            banners = {b.name: b for b in session.exec(select(Banner)).all()}
+            for name, (english, _albanian) in old.BANNERS.items():
+                banners[name].description = english
+                session.add(banners[name])
+            for name, captions in old.BANNER_ITEMS.items():
+                by_title = {
+                    i.title: i
+                    for i in session.exec(
+                        select(BannerItem).where(BannerItem.banner_id == banners[name].id)
+                    ).all()
+                }
+                for english, albanian in captions.items():
+                    by_title[albanian].title = english
+                    session.add(by_title[albanian])
+            settings = session.get(BusinessSettings, 1)
+            settings.address, settings.opening_hours = (
+                "Prishtina, Kosovo",
+                ("Monday to Friday 9AM-6PM"),
+            )
+            settings.translations = {}  # seeded before the settings had English
+            session.add(settings)
+
+            def service(slug: str) -> Service:
+                return session.exec(select(Service).where(Service.slug == slug)).one()
+
+            # Seeded before the catalogue had English: nothing in translations.
+            princess = service("mascot-ice-princess")
+            princess.translations = {}
+            # An admin's own texts: a default one rewritten, an English one written.
+            ranger = service("mascot-space-ranger")
+            ranger.meta = {**ranger.meta, "full_description": "Rojtari ynë i hapësirës."}
+            ranger.translations = {}
+            safari = service("jungle-safari")
+            safari.translations = {"en": {"details": {"features": ["Our own jungle"]}}}
+            bouncers = session.exec(
+                select(ServiceCategory).where(ServiceCategory.slug == "bouncers")
+            ).one()
+            bouncers.name = "Kërcyese"
+            session.add_all([princess, ranger, safari, bouncers])
+            session.commit()
+
+        migrate(blank_database)
+
+        with Session(engine) as session:
+            settings = session.get(BusinessSettings, 1)
+            assert (settings.address, settings.opening_hours) == (
+                "Prishtinë, Kosovë",
+                "E hënë - e premte 9:00-18:00",
+            )
+            assert content.written(settings.translations, "en") == {
+                "address": "Prishtina, Kosovo",
+                "opening_hours": "Monday to Friday 9AM-6PM",
+            }
+            categories = {c.slug: c for c in session.exec(select(ServiceCategory)).all()}
+            assert categories["bouncers"].name == "Kërcyese"
+            for spec in catalog.CATEGORIES:
+                if spec["slug"] != "bouncers":
+                    row = categories[spec["slug"]]
+                    assert row.name == spec["name"]
+                    assert (
+                        content.text(row.translations, "name", row.name, "en")
+                        == (catalog_en.CATEGORIES[spec["slug"]]["name"])
+                    )
+            services = {s.slug: s for s in session.exec(select(Service)).all()}
+            for slug in old.SERVICES:
+                spec = next(s for s in catalog.SERVICES if s["slug"] == slug)
+                english = catalog_en.SERVICES[slug]
+                row = services[slug]
+                assert row.description == spec["description"], slug
+                assert (
+                    content.text(row.translations, "description", "", "en")
+                    == (english["description"])
+                ), slug
+                shown = content.details(row.translations, row.meta, "en")
+                for key, value in english["details"].items():
+                    if (slug, key) == ("mascot-space-ranger", "full_description"):
+                        assert row.meta[key] == "Rojtari ynë i hapësirës."
+                        assert shown[key] == "Rojtari ynë i hapësirës."  # no English to show
+                    elif (slug, key) == ("jungle-safari", "features"):
+                        assert row.meta[key] == spec["meta"][key]
+                        assert shown[key] == ["Our own jungle"]
+                    else:
+                        assert row.meta[key] == spec["meta"][key], (slug, key)
+                        assert shown[key] == value, (slug, key)
+            # Rows the texts do not name are as they were.
+            assert services["paketa-maskota-1"].title == "Paketa 1"
+            with i18n.using("en"):
+                items = {
+                    (i.banner_id, i.title): content.text(i.translations, "title", i.title)
+                    for i in session.exec(select(BannerItem)).all()
+                }
+            banners = {b.name: b for b in session.exec(select(Banner)).all()}
+            for name, captions in old.BANNER_ITEMS.items():
+                for english, albanian in captions.items():
+                    assert items[(banners[name].id, albanian)] == english
+            assert banners["banner-mascots"].description == "Galeria e maskotave në faqen Maskotat."
+            # The seed finds nothing left to write but the English titles of the three rows
+            # whose English was taken out above (names: the same in both editions).
+            report = load_demo(session=session)
+            assert report.inserted == {"english_texts": 3}
+            english = content.written(services["mascot-ice-princess"].translations, "en")
+            assert english["title"] == "Ice Princess"
+            session.commit()
+
+        # Down again: the default columns are the old English, an admin's text as it was.
+        from alembic.config import Config
+
+        from alembic import command
+
+        config = Config("alembic.ini")
+        config.attributes["database_url"] = blank_database
+        config.attributes["configure_logger"] = False
+        command.downgrade(config, "0021")
+        with Session(engine) as session:
+            princess = session.exec(
+                select(Service).where(Service.slug == "mascot-ice-princess")
+            ).one()
+            assert princess.description == old.SERVICES["mascot-ice-princess"]["description"][0]
+            names = dict(session.exec(select(ServiceCategory.slug, ServiceCategory.name)).all())
+            assert (names["mascots"], names["bouncers"]) == ("Mascots", "Kërcyese")
+            assert session.get(BusinessSettings, 1).address == "Prishtina, Kosovo"
+    finally:
+        engine.dispose()

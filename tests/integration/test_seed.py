@@ -1,5 +1,6 @@
 """The demo catalogue: everything the spec names, loaded idempotently."""
 
+import re
 import uuid
 from decimal import Decimal
 
@@ -16,6 +17,8 @@ from storefront.models import (
     ServiceCapacity,
     ServiceCategory,
 )
+from storefront.models.kinds import validate_details
+from storefront.seed import catalog as catalog_data
 from storefront.seed import catalog_en, load_demo
 from storefront.services import banners, catalog, content, storage
 
@@ -341,3 +344,166 @@ def test_reseeding_an_older_database_fills_english_and_keeps_an_admins(session):
 
     # A third run has nothing left to fill.
     assert load_demo(session=session).total == 0
+
+
+# The default edition is Albanian (issue 34): every text of the demo catalogue is written in
+# Albanian in catalog.py and its English in catalog_en.py; only names stay the same.
+
+
+def _proper_names() -> set[str]:
+    """The names of characters, themes and products: the same in both editions."""
+    return {
+        spec["title"]
+        for spec in catalog_data.SERVICES
+        if spec["kind"] in ("mascot", "theme", "bouncer_option")
+    }
+
+
+def _pairs() -> list[tuple[str, object, object]]:
+    """(where, default text, its English) for every text of the demo catalogue."""
+    pairs: list[tuple[str, object, object]] = []
+    for spec in catalog_data.CATEGORIES:
+        english = catalog_en.CATEGORIES.get(spec["slug"], {})
+        for field in ("name", "description"):
+            pairs.append((f"{spec['slug']}.{field}", spec[field], english.get(field)))
+    for spec in catalog_data.SERVICES:
+        english = catalog_en.SERVICES.get(spec["slug"], {})
+        for field in ("title", "description"):
+            pairs.append((f"{spec['slug']}.{field}", spec[field], english.get(field)))
+        details = english.get("details", {})
+        for key in (
+            "short_description",
+            "full_description",
+            "long_description",
+            "age",
+            "duration",
+            "capacity",
+        ):
+            if key in spec["meta"]:
+                pairs.append((f"{spec['slug']}.{key}", spec["meta"][key], details.get(key)))
+        for key in ("features", "suitable_for"):
+            texts = spec["meta"].get(key, [])
+            for n, text in enumerate(texts):
+                written = details.get(key) or []
+                pairs.append(
+                    (f"{spec['slug']}.{key}[{n}]", text, written[n] if n < len(written) else None)
+                )
+        for key, name in (("add_ons", "name"), ("lines", "label")):
+            texts = spec["meta"].get(key, [])
+            written = details.get(key) or []
+            for n, entry in enumerate(texts):
+                pairs.append(
+                    (
+                        f"{spec['slug']}.{key}[{n}]",
+                        entry[name],
+                        written[n][name] if n < len(written) else None,
+                    )
+                )
+    for banner in catalog_data.BANNERS:
+        for item in banner["items"]:
+            where = f"{banner['name']}: {item['title']}"
+            pairs.append((where, item["title"], catalog_en.BANNER_ITEMS.get(item["title"])))
+            if item["description"]:
+                pairs.append(
+                    (
+                        where + " (description)",
+                        item["description"],
+                        catalog_en.BANNER_ITEM_DESCRIPTIONS.get(item["description"]),
+                    )
+                )
+    for name, captions in catalog_data.GALLERIES.items():
+        for caption in captions:
+            pairs.append(
+                (f"gallery {name}: {caption}", caption, catalog_en.BANNER_ITEMS.get(caption))
+            )
+    return pairs
+
+
+def test_no_text_of_the_default_edition_is_left_in_english():
+    names = _proper_names()
+    pairs = _pairs()
+    assert len(pairs) > 500
+    without_english = [where for where, _text, english in pairs if not english]
+    assert not without_english, f"texts with no English in catalog_en.py: {without_english}"
+    in_english = [where for where, text, english in pairs if text == english and text not in names]
+    assert not in_english, f"texts of the default edition still in English: {in_english}"
+    # Nor written in English and missing from the comparison: no English words.
+    english = re.compile(r"\b(the|and|with|for|of|party|children|guests|hours|years)\b", re.I)
+    english_words = [
+        where for where, text, _english in pairs if text not in names and english.search(text)
+    ]
+    assert not english_words, f"English words in the default edition: {english_words}"
+
+
+def test_the_business_settings_read_in_both_languages(session):
+    load_demo(session=session)
+    session.commit()
+    from storefront.services import business
+
+    default = business.business_details(session=session)
+    with i18n.using("en"):
+        english = business.business_details(session=session)
+    assert (default.address, default.opening_hours) == (
+        "Prishtinë, Kosovë",
+        "E hënë - e premte 9:00-18:00",
+    )
+    assert (english.address, english.opening_hours) == (
+        "Prishtina, Kosovo",
+        "Monday to Friday 9AM-6PM",
+    )
+
+
+def test_mascots_themes_and_categories_read_albanian_and_keep_their_english(session):
+    load_demo(session=session)
+    session.commit()
+
+    def read(lang: str, slug: str) -> catalog.ServiceView:
+        with i18n.using(lang):
+            view = catalog.get_public_service(session=session, service_id=slug)
+        assert view is not None
+        return view
+
+    for spec in catalog_data.SERVICES:
+        if spec["kind"] not in ("mascot", "theme"):
+            continue
+        slug, english = spec["slug"], catalog_en.SERVICES[spec["slug"]]
+        sq, en = read("sq", slug), read("en", slug)
+        expected = validate_details(spec["kind"], spec["meta"])
+        assert sq.title == en.title == spec["title"]
+        assert (sq.description, en.description) == (spec["description"], english["description"])
+        for key, value in english["details"].items():
+            assert getattr(sq.details, key) == getattr(expected, key), (slug, key)
+            shown = getattr(en.details, key)
+            if key == "add_ons":
+                shown = [{"name": a.name, "price": f"{a.price:.2f}"} for a in shown]
+            assert shown == value, (slug, key)
+
+    princess_sq, princess_en = read("sq", "mascot-ice-princess"), read("en", "mascot-ice-princess")
+    assert princess_sq.details.suitable_for == ["Festa ditëlindjeje", "Festa shkollore", "Dasma"]
+    assert princess_en.details.suitable_for == ["Birthday Parties", "School Events", "Weddings"]
+    assert princess_en.description == "A graceful princess of snow and ice."
+    safari_sq = read("sq", "jungle-safari")
+    assert safari_sq.details.age == "2-8 vjeç"
+    assert safari_sq.details.add_ons[0].name == "Vizitë e maskotës Jolly Lion (1 orë)"
+    assert read("en", "jungle-safari").details.add_ons[0].name == (
+        "Jolly Lion mascot visit (1 hour)"
+    )
+
+    with i18n.using("sq"):
+        default = {c.slug: c.name for c in catalog.list_categories(session=session)}
+    with i18n.using("en"):
+        english = {c.slug: c.name for c in catalog.list_categories(session=session)}
+    assert default == {
+        "magic-weddings": "Dasma magjike",
+        "mascots": "Maskotat",
+        "bouncers": "Bouncerë",
+        "wedding-tables": "Tavolina dasme",
+        "themed-decorations": "Dekorime tematike",
+    }
+    assert english == {
+        "magic-weddings": "Magic Weddings",
+        "mascots": "Mascots",
+        "bouncers": "Bouncers",
+        "wedding-tables": "Wedding Tables",
+        "themed-decorations": "Themed Decorations",
+    }

@@ -2,6 +2,7 @@
 
 from sqlmodel import select
 
+from storefront import i18n
 from storefront.models import BusinessSettings, Service
 from storefront.seed import load_demo
 from storefront.services import seo
@@ -53,7 +54,10 @@ def test_category_and_theme_pages_offer_products_in_euros(session):
     session.commit()
     (tables,) = seo.structured_data("/services/wedding-tables", session=session)
     assert tables["@type"] == "Product"
-    assert tables["name"] == "Wedding Tables"
+    assert tables["name"] == "Tavolina dasme"  # the category's name, in the default edition's
+    with i18n.using("en"):
+        (english,) = seo.structured_data("/services/wedding-tables", session=session)
+    assert english["name"] == "Wedding Tables"
     assert tables["offers"]["priceCurrency"] == "EUR"
     theme = session.exec(select(Service).where(Service.slug == "enchanted-princess")).one()
     for path in (f"/services/{theme.id}", "/themes/enchanted-princess"):

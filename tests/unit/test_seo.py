@@ -68,6 +68,40 @@ def test_opening_hours_are_read_from_the_settings_text():
     assert seo.opening_hours("Monday 25:00-26:00") == []
 
 
+def test_opening_hours_are_read_in_albanian_too():
+    """The default edition's settings say the hours in Albanian (models.BusinessSettings); the
+    search engines read the same hours as from the English."""
+    english = seo.opening_hours("Monday to Friday 9AM-6PM")
+    for text in (
+        "E hënë - e premte 9:00-18:00",
+        "e hene - e premte 09.00-18.00",
+        "nga e hëna në të premten 9:00-18:00",
+        "Nga e hëna deri të premten, ora 9:00 deri në 18:00",
+    ):
+        assert seo.opening_hours(text) == english, text
+    both = seo.opening_hours("Hën-Pre 08:30-17:00; E shtunë 10-14")
+    assert [(h["dayOfWeek"][0], h["dayOfWeek"][-1], h["opens"], h["closes"]) for h in both] == [
+        ("Monday", "Friday", "08:30", "17:00"),
+        ("Saturday", "Saturday", "10:00", "14:00"),
+    ]
+    assert seo.opening_hours("E diel: 10:00-14:00")[0]["dayOfWeek"] == ["Sunday"]
+    assert seo.opening_hours("me termin") == []
+
+
+def test_the_default_hours_of_both_editions_are_read():
+    from storefront.models import BusinessSettings
+    from storefront.models.operations import DEFAULT_ENGLISH
+
+    row = BusinessSettings()
+    assert row.opening_hours != DEFAULT_ENGLISH["opening_hours"]
+    assert row.translations == {"en": DEFAULT_ENGLISH}
+    assert (
+        seo.opening_hours(row.opening_hours)
+        == seo.opening_hours(row.translations["en"]["opening_hours"])
+        != []
+    )
+
+
 def test_local_business_comes_from_the_business_settings():
     details = business.default_details()
     data = seo.local_business(details, BASE)
