@@ -144,3 +144,79 @@ def test_the_switch_on_a_service_page_opens_the_same_service(page, server):
     expect(page).to_have_url(re.compile(r"/en/services/enchanted-princess$"))
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_test_id("theme")).to_be_visible()
+
+
+def _catalogue_texts(lang: str) -> dict:
+    """What the demo catalogue's /services, mascots and theme pages say in `lang`: the seed's
+    texts (seed/catalog.py in the default edition, seed/catalog_en.py in English)."""
+    from storefront.seed import catalog, catalog_en
+
+    services = {s["slug"]: s for s in catalog.SERVICES}
+    # The four with a page of their own, by their name in the default edition (the order of
+    # services/catalog.list_categories, in both editions).
+    categories = sorted(
+        (c for c in catalog.CATEGORIES if c["slug"] != "themed-decorations"),
+        key=lambda c: c["name"],
+    )
+    princess, theme = services["mascot-ice-princess"], services["enchanted-princess"]
+    if lang == i18n.DEFAULT:
+        return {
+            "categories": [c["name"] for c in categories],
+            "theme": theme["description"],
+            "short": princess["meta"]["short_description"],
+            "full": princess["meta"]["full_description"],
+            "suitable_for": princess["meta"]["suitable_for"],
+            "age": theme["meta"]["age"],
+            "features": theme["meta"]["features"],
+        }
+    english = catalog_en.SERVICES
+    return {
+        "categories": [catalog_en.CATEGORIES[c["slug"]]["name"] for c in categories],
+        "theme": english["enchanted-princess"]["description"],
+        "short": english["mascot-ice-princess"]["details"]["short_description"],
+        "full": english["mascot-ice-princess"]["details"]["full_description"],
+        "suitable_for": english["mascot-ice-princess"]["details"]["suitable_for"],
+        "age": english["enchanted-princess"]["details"]["age"],
+        "features": english["enchanted-princess"]["details"]["features"],
+    }
+
+
+@pytest.mark.parametrize("lang", [i18n.DEFAULT, "en"])
+def test_the_catalogue_reads_in_the_language_of_the_edition(page, server, lang):
+    """Issue 34: the default edition's /services, mascots and theme pages are Albanian (the
+    categories, a mascot's texts, a theme's description, tiles and features), and /en shows
+    the same pages in English."""
+    texts = _catalogue_texts(lang)
+    prefix = "" if lang == i18n.DEFAULT else "/en"
+    if lang == i18n.DEFAULT:
+        assert texts["categories"] == ["Bouncerë", "Dasma magjike", "Maskotat", "Tavolina dasme"]
+        assert texts["suitable_for"][0] == sq("Birthday Parties")
+    else:
+        assert texts["full"].startswith("Our Ice Princess")
+
+    page.goto(prefix + "/services")
+    expect(page.get_by_test_id("category-card").locator("h2")).to_have_text(texts["categories"])
+    theme_card = page.get_by_test_id("theme-card").filter(has_text="Enchanted Princess")
+    expect(theme_card).to_contain_text(texts["theme"])
+
+    page.goto(prefix + "/services/mascots")
+    slide = page.locator('[data-testid="mascot-carousel-slide"][data-active="true"]')
+    expect(slide.get_by_test_id("mascot-name")).to_have_text("Ice Princess")
+    expect(slide).to_contain_text(texts["short"])
+    slide.get_by_test_id("mascot-details").click()
+    modal = page.get_by_test_id("mascot-modal")
+    expect(modal.get_by_test_id("mascot-modal-description")).to_have_text(texts["full"])
+    expect(modal.get_by_test_id("mascot-modal-suitable-for").get_by_role("listitem")).to_have_text(
+        texts["suitable_for"]
+    )
+    modal.get_by_test_id("mascot-modal-close").click()
+
+    page.goto(prefix + "/services/enchanted-princess")
+    theme = page.get_by_test_id("theme")
+    expect(theme.get_by_role("heading", level=1)).to_have_text("Enchanted Princess")
+    expect(theme).to_contain_text(texts["theme"])
+    expect(theme.get_by_text(texts["age"], exact=True)).to_be_visible()
+    theme.get_by_role("tab", name=sq("Features", lang)).click()
+    expect(theme.get_by_test_id("theme-tab-panel").get_by_role("listitem")).to_have_text(
+        [f"✓ {feature}" for feature in texts["features"]]
+    )
