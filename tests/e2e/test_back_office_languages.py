@@ -121,6 +121,14 @@ def test_the_albanian_back_office_has_no_english_left(page, server):
 
         for name in session.exec(select(ServiceCategory.name)).all():
             english.pop(name, None)
+        # So are services' titles and booked lines' names (kept in the language a booking was
+        # placed in: an English customer's 'Package' is their booking's own word).
+        from storefront.models import BookingItem, Service
+
+        for name in session.exec(select(Service.title)).all():
+            english.pop(name, None)
+        for name in session.exec(select(BookingItem.service_name)).all():
+            english.pop(name, None)
     engine.dispose()
     screens = [
         "/sq/admin",
