@@ -210,23 +210,11 @@ def _cancel_step() -> rx.Component:
             class_name="font-semibold",
         ),
         error_box(BookingViewState.change_error, "change-error"),
-        rx.el.div(
-            rx.el.button(
-                _("Yes, cancel it"),
-                type="button",
-                on_click=BookingViewState.cancel_booking,
-                disabled=BookingViewState.changing,
-                class_name=DANGER_BUTTON,
-                data_testid="change-cancel-confirm",
-            ),
-            rx.el.button(
-                _("Keep booking"),
-                type="button",
-                on_click=BookingViewState.keep_booking,
-                class_name=SECONDARY_BUTTON,
-                data_testid="change-cancel-keep",
-            ),
-            class_name="flex flex-wrap gap-3",
+        _choice(
+            (_("Yes, cancel it"), BookingViewState.cancel_booking, "change-cancel-confirm"),
+            (_("Keep booking"), BookingViewState.keep_booking, "change-cancel-keep"),
+            disabled=BookingViewState.changing,
+            button=DANGER_BUTTON,
         ),
         role="alertdialog",
         aria_live="polite",
@@ -258,25 +246,12 @@ def _move_form() -> rx.Component:
         rx.cond(
             (BookingViewState.late_warning != "") & (BookingViewState.late_for == chosen),
             _late_step(),
-            rx.el.div(
-                rx.el.button(
-                    _("Move booking"),
-                    type="button",
-                    on_click=BookingViewState.move_booking,
-                    disabled=BookingViewState.changing
-                    | (SlotPickerState.selected_time == "")
-                    | unchanged,
-                    class_name=PRIMARY_BUTTON,
-                    data_testid="change-move-confirm",
-                ),
-                rx.el.button(
-                    _("Keep the current time"),
-                    type="button",
-                    on_click=BookingViewState.close_move,
-                    class_name=SECONDARY_BUTTON,
-                    data_testid="change-move-keep",
-                ),
-                class_name="flex flex-wrap gap-3",
+            _choice(
+                (_("Move booking"), BookingViewState.move_booking, "change-move-confirm"),
+                (_("Keep the current time"), BookingViewState.close_move, "change-move-keep"),
+                disabled=BookingViewState.changing
+                | (SlotPickerState.selected_time == "")
+                | unchanged,
             ),
         ),
         class_name="mt-4 grid gap-3",
@@ -284,27 +259,36 @@ def _move_form() -> rx.Component:
     )
 
 
+def _choice(go: tuple, back: tuple, *, disabled, button: str = PRIMARY_BUTTON) -> rx.Component:
+    """A step's two answers, each (words, event, test id): go on (off while `disabled`) or back."""
+    return rx.el.div(
+        rx.el.button(
+            go[0],
+            type="button",
+            on_click=go[1],
+            disabled=disabled,
+            class_name=button,
+            data_testid=go[2],
+        ),
+        rx.el.button(
+            back[0],
+            type="button",
+            on_click=back[1],
+            class_name=SECONDARY_BUTTON,
+            data_testid=back[2],
+        ),
+        class_name="flex flex-wrap gap-3",
+    )
+
+
 def _late_step() -> rx.Component:
     """Asked before a move into the cutoff: after it the booking is no longer changed online."""
     return rx.el.div(
         rx.el.p(BookingViewState.late_warning, class_name="font-semibold"),
-        rx.el.div(
-            rx.el.button(
-                _("Move it anyway"),
-                type="button",
-                on_click=BookingViewState.move_booking_anyway,
-                disabled=BookingViewState.changing,
-                class_name=PRIMARY_BUTTON,
-                data_testid="change-late-confirm",
-            ),
-            rx.el.button(
-                _("Choose another time"),
-                type="button",
-                on_click=BookingViewState.choose_another_time,
-                class_name=SECONDARY_BUTTON,
-                data_testid="change-late-back",
-            ),
-            class_name="flex flex-wrap gap-3",
+        _choice(
+            (_("Move it anyway"), BookingViewState.move_booking_anyway, "change-late-confirm"),
+            (_("Choose another time"), BookingViewState.choose_another_time, "change-late-back"),
+            disabled=BookingViewState.changing,
         ),
         role="alertdialog",
         aria_live="polite",
