@@ -118,7 +118,7 @@ SPA_FALLBACK = "__spa-fallback.html"
 # decides once the page is alive and its websocket has answered: 3.4 s on a slow phone, with the
 # checkout form on the screen meanwhile. The cart is the browser's, so the prerendered checkout
 # page reads it first, before anything is drawn, and goes to the cart at once when the server is
-# certain to send it there; the rule and its browser half live together in services/cart.py
+# certain to send it there; the rule and its browser half live together in services/booking/cart.py
 # (`checkout_leave_script`), and tests/e2e/test_first_paint.py holds the two together.
 # The checkout page of each edition, as the build writes it (checkout.html, en/checkout.html
 # and their folder copies).
@@ -127,7 +127,7 @@ _CHECKOUT_PAGE = re.compile(r"^(?:[a-z]{2}/)?checkout(?:\.html|/index\.html)$")
 
 def leave_incomplete_checkout_script() -> str:
     """The checkout page's first script (read when the pages are built: the app is imported)."""
-    from storefront.services.cart import checkout_leave_script
+    from storefront.services.booking.cart import checkout_leave_script
 
     return f"<script>{checkout_leave_script()}</script>"
 

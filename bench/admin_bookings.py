@@ -26,7 +26,7 @@ from sqlmodel import Session  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
 from storefront.models import Booking, BookingItem, User, booking_reference  # noqa: E402
-from storefront.services import admin_booking_list  # noqa: E402
+from storefront.services.booking import admin_list as admin_booking_list  # noqa: E402
 from tests.conftest import create_database, migrate  # noqa: E402
 from tests.factories import make_service  # noqa: E402
 

@@ -23,7 +23,7 @@ from sqlmodel import Session  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
 from storefront.models import Booking, BookingItem, utcnow  # noqa: E402
-from storefront.services import availability  # noqa: E402
+from storefront.services.booking import availability  # noqa: E402
 from tests.conftest import create_database, migrate  # noqa: E402
 from tests.factories import make_service  # noqa: E402
 

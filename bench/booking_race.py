@@ -38,7 +38,8 @@ from sqlalchemy.pool import NullPool  # noqa: E402
 from sqlmodel import Session, create_engine  # noqa: E402
 
 from storefront.db import POOL_OVERFLOW, POOL_SIZE, make_engine  # noqa: E402
-from storefront.services import booking  # noqa: E402
+from storefront.services.booking import lines as booking_lines  # noqa: E402
+from storefront.services.booking import placing  # noqa: E402
 from tests.conftest import create_database, migrate  # noqa: E402
 from tests.factories import contact, line, make_service  # noqa: E402
 
@@ -61,7 +62,7 @@ def _pg_engine(url: str):
 
 
 def _run_attempts(
-    url: str, carts: list[list[booking.BookingLine]], prefix: str, *, pooled: bool = False
+    url: str, carts: list[list[booking_lines.BookingLine]], prefix: str, *, pooled: bool = False
 ):
     engine = make_engine(url) if pooled else _pg_engine(url)
     # One worker's threads (their wait is part of the time), or PostgreSQL's room for connections.
@@ -70,14 +71,14 @@ def _run_attempts(
     results: list[tuple[str, float]] = []
     lock = threading.Lock()
 
-    def attempt(number: int, lines: list[booking.BookingLine]) -> None:
+    def attempt(number: int, lines: list[booking_lines.BookingLine]) -> None:
         start.wait()
         burst = time.perf_counter()
         with gate:
             began = burst if pooled else time.perf_counter()
             try:
                 with Session(engine, expire_on_commit=False) as session:
-                    booking.place_booking(
+                    placing.place_booking(
                         session=session,
                         lines=lines,
                         # 200 guests, not one guest 200 times: one email or phone may place
@@ -90,7 +91,7 @@ def _run_attempts(
                         now=NOW,
                     )
                 outcome = "booked"
-            except booking.BookingError as error:
+            except booking_lines.BookingError as error:
                 outcome = error.code
             except OperationalError as error:
                 deadlock = getattr(error.orig, "sqlstate", "") == "40P01"

@@ -80,7 +80,7 @@ class Settings(BaseSettings):
 
     environment: Literal["dev", "test", "prod"] = "dev"
     secret_key: str = DEV_SECRET
-    # The key secrets at rest are sealed with (the admins' TOTP secrets, services/sealed.py)
+    # The key secrets at rest are sealed with (the admins' TOTP secrets, services/accounts/sealed.py)
     # and backup manifests are signed with, when set; else SECRET_KEY is. Set it to rotate
     # SECRET_KEY without touching what is sealed; after changing either, run
     # `python -m storefront.manage reseal-secrets --old-key -` (README 'Security').
@@ -118,10 +118,10 @@ class Settings(BaseSettings):
     # (storage.sweep_orphans) once it is this old.
     upload_orphan_grace_hours: float = Field(default=24.0, gt=0)
     # How long a worker serves the public catalogue from its cache before it looks whether
-    # another worker changed it: the staleness bound across workers (services/catalog_cache.py).
+    # another worker changed it: the staleness bound across workers (services/catalog/cache.py).
     catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
 
-    # Backups (services/backup.py; README 'Backups'): `make backup` and the daily job (a
+    # Backups (services/operations/backup.py; README 'Backups'): `make backup` and the daily job (a
     # business setting) write to BACKUP_URL (s3://bucket/prefix, reached with the S3_* endpoint
     # and keys) when it is set, else to the folder BACKUP_DIR (data/backups when unset). The
     # daily job starts at BACKUP_HOUR, local time (or within the next hours if no worker ran
@@ -166,7 +166,7 @@ class Settings(BaseSettings):
     booking_limit_per_email: int = Field(default=3, ge=0)
     booking_limit_per_phone: int = Field(default=3, ge=0)
 
-    # Housekeeping (services/housekeeping.py): purges expired sessions, used sign-in tickets,
+    # Housekeeping (services/operations/housekeeping.py): purges expired sessions, used sign-in tickets,
     # old throttle counters, outbox rows sent more than HOUSEKEEPING_RETENTION_DAYS ago and
     # orphaned uploads, once per HOUSEKEEPING_INTERVAL_MINUTES for the whole cluster (a lease
     # row in the database). HOUSEKEEPING=false turns the task off in this process.

@@ -56,11 +56,11 @@ from storefront.pages.public.theme import theme_page
 from storefront.pages.public.wedding_tables import wedding_tables
 from storefront.pages.public.weddings import weddings
 from storefront.services import business
-from storefront.services.backup import daily_backup_worker
-from storefront.services.first_admin import announce_setup_code
-from storefront.services.housekeeping import housekeeping_worker
-from storefront.services.outbox import outbox_worker
-from storefront.services.reminders import reminders_worker
+from storefront.services.accounts.first_admin import announce_setup_code
+from storefront.services.messaging.outbox import outbox_worker
+from storefront.services.operations.backup import daily_backup_worker
+from storefront.services.operations.housekeeping import housekeeping_worker
+from storefront.services.operations.reminders import reminders_worker
 from storefront.settings import get_settings
 from storefront.state.account import AccountAreaState, CalendarFeedState, ProfileState
 from storefront.state.admin_audit import AdminAuditState
@@ -132,7 +132,7 @@ if get_settings().outbox_worker:
 if get_settings().housekeeping:
     app.register_lifespan_task(housekeeping_worker)
     # The daily backup, when the business setting is on: once a day for the whole cluster,
-    # from BACKUP_HOUR (services/backup.py).
+    # from BACKUP_HOUR (services/operations/backup.py).
     app.register_lifespan_task(daily_backup_worker)
 # On a public address with no admin yet, every worker logs the one-time setup code that Initial
 # Admin Setup asks for (docs/architecture.md §9.10); the task ends at once otherwise.

@@ -10,7 +10,8 @@ from decimal import Decimal
 from sqlmodel import Session
 
 from storefront.models import BusinessSettings, Service, ServiceAvailability, ServiceCapacity
-from storefront.services.booking import BookingLine, Contact
+from storefront.services.booking.contact import Contact
+from storefront.services.booking.lines import BookingLine
 
 
 def make_service(
@@ -89,10 +90,10 @@ def line(service: Service | str, day: str, start: str, hours: int = 1, quantity:
 def place(session: Session, lines, *, now, key=None, address=None, **contact_fields):
     """Place a booking of `lines` for the factory's customer (`contact_fields` change it) at
     `now`, under a fresh idempotency key unless `key` is given, from `address` if one is."""
-    from storefront.services import booking
+    from storefront.services.booking import placing
 
     session.commit()
-    return booking.place_booking(
+    return placing.place_booking(
         session=session,
         lines=lines,
         contact=contact(**contact_fields),
@@ -132,7 +133,7 @@ def signed_in_account(
     running app: (user id, email, session token for the `sf_session` cookie)."""
     from storefront.db import make_engine
     from storefront.models import User
-    from storefront.services import auth
+    from storefront.services.accounts import auth
 
     engine = make_engine(database_url)
     try:

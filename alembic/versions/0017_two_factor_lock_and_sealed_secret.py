@@ -4,7 +4,7 @@
   recovery code (never reset by a window, nor by a correct password).
 - `two_factor.locked_at`: set when `failed_codes` reaches the lock's count; the second step is
   refused until a recovery code is used or an admin runs `manage reset-2fa`.
-- `two_factor.secret` holds the TOTP secret sealed with AES-GCM (services/sealed.py), longer
+- `two_factor.secret` holds the TOTP secret sealed with AES-GCM (services/accounts/sealed.py), longer
   than the plain base32 text it held before.
 
 Revision ID: 0017

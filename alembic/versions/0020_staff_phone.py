@@ -1,7 +1,7 @@
 """users.phone: a member of staff's phone, for the customer's 'on the way' mail (issue 34, item 7)
 
 The day sheet's 'On the way' mails the customer the number of whoever marked it, when their
-profile has one (services/notify.py); else the business's phone.
+profile has one (services/messaging/notify.py); else the business's phone.
 
 Revision ID: 0020
 Revises: 0019

@@ -1,4 +1,4 @@
-"""Old and unknown addresses of the catalogue, answered by the server (services/addresses.py):
+"""Old and unknown addresses of the catalogue, answered by the server (services/catalog/addresses.py):
 an old slug gets a 301 to the service's address now, an address that leads nowhere a 404 with
 the site's not-found page in the edition's language; every other request passes untouched.
 
@@ -19,7 +19,8 @@ from starlette.responses import RedirectResponse, Response
 
 from storefront import i18n, routes
 from storefront.db import get_engine, session_scope
-from storefront.services import addresses, catalog_cache
+from storefront.services.catalog import addresses
+from storefront.services.catalog import cache as catalog_cache
 
 log = logging.getLogger(__name__)
 

@@ -18,9 +18,11 @@ from storefront import i18n
 from storefront import routes as site_routes
 from storefront.db import session_scope
 from storefront.models import utcnow
-from storefront.services import admin_booking_list, auth, dates
-from storefront.services.admin_booking_list import BookingFilter
-from storefront.services.admin_bookings import AdminBookingError
+from storefront.services import dates
+from storefront.services.accounts import auth
+from storefront.services.booking import admin_list as admin_booking_list
+from storefront.services.booking.admin import AdminBookingError
+from storefront.services.booking.admin_list import BookingFilter
 
 
 def csv_chunks(*, session: Session, actor_id: str, filters: BookingFilter) -> Iterator[str]:

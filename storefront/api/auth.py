@@ -14,7 +14,7 @@ from starlette.routing import Route
 from storefront import i18n
 from storefront import routes as site_routes
 from storefront.db import in_transaction
-from storefront.services import auth, two_factor
+from storefront.services.accounts import auth, two_factor
 from storefront.settings import get_settings
 
 BIND_COOKIE_PATH = "/api/auth"

@@ -10,13 +10,14 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from storefront.db import session_scope
-from storefront.services import auth, checkout
+from storefront.services.accounts import auth
+from storefront.services.booking import views as booking_views
 
 
 def _ics(booking_id: str, token: str | None, key: str | None) -> bytes | None:
     with session_scope() as session:
         viewer = auth.session_user(session=session, token=token) if token else None
-        return checkout.booking_ics(
+        return booking_views.booking_ics(
             session=session,
             booking_id=booking_id,
             viewer_id=viewer.user_id if viewer else "",

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from storefront.db import get_engine
-from storefront.services import health as health_service
+from storefront.services.operations import health as health_service
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from storefront.services import storage
+from storefront.services.media import storage
 from storefront.settings import get_settings
 
 CACHE_CONTROL = "public, max-age=31536000, immutable"

@@ -20,7 +20,7 @@ from storefront import i18n
 from storefront import routes as site_routes
 from storefront.api.auth import set_binding_cookie
 from storefront.db import session_scope
-from storefront.services import auth, oauth, two_factor
+from storefront.services.accounts import auth, oauth, two_factor
 from storefront.settings import get_settings
 
 log = logging.getLogger(__name__)

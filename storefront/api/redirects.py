@@ -1,12 +1,12 @@
 """Old addresses with other casing answer with a permanent redirect to the canonical page, at
-its canonical address (services/seo.py), so a crawler takes one hop, not two."""
+its canonical address (services/catalog/seo.py), so a crawler takes one hop, not two."""
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
 from storefront import routes as site_routes
-from storefront.services import seo
+from storefront.services.catalog import seo
 
 
 def _redirect_to(target: str):

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from storefront.services.storage import image_origin
+from storefront.services.media.storage import image_origin
 from storefront.settings import get_settings
 
 ASGIApp = Callable

@@ -8,7 +8,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from storefront.db import session_scope
-from storefront.services import seo
+from storefront.services.catalog import seo
 
 CACHE = "public, max-age=3600"
 

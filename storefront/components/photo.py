@@ -15,7 +15,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import _
-from storefront.services.storage import RESIZED_WIDTHS as WIDTHS
+from storefront.services.media.storage import RESIZED_WIDTHS as WIDTHS
 from storefront.settings import get_settings
 
 

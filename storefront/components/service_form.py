@@ -22,7 +22,7 @@ from storefront.components.ui import (
     success_box,
 )
 from storefront.i18n import N_s, _s
-from storefront.services.catalog_admin import (
+from storefront.services.catalog.admin import (
     MAX_IMAGES,
     PRICE_UNITS,
     SERVICE_IMAGE_MAX_BYTES,

@@ -45,7 +45,7 @@ class Booking(SQLModel, table=True):
     # without one (the back office, scripts).
     client_address: str | None = Field(default=None, max_length=64)
     # What the booking limits count by (services/limit_keys.py), kept in step with
-    # client_address and contact_email whenever those are set (services/booking.py): the
+    # client_address and contact_email whenever those are set (services/booking/placing.py): the
     # address's network (an IPv6 /64) and the email's mailbox. Never shown or mailed.
     client_network: str | None = Field(default=None, max_length=64)
     contact_mailbox: str | None = Field(default=None, max_length=255)
@@ -69,7 +69,7 @@ class Booking(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     # The calendar file's SEQUENCE (RFC 5546): one more at every change of the booking (every
     # write path sets `updated_at`), so a calendar that imported an earlier file takes the new
-    # one as its update (services/booking_calendar.py).
+    # one as its update (services/booking/ics.py).
     calendar_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 

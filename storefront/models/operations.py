@@ -49,7 +49,7 @@ class NotificationOutbox(SQLModel, table=True):
         ),
         CheckConstraint("attempts >= 0", name="ck_outbox_attempts"),
         Index("ix_notification_outbox_due", "status", "next_attempt_at"),
-        # The mail cap counts what was queued for one mailbox lately (services/outbox.py).
+        # The mail cap counts what was queued for one mailbox lately (services/messaging/outbox.py).
         Index("ix_notification_outbox_recipient_mailbox", "recipient_mailbox", "created_at"),
         Index("ux_notification_outbox_dedupe_key", "dedupe_key", unique=True),
     )
@@ -124,7 +124,7 @@ class BusinessSettings(SQLModel, table=True):
     whatsapp_number: str = Field(default="+38344000000", max_length=32)
     opening_hours: str = Field(default=DEFAULT_OPENING_HOURS, max_length=120)
     min_notice_hours: int = Field(default=24)
-    # Every admin must sign in with two-factor (services/two_factor.py); admins toggle it.
+    # Every admin must sign in with two-factor (services/accounts/two_factor.py); admins toggle it.
     admin_two_factor_required: bool = Field(default=False)
     # The language of the staff's WhatsApp messages, whatever the customer's (storefront/i18n.py).
     staff_language: str = Field(
@@ -148,7 +148,7 @@ class BusinessSettings(SQLModel, table=True):
 
 class CacheVersion(SQLModel, table=True):
     """A counter that every change of a cached kind of data raises in its own transaction
-    (services/catalog_cache.py), so each worker's in-process cache learns of it."""
+    (services/catalog/cache.py), so each worker's in-process cache learns of it."""
 
     __tablename__ = "cache_versions"
 
@@ -157,7 +157,7 @@ class CacheVersion(SQLModel, table=True):
 
 
 class HousekeepingLease(SQLModel, table=True):
-    """Who runs a periodic job of the cluster and until when (services/housekeeping.py): a
+    """Who runs a periodic job of the cluster and until when (services/operations/housekeeping.py): a
     runner takes the lease only once it has expired, in one conditional UPDATE, so several
     workers and hosts sharing the database run the job once per period."""
 
@@ -173,7 +173,7 @@ BACKUP_STATUSES = ("running", "done", "failed")
 
 
 class Backup(SQLModel, table=True):
-    """One backup of the database and the stored images (services/backup.py), made by
+    """One backup of the database and the stored images (services/operations/backup.py), made by
     `make backup` or the daily job; System Status shows the last one that finished."""
 
     __tablename__ = "backups"

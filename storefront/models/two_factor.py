@@ -1,4 +1,4 @@
-"""Two-factor sign-in with an authenticator app (services/two_factor.py)."""
+"""Two-factor sign-in with an authenticator app (services/accounts/two_factor.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every image a user uploaded, with its owner and size: what an account's quota counts, what a
-form may point at, and what the orphan sweep may remove (services/storage.py)."""
+form may point at, and what the orphan sweep may remove (services/media/storage.py)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ class User(UserBase, table=True):
     # The language of the back office for this account (storefront/i18n.py); None: English.
     language: str | None = Field(default=None, max_length=8)
     # A member of staff's phone (E.164), set on their profile: the customer's 'on the way' mail
-    # gives it (services/notify.py); without it the business's phone.
+    # gives it (services/messaging/notify.py); without it the business's phone.
     phone: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
@@ -65,7 +65,7 @@ class LoginSession(SQLModel, table=True):
     last_seen_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     idle_expires_at: datetime = Field(sa_type=UTCDateTime)
     expires_at: datetime = Field(sa_type=UTCDateTime)
-    # The single-use sign-in ticket this session was made from (see services/auth.py).
+    # The single-use sign-in ticket this session was made from (see services/accounts/auth.py).
     ticket_id: str | None = Field(default=None, max_length=64)
     user_agent: str | None = Field(default=None, max_length=512)
     ip_address: str | None = Field(default=None, max_length=64)
@@ -88,7 +88,7 @@ class FirstAdminSetup(SQLModel, table=True):
 
 
 class CalendarFeed(SQLModel, table=True):
-    """The private iCalendar address of an admin or staff member (services/calendar_feed.py).
+    """The private iCalendar address of an admin or staff member (services/operations/calendar_feed.py).
     Only the hash of its secret is stored; turning it off deletes the row."""
 
     __tablename__ = "calendar_feeds"

@@ -22,7 +22,8 @@ from storefront.pages.public import (
     weddings,
 )
 from storefront.pages.public.placeholders import PLACEHOLDERS
-from storefront.services import business, seo
+from storefront.services import business
+from storefront.services.catalog import seo
 from storefront.state.theme import ThemeState
 
 DESCRIPTIONS = {

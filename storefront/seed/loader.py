@@ -27,10 +27,11 @@ from storefront.models import (
 from storefront.models.kinds import validate_details
 from storefront.models.service_details import dump_details
 from storefront.seed import catalog, catalog_en
-from storefront.services import content, storage
-from storefront.services.banners import GALLERY_PREFIX
-from storefront.services.catalog import default_price_unit
-from storefront.services.placeholders import placeholder_image
+from storefront.services import content
+from storefront.services.catalog.banners import GALLERY_PREFIX
+from storefront.services.catalog.public import default_price_unit
+from storefront.services.media import storage
+from storefront.services.media.placeholders import placeholder_image
 
 # Image sizes fit their slots at 2x for sharp screens: banner cards are 280x350.
 CARD_SIZE = (560, 700)

@@ -603,7 +603,7 @@ def entity_in_words(entry: AuditLog, names: dict[tuple[str, str], str]) -> str:
 
 def _unnamed_actor(entry: AuditLog) -> str:
     """Who made an entry that names no account: a guest through their booking's signed link
-    (services/booking_changes.py), else the system."""
+    (services/booking/changes.py), else the system."""
     if isinstance(entry.details, dict) and entry.details.get("by") == "link":
         return _o("customer (booking link)")
     return _o("system")

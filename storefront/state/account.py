@@ -11,7 +11,10 @@ import secrets
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import booking_views, calendar_feed, dates, users
+from storefront.services import dates
+from storefront.services.accounts import users
+from storefront.services.booking import views as booking_views
+from storefront.services.operations import calendar_feed
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.uploads import ImageUploadMixin, refusal_message
@@ -89,7 +92,7 @@ class AccountAreaState(AccountState):
 class ProfileState(ImageUploadMixin, AccountState):
     full_name: str = ""
     form_key: str = ""  # new at each load: the fields are drawn again from the state
-    # Staff and admins: the phone the customer's 'on the way' mail gives (services/notify.py).
+    # Staff and admins: the phone the customer's 'on the way' mail gives (services/messaging/notify.py).
     phone: str = ""
     # An admin's back-office language (storefront/i18n.py); shown to admins only.
     back_office_language: str = "en"
@@ -205,7 +208,7 @@ class ProfileState(ImageUploadMixin, AccountState):
         yield rx.clear_selected_files(UPLOAD_ID)
 
 
-# The calendar subscription of admins and staff (services/calendar_feed.py), in the words of the
+# The calendar subscription of admins and staff (services/operations/calendar_feed.py), in the words of the
 # rest of this page (N_), translated where a handler shows them.
 FEED_MESSAGES = {
     "not_allowed": N_("The calendar subscription is for admins and staff."),

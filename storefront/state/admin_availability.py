@@ -12,9 +12,9 @@ import uuid
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import availability_admin as schedules
 from storefront.services import dates
-from storefront.services.availability_admin import AvailabilityAdminError
+from storefront.services.booking import availability_admin as schedules
+from storefront.services.booking.availability_admin import AvailabilityAdminError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 

@@ -12,8 +12,9 @@ from typing import ClassVar
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import banner_admin, banners, storage
-from storefront.services.banner_admin import BannerAdminError
+from storefront.services.catalog import banner_admin, banners
+from storefront.services.catalog.banner_admin import BannerAdminError
+from storefront.services.media import storage
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.uploads import ImageUploadMixin, refusal_message

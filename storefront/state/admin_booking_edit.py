@@ -1,5 +1,5 @@
 """Admin Edit Booking (docs/product.md §2, 5): the booking's fields and its services, saved
-in one transaction through services/admin_bookings.py. Each line is priced on every change with
+in one transaction through services/booking/admin.py. Each line is priced on every change with
 checkout's pricing (booking.price_line: rate x hours x quantity per hour, rate x quantity per
 event); the total is their sum unless the admin types one. An AdminState: the guard refuses
 anyone but an admin. The list of bookings is state/admin_bookings.py."""
@@ -12,9 +12,11 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import _o
-from storefront.services import admin_bookings, dates
-from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
-from storefront.services.booking import EVENT_TYPES, price_line
+from storefront.services import dates
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking.admin import AdminBookingError, BookingEdit, ItemEdit
+from storefront.services.booking.contact import EVENT_TYPES
+from storefront.services.booking.pricing import price_line
 from storefront.services.money import format_price, to_amount
 from storefront.state.admin_bookings import (
     BOOKING_FAILED,

@@ -13,8 +13,9 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import N_o, _o, office_ngettext
-from storefront.services import admin_booking_list, admin_bookings
-from storefront.services.admin_bookings import AdminBookingError
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking import admin_list as admin_booking_list
+from storefront.services.booking.admin import AdminBookingError
 from storefront.services.fields import FieldError
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service, typed_just_now
@@ -475,7 +476,7 @@ class AdminBookingsState(AdminState):
                 by=by,
             )
         except AdminBookingError as exc:
-            # The service's words, marked there (services/admin_bookings.py `_source`).
+            # The service's words, marked there (services/booking/admin.py `_source`).
             self.detail_error = (
                 _o(exc.message) if exc.code == "not_found" else _o(CANCEL_FROM_FAILED)
             )

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import admin_week
+from storefront.services.operations import week as admin_week
 from storefront.state.auth import StaffState
 from storefront.state.base import call_service
 from storefront.state.day_sheet import day_url

@@ -8,7 +8,7 @@ import logging
 import reflex as rx
 
 from storefront.i18n import _o
-from storefront.services import dashboard
+from storefront.services.operations import dashboard
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import users
+from storefront.services.accounts import users
 from storefront.state.auth import AdminState, AuthState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
@@ -77,7 +77,7 @@ class RoleDebugState(AdminState):
         try:
             await call_service(users.admin_function, actor_id=caller)
         except users.RoleError as exc:
-            # the role service's words (services/users.py's RoleError, marked there)
+            # the role service's words (services/accounts/users.py's RoleError, marked there)
             self.error = _o(ADMIN_FAILED).format(message=_o(exc.message))
             return
         self.notice = _o(ADMIN_OK)

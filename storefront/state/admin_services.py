@@ -7,7 +7,8 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import catalog_admin, catalog_list
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import listing as catalog_list
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure

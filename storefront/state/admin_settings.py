@@ -7,7 +7,9 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import backup, business, two_factor
+from storefront.services import business
+from storefront.services.accounts import two_factor
+from storefront.services.operations import backup
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.business import BusinessState
@@ -120,7 +122,7 @@ DAILY_OFF = N_o("The daily backup is off")
 
 
 class AdminBackupState(AdminState):
-    """The business setting that makes the app back itself up once a day (services/backup.py),
+    """The business setting that makes the app back itself up once a day (services/operations/backup.py),
     and where backups go (the server's BACKUP_URL or BACKUP_DIR, shown, not edited here)."""
 
     daily: bool = False

@@ -7,7 +7,8 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import dates, users
+from storefront.services import dates
+from storefront.services.accounts import users
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 

@@ -16,7 +16,8 @@ from urllib.parse import quote
 import reflex as rx
 
 from storefront import i18n, routes
-from storefront.services import auth, checkout
+from storefront.services.accounts import auth
+from storefront.services.booking import contact as booking_contact
 from storefront.state.access import access, private_state_classes
 from storefront.state.base import call_service
 
@@ -72,7 +73,7 @@ class AuthState(rx.State):
             await self._forget_private_states()
         self._user_id = user_id
         # The role the admin check grants now: an admin who must set up two-factor sign-in
-        # first is not served as one (services/permissions.py says the same to the services).
+        # first is not served as one (services/accounts/permissions.py says the same to the services).
         setup_needed = bool(user and user.two_factor_setup_needed)
         self._role = ("user" if setup_needed else user.role) if user else ""
         self.two_factor_setup_needed = setup_needed
@@ -94,12 +95,12 @@ class AuthState(rx.State):
 
     async def with_known_contact(self, form: dict[str, str]) -> dict[str, str]:
         """`form` with a signed-in caller's name, email and phone in the fields still empty
-        (checkout.known_contact); as it is for a guest."""
+        (booking_contact.known_contact); as it is for a guest."""
         user_id, _role = await self._caller()
         if not user_id:
             return form
-        known = await call_service(checkout.known_contact, user_id=user_id)
-        return checkout.fill_known(form, known)
+        known = await call_service(booking_contact.known_contact, user_id=user_id)
+        return booking_contact.fill_known(form, known)
 
     async def _caller(self) -> tuple[str, str]:
         """(user id, role) of the caller as the database says now; empty when signed out."""

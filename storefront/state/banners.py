@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront.services import banners
+from storefront.services.catalog import banners
 from storefront.state.access import access
 from storefront.state.base import call_service
 

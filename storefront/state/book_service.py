@@ -16,7 +16,11 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import N_, _
-from storefront.services import booking, booking_links, cart, checkout, fields
+from storefront.services import fields
+from storefront.services.booking import book_service, cart, placing, pricing
+from storefront.services.booking import contact as booking_contact
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking import links as booking_links
 from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -56,7 +60,7 @@ class BookServiceState(rx.State):
     images: list[str] = []
     # What 'Your Details' was last sent with (and a signed-in guest's known details): the
     # fields start from it and keep what is typed until Book Now sends them (components/ui.py).
-    form: dict[str, str] = dict.fromkeys(checkout.FORM_FIELDS, "")
+    form: dict[str, str] = dict.fromkeys(booking_contact.FORM_FIELDS, "")
     form_key: str = ""  # new at each load: the fields are drawn again from `form`
     error: str = ""
     errors: dict[str, str] = {}  # field -> its message, shown beside it
@@ -84,8 +88,8 @@ class BookServiceState(rx.State):
         self.sign_in_href = i18n.href(f"{routes.SIGN_IN}?redirectTo={self.router.url.path}")
         ref = str(self.router.page.params.get("service_id") or "")
         try:
-            found = await call_service(checkout.service_to_book, service_ref=ref)
-        except checkout.ServiceRefError as exc:
+            found = await call_service(book_service.service_to_book, service_ref=ref)
+        except book_service.ServiceRefError as exc:
             self.status = {"missing_id": "missing", "bad_format": "bad_id"}.get(
                 exc.code, "not_found"
             )
@@ -102,11 +106,11 @@ class BookServiceState(rx.State):
             "price": format_price_with_unit(found.price, found.price_unit)
             if found.price is not None
             else "",
-            "total": checkout.booking_total_label(found, 1),
+            "total": book_service.booking_total_label(found, 1),
             "price_unit": found.price_unit,
             "raw_price": str(found.price or 0),
         }
-        self.counted = checkout.counted(found.kind)
+        self.counted = cart.counted(found.kind)
         self.errors, self.quantity = {}, "1"
         auth_state = await self.get_state(AuthState)
         self.form = await auth_state.with_known_contact(self.form)
@@ -137,7 +141,7 @@ class BookServiceState(rx.State):
         picker = await self.get_state(SlotPickerState)
         hours = int(picker.duration)
         price = Decimal(self.service.get("raw_price", "0"))
-        total = booking.price_line(
+        total = pricing.price_line(
             price=price,
             price_unit=self.service.get("price_unit", "per_hour"),
             quantity=max(1, self._quantity()),
@@ -150,13 +154,13 @@ class BookServiceState(rx.State):
         """Book Now, with 'Your Details' as the browser holds them."""
         if self.placing or self.status != "ready":
             return
-        self.form = {f: str(form_data.get(f) or "")[:5000] for f in checkout.FORM_FIELDS}
+        self.form = {f: str(form_data.get(f) or "")[:5000] for f in booking_contact.FORM_FIELDS}
         picker = await self.get_state(SlotPickerState)
         if not picker.selected_date or not picker.selected_time:
             self.error = _(NO_TIME)
             return
-        contact = checkout.contact_from_form(self.form)
-        checked = booking.check_contact(contact)
+        contact = booking_contact.contact_from_form(self.form)
+        checked = booking_contact.check_contact(contact)
         self.errors = _in_words(checked.codes, checked.messages)
         if self.counted and not 1 <= self._quantity() <= cart.MAX_QUANTITY:
             self.errors = self.errors | {
@@ -169,7 +173,7 @@ class BookServiceState(rx.State):
         yield
         auth_state = await self.get_state(AuthState)
         user_id, _role = await auth_state._caller()
-        line = booking.BookingLine(
+        line = booking_lines.BookingLine(
             service_id=self.service["id"],
             quantity=self._quantity(),
             date=picker.selected_date,
@@ -178,16 +182,16 @@ class BookServiceState(rx.State):
         )
         try:
             placed = await call_service(
-                booking.place_booking,
+                placing.place_booking,
                 lines=[line],
                 contact=contact,
                 idempotency_key=self._key,
                 user_id=user_id or None,
                 client_address=self.router.session.client_ip,
             )
-        except booking.BookingError as exc:
+        except booking_lines.BookingError as exc:
             self.placing = False
-            if exc.code in booking.GUEST_MESSAGE_CODES:
+            if exc.code in placing.GUEST_MESSAGE_CODES:
                 self.error = exc.message  # the booking limit, or a key used for another time
                 if exc.code == "key_reused":
                     self._key = secrets.token_urlsafe(24)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_, _, ngettext
-from storefront.services import booking_changes, booking_links, booking_views, checkout
+from storefront.services.booking import changes as booking_changes
+from storefront.services.booking import links as booking_links
+from storefront.services.booking import views as booking_views
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -35,7 +37,7 @@ STATUS_NOTES = {
 UPCOMING = ("pending", "confirmed", "on_the_way")
 
 
-# A customer's own change (services/booking_changes.py): what the page says of each refusal.
+# A customer's own change (services/booking/changes.py): what the page says of each refusal.
 CHOOSE_TIME = N_("Please choose a day and a start time.")
 CHANGE_MESSAGES = {
     "busy": N_("Please try again"),
@@ -84,7 +86,7 @@ class BookingViewState(rx.State):
     booking: dict[str, str] = {}
     lines: list[dict[str, str]] = []
     ics_href: str = ""
-    # Cancelling or moving it (services/booking_changes.py): offered to whoever holds the
+    # Cancelling or moving it (services/booking/changes.py): offered to whoever holds the
     # signed link and to the account that placed it, until the cutoff; after it (or once it
     # is on its way, completed or cancelled) the page says to call.
     can_change: bool = False
@@ -137,7 +139,7 @@ class BookingViewState(rx.State):
         auth_state = await self.get_state(AuthState)
         user_id, _role = await auth_state._caller()
         view = await call_service(
-            checkout.viewable_booking,
+            booking_views.viewable_booking,
             booking_id=booking_id,
             viewer_id=user_id,
             key=key,

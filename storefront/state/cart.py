@@ -12,8 +12,8 @@ from reflex.experimental.client_state import ClientStateVar
 
 from storefront import i18n, routes
 from storefront.i18n import N_, _
-from storefront.services import cart, checkout
-from storefront.services.booking import BookingError
+from storefront.services.booking import cart
+from storefront.services.booking.lines import BookingError
 from storefront.state.access import access
 from storefront.state.base import call_service
 from storefront.state.slot_picker import SlotPickerState
@@ -41,7 +41,7 @@ INCOMPLETE = N_(
 )
 
 
-def _line_dict(line: checkout.CartLineView) -> dict[str, str]:
+def _line_dict(line: cart.CartLineView) -> dict[str, str]:
     return {
         "id": line.id,
         "service_id": line.service_id,
@@ -129,7 +129,7 @@ class CartState(rx.State):
         if not 1 <= count <= MAX_COUNT:
             return
         added = await call_service(
-            checkout.add_to_cart, raw_cart=self.cart_json, service_ref=service_id, count=count
+            cart.add_to_cart, raw_cart=self.cart_json, service_ref=service_id, count=count
         )
         if added is None:
             return
@@ -157,7 +157,7 @@ class CartState(rx.State):
     @rx.event
     async def refresh(self):
         """The cart page's lines and total, priced from the catalogue."""
-        view = await call_service(checkout.cart_view, raw_cart=self.cart_json)
+        view = await call_service(cart.cart_view, raw_cart=self.cart_json)
         if view.fitted_cart:
             self.cart_json = view.fitted_cart
         self.lines = [_line_dict(line) for line in view.lines]
@@ -176,7 +176,7 @@ class CartState(rx.State):
         if line is None or step not in (-1, 1):
             return
         self.cart_json = await call_service(
-            checkout.set_quantity,
+            cart.set_quantity,
             raw_cart=self.cart_json,
             line_id=item_id,
             quantity=int(line["quantity"]) + step,
@@ -220,7 +220,7 @@ class CartState(rx.State):
             return
         try:
             self.cart_json = await call_service(
-                checkout.set_line_time,
+                cart.set_line_time,
                 raw_cart=self.cart_json,
                 line_id=self.editing_id,
                 day=picker.selected_date,

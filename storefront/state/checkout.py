@@ -13,7 +13,11 @@ import reflex as rx
 from storefront import i18n, routes
 from storefront.db import error_summary, is_outage
 from storefront.i18n import N_, _
-from storefront.services import booking, booking_links, cart, checkout, fields
+from storefront.services import fields
+from storefront.services.booking import cart, placing
+from storefront.services.booking import contact as booking_contact
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking import links as booking_links
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -59,7 +63,7 @@ SLOT_GONE_LINE = N_(
     "please choose another time there."
 )
 # Every field starts empty: the event type and the guests are asked for, not assumed.
-DEFAULT_FORM = dict.fromkeys(checkout.FORM_FIELDS, "")
+DEFAULT_FORM = dict.fromkeys(booking_contact.FORM_FIELDS, "")
 
 
 def field_messages(codes: dict[str, str], messages: dict[str, str]) -> dict[str, str]:
@@ -93,7 +97,7 @@ class CheckoutState(rx.State):
 
     @rx.var
     def event_type_label(self) -> str:
-        return booking.event_type_label(self.form.get("event_type"))
+        return booking_contact.event_type_label(self.form.get("event_type"))
 
     @rx.event
     async def load(self):
@@ -103,7 +107,7 @@ class CheckoutState(rx.State):
         if self.step == "confirmation":
             self.step, self.reference, self.form = "information", "", dict(DEFAULT_FORM)
         cart_state = await self.get_state(CartState)
-        view = await call_service(checkout.cart_view, raw_cart=cart_state.cart_json)
+        view = await call_service(cart.cart_view, raw_cart=cart_state.cart_json)
         if not view.complete:
             return rx.redirect(i18n.href(routes.CART))
         self.lines = [
@@ -131,8 +135,8 @@ class CheckoutState(rx.State):
     @rx.event
     def continue_to_review(self, form_data: dict):
         """The information step, sent with every field as the browser holds it."""
-        self.form = {f: str(form_data.get(f) or "")[:5000] for f in checkout.FORM_FIELDS}
-        checked = checkout.checkout_check(checkout.contact_from_form(self.form))
+        self.form = {f: str(form_data.get(f) or "")[:5000] for f in booking_contact.FORM_FIELDS}
+        checked = booking_contact.checkout_check(booking_contact.contact_from_form(self.form))
         self.errors = field_messages(checked.codes, checked.messages)
         if not self.errors:
             self.step, self.place_error = "review", ""
@@ -159,14 +163,14 @@ class CheckoutState(rx.State):
             # and the guest must get the button back with the spec's message, not a dead spinner.
             user_id, _role = await auth_state._caller()
             placed = await call_service(
-                booking.place_booking,
+                placing.place_booking,
                 lines=lines,
-                contact=checkout.contact_from_form(self.form),
+                contact=booking_contact.contact_from_form(self.form),
                 idempotency_key=self._key,
                 user_id=user_id or None,
                 client_address=self.router.session.client_ip,
             )
-        except booking.BookingError as exc:
+        except booking_lines.BookingError as exc:
             # 'unavailable' (the database is down or restarting) and 'busy' get the spec's generic
             # text too: true, and the same key makes the guest's retry place it once.
             self.placing = False
@@ -176,7 +180,7 @@ class CheckoutState(rx.State):
                     exc.details.get("fields", {}), exc.details.get("messages", {})
                 )
                 return
-            if exc.code in booking.GUEST_MESSAGE_CODES:
+            if exc.code in placing.GUEST_MESSAGE_CODES:
                 # The booking limit, or a key already used for another cart: said as it is, the
                 # cart kept; a new key lets the changed cart be placed as a booking of its own.
                 self.place_error = exc.message
@@ -185,7 +189,7 @@ class CheckoutState(rx.State):
                 return
             if exc.code in ("slot_taken", "slot_unavailable"):
                 # Say which line, and clear its time so the cart asks for another.
-                taken = checkout.release_taken_line(cart_state.cart_json, exc.details.get("line"))
+                taken = cart.release_taken_line(cart_state.cart_json, exc.details.get("line"))
                 if taken is None:
                     self.place_error = _(SLOT_GONE)
                     return

@@ -7,7 +7,7 @@ import logging
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import contact
+from storefront.services.messaging import contact_form as contact
 from storefront.state.access import access
 from storefront.state.base import call_service
 

@@ -10,9 +10,10 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import N_o, _o
-from storefront.services import dates, day_sheet
-from storefront.services.admin_bookings import AdminBookingError, set_status
+from storefront.services import dates
+from storefront.services.booking.admin import AdminBookingError, set_status
 from storefront.services.fields import FieldError
+from storefront.services.operations import day_sheet
 from storefront.state.admin_bookings import status_label
 from storefront.state.auth import StaffState
 from storefront.state.base import call_service

@@ -1,7 +1,7 @@
 """'Initial Admin Setup' (docs/product.md §2, 4): when no admin exists at all, a signed-in account
 that opens
 the admin area may name the first admin by the email of an existing account. An AccountState:
-the guard lets only signed-in callers through; services/first_admin.py allows the promotion only
+the guard lets only signed-in callers through; services/accounts/first_admin.py allows the promotion only
 while no admin exists, checked in the transaction that promotes, and on a public address only
 with the one-time setup code from the server's log (docs/architecture.md §9.10)."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import first_admin, users
+from storefront.services.accounts import first_admin, users
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.sign_in import wait_message

@@ -8,7 +8,7 @@ import logging
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import showcase
+from storefront.services.catalog import showcase
 from storefront.services.errors import ServiceError
 from storefront.state.access import access
 from storefront.state.base import call_service

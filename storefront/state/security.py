@@ -1,4 +1,4 @@
-"""Account, Security: two-factor sign-in with an authenticator app (services/two_factor.py).
+"""Account, Security: two-factor sign-in with an authenticator app (services/accounts/two_factor.py).
 An AccountState: the guard refuses guests; the service refuses non-admins. The secret is shown
 only while being set up, and the recovery codes only once, right after; neither is kept in page
 state after that."""
@@ -10,7 +10,7 @@ import logging
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import two_factor
+from storefront.services.accounts import two_factor
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.sign_in import wait_message

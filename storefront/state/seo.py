@@ -6,7 +6,7 @@ import logging
 
 import reflex as rx
 
-from storefront.services import seo
+from storefront.services.catalog import seo
 from storefront.state.access import access
 from storefront.state.base import call_service
 

@@ -14,7 +14,9 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import N_s, _s
-from storefront.services import catalog_admin, seo, storage
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import seo
+from storefront.services.media import storage
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service, typed_just_now
 from storefront.state.errors import log_failure

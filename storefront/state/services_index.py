@@ -6,7 +6,8 @@ import reflex as rx
 
 from storefront import i18n
 from storefront.i18n import _
-from storefront.services import catalog, seo
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog import seo
 from storefront.services.money import format_price_with_unit
 from storefront.state.access import access
 from storefront.state.base import call_service

@@ -11,7 +11,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import N_, _, ngettext
-from storefront.services import auth, oauth, password_reset, two_factor
+from storefront.services.accounts import auth, oauth, password_reset, two_factor
 from storefront.state.access import access
 from storefront.state.auth import AuthState, sign_in_redirect
 from storefront.state.base import call_service
@@ -163,7 +163,7 @@ class AuthFormState(rx.State):
 
 class SignInState(AuthFormState):
     # The second step of an account with two-factor on: the signed ticket of its password step
-    # stays on the server (services/two_factor.py); the page only knows a code is asked for.
+    # stays on the server (services/accounts/two_factor.py); the page only knows a code is asked for.
     _pending: str = ""
     needs_code: bool = False
 

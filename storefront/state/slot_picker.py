@@ -3,7 +3,7 @@ bookable days and the free start times of the chosen day, as the server computes
 (services/availability). It counts the cart's other lines of the same service (docs/product.md
 §5). Public: it shows only availability; while a booking moves (`_open_for_move`, called by the
 booking page's state, never sent by a browser) its days and times are those at which the whole
-booking fits, asked of services/booking_changes.py for the caller of each event, which checks
+booking fits, asked of services/booking/changes.py for the caller of each event, which checks
 the link's key or the account again."""
 
 from __future__ import annotations
@@ -13,15 +13,10 @@ from datetime import date
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import (
-    availability,
-    booking,
-    booking_changes,
-    cart,
-    catalog,
-    checkout,
-    dates,
-)
+from storefront.services import dates
+from storefront.services.booking import availability, cart, placing
+from storefront.services.booking import changes as booking_changes
+from storefront.services.catalog import public as catalog
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -179,7 +174,7 @@ class SlotPickerState(rx.State):
         items = cart.parse(self._cart_json)
         lines = cart.booking_lines(items).lines
         index = next((i for i, item in enumerate(items) if item["id"] == self.line_id), None)
-        return booking.other_cart_holds(
+        return placing.other_cart_holds(
             lines,
             service_id=self.service_id,
             except_index=index,
@@ -222,7 +217,7 @@ class SlotPickerState(rx.State):
         else:
             self.days = [
                 {"date": d.date, "day": d.day, "available": "yes" if d.available else "no"}
-                for d in checkout.month_grid(statuses)
+                for d in availability.month_grid(statuses)
             ]
         # The month's open days, as one string: `pick_day` checks a day without walking the
         # shown list (each of its dicts would be wrapped for change tracking).

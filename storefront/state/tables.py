@@ -8,7 +8,8 @@ import reflex as rx
 
 from storefront.i18n import N_, _
 from storefront.models.service_details import TableDetails, details_as
-from storefront.services import cart, catalog
+from storefront.services.booking import cart
+from storefront.services.catalog import public as catalog
 from storefront.services.money import format_price, to_amount
 from storefront.state.access import access
 from storefront.state.base import call_service

@@ -9,7 +9,9 @@ import reflex as rx
 from storefront import i18n
 from storefront.i18n import _
 from storefront.models.service_details import ThemeDetails, details_as
-from storefront.services import business, catalog, seo
+from storefront.services import business
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog import seo
 from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
 from storefront.state.base import call_service

@@ -18,8 +18,8 @@ from typing import ClassVar
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.services import storage
 from storefront.services.errors import ServiceError
+from storefront.services.media import storage
 
 # docs/product.md §4: 10% every 300 ms, held at 90% until the server has the file.
 PROGRESS_STEP = 10

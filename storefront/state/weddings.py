@@ -8,7 +8,8 @@ import logging
 import reflex as rx
 
 from storefront.i18n import _
-from storefront.services import cart, checkout, showcase
+from storefront.services.booking import cart
+from storefront.services.catalog import showcase
 from storefront.state.access import access
 from storefront.state.banners import banner_cards, film_strip_cards
 from storefront.state.base import call_service
@@ -58,9 +59,7 @@ class WeddingsState(rx.State):
         self.tiffany = _offer(page.tiffany)
         if self.tiffany.id:
             # The chairs there are: one booking takes no more (the cart holds to it too).
-            self.tiffany_most = await call_service(
-                checkout.most_per_line, service_id=self.tiffany.id
-            )
+            self.tiffany_most = await call_service(cart.most_per_line, service_id=self.tiffany.id)
 
     @rx.var
     def people(self) -> int:

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import socketio
 from reflex.state import State
 
-from storefront.services import auth
+from storefront.services.accounts import auth
 
 NAMESPACE = "/_event"  # Reflex's socket.io namespace, as the browser uses it
 HYDRATE = f"{State.get_full_name()}.hydrate"

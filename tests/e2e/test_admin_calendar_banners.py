@@ -28,7 +28,7 @@ from storefront.models import (
     BlockedDate,
     ServiceAvailability,
 )
-from storefront.services import banners
+from storefront.services.catalog import banners
 from storefront.state.admin_availability import AdminAvailabilityState
 from storefront.state.admin_banners import AdminBannersState
 from tests.conftest import _TMP

@@ -12,7 +12,8 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import AuditLog, Booking, BookingItem, BusinessSettings, User
-from storefront.services import auth, booking
+from storefront.services.accounts import auth
+from storefront.services.booking import placing
 from storefront.state.admin_audit import AdminAuditState
 from storefront.state.admin_booking_edit import AdminBookingEditState
 from storefront.state.admin_bookings import AdminBookingsState
@@ -64,7 +65,7 @@ def _booking(server) -> tuple[str, str]:
         day = (datetime.now(UTC) + timedelta(days=7)).date().isoformat()
         lines = [line(service, day, "12:00")]
         session.commit()
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=lines,
             contact=contact(email="forged.victim@example.com"),

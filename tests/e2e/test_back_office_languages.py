@@ -13,7 +13,7 @@ from sqlmodel import Session
 
 from storefront.db import make_engine
 from storefront.models import User
-from storefront.services import auth
+from storefront.services.accounts import auth
 from tests.e2e.helpers import sq
 
 pytestmark = pytest.mark.e2e

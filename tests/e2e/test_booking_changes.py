@@ -18,7 +18,9 @@ from sqlmodel import Session, select
 from storefront import i18n
 from storefront.db import make_engine
 from storefront.models import Booking, NotificationOutbox
-from storefront.services import availability, booking, booking_links, business, dates
+from storefront.services import business, dates
+from storefront.services.booking import availability, placing
+from storefront.services.booking import links as booking_links
 from storefront.state.booking_view import BookingViewState
 from tests.e2e.helpers import read, sq
 from tests.e2e.socket_client import Tab, run
@@ -40,10 +42,10 @@ def _service(server, *, units: int = 1) -> tuple[str, str]:
 
 def _place(
     server, service_id: str, day: date, start: str, *, now=None, user_id=None, **fields
-) -> booking.PlacedBooking:
+) -> placing.PlacedBooking:
     engine = make_engine(server.database_url)
     with Session(engine) as session:
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=[line(service_id, day.isoformat(), start, hours=2)],
             contact=contact(**fields),
@@ -87,7 +89,7 @@ def _free(server, service_id: str, day: date, start: str) -> bool:
     return {slot.start_time: slot.available for slot in slots}[start]
 
 
-def _link(placed: booking.PlacedBooking) -> str:
+def _link(placed: placing.PlacedBooking) -> str:
     return booking_links.view_path(placed.id, booking_links.sign_view_key(placed.id))
 
 
@@ -165,7 +167,7 @@ def _slot(picker, start: str):
 
 
 def _set_status(server, booking_id: str, status: str) -> None:
-    from storefront.services import admin_bookings
+    from storefront.services.booking import admin as admin_bookings
     from tests.factories import make_user
 
     engine = make_engine(server.database_url)

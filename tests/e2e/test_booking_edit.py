@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import AuditLog, Booking
-from storefront.services import booking
+from storefront.services.booking import placing
 from tests.e2e.helpers import sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import contact, line, make_service
@@ -35,7 +35,7 @@ def _placed(server, *, address: str = "", hours: int = 2) -> tuple[str, str]:
         )
         day = (datetime.now(UTC) + timedelta(days=9)).date().isoformat()
         session.commit()
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=[line(service, day, "12:00", hours=hours)],
             contact=contact(

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storefront.models import Booking, utcnow
-from storefront.services import booking
+from storefront.services.booking import placing
 from tests.e2e.conftest import visitor_address
 from tests.e2e.helpers import read, sq
 from tests.e2e.test_booking_flow import (
@@ -69,13 +69,13 @@ def test_a_visitor_over_the_booking_limit_is_told_and_keeps_the_cart(browser, se
         page.get_by_test_id("checkout-continue").click()
         page.get_by_test_id("checkout-complete").click()
 
-        expect(page.get_by_test_id("checkout-error")).to_have_text(sq(booking.LIMIT_MESSAGE))
+        expect(page.get_by_test_id("checkout-error")).to_have_text(sq(placing.LIMIT_MESSAGE))
         expect(page.get_by_test_id("cart-count")).to_have_text("1")  # the cart is kept
         page.goto("/cart")
         expect(page.get_by_test_id("cart-item")).to_have_count(1)
 
         # The booking screen says the same.
         _book_on_screen(page, day, email="drita.limit@example.com", phone="+383 45 000 222")
-        expect(page.get_by_test_id("book-error")).to_have_text(sq(booking.LIMIT_MESSAGE))
+        expect(page.get_by_test_id("book-error")).to_have_text(sq(placing.LIMIT_MESSAGE))
     finally:
         context.close()

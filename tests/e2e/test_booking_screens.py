@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from sqlmodel import Session
 
 from storefront.db import make_engine
-from storefront.services import booking
+from storefront.services.booking import placing
 from storefront.state.checkout import SLOT_GONE_LINE
 from tests.e2e.helpers import event_details, sq
 from tests.e2e.test_admin_catalogue import _signed_in
@@ -43,10 +43,10 @@ def _service(server, *, units: int = 1) -> tuple[str, str]:
     return result
 
 
-def _place(server, service_id: str, day: date, start: str, **fields) -> booking.PlacedBooking:
+def _place(server, service_id: str, day: date, start: str, **fields) -> placing.PlacedBooking:
     engine = make_engine(server.database_url)
     with Session(engine) as session:
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=[line(service_id, day.isoformat(), start, hours=2)],
             contact=contact(**fields),
@@ -157,7 +157,7 @@ def test_checkout_says_the_booking_is_pending_and_offers_its_page_and_calendar(p
 
 
 def _status_set(server, admin_id: str, booking_id: str, status: str) -> None:
-    from storefront.services import admin_bookings
+    from storefront.services.booking import admin as admin_bookings
 
     engine = make_engine(server.database_url)
     with Session(engine) as session:
@@ -243,7 +243,7 @@ def test_a_signed_in_customers_details_are_filled_in(page, server):
     user_id = _signed_in(page, server, "user")
     engine = make_engine(server.database_url)
     with Session(engine) as session:
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=[line(service_id, _day().isoformat(), "09:00", hours=1)],
             contact=contact(phone="+383 49 555 111"),

@@ -23,7 +23,7 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import User
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.first_admin import InitialAdminState

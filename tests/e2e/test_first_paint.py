@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from storefront.services import cart
+from storefront.services.booking import cart
 from tests.e2e.helpers import slow_down, sq
 
 pytestmark = pytest.mark.e2e

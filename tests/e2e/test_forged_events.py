@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import LoginSession, User
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state.account import ProfileState
 from storefront.state.admin_users import AdminUsersState
 from tests.e2e.socket_client import Tab as Browser

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from storefront import i18n
 from storefront.db import make_engine
 from storefront.models import LoginSession, Service, User
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
 from storefront.state.auth import AuthState
@@ -394,7 +394,9 @@ def test_initial_admin_setup_needs_a_signed_in_caller_and_no_admin(server):
 
 def _placed_booking(server, *, title: str, day: str, email: str, user_id: str | None = None):
     """A booking made directly through the booking service, in the server's database."""
-    from storefront.services import booking
+    from storefront.services.booking import contact as booking_contact
+    from storefront.services.booking import lines as booking_lines
+    from storefront.services.booking import placing
     from tests.factories import make_service
 
     engine = _db(server)
@@ -403,10 +405,10 @@ def _placed_booking(server, *, title: str, day: str, email: str, user_id: str | 
         session.commit()
         service_id = str(service.id)
     with Session(engine) as session:
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
-            lines=[booking.BookingLine(service_id, 1, day, "10:00", 2)],
-            contact=booking.Contact(
+            lines=[booking_lines.BookingLine(service_id, 1, day, "10:00", 2)],
+            contact=booking_contact.Contact(
                 full_name="Private Person",
                 email=email,
                 phone="+38344999888",
@@ -420,7 +422,7 @@ def _placed_booking(server, *, title: str, day: str, email: str, user_id: str | 
 
 
 def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
-    from storefront.services import booking_links
+    from storefront.services.booking import links as booking_links
 
     placed = _placed_booking(
         server, title="Forged view bouncer", day="2031-06-02", email="private.person@example.com"

@@ -188,7 +188,7 @@ def _as_badge(words: str) -> str:
 def _customer_with_an_order(server, page) -> None:
     """A signed-in customer (its session cookie in `page`) with one booking of a long name."""
     from storefront.models import utcnow
-    from storefront.services.booking import place_booking
+    from storefront.services.booking.placing import place_booking
     from tests.factories import contact, line, signed_in_account
 
     user_id, _, token = signed_in_account(

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from storefront.seed import catalog
-from storefront.services import showcase
+from storefront.services.catalog import showcase
 from tests.e2e.helpers import alive, sq
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import still as _still

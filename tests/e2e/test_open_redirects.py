@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state.sign_in import SignInState
 from tests.e2e.socket_client import Tab, event_name, run
 from tests.factories import signed_in_account

@@ -21,15 +21,13 @@ from sqlmodel import Session
 from storefront import i18n
 from storefront.db import make_engine
 from storefront.models import User
-from storefront.services import (
-    admin_bookings,
-    auth,
-    booking,
-    business,
-    catalog_admin,
-    catalog_list,
-)
-from storefront.services.admin_bookings import BookingEdit, ItemEdit
+from storefront.services import business
+from storefront.services.accounts import auth
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking import placing
+from storefront.services.booking.admin import BookingEdit, ItemEdit
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import listing as catalog_list
 from tests.e2e.helpers import sq
 from tests.factories import contact, line, make_service, signed_in_account
 
@@ -80,7 +78,7 @@ def _placed(server, *titles: str, email: str | None = None, **details) -> tuple[
     def place(session):
         services = [str(make_service(session, title=t, units=5).id) for t in titles]
         session.commit()
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=[line(s, day, f"{10 + 2 * n}:00") for n, s in enumerate(services)],
             contact=contact(email=email or f"guest-{uuid.uuid4().hex[:6]}@example.com", **details),
@@ -281,7 +279,7 @@ def test_the_orders_say_their_status_in_words(page, server, prefix):
     def place(session):
         service = str(make_service(session, title=f"Orders {uuid.uuid4().hex[:5]}", units=3).id)
         session.commit()
-        booking.place_booking(
+        placing.place_booking(
             session=session,
             lines=[line(service, day, "10:00")],
             contact=contact(),

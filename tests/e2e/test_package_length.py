@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from storefront.services import showcase
+from storefront.services.catalog import showcase
 from tests.e2e.helpers import calendar_day, event_details, read, sq, still
 
 pytestmark = pytest.mark.e2e

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from storefront.services import showcase
+from storefront.services.catalog import showcase
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import sq
 from tests.e2e.helpers import still as _still

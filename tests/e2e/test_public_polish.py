@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from sqlmodel import select
 
 from storefront.models import ContactMessage, NotificationOutbox, Service
-from storefront.services import showcase
+from storefront.services.catalog import showcase
 from tests.e2e.helpers import alive, sq
 from tests.e2e.helpers import read as _read
 from tests.e2e.helpers import still as _still

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from storefront.services.catalog_admin import slugify
+from storefront.services.catalog.admin import slugify
 from tests.e2e.helpers import read, sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import make_service

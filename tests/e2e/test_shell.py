@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from sqlmodel import Session
 
 from storefront.db import make_engine
-from storefront.services import banners
+from storefront.services.catalog import banners
 from tests.e2e.helpers import alive, sq
 
 pytestmark = pytest.mark.e2e

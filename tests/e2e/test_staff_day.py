@@ -27,7 +27,10 @@ from storefront.models import (
     NotificationOutbox,
     User,
 )
-from storefront.services import admin_bookings, auth, booking, dates
+from storefront.services import dates
+from storefront.services.accounts import auth
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking import placing
 from storefront.state.day_sheet import DaySheetState
 from tests.e2e.helpers import PASSWORD, sign_in, sq
 from tests.e2e.socket_client import Tab
@@ -92,7 +95,7 @@ def _todays_booking(
         service.kind, service.meta = kind, meta or {}
         session.add(service)
         session.commit()
-        placed = booking.place_booking(
+        placed = placing.place_booking(
             session=session,
             lines=[line(service, day.isoformat(), "12:00", hours=2)],
             contact=contact(email="day.guest@example.com", full_name="Vjosa Hoxha"),

@@ -29,7 +29,10 @@ from sqlmodel import Session, select
 from bench.booking_race import OVERBOOKED
 from storefront.db import in_transaction, make_engine
 from storefront.models import Booking, BookingItem, NotificationOutbox, utcnow
-from storefront.services import booking, health, outbox
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking import placing
+from storefront.services.messaging import outbox
+from storefront.services.operations import health
 from storefront.settings import get_settings
 from tests.conftest import migrate
 from tests.factories import contact, line, make_service
@@ -105,7 +108,7 @@ def booking_load_with_restarts(
                 result.attempts += 1
             try:
                 in_transaction(
-                    lambda session: booking.place_booking(
+                    lambda session: placing.place_booking(
                         session=session,
                         lines=[line(service_id, day, hour)],
                         contact=contact(),
@@ -114,7 +117,7 @@ def booking_load_with_restarts(
                     ),
                     engine,
                 )
-            except booking.BookingError as error:
+            except booking_lines.BookingError as error:
                 if error.code in REFUSED and time.monotonic() < deadline:
                     with lock:
                         result.refused[error.code] += 1
@@ -222,7 +225,7 @@ def booking_load_with_restarts(
     # The same engine and process again: a new booking on a free day, and the health check.
     try:
         in_transaction(
-            lambda session: booking.place_booking(
+            lambda session: placing.place_booking(
                 session=session,
                 lines=[line(service_id, "2026-06-20", "10:00")],
                 contact=contact(),
@@ -324,7 +327,7 @@ def place_some(engine: Engine, count: int, *, day: str, now: datetime | None) ->
     references = []
     for n in range(count):
         placed = in_transaction(
-            lambda session, n=n: booking.place_booking(
+            lambda session, n=n: placing.place_booking(
                 session=session,
                 lines=[line(service_id, day, "10:00")],
                 contact=contact(email=f"guest{n}@example.com"),

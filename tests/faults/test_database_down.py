@@ -14,7 +14,8 @@ from sqlalchemy.exc import OperationalError
 
 from storefront import i18n
 from storefront.db import in_transaction, is_outage, make_engine
-from storefront.services import booking
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking import placing
 from storefront.state.checkout import PLACE_FAILED
 from tests.factories import contact, line
 from tests.mail_server import free_port
@@ -26,9 +27,9 @@ def test_a_booking_with_the_database_unreachable_is_refused_cleanly(report):
     pytest.importorskip("psycopg")
     engine = make_engine(f"postgresql://postgres@127.0.0.1:{free_port()}/nowhere")
     began = time.perf_counter()
-    with pytest.raises(booking.BookingError) as refused:
+    with pytest.raises(booking_lines.BookingError) as refused:
         in_transaction(
-            lambda session: booking.place_booking(
+            lambda session: placing.place_booking(
                 session=session,
                 lines=[line("0b8e8a4e-6a51-4c52-9d8c-1f0b7f0c9a11", "2026-06-10", "10:00")],
                 contact=contact(),
@@ -138,7 +139,7 @@ def test_an_event_that_fails_while_the_database_is_down_says_spec_text(caplog):
     Any other exception keeps Reflex's notice and traceback."""
     pytest.importorskip("psycopg")
     import storefront.storefront as site
-    from storefront.services import auth
+    from storefront.services.accounts import auth
     from storefront.state.errors import TRY_LATER, backend_exception_handler
 
     assert site.app.backend_exception_handler is backend_exception_handler

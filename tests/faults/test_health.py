@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 from storefront.api import create_api
 from storefront.db import make_engine
 from storefront.models import NotificationOutbox, User, utcnow
-from storefront.services import dashboard, health
+from storefront.services.operations import dashboard, health
 from tests.conftest import create_database, migrate
 
 

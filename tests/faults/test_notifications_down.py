@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from storefront.db import make_engine
 from storefront.models import NotificationOutbox
-from storefront.services import outbox
+from storefront.services.messaging import outbox
 from tests.conftest import create_database, migrate
 from tests.faults.scenarios import (
     NOW,

@@ -14,9 +14,10 @@ from sqlmodel import select
 
 from storefront.i18n import _s
 from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, User
-from storefront.services import admin_booking_list as abl
-from storefront.services import admin_bookings as ab
-from storefront.services.admin_bookings import AdminBookingError, BookingEdit, ItemEdit
+from storefront.services.booking import admin as ab
+from storefront.services.booking import admin_list as abl
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking.admin import AdminBookingError, BookingEdit, ItemEdit
 from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -487,14 +488,14 @@ def test_the_csv_has_one_row_per_booking_with_its_services_venue_and_requests(se
     """Issue 34: the export had no services, venue or special requests; one row per booking,
     its services joined in one cell, in the order they start, in the business's time."""
     from storefront.api.admin_export import csv_chunks
-    from storefront.services import booking
+    from storefront.services.booking import placing
     from tests.factories import contact
 
     admin = _user(session)
     bouncer = make_service(session, title="Bouncy castle", units=5)
     mascot = make_service(session, title="Mascot Elsa", units=5)
     session.commit()
-    placed = booking.place_booking(
+    placed = placing.place_booking(
         session=session,
         lines=[line(mascot, DAY, "14:00", hours=2), line(bouncer, DAY, "10:00", quantity=2)],
         contact=contact(
@@ -536,7 +537,7 @@ def test_the_csv_has_one_row_per_booking_with_its_services_venue_and_requests(se
 def test_checkout_and_an_admin_change_ask_the_one_capacity_check(session, monkeypatch):
     """docs/architecture.md §5: one capacity rule for checkout, the booking screen and every
     admin change (availability.check_in_order); the same full slot is refused by both."""
-    from storefront.services import availability, booking
+    from storefront.services.booking import availability
 
     asked: list[str] = []
     real = availability.check_in_order
@@ -551,7 +552,7 @@ def test_checkout_and_an_admin_change_ask_the_one_capacity_check(session, monkey
     first = _place(session, [line(bouncer, DAY, "10:00")])
     ab.set_status(session=session, actor_id=admin, booking_id=first.id, status="cancelled")
     _place(session, [line(bouncer, DAY, "10:00")])  # the unit is taken again
-    with pytest.raises(booking.BookingError) as by_checkout:
+    with pytest.raises(booking_lines.BookingError) as by_checkout:
         _place(session, [line(bouncer, DAY, "10:00")])
     assert by_checkout.value.code == "slot_taken"
     with pytest.raises(AdminBookingError) as by_admin:

@@ -10,8 +10,11 @@ import pytest
 
 from storefront import i18n
 from storefront.models import Booking, NotificationOutbox, User
-from storefront.services import admin_bookings, audit, business, dashboard, users
-from storefront.services.booking import place_booking
+from storefront.services import audit, business
+from storefront.services.accounts import users
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking.placing import place_booking
+from storefront.services.operations import dashboard
 from storefront.settings import get_settings
 from tests.factories import contact, line, make_service, settings_form
 
@@ -232,7 +235,7 @@ def test_settings_are_validated_saved_audited_and_read_by_the_site(session):
     saved = business.editable_settings(session=session)
     assert (saved["whatsapp_number"], saved["min_notice_hours"]) == ("+38344111222", "48")
     assert "currency" not in saved  # the server's CURRENCY, not a business setting
-    from storefront.services.availability import min_notice
+    from storefront.services.booking.availability import min_notice
 
     assert min_notice(session=session) == timedelta(hours=48)
     (entry,) = audit.entries(session=session, actor_id=admin, entity_type="settings").entries
@@ -334,7 +337,7 @@ def test_settings_hold_the_english_texts_and_the_staffs_language(session):
 
 def test_an_admin_chooses_the_back_offices_language(session):
     from storefront.models import User
-    from storefront.services import users
+    from storefront.services.accounts import users
 
     admin = _user(session, "admin")
     plain = _user(session)

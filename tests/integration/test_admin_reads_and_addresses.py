@@ -15,7 +15,8 @@ import storefront.db
 from storefront.api import auth as auth_routes
 from storefront.api import create_api
 from storefront.models import BusinessSettings, User
-from storefront.services import auth, booking
+from storefront.services.accounts import auth
+from storefront.services.booking import placing
 from storefront.settings import get_settings
 from tests.factories import contact, line, make_service
 
@@ -51,7 +52,7 @@ async def test_an_admin_who_must_set_up_two_factor_downloads_no_booking(
 ):
     bouncer = make_service(session, title="Bouncer", units=1)
     session.commit()
-    placed = booking.place_booking(
+    placed = placing.place_booking(
         session=session,
         lines=[line(bouncer, DAY, "10:00")],
         contact=contact(),

@@ -7,7 +7,7 @@ import pytest
 from sqlmodel import Session, select
 
 from storefront.models import AuditLog, LoginSession, User
-from storefront.services import auth, first_admin, users
+from storefront.services.accounts import auth, first_admin, users
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 PASSWORD = "correct horse battery"
@@ -261,7 +261,7 @@ def test_the_account_area_shows_only_the_callers_own_bookings(session):
     from decimal import Decimal
 
     from storefront.models import Booking, BookingItem
-    from storefront.services import booking_views
+    from storefront.services.booking import views as booking_views
 
     mine, _ = _register(session, "mine@example.com")
     theirs, _ = _register(session, "theirs@example.com")

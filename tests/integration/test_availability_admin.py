@@ -12,9 +12,9 @@ from sqlmodel import select
 
 from storefront.db import make_engine, session_scope
 from storefront.models import AuditLog, BlockedDate, ServiceAvailability
-from storefront.services import availability
-from storefront.services import availability_admin as admin
-from storefront.services.availability_admin import AvailabilityAdminError, check_schedule
+from storefront.services.booking import availability
+from storefront.services.booking import availability_admin as admin
+from storefront.services.booking.availability_admin import AvailabilityAdminError, check_schedule
 from tests.factories import make_service, make_user
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)

@@ -7,8 +7,8 @@ from sqlalchemy import event
 from sqlmodel import select
 
 from storefront.models import BlockedDate, BookingItem
-from storefront.services import availability, booking
-from storefront.services.availability import AvailabilityError, CartHold
+from storefront.services.booking import availability, placing
+from storefront.services.booking.availability import AvailabilityError, CartHold
 from tests.factories import contact, line, make_service
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -30,7 +30,7 @@ def free(session, service, day=DAY, duration=1, quantity=1, **kwargs) -> list[st
 
 def book(session, service, start: str, hours=1, quantity=1, key="k-000000001"):
     session.commit()
-    return booking.place_booking(
+    return placing.place_booking(
         session=session,
         lines=[line(service, DAY.isoformat(), start, hours, quantity)],
         contact=contact(),

@@ -1,4 +1,4 @@
-"""Backups (services/backup.py, issue 22 item 7) on SQLite and PostgreSQL, with real parts: the
+"""Backups (services/operations/backup.py, issue 22 item 7) on SQLite and PostgreSQL, with real parts: the
 `backup` and `restore` commands run as `make backup` / `make restore` run them, into a new
 empty database; images from a local folder and from an S3 bucket (moto's server mode); the
 refusal of a database that holds data; the daily job of two runners; a failed backup; the
@@ -26,7 +26,8 @@ from sqlmodel import Session, select
 from storefront.db import make_engine
 from storefront.models import AuditLog, Booking, BookingItem, BusinessSettings, User
 from storefront.models.operations import Backup
-from storefront.services import backup, dashboard, storage
+from storefront.services.media import storage
+from storefront.services.operations import backup, dashboard
 from storefront.settings import PROJECT_ROOT, get_settings
 from tests.conftest import create_database, migrate
 from tests.factories import line, make_service, place

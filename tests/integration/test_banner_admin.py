@@ -8,9 +8,9 @@ from PIL import Image
 from sqlmodel import select
 
 from storefront.models import AuditLog, Banner, BannerItem
-from storefront.services import banner_admin as admin
-from storefront.services import banners
-from storefront.services.banner_admin import BannerAdminError, check_item
+from storefront.services.catalog import banner_admin as admin
+from storefront.services.catalog import banners
+from storefront.services.catalog.banner_admin import BannerAdminError, check_item
 from tests.factories import make_user
 
 
@@ -214,7 +214,7 @@ def test_unknown_banner_and_item(session):
 
 
 def test_create_storage_folders_makes_the_banner_folders_for_admins_only(session, media_dir):
-    from storefront.services import storage
+    from storefront.services.media import storage
     from storefront.state.admin_banners import folders_message
 
     boss, plain = make_user(session, role="admin"), make_user(session)

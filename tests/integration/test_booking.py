@@ -12,8 +12,9 @@ from sqlalchemy import event, func, text
 from sqlmodel import select
 
 from storefront.models import BlockedDate, Booking, BookingItem, NotificationOutbox, User
-from storefront.services import booking, booking_views
-from storefront.services.booking import BookingError
+from storefront.services.booking import placing, pricing
+from storefront.services.booking import views as booking_views
+from storefront.services.booking.lines import BookingError
 from storefront.settings import get_settings
 from tests.factories import contact, line, make_service, set_min_notice
 
@@ -35,7 +36,7 @@ def place(session, lines, key="checkout-key-0001", **kwargs):
     session.commit()
     kwargs.setdefault("contact", contact())
     kwargs.setdefault("now", NOW)
-    return booking.place_booking(session=session, lines=lines, idempotency_key=key, **kwargs)
+    return placing.place_booking(session=session, lines=lines, idempotency_key=key, **kwargs)
 
 
 def refused(session, lines, key="checkout-key-0002", **kwargs) -> BookingError:
@@ -88,7 +89,7 @@ def test_per_hour_prices_multiply_by_the_hours_and_per_event_prices_do_not(sessi
     session.commit()
     lines = [line(bouncer, DAY, "10:00", hours=4, quantity=2), line(offer, DAY, "12:00", hours=4)]
 
-    quoted = booking.quote(session=session, lines=lines)
+    quoted = pricing.quote(session=session, lines=lines)
     assert [(q.name, q.price_unit, q.unit_price, q.line_total) for q in quoted.lines] == [
         ("Bouncy castle", "per_hour", Decimal("100.00"), Decimal("800.00")),
         ("Wedding offer", "per_event", Decimal("650.00"), Decimal("650.00")),
@@ -102,10 +103,10 @@ def test_per_hour_prices_multiply_by_the_hours_and_per_event_prices_do_not(sessi
 
 
 def test_price_line_is_the_one_rule():
-    assert booking.price_line(
+    assert pricing.price_line(
         price=Decimal("7.00"), price_unit="per_event", quantity=12, duration_hours=5
     ) == Decimal("84.00")
-    assert booking.price_line(
+    assert pricing.price_line(
         price=Decimal("99.99"), price_unit="per_hour", quantity=2, duration_hours=3
     ) == Decimal("599.94")
 
@@ -125,7 +126,7 @@ def test_quote_and_booking_refuse_services_that_cannot_be_booked(session, kind):
     session.commit()
     lines = [line(good, DAY, "10:00"), line(bad, DAY, "10:00")]
     with pytest.raises(BookingError) as error:
-        booking.quote(session=session, lines=lines)
+        pricing.quote(session=session, lines=lines)
     assert (error.value.code, error.value.details["line"]) == ("service_not_found", 1)
     session.rollback()
     error = refused(session, lines)

@@ -14,9 +14,11 @@ import pytest
 from sqlmodel import select
 
 from storefront.models import AuditLog, Booking, BookingItem, BusinessSettings, NotificationOutbox
-from storefront.services import audit, availability, booking_links, outbox
-from storefront.services import booking_changes as changes
-from storefront.services.booking_changes import BookingChangeError
+from storefront.services import audit
+from storefront.services.booking import availability, changes
+from storefront.services.booking import links as booking_links
+from storefront.services.booking.changes import BookingChangeError
+from storefront.services.messaging import outbox
 from tests.factories import booking_statuses, line, make_service, make_user, place
 
 # 1 June 2026, 08:00 in Prishtina; the bookings are on 10 June (UTC+2 in summer).
@@ -381,7 +383,7 @@ def test_the_customer_mail_speaks_the_booking_language_and_staff_theirs(
 
 
 def test_the_account_orders_say_which_bookings_can_still_be_changed(session):
-    from storefront.services import booking_views
+    from storefront.services.booking import views as booking_views
 
     castle = make_service(session, units=2)
     owner = make_user(session)
@@ -405,7 +407,7 @@ def test_the_account_orders_say_which_bookings_can_still_be_changed(session):
 
 
 def _confirm(session, booking_id: str) -> None:
-    from storefront.services import admin_bookings
+    from storefront.services.booking import admin as admin_bookings
 
     admin = make_user(session, role="admin")
     session.commit()

@@ -17,10 +17,12 @@ from sqlmodel import select
 
 from storefront.i18n import _
 from storefront.models import AuditLog, Booking, BookingItem, NotificationOutbox, Service, User
-from storefront.services import admin_bookings as ab
-from storefront.services import booking, dashboard, outbox
-from storefront.services.admin_bookings import AdminBookingError
-from storefront.services.booking import BookingError
+from storefront.services.booking import admin as ab
+from storefront.services.booking import placing
+from storefront.services.booking.admin import AdminBookingError
+from storefront.services.booking.lines import BookingError
+from storefront.services.messaging import outbox
+from storefront.services.operations import dashboard
 from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
@@ -53,7 +55,7 @@ def test_one_address_places_five_bookings_an_hour_then_is_refused(session, limit
         _place(session, [line(castle, DAYS[6], "10:00")], address="203.0.113.7", **_guest(6))
     assert refused.value.code == "too_many_bookings"
     assert refused.value.details["limit"] == "address"
-    assert refused.value.message == _(booking.LIMIT_MESSAGE)  # no language named: the default's
+    assert refused.value.message == _(placing.LIMIT_MESSAGE)  # no language named: the default's
     assert _bookings(session) == 5
     # Another address is not affected, and an hour later the first may book again.
     _place(session, [line(castle, DAYS[7], "10:00")], address="203.0.113.8", **_guest(7))

@@ -14,7 +14,9 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine, reads_one_by_one
 from storefront.models import BookingItem
-from storefront.services import booking, locks
+from storefront.services import locks
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking import placing
 from tests.factories import contact, line, make_service
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -34,7 +36,7 @@ def test_twenty_concurrent_attempts_at_a_two_unit_slot(session, database_url):
             with Session(engine, expire_on_commit=False) as own:
                 start.wait()
                 try:
-                    booking.place_booking(
+                    placing.place_booking(
                         session=own,
                         lines=lines,
                         contact=contact(),
@@ -42,7 +44,7 @@ def test_twenty_concurrent_attempts_at_a_two_unit_slot(session, database_url):
                         now=NOW,
                     )
                     outcomes.append("booked")
-                except booking.BookingError as error:
+                except booking_lines.BookingError as error:
                     outcomes.append(error.code)
                 except Exception as error:  # counted, so the assertion shows it
                     outcomes.append(f"error: {type(error).__name__}: {error}")
@@ -77,7 +79,7 @@ def test_a_double_click_racing_itself_gets_one_booking(session, database_url):
             with Session(engine, expire_on_commit=False) as own:
                 start.wait()
                 answers.append(
-                    booking.place_booking(
+                    placing.place_booking(
                         session=own,
                         lines=lines,
                         contact=contact(),
@@ -123,10 +125,10 @@ def _place_in_thread(database_url: str, lines, key: str, outcome: dict) -> threa
         began = time.monotonic()
         try:
             with Session(engine, expire_on_commit=False) as own:
-                outcome["placed"] = booking.place_booking(
+                outcome["placed"] = placing.place_booking(
                     session=own, lines=lines, contact=contact(), idempotency_key=key, now=NOW
                 )
-        except booking.BookingError as error:
+        except booking_lines.BookingError as error:
             outcome["code"] = error.code
         finally:
             outcome["seconds"] = time.monotonic() - began
@@ -256,7 +258,7 @@ def test_the_first_look_reads_outside_a_transaction_and_the_lock_is_taken_inside
         def attempt(number: int) -> None:
             with Session(engine, expire_on_commit=False) as own:
                 try:
-                    booking.place_booking(
+                    placing.place_booking(
                         session=own,
                         lines=[line(bouncer, "2026-06-10", "10:00")],
                         contact=contact(email=f"first-look{number}@example.com"),
@@ -264,7 +266,7 @@ def test_the_first_look_reads_outside_a_transaction_and_the_lock_is_taken_inside
                         now=NOW,
                     )
                     outcomes.append("booked")
-                except booking.BookingError as error:
+                except booking_lines.BookingError as error:
                     outcomes.append(error.code)
 
         threads = [threading.Thread(target=attempt, args=(n,)) for n in range(6)]

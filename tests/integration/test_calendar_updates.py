@@ -12,8 +12,10 @@ from datetime import UTC, datetime, timedelta
 
 from icalendar import Calendar
 
-from storefront.services import admin_bookings, booking_links, outbox
-from storefront.services import booking_changes as changes
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking import changes
+from storefront.services.booking import links as booking_links
+from storefront.services.messaging import outbox
 from tests.factories import line, make_service, make_user, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina

@@ -21,8 +21,11 @@ from storefront.models import (
     ServiceCapacity,
     ServiceCategory,
 )
-from storefront.services import availability, catalog, catalog_admin, catalog_list
-from storefront.services.catalog_admin import CatalogError, ServiceForm
+from storefront.services.booking import availability
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import listing as catalog_list
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog.admin import CatalogError, ServiceForm
 from tests.factories import image_bytes, make_service, make_user
 
 

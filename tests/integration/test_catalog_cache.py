@@ -1,4 +1,4 @@
-"""The public catalogue's cache on SQLite and PostgreSQL (services/catalog_cache.py): a page's
+"""The public catalogue's cache on SQLite and PostgreSQL (services/catalog/cache.py): a page's
 shapes are built once, not per visitor; any committed change of the catalogue (an admin's
 toggle, a bulk statement, a banner, the business settings) raises the version in the same
 transaction and shows at once in this worker, and in another worker within its bound; an
@@ -15,15 +15,13 @@ from sqlmodel import Session, select
 from storefront.db import in_transaction
 from storefront.models import BusinessSettings, Service
 from storefront.models.operations import CacheVersion
-from storefront.services import (
-    banner_admin,
-    banners,
-    business,
-    catalog,
-    catalog_cache,
-    catalog_list,
-)
-from storefront.services.catalog_cache import CACHE, CATALOGUE, MISSING, CatalogueCache
+from storefront.services import business
+from storefront.services.booking import cart
+from storefront.services.catalog import banner_admin, banners
+from storefront.services.catalog import cache as catalog_cache
+from storefront.services.catalog import listing as catalog_list
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog.cache import CACHE, CATALOGUE, MISSING, CatalogueCache
 from tests.factories import make_service, make_user
 
 
@@ -212,7 +210,7 @@ def test_a_days_slots_are_served_from_the_caches_and_an_admin_block_shows_at_onc
     from datetime import date, timedelta
 
     from storefront.models import BlockedDate
-    from storefront.services import availability
+    from storefront.services.booking import availability
 
     service = make_service(
         session, title="Castle", hours=[(d, "10:00", "14:00", 60, 1) for d in range(7)]
@@ -251,7 +249,7 @@ def test_a_days_slots_are_served_from_the_caches_and_an_admin_block_shows_at_onc
 
 
 def _free_slots(engine, service_id: str, day: str) -> list[str]:
-    from storefront.services import availability
+    from storefront.services.booking import availability
 
     return in_transaction(
         lambda s: [
@@ -270,7 +268,7 @@ def test_a_booking_placed_or_cancelled_shows_in_the_slots_at_once(session, engin
     booking raises the bookings' version in its own transaction, so the slots change at once."""
     from datetime import date, timedelta
 
-    from storefront.services import admin_bookings
+    from storefront.services.booking import admin as admin_bookings
     from tests.factories import line, place
 
     castle = make_service(
@@ -294,7 +292,7 @@ def test_a_day_s_slots_are_answered_without_a_thread_once_cached(session, engine
     and the versions were read within the bound; with nothing cached it says MISSING."""
     from datetime import date, timedelta
 
-    from storefront.services import availability
+    from storefront.services.booking import availability
 
     castle = make_service(
         session, title="Castle", hours=[(d, "10:00", "12:00", 60, 1) for d in range(7)]
@@ -317,16 +315,16 @@ def test_a_day_s_slots_are_answered_without_a_thread_once_cached(session, engine
 def test_an_add_to_cart_is_answered_from_the_caches_once_its_service_is_cached(session, engine):
     """Adding to the cart reads only catalogue data (the service, its units): once cached, an
     add is answered in the event loop (CartState.add_service, issue 23)."""
-    from storefront.services import checkout
+    from storefront.services.booking import cart
 
     castle = make_service(session, title="Castle", units=2)
     castle.images = [{"path": "services/castle.webp", "url": "/media/services/castle.webp"}]
     session.commit()
     database = str(engine.url)
     kwargs = {"raw_cart": "[]", "service_ref": str(castle.id), "count": 1}
-    assert catalog_cache.fresh(checkout.add_to_cart, kwargs, database=database) is MISSING
-    first = in_transaction(lambda s: checkout.add_to_cart(session=s, **kwargs), engine)
-    served = catalog_cache.fresh(checkout.add_to_cart, kwargs, database=database)
+    assert catalog_cache.fresh(cart.add_to_cart, kwargs, database=database) is MISSING
+    first = in_transaction(lambda s: cart.add_to_cart(session=s, **kwargs), engine)
+    served = catalog_cache.fresh(cart.add_to_cart, kwargs, database=database)
     assert served == first and served.held == 1 and served.most == 2
 
 
@@ -334,28 +332,25 @@ def test_the_cart_view_is_answered_from_the_caches(session, engine):
     """The cart's every event prices its lines again (CartState.refresh): an empty cart needs
     nothing, and a cart of cached services nothing but the caches, so neither waits for a
     thread (issue 23: even 'remove' went through one)."""
-    from storefront.services import checkout
 
     castle = make_service(session, title="Castle", units=2)
     castle.images = [{"path": "services/castle.webp", "url": "/media/services/castle.webp"}]
     session.commit()
     database = str(engine.url)
-    empty = catalog_cache.fresh(checkout.cart_view, {"raw_cart": "[]"}, database=database)
+    empty = catalog_cache.fresh(cart.cart_view, {"raw_cart": "[]"}, database=database)
     assert empty.lines == [] and empty.complete is False
     raw = in_transaction(
         lambda s: (
-            checkout.add_to_cart(
-                session=s, raw_cart="[]", service_ref=str(castle.id), count=1
-            ).raw_cart
+            cart.add_to_cart(session=s, raw_cart="[]", service_ref=str(castle.id), count=1).raw_cart
         ),
         engine,
     )
     kwargs = {"raw_cart": raw}
     # The add read the service and its units into the caches: its cart is priced from them.
-    served = catalog_cache.fresh(checkout.cart_view, kwargs, database=database)
+    served = catalog_cache.fresh(cart.cart_view, kwargs, database=database)
     assert served is not MISSING and served.lines[0].name == "Castle"
-    assert served == in_transaction(lambda s: checkout.cart_view(session=s, **kwargs), engine)
+    assert served == in_transaction(lambda s: cart.cart_view(session=s, **kwargs), engine)
     # A service the caches have not seen needs the database.
     for cache in catalog_cache.CACHES:
         cache.clear()
-    assert catalog_cache.fresh(checkout.cart_view, kwargs, database=database) is MISSING
+    assert catalog_cache.fresh(cart.cart_view, kwargs, database=database) is MISSING

@@ -1,5 +1,5 @@
 """Issue 34, item 9, on SQLite and PostgreSQL: how the server answers an address of the
-catalogue (services/addresses.py): an old slug moves (301) to the service's address now in the
+catalogue (services/catalog/addresses.py): an old slug moves (301) to the service's address now in the
 same edition, an address that leads nowhere is not found (404), the current one is served; and
 a current address, once read, is answered from the worker's cache without the database."""
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from storefront.models import Service
-from storefront.services import addresses, catalog_cache
-from storefront.services.addresses import NOT_FOUND, SERVE, Answer
+from storefront.services.catalog import addresses
+from storefront.services.catalog import cache as catalog_cache
+from storefront.services.catalog.addresses import NOT_FOUND, SERVE, Answer
 from tests.factories import make_service
 from tests.integration import test_catalog_admin as catalog_tests
 from tests.integration.test_service_slug_redirects import NEW, OLD, create, rename

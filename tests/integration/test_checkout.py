@@ -11,8 +11,10 @@ from datetime import UTC, datetime
 import pytest
 
 from storefront.models import User
-from storefront.services import booking, booking_links, checkout
-from storefront.services.booking import BookingError
+from storefront.services.booking import book_service, cart, placing
+from storefront.services.booking import links as booking_links
+from storefront.services.booking import views as booking_views
+from storefront.services.booking.lines import BookingError
 from tests.factories import contact, line, make_service
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
@@ -42,18 +44,18 @@ def test_the_cart_is_priced_from_the_catalogue_per_hour_and_per_event(session):
         _item(bouncer, 1, date=DAY, startTime="10:00", duration=3),
         _item(offer, 1, date=DAY, startTime="12:00", duration=4),
     )
-    view = checkout.cart_view(session=session, raw_cart=raw)
+    view = cart.cart_view(session=session, raw_cart=raw)
     assert [line.line_total_label for line in view.lines] == ["300,00\u00a0€", "650,00\u00a0€"]
     assert view.total_label == "950,00\u00a0€" and view.complete
     assert view.lines[0].date_label == "10.06.2026"
-    missing_time = checkout.cart_view(session=session, raw_cart=_cart(_item(bouncer)))
+    missing_time = cart.cart_view(session=session, raw_cart=_cart(_item(bouncer)))
     assert not missing_time.complete
 
 
 def test_a_time_is_set_only_while_the_slot_is_free(session):
     bouncer = make_service(session, title="Bouncer", units=1)
     session.commit()
-    booking.place_booking(
+    placing.place_booking(
         session=session,
         lines=[line(bouncer, DAY, "10:00", hours=2)],
         contact=contact(),
@@ -62,7 +64,7 @@ def test_a_time_is_set_only_while_the_slot_is_free(session):
     )
     raw = _cart(_item(bouncer))
     with pytest.raises(BookingError) as taken:
-        checkout.set_line_time(
+        cart.set_line_time(
             session=session,
             raw_cart=raw,
             line_id=str(bouncer.id),
@@ -72,7 +74,7 @@ def test_a_time_is_set_only_while_the_slot_is_free(session):
             now=NOW,
         )
     assert taken.value.code == "slot_taken"
-    updated = checkout.set_line_time(
+    updated = cart.set_line_time(
         session=session,
         raw_cart=raw,
         line_id=str(bouncer.id),
@@ -88,7 +90,7 @@ def test_a_time_is_set_only_while_the_slot_is_free(session):
 def test_the_booking_screen_id_rules(session):
     offer = make_service(session, title="Offer")
     session.commit()
-    assert checkout.service_to_book(session=session, service_ref=f"  {offer.id} ").id == str(
+    assert book_service.service_to_book(session=session, service_ref=f"  {offer.id} ").id == str(
         offer.id
     )
     for ref, code in (
@@ -98,8 +100,8 @@ def test_the_booking_screen_id_rules(session):
         (str(uuid.uuid4()), "not_found"),
         ("noslughere", "not_found"),
     ):
-        with pytest.raises(checkout.ServiceRefError) as error:
-            checkout.service_to_book(session=session, service_ref=ref)
+        with pytest.raises(book_service.ServiceRefError) as error:
+            book_service.service_to_book(session=session, service_ref=ref)
         assert error.value.code == code
 
 
@@ -109,7 +111,7 @@ def test_a_booking_is_shown_to_its_owner_an_admin_or_the_mails_link(session):
     session.add(owner)
     session.commit()
     owner_id = str(owner.id)
-    placed = booking.place_booking(
+    placed = placing.place_booking(
         session=session,
         lines=[line(bouncer, DAY, "10:00")],
         contact=contact(),
@@ -120,7 +122,8 @@ def test_a_booking_is_shown_to_its_owner_an_admin_or_the_mails_link(session):
 
     def sees(**viewer) -> bool:
         return (
-            checkout.viewable_booking(session=session, booking_id=placed.id, **viewer) is not None
+            booking_views.viewable_booking(session=session, booking_id=placed.id, **viewer)
+            is not None
         )
 
     assert sees(viewer_id=owner_id)
@@ -132,9 +135,9 @@ def test_a_booking_is_shown_to_its_owner_an_admin_or_the_mails_link(session):
     assert not sees()
     assert not sees(viewer_id=str(uuid.uuid4()))
     assert not sees(key=booking_links.sign_view_key(str(uuid.uuid4())))  # another booking's key
-    ics = checkout.booking_ics(session=session, booking_id=placed.id, viewer_id=owner_id)
+    ics = booking_views.booking_ics(session=session, booking_id=placed.id, viewer_id=owner_id)
     assert ics and b"BEGIN:VEVENT" in ics
-    assert checkout.booking_ics(session=session, booking_id=placed.id) is None
+    assert booking_views.booking_ics(session=session, booking_id=placed.id) is None
 
 
 def test_the_cart_never_holds_more_than_a_service_has_units(session):
@@ -144,11 +147,9 @@ def test_the_cart_never_holds_more_than_a_service_has_units(session):
     castle.images = [{"url": "/media/services/castle.webp"}]  # a cart line needs a picture
     session.add(castle)
     session.commit()
-    first = checkout.add_to_cart(
-        session=session, raw_cart="[]", service_ref=str(castle.id), count=1
-    )
+    first = cart.add_to_cart(session=session, raw_cart="[]", service_ref=str(castle.id), count=1)
     assert (first.held, first.most, first.refused) == (1, 2, 0)
-    second = checkout.add_to_cart(
+    second = cart.add_to_cart(
         session=session, raw_cart=first.raw_cart, service_ref=castle.slug, count=3
     )
     assert (second.held, second.refused) == (2, 2)
@@ -156,7 +157,7 @@ def test_the_cart_never_holds_more_than_a_service_has_units(session):
     line_id = json.loads(second.raw_cart)[0]["id"]
     assert (
         json.loads(
-            checkout.set_quantity(
+            cart.set_quantity(
                 session=session, raw_cart=second.raw_cart, line_id=line_id, quantity=9
             )
         )[0]["quantity"]
@@ -164,7 +165,7 @@ def test_the_cart_never_holds_more_than_a_service_has_units(session):
     )
     assert (
         json.loads(
-            checkout.set_quantity(
+            cart.set_quantity(
                 session=session, raw_cart=second.raw_cart, line_id=line_id, quantity=0
             )
         )[0]["quantity"]
@@ -172,14 +173,14 @@ def test_the_cart_never_holds_more_than_a_service_has_units(session):
     )
     kept = json.loads(second.raw_cart)
     kept[0]["quantity"] = 7
-    view = checkout.cart_view(session=session, raw_cart=json.dumps(kept))
+    view = cart.cart_view(session=session, raw_cart=json.dumps(kept))
     assert view.lines[0].quantity == 2 and view.lines[0].max_quantity == 2
     assert json.loads(view.fitted_cart)[0]["quantity"] == 2
-    assert checkout.cart_view(session=session, raw_cart=second.raw_cart).fitted_cart == ""
+    assert cart.cart_view(session=session, raw_cart=second.raw_cart).fitted_cart == ""
     hidden = make_service(session, status="draft")
     session.commit()
     assert (
-        checkout.add_to_cart(session=session, raw_cart="[]", service_ref=str(hidden.id), count=1)
+        cart.add_to_cart(session=session, raw_cart="[]", service_ref=str(hidden.id), count=1)
         is None
     )
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from storefront.models import PasswordResetToken, User
-from storefront.services import auth, password_reset
+from storefront.services.accounts import auth, password_reset
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 COMMON = ["password123", "PASSWORD123", "Password123", "qwertyuiop"]

@@ -5,7 +5,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from storefront.models import ContactMessage, NotificationOutbox
-from storefront.services import contact
+from storefront.services.messaging import contact_form as contact
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 

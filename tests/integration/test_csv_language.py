@@ -15,7 +15,7 @@ import storefront.db
 from storefront import i18n
 from storefront.api import create_api
 from storefront.models import User
-from storefront.services import auth
+from storefront.services.accounts import auth
 from tests.factories import line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)

@@ -21,19 +21,14 @@ from storefront.models import (
     Service,
     User,
 )
-from storefront.services import (
-    admin_booking_list,
-    admin_week,
-    auth,
-    day_sheet,
-    notify,
-    outbox,
-    reminders,
-    users,
-)
-from storefront.services import admin_bookings as ab
-from storefront.services.admin_bookings import AdminBookingError
+from storefront.services.accounts import auth, users
+from storefront.services.booking import admin as ab
+from storefront.services.booking import admin_list as admin_booking_list
+from storefront.services.booking.admin import AdminBookingError
 from storefront.services.fields import FieldError
+from storefront.services.messaging import notify, outbox
+from storefront.services.operations import day_sheet, reminders
+from storefront.services.operations import week as admin_week
 from tests.factories import booking_statuses, line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -658,7 +653,7 @@ def test_a_customers_own_cancellation_is_not_undone_from_the_status_history(sess
     admin = _user(session, "admin")
     placed = _confirmed(session, [line(make_service(session), DAY, "10:00")])
     booking = session.get(Booking, uuid.UUID(placed.id))
-    booking.status = "cancelled"  # as services/booking_changes.py does, audited there
+    booking.status = "cancelled"  # as services/booking/changes.py does, audited there
     session.add(booking)
     session.commit()
     assert (

@@ -15,10 +15,16 @@ from sqlmodel import select
 
 from storefront.i18n import _, _s
 from storefront.models import Booking, ContactMessage, User
-from storefront.services import admin_bookings as ab
-from storefront.services import auth, booking, business, checkout, contact, outbox, users
-from storefront.services.admin_bookings import AdminBookingError, BookingEdit
-from storefront.services.password_reset import PasswordResetError, request_reset
+from storefront.services import business
+from storefront.services.accounts import auth, users
+from storefront.services.accounts.password_reset import PasswordResetError, request_reset
+from storefront.services.booking import admin as ab
+from storefront.services.booking import contact as booking_contact
+from storefront.services.booking import lines as booking_lines
+from storefront.services.booking import placing
+from storefront.services.booking.admin import AdminBookingError, BookingEdit
+from storefront.services.messaging import contact_form as contact
+from storefront.services.messaging import outbox
 from tests.factories import contact as good_contact
 from tests.factories import line, make_service
 from tests.integration.test_admin_bookings import _edit as admin_edit
@@ -33,7 +39,7 @@ PASSWORD = "correct horse battery"
 def _place(session, key=None, **fields):
     service = make_service(session, units=5)
     session.commit()
-    return booking.place_booking(
+    return placing.place_booking(
         session=session,
         lines=[line(service, DAY, "10:00")],
         contact=good_contact(**fields),
@@ -50,7 +56,7 @@ def _bookings(session) -> int:
 
 def _refused_contact(session, **fields) -> dict[str, str]:
     before = _bookings(session)
-    with pytest.raises(booking.BookingError) as refused:
+    with pytest.raises(booking_lines.BookingError) as refused:
         _place(session, **fields)
     session.rollback()
     assert refused.value.code == "invalid_contact"
@@ -123,15 +129,19 @@ def _register(session, **overrides):
 
 
 def test_checkout_and_the_booking_screen_refuse_a_name_or_address_on_two_lines(session):
-    # The booking screen and the checkout both place through booking.place_booking.
+    # The booking screen and the checkout both place through placing.place_booking.
     assert _refused_contact(session, full_name=ATTACK) == {"full_name": "not_one_line"}
     assert _refused_contact(session, address="Rruga 1\r\nIMPORTANT") == {"address": "not_one_line"}
     assert _refused_contact(session, city="Prishtina\u2028x") == {"city": "not_one_line"}
     assert _refused_contact(session, full_name="Ana\u202egnp.exe") == {"full_name": "unprintable"}
     # The checkout's information step says so before the review.
-    codes = checkout.checkout_errors(checkout.contact_from_form(_form(full_name=ATTACK)))
+    codes = booking_contact.checkout_errors(
+        booking_contact.contact_from_form(_form(full_name=ATTACK))
+    )
     assert codes == {"full_name": "not_one_line"}
-    messages = checkout.checkout_check(checkout.contact_from_form(_form(full_name=ATTACK)))
+    messages = booking_contact.checkout_check(
+        booking_contact.contact_from_form(_form(full_name=ATTACK))
+    )
     assert messages.messages == {"full_name": _not_one_line("Full name")}
 
 
@@ -202,9 +212,9 @@ def test_the_profile_and_sign_up_refuse_a_name_on_two_lines(session):
 def test_every_email_field_refuses_two_recipients(session):
     assert _refused_contact(session, email=TWO_RECIPIENTS) == {"email": "invalid"}
     assert _refused_contact(session, email="Ana <ana@example.com>") == {"email": "invalid"}
-    assert checkout.checkout_errors(checkout.contact_from_form(_form(email=TWO_RECIPIENTS))) == {
-        "email": "invalid"
-    }
+    assert booking_contact.checkout_errors(
+        booking_contact.contact_from_form(_form(email=TWO_RECIPIENTS))
+    ) == {"email": "invalid"}
     with pytest.raises(auth.AuthError) as refused:
         _register(session, email=TWO_RECIPIENTS)
     assert (refused.value.code, refused.value.message) == ("invalid_email", "Email is invalid")
@@ -248,7 +258,7 @@ def test_the_confirmation_mail_carries_no_paragraph_of_the_visitors_making(
 ):
     try:
         _place(session, full_name=ATTACK, email="victim@corp.example")
-    except booking.BookingError as refused:
+    except booking_lines.BookingError as refused:
         assert refused.code == "invalid_contact"
         session.rollback()
         _place(session, full_name="Ana", email="victim@corp.example")
@@ -288,25 +298,25 @@ def test_an_address_stored_before_the_rules_is_never_mailed_to_two_recipients(
 
 
 def test_the_admin_edit_and_checkout_share_one_validation(monkeypatch):
-    """docs/architecture.md §5: one validation of a booking's fields (booking.check_fields, its
+    """docs/architecture.md §5: one validation of a booking's fields (booking_contact.check_fields, its
     limits from the model) for checkout, the booking screen and the admin edit."""
-    from storefront.services import admin_bookings, booking
-    from storefront.services.admin_bookings import BookingEdit
+    from storefront.services.booking import admin as admin_bookings
+    from storefront.services.booking.admin import BookingEdit
 
     asked: list[set[str]] = []
-    real = booking.check_fields
+    real = booking_contact.check_fields
 
     def spy(values, **kwargs):
         asked.append(set(values))
         return real(values, **kwargs)
 
-    monkeypatch.setattr(booking, "check_fields", spy)
+    monkeypatch.setattr(booking_contact, "check_fields", spy)
     monkeypatch.setattr(admin_bookings, "check_fields", spy)
-    long_address = "x" * (booking.CONTACT_LIMITS["address"] + 1)
-    contact = booking.Contact(
+    long_address = "x" * (booking_contact.CONTACT_LIMITS["address"] + 1)
+    contact = booking_contact.Contact(
         full_name="Arta", email="arta@example.com", phone="+383 44 123 456", address=long_address
     )
-    assert booking.check_contact(contact).codes == {"address": "too_long"}
+    assert booking_contact.check_contact(contact).codes == {"address": "too_long"}
     edit = BookingEdit(
         contact_email="arta@example.com",
         contact_phone="+383 44 123 456",

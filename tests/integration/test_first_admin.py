@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import AuditLog, FirstAdminSetup, User
-from storefront.services import first_admin
+from storefront.services.accounts import first_admin
 from tests.factories import make_user
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -201,7 +201,7 @@ def test_the_start_up_task_logs_the_code_and_ends_once_an_admin_exists(
 ):
     user = make_user(session, email="reader@example.com")
     session.commit()
-    caplog.set_level(logging.WARNING, logger="storefront.services.first_admin")
+    caplog.set_level(logging.WARNING, logger="storefront.services.accounts.first_admin")
 
     async def run():
         task = asyncio.create_task(

@@ -19,7 +19,7 @@ from storefront.models import (
     SignInThrottle,
     UsedSignInTicket,
 )
-from storefront.services import housekeeping
+from storefront.services.operations import housekeeping
 from tests.factories import make_user
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -12,7 +12,10 @@ from sqlmodel import select
 from storefront import i18n
 from storefront.models import Booking, BookingItem, NotificationOutbox, Service
 from storefront.seed import load_demo
-from storefront.services import booking_calendar, business, checkout, content, notify, outbox
+from storefront.services import business, content
+from storefront.services.booking import cart
+from storefront.services.booking import ics as booking_calendar
+from storefront.services.messaging import notify, outbox
 from tests.factories import line, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -46,7 +49,7 @@ def test_booked_packages_are_told_apart_in_the_bookings_language(session):
                 [line(mascots, DAY, "10:00"), line(bubbles, DAY, "14:00", hours=3)],
                 now=NOW,
             )
-            # The cart names them as the booking will (checkout.cart_view).
+            # The cart names them as the booking will (cart.cart_view).
             lines = [
                 {
                     "id": f"l{i}",
@@ -63,7 +66,7 @@ def test_booked_packages_are_told_apart_in_the_bookings_language(session):
                     ((mascots, "10:00", 1), (bubbles, "14:00", 3))
                 )
             ]
-            view = checkout.cart_view(session=session, raw_cart=json.dumps(lines))
+            view = cart.cart_view(session=session, raw_cart=json.dumps(lines))
             cart_names = [v.name for v in view.lines]
         items = session.exec(
             select(BookingItem)

@@ -13,9 +13,11 @@ from icalendar import Calendar
 from sqlmodel import select
 
 from storefront.models import BusinessSettings, NotificationOutbox
-from storefront.services import admin_bookings, outbox, reminders
-from storefront.services import booking_changes as changes
-from storefront.services.booking_links import sign_view_key
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking import changes
+from storefront.services.booking.links import sign_view_key
+from storefront.services.messaging import outbox
+from storefront.services.operations import reminders
 from storefront.settings import get_settings
 from tests.factories import line, make_service, make_user, place
 

@@ -14,8 +14,9 @@ from urllib.parse import urlsplit
 
 from storefront import i18n
 from storefront.models import Booking, BookingItem, BusinessSettings
-from storefront.services import auth, outbox
-from storefront.services.password_reset import request_reset
+from storefront.services.accounts import auth
+from storefront.services.accounts.password_reset import request_reset
+from storefront.services.messaging import outbox
 from storefront.settings import get_settings
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from storefront import i18n
 from storefront.models import Booking, BookingItem
-from storefront.services import outbox
+from storefront.services.messaging import outbox
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 NB = "\u00a0"  # prices keep amount, symbol and unit on one line

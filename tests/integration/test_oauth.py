@@ -17,7 +17,7 @@ import storefront.db
 from storefront.api import create_api
 from storefront.api.oauth import NONCE_COOKIE
 from storefront.models import OAuthAccount, User
-from storefront.services import auth, oauth
+from storefront.services.accounts import auth, oauth
 from storefront.settings import get_settings
 from tests.oauth_provider import LocalOAuthProvider
 

@@ -20,8 +20,9 @@ from sqlmodel import select
 
 from storefront.db import make_engine
 from storefront.models import Booking, BookingItem, NotificationOutbox, utcnow
-from storefront.services import contact, outbox
-from storefront.services.booking_links import verify_view_key
+from storefront.services.booking.links import verify_view_key
+from storefront.services.messaging import contact_form as contact
+from storefront.services.messaging import outbox
 from storefront.settings import get_settings
 from tests.webhook_server import WebhookServer
 
@@ -217,7 +218,7 @@ def test_after_the_last_attempt_a_row_fails_and_is_logged(
 
     when = NOW
     outcomes = []
-    with caplog.at_level(logging.WARNING, logger="storefront.services.outbox"):
+    with caplog.at_level(logging.WARNING, logger="storefront.services.messaging.outbox"):
         for attempt in range(1, 4):
             report = outbox.run_once(now=when, engine=engine)
             outcomes.append((report.retried, report.failed))
@@ -246,7 +247,7 @@ CRASHING_SENDER = """
 import os, signal, sys
 from datetime import datetime
 from storefront.db import make_engine
-from storefront.services import notify, outbox
+from storefront.services.messaging import notify, outbox
 
 def crash(message):
     os.kill(os.getpid(), signal.SIGKILL)
@@ -417,7 +418,7 @@ def test_without_a_webhook_address_the_staff_message_is_logged(session, engine, 
     assert get_settings().notify_webhook_url is None
     enqueue_contact(session, "Arta")
     session.commit()
-    with caplog.at_level(logging.INFO, logger="storefront.services.notify"):
+    with caplog.at_level(logging.INFO, logger="storefront.services.messaging.notify"):
         report = outbox.run_once(now=NOW, engine=engine)
     assert (report.sent, report.printed) == (0, 1)  # logged is not delivered
     assert "Kontakt" in caplog.text
@@ -428,7 +429,7 @@ def test_without_a_webhook_address_the_staff_message_is_logged(session, engine, 
 def test_a_printed_mail_is_never_counted_as_delivered(session, engine, capsys):
     """Issue 18, finding 9: without SMTP_HOST a mail (a reset link) is printed to the console;
     it used to be marked 'sent', as if the customer had it."""
-    from storefront.services import dashboard, health
+    from storefront.services.operations import dashboard, health
 
     assert get_settings().smtp_host is None
     link = "http://localhost:3000/reset-password?type=recovery&token=printed-token"

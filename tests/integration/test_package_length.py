@@ -17,7 +17,9 @@ from sqlmodel import select
 
 import storefront.storefront  # noqa: F401  (registers every page and state)
 from storefront.models import BookingItem, Service
-from storefront.services import availability, booking, checkout, day_sheet
+from storefront.services.booking import availability, cart
+from storefront.services.booking import lines as booking_lines
+from storefront.services.operations import day_sheet
 from storefront.state.cart import CartState
 from storefront.state.slot_picker import SlotPickerState
 from tests.factories import line, make_service, make_user, place
@@ -120,13 +122,13 @@ def test_the_cart_keeps_a_packages_own_length_whatever_the_browser_holds(session
     castle = make_service(session, title="Castle", units=2)
     session.commit()
     forged = _cart(_item(visit, duration=4), _item(castle, duration=4))
-    view = checkout.cart_view(session=session, raw_cart=forged)
+    view = cart.cart_view(session=session, raw_cart=forged)
     assert [line.duration for line in view.lines] == [1, 4]
     assert [item["duration"] for item in json.loads(view.fitted_cart)] == [1, 4]
 
     # A time set with another duration is set for the package's length: 19:00 fits one hour
     # before the 20:00 closing, where five hours would not.
-    updated = checkout.set_line_time(
+    updated = cart.set_line_time(
         session=session,
         raw_cart=forged,
         line_id=str(visit.id),
@@ -137,8 +139,8 @@ def test_the_cart_keeps_a_packages_own_length_whatever_the_browser_holds(session
     )
     set_line = json.loads(updated)[0]
     assert (set_line["date"], set_line["startTime"], set_line["duration"]) == (DAY, "19:00", 1)
-    with pytest.raises(booking.BookingError) as too_long:
-        checkout.set_line_time(
+    with pytest.raises(booking_lines.BookingError) as too_long:
+        cart.set_line_time(
             session=session,
             raw_cart=forged,
             line_id=str(castle.id),

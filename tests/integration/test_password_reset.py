@@ -9,12 +9,13 @@ import pytest
 from sqlmodel import select
 
 from storefront.models import NotificationOutbox, PasswordResetToken, User
-from storefront.services import auth, outbox
-from storefront.services.password_reset import (
+from storefront.services.accounts import auth
+from storefront.services.accounts.password_reset import (
     PasswordResetError,
     complete_reset,
     request_reset,
 )
+from storefront.services.messaging import outbox
 from storefront.settings import get_settings
 from tests.mail_server import free_port
 

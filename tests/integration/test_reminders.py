@@ -11,7 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from storefront.models import BookingItem, BusinessSettings, NotificationOutbox, User
-from storefront.services import admin_bookings, outbox, reminders
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.messaging import outbox
+from storefront.services.operations import reminders
 from tests.factories import line, make_service, place, set_min_notice
 
 PLACED = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)

@@ -17,7 +17,9 @@ import pytest
 from sqlmodel import Session, select
 
 from storefront.models import TwoFactor, User
-from storefront.services import auth, backup, sealed, storage, two_factor
+from storefront.services.accounts import auth, sealed, two_factor
+from storefront.services.media import storage
+from storefront.services.operations import backup
 from storefront.settings import PROJECT_ROOT, get_settings
 
 NOW = datetime(2026, 11, 28, 12, 0, 5, tzinfo=UTC)

@@ -20,7 +20,10 @@ from storefront.models import (
 from storefront.models.kinds import validate_details
 from storefront.seed import catalog as catalog_data
 from storefront.seed import catalog_en, load_demo
-from storefront.services import banners, catalog, content, storage
+from storefront.services import content
+from storefront.services.catalog import banners
+from storefront.services.catalog import public as catalog
+from storefront.services.media import storage
 
 
 def _snapshot(session: Session) -> dict:
@@ -186,7 +189,7 @@ def test_inactive_banner_items_are_not_shown(session):
 
 
 def test_weddings_page_falls_back_to_built_in_packages(session):
-    from storefront.services import showcase
+    from storefront.services.catalog import showcase
 
     # No language named: the default edition's prices and words.
     per_event = i18n._("per event")

@@ -5,7 +5,7 @@ from sqlmodel import select
 from storefront import i18n
 from storefront.models import BusinessSettings, Service
 from storefront.seed import load_demo
-from storefront.services import seo
+from storefront.services.catalog import seo
 
 
 def test_sitemap_lists_every_public_page_and_each_published_theme(session):

@@ -17,7 +17,10 @@ from storefront.db import make_engine
 from storefront.models import kinds
 from storefront.models.kinds import DetailField, Kind
 from storefront.models.service_details import Details, TextList
-from storefront.services import catalog, catalog_admin, catalog_list, seo
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import listing as catalog_list
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog import seo
 from tests.conftest import create_database, migrate
 from tests.factories import make_user
 

@@ -3,7 +3,8 @@ something for, and 'View More Themes' on themes only."""
 
 from __future__ import annotations
 
-from storefront.services import catalog, catalog_admin
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import public as catalog
 from tests.integration import test_catalog_admin as catalog_tests
 from tests.integration.test_catalog_admin import form
 

@@ -13,8 +13,10 @@ import pytest
 from storefront import i18n
 from storefront.models import Service, ServiceCapacity
 from storefront.models.catalog import ServiceRevision
-from storefront.services import catalog, catalog_admin, catalog_list
-from storefront.services.catalog_admin import CatalogError
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import listing as catalog_list
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog.admin import CatalogError
 from storefront.services.money import format_price
 from tests.factories import image_bytes
 from tests.integration import test_catalog_admin as catalog_tests

@@ -8,7 +8,10 @@ from __future__ import annotations
 from sqlmodel import select
 
 from storefront.models import Service, ServiceSlugRedirect
-from storefront.services import catalog, catalog_admin, catalog_list, seo
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import listing as catalog_list
+from storefront.services.catalog import public as catalog
+from storefront.services.catalog import seo
 from tests.integration import test_catalog_admin as catalog_tests
 from tests.integration.test_catalog_admin import form
 from tests.integration.test_service_review import published

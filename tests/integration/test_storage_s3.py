@@ -12,7 +12,7 @@ import boto3
 import pytest
 from PIL import Image
 
-from storefront.services import storage
+from storefront.services.media import storage
 from tests.s3_server import create_public_bucket
 
 pytest.importorskip("moto.server")
@@ -172,7 +172,8 @@ def test_a_replaced_avatar_and_a_swept_orphan_leave_the_bucket_after_the_commit(
     from datetime import timedelta
 
     from storefront.models import utcnow
-    from storefront.services import catalog_admin, users
+    from storefront.services.accounts import users
+    from storefront.services.catalog import admin as catalog_admin
     from tests.factories import image_bytes, make_user
 
     owner = make_user(session)

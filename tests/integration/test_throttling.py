@@ -10,7 +10,8 @@ import pytest
 from sqlmodel import Session, select
 
 from storefront.models import NotificationOutbox, User
-from storefront.services import auth, contact, password_reset
+from storefront.services.accounts import auth, password_reset
+from storefront.services.messaging import contact_form as contact
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 PASSWORD = "correct horse battery"

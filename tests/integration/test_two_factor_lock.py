@@ -18,7 +18,8 @@ from sqlmodel import Session, select
 from storefront import i18n
 from storefront.i18n import _o
 from storefront.models import AuditLog, NotificationOutbox, TwoFactor
-from storefront.services import auth, outbox, two_factor
+from storefront.services.accounts import auth, two_factor
+from storefront.services.messaging import outbox
 from tests.integration.test_two_factor import NOW, PASSWORD, _admin, _code, _enable, _second_step
 
 HOUR = timedelta(hours=1)

@@ -12,8 +12,12 @@ from sqlmodel import select
 
 from storefront.i18n import _
 from storefront.models import BannerItem, StoredUpload, User, utcnow
-from storefront.services import banner_admin, catalog_admin, catalog_list, storage, users
-from storefront.services.catalog_admin import CatalogError, ServiceForm
+from storefront.services.accounts import users
+from storefront.services.catalog import admin as catalog_admin
+from storefront.services.catalog import banner_admin
+from storefront.services.catalog import listing as catalog_list
+from storefront.services.catalog.admin import CatalogError, ServiceForm
+from storefront.services.media import storage
 from storefront.settings import get_settings
 from tests.factories import image_bytes
 from tests.integration import test_catalog_admin as catalog_tests

@@ -54,7 +54,7 @@ class SignedInTab:
     """A hydrated tab of a signed-in user, sending events as its browser would."""
 
     def __init__(self) -> None:
-        from storefront.services import auth
+        from storefront.services.accounts import auth
         from storefront.settings import get_settings
 
         self.user_id, _email, session_token = signed_in_account(

@@ -5,7 +5,8 @@ import pytest
 import reflex as rx
 
 import storefront.storefront  # noqa: F401  (registers every page and state)
-from storefront.services import admin_booking_list, admin_bookings
+from storefront.services.booking import admin as admin_bookings
+from storefront.services.booking import admin_list as admin_booking_list
 from storefront.state import access, guard
 from storefront.state.admin_audit import AdminAuditState
 from storefront.state.admin_booking_edit import AdminBookingEditState

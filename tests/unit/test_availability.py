@@ -5,7 +5,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from storefront.services.availability import (
+from storefront.services.booking.availability import (
     AvailabilityError,
     BlockedRange,
     Capacity,

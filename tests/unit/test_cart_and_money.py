@@ -1,7 +1,7 @@
 from decimal import Decimal
 
 from storefront import i18n
-from storefront.services import cart
+from storefront.services.booking import cart
 from storefront.services.money import format_price, to_amount
 
 
@@ -191,7 +191,7 @@ def test_a_price_says_its_unit():
 def test_a_package_with_a_length_starts_with_that_many_hours():
     """Issue 20, item 8: 'a bubble house for 3 hours' goes into the cart for 3 hours."""
     from storefront.models.kinds import read_details
-    from storefront.services.catalog import ServiceView, default_hours
+    from storefront.services.catalog.public import ServiceView, default_hours
 
     def view(kind, meta):
         return ServiceView(

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _error_classes() -> dict[str, type[ServiceError]]:
     found = {}
-    for module in pkgutil.iter_modules(services_package.__path__):
-        loaded = importlib.import_module(f"storefront.services.{module.name}")
+    for module in pkgutil.walk_packages(services_package.__path__, "storefront.services."):
+        loaded = importlib.import_module(module.name)
         for name, value in vars(loaded).items():
             if (
                 inspect.isclass(value)
@@ -44,7 +44,7 @@ def test_every_error_class_declares_its_codes_each_with_a_message(name):
 
 def test_every_code_raised_by_name_is_declared():
     undeclared = []
-    for path in sorted((ROOT / "storefront" / "services").glob("*.py")):
+    for path in sorted((ROOT / "storefront" / "services").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue

@@ -6,7 +6,8 @@ import pytest
 
 from storefront import i18n
 from storefront.models import Booking, ContactMessage, User
-from storefront.services import admin_booking_list, fields
+from storefront.services import fields
+from storefront.services.booking import admin_list as admin_booking_list
 from storefront.services.fields import FieldError
 
 

@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from storefront.services.mail import MailError, send_mail
+from storefront.services.messaging.mail import MailError, send_mail
 from storefront.settings import get_settings
 from tests.mail_server import free_port
 
@@ -18,7 +18,7 @@ def console_mail(monkeypatch):
 
 
 def test_without_smtp_host_the_mail_is_printed_and_logged(console_mail, capsys, caplog):
-    caplog.set_level(logging.INFO, logger="storefront.services.mail")
+    caplog.set_level(logging.INFO, logger="storefront.services.messaging.mail")
     send_mail(
         to="arta@example.com",
         subject="Reset your password",

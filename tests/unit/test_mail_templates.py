@@ -1,10 +1,10 @@
-"""services/mail_templates.py: every mail has both parts, HTML is escaped and text is not, and a
+"""services/messaging/mail_templates.py: every mail has both parts, HTML is escaped and text is not, and a
 mail's words cannot silently replace the layout's."""
 
 import pytest
 
 from storefront.models import BusinessSettings
-from storefront.services import mail_templates
+from storefront.services.messaging import mail_templates
 
 
 def test_every_mail_has_a_text_and_an_html_template_on_the_layout():

@@ -10,8 +10,8 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from storefront.api import media
-from storefront.services import storage
-from storefront.services.placeholders import placeholder_image
+from storefront.services.media import storage
+from storefront.services.media.placeholders import placeholder_image
 
 
 def _client(app=None) -> httpx.AsyncClient:

@@ -10,10 +10,10 @@ import pytest
 from icalendar import Calendar
 
 from storefront.models import Booking, BookingItem, BusinessSettings
-from storefront.services.booking_calendar import ics_for_booking
-from storefront.services.booking_links import sign_view_key, verify_view_key, view_url
-from storefront.services.notify import customer_name, name_from_email, with_plus
-from storefront.services.outbox import retry_delay
+from storefront.services.booking.ics import ics_for_booking
+from storefront.services.booking.links import sign_view_key, verify_view_key, view_url
+from storefront.services.messaging.notify import customer_name, name_from_email, with_plus
+from storefront.services.messaging.outbox import retry_delay
 from storefront.settings import get_settings
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from storefront.services import auth, oauth
+from storefront.services.accounts import auth, oauth
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 
 from storefront import i18n
 from storefront.api import language
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state.sign_in import in_edition
 from tests.open_redirects import OFF_SITE, stays_on_site
 from tests.unit.test_languages import _app

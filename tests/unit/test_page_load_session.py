@@ -5,7 +5,7 @@ client-side navigation, no hydrate) reads it again."""
 import asyncio
 
 import storefront.storefront  # noqa: F401  (registers every page and state)
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state import auth as auth_state
 from storefront.state.auth import PAGE_LOAD_SECONDS, AuthState
 

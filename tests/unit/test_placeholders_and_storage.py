@@ -4,8 +4,8 @@ import pytest
 from PIL import Image
 
 from storefront import i18n
-from storefront.services import images, storage
-from storefront.services.placeholders import placeholder_image
+from storefront.services.media import images, storage
+from storefront.services.media.placeholders import placeholder_image
 
 
 @pytest.fixture(autouse=True)
@@ -73,7 +73,7 @@ def test_save_and_resolve_stay_inside_the_media_folder(media_dir):
 
 
 def test_the_film_strip_runs_twelve_items():
-    from storefront.services.banners import BannerCard, film_strip
+    from storefront.services.catalog.banners import BannerCard, film_strip
 
     cards = [BannerCard(str(i), f"Photo {i}", None, f"/{i}.webp", None) for i in range(5)]
     strip = film_strip(cards)

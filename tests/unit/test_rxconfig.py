@@ -164,7 +164,7 @@ def test_the_early_leave_reads_the_cart_the_app_keeps():
 
     import rxconfig
     from storefront.api.security import policy_for
-    from storefront.services import cart
+    from storefront.services.booking import cart
     from storefront.state.cart import CartState
 
     code = cart.checkout_leave_script()

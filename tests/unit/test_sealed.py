@@ -1,10 +1,10 @@
-"""Secrets sealed at rest (services/sealed.py; issue 33, finding 3): AES-GCM with a key derived
+"""Secrets sealed at rest (services/accounts/sealed.py; issue 33, finding 3): AES-GCM with a key derived
 from SECRETS_KEY, else SECRET_KEY, never from anything in the database; a legacy plain value is
 still read; a value sealed with another key, or changed, does not open."""
 
 import pytest
 
-from storefront.services import sealed
+from storefront.services.accounts import sealed
 from storefront.settings import get_settings
 
 SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"

@@ -1,12 +1,13 @@
-"""What search engines read (services/seo.py): addresses, robots rules, opening hours and the
+"""What search engines read (services/catalog/seo.py): addresses, robots rules, opening hours and the
 structured data's offers."""
 
 import json
 from decimal import Decimal
 from xml.etree import ElementTree
 
-from storefront.services import business, seo
-from storefront.services.catalog import ServiceView
+from storefront.services import business
+from storefront.services.catalog import seo
+from storefront.services.catalog.public import ServiceView
 
 BASE = "https://events.example"
 

@@ -1,4 +1,4 @@
-"""What the Mascots and Bouncers pages show, shaped from the catalogue (services/showcase.py)."""
+"""What the Mascots and Bouncers pages show, shaped from the catalogue (services/catalog/showcase.py)."""
 
 from collections.abc import Iterator
 from dataclasses import fields
@@ -10,8 +10,8 @@ from sqlmodel import Session, SQLModel, create_engine
 from storefront.models import Banner, BannerItem, Service, ServiceCategory
 from storefront.models.kinds import kind as kind_entry
 from storefront.models.kinds import read_details
-from storefront.services import showcase
-from storefront.services.catalog import ServiceView
+from storefront.services.catalog import showcase
+from storefront.services.catalog.public import ServiceView
 
 
 def _view(kind="mascot", price="250", meta=None, image="/media/x.webp", title="Ice Princess"):

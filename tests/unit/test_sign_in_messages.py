@@ -3,7 +3,7 @@
 import pytest
 
 from storefront import i18n
-from storefront.services import auth
+from storefront.services.accounts import auth
 from storefront.state.sign_in import message_for, wait_message
 
 

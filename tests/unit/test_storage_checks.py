@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from storefront import i18n
-from storefront.services import images, storage
+from storefront.services.media import images, storage
 
 
 @pytest.fixture(autouse=True)

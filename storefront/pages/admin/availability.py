@@ -28,7 +28,7 @@ from storefront.components.ui import (
     time_input,
 )
 from storefront.i18n import N_o, _o
-from storefront.services.availability_admin import (
+from storefront.services.booking.availability_admin import (
     MAX_BOOKINGS_MIN,
     REASON_MAX,
     SLOT_MINUTES_MAX,

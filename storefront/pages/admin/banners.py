@@ -26,7 +26,7 @@ from storefront.components.modal import modal
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, error_box, loaded_for_this_visit
 from storefront.i18n import _o
-from storefront.services.banner_admin import (
+from storefront.services.catalog.banner_admin import (
     DESCRIPTION_MAX,
     ITEM_DESCRIPTION_MAX,
     NAME_MAX,

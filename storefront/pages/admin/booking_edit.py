@@ -24,7 +24,7 @@ from storefront.components.ui import (
     loading_spinner,
 )
 from storefront.i18n import N_o, _o, _s
-from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
 

@@ -18,8 +18,8 @@ from storefront.components.admin_layout import (
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
 from storefront.i18n import N_o, _o
-from storefront.services.catalog_admin import FieldChange
-from storefront.services.catalog_list import ServiceRow
+from storefront.services.catalog.admin import FieldChange
+from storefront.services.catalog.listing import ServiceRow
 from storefront.state.admin_services import AdminServicesState as S
 
 EMPTY = N_o("No services found. Create your first service!")

@@ -18,7 +18,7 @@ from storefront.components.ui import (
 )
 from storefront.i18n import _
 from storefront.pages.public.checkout import mail_held_notice
-from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.auth import AuthState
 from storefront.state.book_service import BookServiceState
 from storefront.state.slot_picker import SlotPickerState

@@ -1,6 +1,6 @@
 """/booking-confirmation/{bookingId}: the booking as it is now (its status said first; the
 calendar file and the payment line while it is upcoming); until the business's cutoff its
-customer cancels it, or moves it on the cart's slot picker (services/booking_changes.py)."""
+customer cancels it, or moves it on the cart's slot picker (services/booking/changes.py)."""
 
 import reflex as rx
 
@@ -146,7 +146,7 @@ def _found() -> rx.Component:
     )
 
 
-# --- changing it (services/booking_changes.py) --------------------------------------------------
+# --- changing it (services/booking/changes.py) --------------------------------------------------
 
 
 def _change() -> rx.Component:

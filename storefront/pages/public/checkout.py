@@ -17,7 +17,7 @@ from storefront.components.ui import (
     page_title,
 )
 from storefront.i18n import N_, _
-from storefront.services.booking import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
 from storefront.state.checkout import MAIL_HELD, CheckoutState
 

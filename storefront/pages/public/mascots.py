@@ -17,7 +17,7 @@ from storefront.components.packages import package_tabs
 from storefront.components.photo import img
 from storefront.components.ui import skeleton
 from storefront.i18n import N_, _
-from storefront.services.showcase import NO_IMAGE
+from storefront.services.catalog.showcase import NO_IMAGE
 from storefront.state.cart import CartState
 from storefront.state.mascots import MascotsState
 

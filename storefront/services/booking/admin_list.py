@@ -1,0 +1,332 @@
+"""The back office's list of bookings: the filters, the page of rows, the CSV export and one
+booking's detail (docs/product.md §2). Changes to a booking are services/booking/admin.py; the
+week calendar is services/operations/week.py."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import exists, func, or_
+from sqlmodel import Session, col, select
+
+from storefront.models import BOOKING_STATUSES, Booking, BookingItem
+from storefront.services import dates, fields
+from storefront.services.booking.admin import (
+    AdminBookingError,
+    _booking_id,
+    _moment,
+    _require_admin,
+    undo_target,
+)
+from storefront.services.booking.contact import event_type_label
+from storefront.services.booking.views import BookingView, booking_for_view
+from storefront.services.messaging.notify import customer_name
+from storefront.services.money import format_price
+
+PER_PAGE = 20
+STATUSES = BOOKING_STATUSES  # docs/product.md §4, in the order the status buttons show them
+MAX_PER_PAGE = 200
+SEARCH_MAX = 100
+EXPORT_BATCH = 500
+_REFERENCE = re.compile(r"^MG-[0-9A-F]{8}$")
+
+
+# --- the list -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BookingFilter:
+    """What the admin narrowed the list to; blank means everything."""
+
+    status: str = ""
+    search: str = ""  # an MG- reference, part of an email or a phone number
+    date_from: str = ""  # YYYY-MM-DD, local: bookings with a service on or after this day
+    date_to: str = ""  # YYYY-MM-DD, local: ... on or before this day
+
+
+def check_filter(
+    *, status: object = "", search: object = "", date_from: object = "", date_to: object = ""
+) -> BookingFilter:
+    """A filter from what a browser sent, or `invalid_filter`."""
+    status = str(status or "").strip().lower()
+    if status in ("", "all"):
+        status = ""
+    elif status not in BOOKING_STATUSES:
+        raise AdminBookingError("invalid_filter", "Unknown status", field="status")
+    days = {}
+    for name, value in (("date_from", date_from), ("date_to", date_to)):
+        day = dates.typed_day(value) if value else None
+        if value and day is None:
+            raise AdminBookingError("invalid_filter", "Bad date", field=name)
+        days[name] = day.isoformat() if day else ""
+    return BookingFilter(
+        status=status,
+        search=str(search or "").strip()[:SEARCH_MAX],
+        date_from=days["date_from"],
+        date_to=days["date_to"],
+    )
+
+
+def _day_start_utc(day: date) -> datetime:
+    zone = dates.business_zone()
+    return datetime.combine(day, datetime.min.time(), tzinfo=zone).astimezone(UTC)
+
+
+def _where(filters: BookingFilter) -> list[Any]:
+    clauses: list[Any] = []
+    if filters.status:
+        clauses.append(Booking.status == filters.status)
+    term = filters.search
+    if term:
+        upper = term.upper()
+        if _REFERENCE.match(upper):
+            clauses.append(Booking.reference == upper)
+        else:
+            options = [
+                col(Booking.reference).icontains(term, autoescape=True),
+                col(Booking.contact_email).icontains(term, autoescape=True),
+                col(Booking.contact_phone).icontains(term, autoescape=True),
+            ]
+            digits = re.sub(r"\D", "", term)
+            if len(digits) >= 3:
+                # A number as typed without its spaces or dashes: '044123456' finds '+383 44 ...'
+                bare = func.replace(func.replace(col(Booking.contact_phone), " ", ""), "-", "")
+                options.append(bare.contains(digits.lstrip("0") or digits, autoescape=True))
+            clauses.append(or_(*options))
+    if filters.date_from or filters.date_to:
+        span = [BookingItem.booking_id == Booking.id]
+        if filters.date_from:
+            span.append(
+                BookingItem.start_datetime >= _day_start_utc(date.fromisoformat(filters.date_from))
+            )
+        if filters.date_to:
+            end = date.fromisoformat(filters.date_to) + timedelta(days=1)
+            span.append(BookingItem.start_datetime < _day_start_utc(end))
+        clauses.append(exists().where(*span))
+    return clauses
+
+
+@dataclass(frozen=True)
+class AdminBookingRow:
+    id: str
+    short_id: str  # the first 8 characters of the id (docs/product.md §9)
+    reference: str
+    customer: str  # as typed, else derived from the email (docs/product.md §3)
+    email: str
+    phone: str
+    event_type: str
+    guest_count: int | None
+    event_date: str  # DD.MM.YYYY HH:MM local, the first service's start; '' without services
+    total: Decimal
+    total_label: str
+    status: str
+    created_at: str  # DD.MM.YYYY HH:MM local
+    # For the CSV: what was booked, one line per service in the order of their start, and where.
+    services: tuple[str, ...] = ()  # 'Bouncy castle × 2, 10.06.2026 10:00-12:00'
+    venue_address: str = ""
+    city: str = ""
+    zip_code: str = ""
+    special_requests: str = ""
+
+
+@dataclass(frozen=True)
+class BookingPage:
+    rows: tuple[AdminBookingRow, ...]
+    total: int
+    page: int
+    pages: int
+
+
+def _ordered(filters: BookingFilter):
+    return (
+        select(Booking)
+        .where(*_where(filters))
+        .order_by(col(Booking.created_at).desc(), col(Booking.id).desc())
+    )
+
+
+def _service_line(item: BookingItem, zone) -> str:
+    """One booked service as the CSV writes it: 'Bouncy castle × 2, 10.06.2026 10:00-12:00'."""
+    start, end = item.start_datetime, item.end_datetime
+    return (
+        f"{item.service_name} \u00d7 {item.quantity}, {dates.local_date(start, zone)} "
+        f"{dates.local_time(start, zone)}-{dates.local_time(end, zone)}"
+    )
+
+
+def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow]:
+    if not bookings:
+        return []
+    zone = dates.business_zone()
+    lines: dict[uuid.UUID, list[BookingItem]] = {}
+    for item in session.exec(
+        select(BookingItem)
+        .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
+        .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
+    ).all():
+        lines.setdefault(item.booking_id, []).append(item)
+    result = []
+    for b in bookings:
+        items = lines.get(b.id, [])
+        start = items[0].start_datetime if items else None
+        result.append(
+            AdminBookingRow(
+                id=str(b.id),
+                short_id=str(b.id)[:8],
+                reference=b.reference,
+                customer=customer_name(b),
+                email=b.contact_email,
+                phone=b.contact_phone,
+                event_type=event_type_label(b.event_type),
+                guest_count=b.guest_count,
+                event_date=_moment(start, zone) if start else "",
+                total=Decimal(b.total_amount),
+                total_label=format_price(b.total_amount, b.currency),
+                status=b.status,
+                created_at=_moment(b.created_at, zone),
+                services=tuple(_service_line(i, zone) for i in items),
+                venue_address=b.venue_address or "",
+                city=b.city or "",
+                zip_code=b.zip_code or "",
+                special_requests=b.special_requests or "",
+            )
+        )
+    return result
+
+
+def list_bookings(
+    *,
+    session: Session,
+    actor_id: object,
+    filters: BookingFilter = BookingFilter(),
+    page: int = 1,
+    per_page: int = PER_PAGE,
+) -> BookingPage:
+    """One page of the bookings the filter keeps, newest first."""
+    _require_admin(session, actor_id)
+    per_page = max(1, min(int(per_page), MAX_PER_PAGE))
+    total = session.exec(select(func.count()).select_from(Booking).where(*_where(filters))).one()
+    pages = max(1, -(-total // per_page))
+    page = max(1, min(int(page), pages))
+    bookings = session.exec(_ordered(filters).offset((page - 1) * per_page).limit(per_page)).all()
+    return BookingPage(tuple(_rows(session, bookings)), total, page, pages)
+
+
+def export_rows(
+    *, session: Session, actor_id: object, filters: BookingFilter
+) -> Iterator[AdminBookingRow]:
+    """Every booking the filter keeps, in the list's order, read in batches (the CSV)."""
+    _require_admin(session, actor_id)
+    offset = 0
+    while True:
+        batch = session.exec(_ordered(filters).offset(offset).limit(EXPORT_BATCH)).all()
+        yield from _rows(session, batch)
+        if len(batch) < EXPORT_BATCH:
+            return
+        offset += EXPORT_BATCH
+
+
+# The columns a spreadsheet that read earlier exports finds where it did; what was booked and
+# where follow (issue 34): one row per booking, its services in one cell.
+CSV_HEADER = (
+    "Booking ID",
+    "Reference",
+    "Customer",
+    "Email",
+    "Phone",
+    "Event Type",
+    "Guests",
+    "Date",
+    "Total",
+    "Status",
+    "Created At",
+    "Services",
+    "Venue Address",
+    "City",
+    "ZIP Code",
+    "Special Requests",
+)
+# The services of a booking in their one cell.
+CSV_LINES_JOINED = "; "
+# A spreadsheet runs a cell that starts with one of these as a formula; their full-width and
+# small forms ('＝', '＋', '－', '＠', '﹦', ...) too, which `_formula_start` folds into these.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A phone number as the CSV writes it (`fields.readable_phone`: '+383 44 123 456'): a '+', the
+# country code, then groups of digits (and dashes) after spaces. It starts with '+', yet holds
+# no letter, so no function, reference or DDE call a spreadsheet could run, and the spaces make
+# it neither a number nor a formula one could compute: every spreadsheet shows it as written.
+# So it is written as it is; a `'` before it would show in the cell (issue 34).
+PLAIN_PHONE = re.compile(r"^\+\d{1,3}(?: [0-9-]+)+$")
+
+
+def _formula_start(text: str) -> bool:
+    first = text[:1]
+    return first.startswith(FORMULA_START) or unicodedata.normalize("NFKC", first).startswith(
+        FORMULA_START
+    )
+
+
+def spreadsheet_safe(value: object) -> str:
+    """A cell's text that no spreadsheet runs as a formula: a leading `'` when it would (the
+    one way every spreadsheet reads as 'this is text'); anything else, a phone number written
+    as people write it among them (`PLAIN_PHONE`), as it is."""
+    text = "" if value is None else str(value)
+    if PLAIN_PHONE.match(text):
+        return text
+    return "'" + text if _formula_start(text) else text
+
+
+def csv_cells(row: AdminBookingRow) -> list[str]:
+    return [
+        spreadsheet_safe(v)
+        for v in (
+            row.short_id,
+            row.reference,
+            row.customer,
+            row.email,
+            fields.readable_phone(row.phone),
+            row.event_type,
+            "" if row.guest_count is None else row.guest_count,
+            row.event_date,
+            f"{row.total:.2f}",
+            row.status,
+            row.created_at,
+            CSV_LINES_JOINED.join(row.services),
+            row.venue_address,
+            row.city,
+            row.zip_code,
+            row.special_requests,
+        )
+    ]
+
+
+# --- one booking ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BookingDetail:
+    view: BookingView
+    customer: str  # as typed, else derived from the email
+    client_address: str  # the visitor's address when it was placed; '' when not recorded
+    undo_to: str = ""  # the status 'Undo' sets it back to; '' when there is nothing to undo
+
+
+def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
+    _require_admin(session, actor_id)
+    view = booking_for_view(session=session, booking_id=_booking_id(booking_id))
+    if view is None:
+        raise AdminBookingError("not_found", "Booking not found")
+    row = session.get(Booking, uuid.UUID(view.id))
+    return BookingDetail(
+        view=view,
+        customer=customer_name(row) if row else view.contact_name or view.contact_email,
+        client_address=(row.client_address if row else None) or "",
+        undo_to=undo_target(session, row) if row else "",
+    )

@@ -1,0 +1,235 @@
+"""Bookings as people see them: the confirmation page and the account's orders
+(docs/product.md §2). Placing a booking is services/booking/placing.py."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, col, select
+
+from storefront.i18n import N_, _
+from storefront.models import (
+    Booking,
+    BookingItem,
+    utcnow,
+)
+from storefront.services import business, dates
+from storefront.services.accounts import permissions
+from storefront.services.booking import changes as booking_changes
+from storefront.services.booking import links as booking_links
+from storefront.services.booking.contact import event_type_label
+from storefront.services.booking.ics import ics_for_booking
+from storefront.services.money import CENT, format_price
+from storefront.settings import get_settings
+
+# A booking's status as a person reads it (the stored code stays as it is).
+STATUS_WORDS = {
+    "pending": N_("pending"),
+    "confirmed": N_("confirmed"),
+    "on_the_way": N_("on the way"),
+    "completed": N_("completed"),
+    "cancelled": N_("cancelled"),
+}
+
+
+def status_words(status: str) -> str:
+    """'on_the_way' -> 'on the way', in the language of the moment."""
+    words = STATUS_WORDS.get(status)
+    return _(words) if words else status.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class BookingViewLine:
+    service_id: str | None
+    service_name: str
+    quantity: int
+    date: str  # DD.MM.YYYY local
+    start_time: str  # HH:MM local
+    end_time: str  # HH:MM local
+    duration_hours: int
+    unit_price: Decimal  # one unit for the booked time
+    line_total: Decimal
+    line_total_label: str
+    status: str
+
+
+@dataclass(frozen=True)
+class BookingView:
+    id: str
+    reference: str
+    status: str
+    created_at: str  # DD.MM.YYYY local
+    total: Decimal
+    total_label: str
+    currency: str
+    contact_name: str
+    contact_email: str
+    contact_phone: str
+    venue_address: str
+    city: str
+    state: str
+    zip_code: str
+    event_type: str
+    guest_count: int | None
+    special_requests: str
+    user_id: str | None
+    lines: tuple[BookingViewLine, ...]
+
+
+@dataclass(frozen=True)
+class BookingSummary:
+    """One row of the account's orders list."""
+
+    id: str
+    reference: str
+    status: str
+    created_at: str  # DD.MM.YYYY local
+    event_date: str  # DD.MM.YYYY local, the first service's
+    total_label: str
+    services: str
+    changeable: bool  # its customer may still cancel or move it (booking_changes.can_change)
+
+
+# --- showing --------------------------------------------------------------------------------
+
+
+def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> BookingView | None:
+    """The booking as the confirmation page and the account show it; None if there is none.
+    Whoever calls decides who may see it (`user_id` is in the view)."""
+    try:
+        parsed = uuid.UUID(str(booking_id))
+    except ValueError:
+        return None
+    booking = session.get(Booking, parsed)
+    if booking is None:
+        return None
+    zone = ZoneInfo(get_settings().timezone)
+    items = session.exec(
+        select(BookingItem)
+        .where(BookingItem.booking_id == booking.id)
+        .order_by(col(BookingItem.start_datetime), col(BookingItem.created_at))
+    ).all()
+    return BookingView(
+        id=str(booking.id),
+        reference=booking.reference,
+        status=booking.status,
+        created_at=dates.local_date(booking.created_at, zone),
+        total=Decimal(booking.total_amount),
+        total_label=format_price(booking.total_amount, booking.currency),
+        currency=booking.currency,
+        contact_name=booking.contact_name or "",
+        contact_email=booking.contact_email,
+        contact_phone=booking.contact_phone,
+        venue_address=booking.venue_address,
+        city=booking.city or "",
+        state=booking.state or "",
+        zip_code=booking.zip_code or "",
+        event_type=event_type_label(booking.event_type),
+        guest_count=booking.guest_count,
+        special_requests=booking.special_requests or "",
+        user_id=str(booking.user_id) if booking.user_id else None,
+        lines=tuple(_view_line(item, zone, booking.currency) for item in items),
+    )
+
+
+def _view_line(item: BookingItem, zone: ZoneInfo, currency: str) -> BookingViewLine:
+    start = item.start_datetime.astimezone(zone)
+    end = item.end_datetime.astimezone(zone)
+    line_total = (Decimal(item.service_price) * item.quantity).quantize(CENT)
+    return BookingViewLine(
+        service_id=str(item.service_id) if item.service_id else None,
+        service_name=item.service_name,
+        quantity=item.quantity,
+        date=dates.local_date(start, zone),
+        start_time=dates.local_time(start, zone),
+        end_time=dates.local_time(end, zone),
+        duration_hours=round((item.end_datetime - item.start_datetime) / timedelta(hours=1)),
+        unit_price=Decimal(item.service_price),
+        line_total=line_total,
+        line_total_label=format_price(line_total, currency),
+        status=item.status,
+    )
+
+
+def bookings_for_user(
+    *, session: Session, user_id: str | uuid.UUID | None, now: datetime | None = None
+) -> list[BookingSummary]:
+    """A user's own bookings, newest first (nobody else's)."""
+    try:
+        owner = uuid.UUID(str(user_id))
+    except ValueError:
+        return []
+    bookings = session.exec(
+        select(Booking).where(Booking.user_id == owner).order_by(col(Booking.created_at).desc())
+    ).all()
+    if not bookings:
+        return []
+    zone = ZoneInfo(get_settings().timezone)
+    settings, now = business.settings_row(session), now or utcnow()
+    items: dict[uuid.UUID, list[BookingItem]] = defaultdict(list)
+    for item in session.exec(
+        select(BookingItem)
+        .where(col(BookingItem.booking_id).in_([b.id for b in bookings]))
+        .order_by(col(BookingItem.start_datetime))
+    ).all():
+        items[item.booking_id].append(item)
+    return [
+        BookingSummary(
+            id=str(b.id),
+            reference=b.reference,
+            status=b.status,
+            created_at=dates.local_date(b.created_at, zone),
+            event_date=dates.local_date(items[b.id][0].start_datetime, zone) if items[b.id] else "",
+            total_label=format_price(b.total_amount, b.currency),
+            services=", ".join(i.service_name for i in items[b.id]),
+            changeable=booking_changes.can_change(
+                b, booking_changes.first_start(items[b.id]), now=now, settings=settings
+            ),
+        )
+        for b in bookings
+    ]
+
+
+# --- after the booking ------------------------------------------------------------------------
+
+
+def viewable_booking(
+    *,
+    session: Session,
+    booking_id: str,
+    viewer_id: str = "",
+    key: str | None = None,
+) -> BookingView | None:
+    """The booking for its owner, an admin (the admin check of every admin path: an admin who
+    must set up two-factor sign-in first is not one yet), or whoever holds the signed link of
+    the confirmation mail; None for anyone else (they see 'not found', not 'forbidden')."""
+    view = booking_for_view(session=session, booking_id=booking_id)
+    if view is None:
+        return None
+    owner = bool(viewer_id) and view.user_id == viewer_id
+    if owner or booking_links.verify_view_key(view.id, key):
+        return view
+    if viewer_id and permissions.acts_as_admin(session, viewer_id):
+        return view
+    return None
+
+
+def booking_ics(
+    *,
+    session: Session,
+    booking_id: str,
+    viewer_id: str = "",
+    key: str | None = None,
+) -> bytes | None:
+    """The booking's calendar file, under the same rule as the confirmation page."""
+    view = viewable_booking(session=session, booking_id=booking_id, viewer_id=viewer_id, key=key)
+    if view is None:
+        return None
+    row = session.get(Booking, uuid.UUID(view.id))
+    items = session.exec(select(BookingItem).where(BookingItem.booking_id == row.id)).all()
+    return ics_for_booking(row, items, business=business.settings_row(session))

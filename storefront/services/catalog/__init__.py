@@ -1,0 +1,1 @@
+"""What the site offers: the public catalogue, its cache, the back office's service and banner management, showcase pages, SEO and catalogue addresses."""

@@ -1,0 +1,1 @@
+"""Messages that leave the site: mail, its templates, the notification outbox (WhatsApp, mail), the contact form."""
