@@ -132,15 +132,6 @@ def check_sql(kinds: tuple[str, ...] | None = None) -> str:
     return f"kind IN ({listed})"
 
 
-def migrate_constraint(op: Any, kinds: tuple[str, ...]) -> None:
-    """A migration's step for a new list of kinds: `op` is Alembic's `op`, `kinds` the list
-    written out in the migration (a migration never reads this module's registry: it must mean
-    the same thing next year). Batch mode rebuilds the table on SQLite."""
-    with op.batch_alter_table("services") as batch:
-        batch.drop_constraint("ck_services_kind", type_="check")
-        batch.create_check_constraint("ck_services_kind", check_sql(kinds))
-
-
 register(Kind("service", N_s("Plain service"), PlainDetails, detail_page=True))
 register(
     Kind(

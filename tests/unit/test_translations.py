@@ -161,3 +161,24 @@ def test_a_shared_string_speaks_the_words_of_its_page():
     # A mail's language says nothing of a page: outside one, `_s()` is the site's.
     with i18n.using("sq"):
         assert i18n._s("Save Service") == "Ruaj shërbimin"
+
+
+@pytest.mark.parametrize("domain", ["messages", "office"])
+def test_every_kinds_words_are_translated(domain):
+    """A kind's label, its fields' labels and hints are shown in the back office and on the
+    service form in both languages (docs/extending.md, 'Add a service kind'): each is marked
+    `N_s()` and has its Albanian in both catalogs. A plain string would be missed by the
+    extraction, and so by the tests above."""
+    from storefront.models import kinds
+
+    catalog = _catalog(domain, "sq")
+    untranslated = []
+    for kind in map(kinds.kind, kinds.names()):
+        words = [kind.label]
+        for field in kind.fields:
+            words += [field.label, field.hint]
+        for word in filter(None, words):
+            message = catalog.get(word)
+            if message is None or not message.string:
+                untranslated.append(f"{kind.name}: {word!r}")
+    assert not untranslated, untranslated
