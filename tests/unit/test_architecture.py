@@ -193,3 +193,66 @@ def test_no_exception_is_swallowed():
             if not (handled or uses_it):
                 silent.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert not silent, f"an `except Exception` that neither logs nor uses it: {silent}"
+
+
+# docs/architecture.md §5: the services that take a lock first and commit their own transaction.
+COMMITTING_SERVICES = {
+    "services/booking/placing.py",
+    "services/booking/admin.py",
+    "services/booking/changes.py",
+    "services/throttle.py",
+    "services/accounts/two_factor.py",
+}
+
+
+def test_only_the_locking_services_commit():
+    """Transactions belong to the caller; the five services §5 names are the exception."""
+    committing = set()
+    for path in _modules("services"):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "commit"
+                and "session" in ast.unparse(node.func.value)
+            ):
+                committing.add(str(path.relative_to(PACKAGE)))
+    assert committing == COMMITTING_SERVICES
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    for name in COMMITTING_SERVICES:
+        assert name.removeprefix("services/").removesuffix(".py") in doc, name
+
+
+def test_screens_import_from_services_only_what_needs_no_session():
+    """docs/architecture.md §2: a page or a component may take a service's constants and pure
+    functions (labels, limits, formats); what reads or writes data goes through a state."""
+    import importlib
+    import inspect
+
+    needing_a_session = []
+    for path in _modules("pages") + _modules("components"):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        used = {
+            (node.value.id, node.attr)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith(
+                "storefront.services"
+            ):
+                continue
+            module = importlib.import_module(node.module)
+            for alias in node.names:
+                value = getattr(module, alias.name, None) or importlib.import_module(
+                    f"{node.module}.{alias.name}"
+                )
+                if inspect.ismodule(value):  # the names the screen reads from it
+                    local = alias.asname or alias.name
+                    names = [getattr(value, attr) for name, attr in used if name == local]
+                else:
+                    names = [value]
+                for item in names:
+                    if inspect.isfunction(item) and "session" in inspect.signature(item).parameters:
+                        needing_a_session.append(f"{path.relative_to(PACKAGE)}: {item.__name__}")
+    assert not needing_a_session, needing_a_session
