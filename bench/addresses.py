@@ -47,8 +47,8 @@ def _own_work(count: int = 20_000) -> float:
     """The layer's work for a current address, alone (µs): read the address, answer it from
     the cache in the event loop. The rates above share the machine with whatever else runs."""
     from storefront.db import get_engine, session_scope
+    from storefront.services import cache as catalog_cache
     from storefront.services.catalog import addresses
-    from storefront.services.catalog import cache as catalog_cache
 
     with session_scope() as session:  # the version read just now: the cache may answer
         addresses.answer(addresses.entry_of(PATH), session=session)
@@ -75,7 +75,7 @@ def main(count: int) -> None:
 
         from storefront.api.addresses import catalogue_addresses
         from storefront.api.media import static_files
-        from storefront.services.catalog import cache as catalog_cache
+        from storefront.services import cache as catalog_cache
 
         served = static_files(Starlette(routes=[get_frontend_mount()]))
         apps = {"before": served, "after": catalogue_addresses(served)}

@@ -49,7 +49,7 @@ ADMIN_CALENDAR = "/admin/bookings/calendar"
 # The day sheet (event-day operations): today's, and one day's (YYYY-MM-DD).
 ADMIN_DAY = "/admin/day"
 ADMIN_DAY_OF = "/admin/day/[day]"
-# The back-office screens open to staff as well as admins (services/accounts/permissions.py).
+# The back-office screens open to staff as well as admins (services/permissions.py).
 STAFF_PAGES = (ADMIN_DAY, ADMIN_CALENDAR)
 
 
@@ -65,7 +65,7 @@ AUTH_SIGN_OUT = "/api/auth/sign-out"
 ADMIN_BOOKINGS_CSV = "/api/admin/bookings.csv"
 OAUTH_START = "/api/auth/oauth/{provider}/start"
 OAUTH_CALLBACK = "/api/auth/oauth/{provider}/callback"
-# An admin's or staff member's private calendar subscription (services/operations/calendar_feed.py).
+# An admin's or staff member's private calendar subscription (services/accounts/calendar_feed.py).
 CALENDAR_FEED = "/api/calendar/{token}.ics"
 
 # Old links with other casing (the footer uses them): each lands on its canonical page.

@@ -118,7 +118,7 @@ class Settings(BaseSettings):
     # (storage.sweep_orphans) once it is this old.
     upload_orphan_grace_hours: float = Field(default=24.0, gt=0)
     # How long a worker serves the public catalogue from its cache before it looks whether
-    # another worker changed it: the staleness bound across workers (services/catalog/cache.py).
+    # another worker changed it: the staleness bound across workers (services/cache.py).
     catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
 
     # Backups (services/operations/backup.py; README 'Backups'): `make backup` and the daily job (a

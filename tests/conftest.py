@@ -35,7 +35,7 @@ from sqlalchemy.engine import Engine, make_url  # noqa: E402
 from sqlmodel import Session, SQLModel  # noqa: E402
 
 from storefront.db import make_engine  # noqa: E402
-from storefront.services.catalog.cache import CACHES  # noqa: E402
+from storefront.services.cache import CACHES  # noqa: E402
 from tests.mail_server import MailServer  # noqa: E402
 from tests.webhook_server import WebhookServer  # noqa: E402
 

@@ -19,8 +19,8 @@ from starlette.responses import RedirectResponse, Response
 
 from storefront import i18n, routes
 from storefront.db import get_engine, session_scope
+from storefront.services import cache as catalog_cache
 from storefront.services.catalog import addresses
-from storefront.services.catalog import cache as catalog_cache
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """An admin's or staff member's calendar subscription: `GET /api/calendar/{token}.ics`
-(services/operations/calendar_feed.py). Every answer but the calendar itself is the same 404, whatever the
+(services/accounts/calendar_feed.py). Every answer but the calendar itself is the same 404, whatever the
 reason, so the address tells nothing about tokens that existed or accounts that changed; and
 none of it is kept by a proxy or a browser cache."""
 
@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from storefront import routes
 from storefront.db import in_transaction
-from storefront.services.operations import calendar_feed
+from storefront.services.accounts import calendar_feed
 
 # Private to its holder, and out of date within the hour: never stored on the way.
 HEADERS = {"Cache-Control": "private, no-store, max-age=0", "Pragma": "no-cache"}

@@ -69,7 +69,7 @@ class Booking(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     # The calendar file's SEQUENCE (RFC 5546): one more at every change of the booking (every
     # write path sets `updated_at`), so a calendar that imported an earlier file takes the new
-    # one as its update (services/booking/ics.py).
+    # one as its update (services/messaging/ics.py).
     calendar_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 

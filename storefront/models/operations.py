@@ -148,7 +148,7 @@ class BusinessSettings(SQLModel, table=True):
 
 class CacheVersion(SQLModel, table=True):
     """A counter that every change of a cached kind of data raises in its own transaction
-    (services/catalog/cache.py), so each worker's in-process cache learns of it."""
+    (services/cache.py), so each worker's in-process cache learns of it."""
 
     __tablename__ = "cache_versions"
 

@@ -88,7 +88,7 @@ class FirstAdminSetup(SQLModel, table=True):
 
 
 class CalendarFeed(SQLModel, table=True):
-    """The private iCalendar address of an admin or staff member (services/operations/calendar_feed.py).
+    """The private iCalendar address of an admin or staff member (services/accounts/calendar_feed.py).
     Only the hash of its secret is stored; turning it off deletes the row."""
 
     __tablename__ = "calendar_feeds"

@@ -1,16 +1,17 @@
 """Business rules in plain Python, grouped by domain. Nothing here imports reflex, state or pages.
 
 - The basics every domain uses sit here: `errors`, `dates`, `money`, `fields` (limits and
-  checks of typed values), `locks`, `throttle` and `limit_keys`, `content` (text in the
-  language of the moment), `business` (the business's settings) and `audit`.
-- `accounts/`: who may do what. `catalog/`: what the site offers. `media/`: images and files.
-  `booking/`: the cart, checkout, placing and changing bookings, availability, the back office's
-  bookings. `messaging/`: mail, the notification outbox, the contact form. `operations/`: the day
-  sheet, the week, reminders, calendar feeds, dashboard, backups, housekeeping, health.
+  checks of typed values), `locks`, `throttle` and `limit_keys`, `permissions` (who acts as
+  admin or staff), `cache` (the public pages' caches), `content` (text in the language of the
+  moment), `business` (the business's settings) and `audit`.
+- `media/`: images and where files live. `catalog/`: what the site offers. `messaging/`: mail,
+  the notification outbox, the booking's calendar file and signed link, the contact form.
+  `booking/`: the cart, checkout, pricing, placing and changing bookings, availability, the
+  back office's bookings. `accounts/`: sign-in, accounts and roles, two-factor, calendar feeds.
+  `operations/`: the day sheet, the week, reminders, dashboard, backups, housekeeping, health.
 
-A domain may import the basics and the domains it builds on; docs/architecture.md §2 draws them.
+The basics import no domain, and the domains import one another one way only (a domain may use
+those listed before it; operations uses them all): tests/unit/test_architecture.py.
+"""
 
-`catalog_cache` is imported with the package: its database hooks raise the catalogue's version
-in every transaction that changes what the public pages show, whichever service writes it."""
-
-from storefront.services.catalog import cache as catalog_cache  # noqa: F401
+from storefront.services import cache as catalog_cache  # noqa: F401

@@ -12,9 +12,8 @@ from sqlmodel import Session
 from storefront import i18n
 from storefront.i18n import N_s, _s
 from storefront.models import BusinessSettings
-from storefront.services import content
-from storefront.services.accounts import permissions
-from storefront.services.catalog.cache import cached
+from storefront.services import content, permissions
+from storefront.services.cache import cached
 from storefront.services.errors import ServiceError
 
 # The site's name in every page title (titles are compiled with the pages, before any settings

@@ -265,3 +265,8 @@ def in_words(
         name: words.get((name, code)) or messages.get(name) or fallback
         for name, code in codes.items()
     }
+
+
+def normalize_email(email: str) -> str:
+    """An email address as it is stored and compared: trimmed, lowercase, at most 255 characters."""
+    return str(email).strip().lower()[:255]

@@ -12,9 +12,8 @@ import reflex as rx
 
 from storefront.i18n import N_, _
 from storefront.services import dates
-from storefront.services.accounts import users
+from storefront.services.accounts import calendar_feed, users
 from storefront.services.booking import views as booking_views
-from storefront.services.operations import calendar_feed
 from storefront.state.auth import AccountState, AuthState
 from storefront.state.base import call_service
 from storefront.state.uploads import ImageUploadMixin, refusal_message
@@ -208,7 +207,7 @@ class ProfileState(ImageUploadMixin, AccountState):
         yield rx.clear_selected_files(UPLOAD_ID)
 
 
-# The calendar subscription of admins and staff (services/operations/calendar_feed.py), in the words of the
+# The calendar subscription of admins and staff (services/accounts/calendar_feed.py), in the words of the
 # rest of this page (N_), translated where a handler shows them.
 FEED_MESSAGES = {
     "not_allowed": N_("The calendar subscription is for admins and staff."),

@@ -73,7 +73,7 @@ class AuthState(rx.State):
             await self._forget_private_states()
         self._user_id = user_id
         # The role the admin check grants now: an admin who must set up two-factor sign-in
-        # first is not served as one (services/accounts/permissions.py says the same to the services).
+        # first is not served as one (services/permissions.py says the same to the services).
         setup_needed = bool(user and user.two_factor_setup_needed)
         self._role = ("user" if setup_needed else user.role) if user else ""
         self.two_factor_setup_needed = setup_needed

@@ -1,5 +1,5 @@
 """How states reach services: off the event loop, inside one database session; a cached public
-read (services/catalog/cache.py) that is fresh is answered at once, without either."""
+read (services/cache.py) that is fresh is answered at once, without either."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from storefront.db import get_engine, in_transaction
-from storefront.services.catalog import cache as catalog_cache
+from storefront.services import cache as catalog_cache
 
 T = TypeVar("T")
 

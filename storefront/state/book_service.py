@@ -17,10 +17,11 @@ import reflex as rx
 from storefront import i18n, routes
 from storefront.i18n import N_, _
 from storefront.services import fields
-from storefront.services.booking import book_service, cart, placing, pricing
+from storefront.services.booking import cart, placing, pricing
 from storefront.services.booking import contact as booking_contact
 from storefront.services.booking import lines as booking_lines
-from storefront.services.booking import links as booking_links
+from storefront.services.catalog import public as catalog
+from storefront.services.messaging import links as booking_links
 from storefront.services.money import format_price, format_price_with_unit
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -88,8 +89,8 @@ class BookServiceState(rx.State):
         self.sign_in_href = i18n.href(f"{routes.SIGN_IN}?redirectTo={self.router.url.path}")
         ref = str(self.router.page.params.get("service_id") or "")
         try:
-            found = await call_service(book_service.service_to_book, service_ref=ref)
-        except book_service.ServiceRefError as exc:
+            found = await call_service(catalog.service_to_book, service_ref=ref)
+        except catalog.ServiceRefError as exc:
             self.status = {"missing_id": "missing", "bad_format": "bad_id"}.get(
                 exc.code, "not_found"
             )
@@ -106,7 +107,7 @@ class BookServiceState(rx.State):
             "price": format_price_with_unit(found.price, found.price_unit)
             if found.price is not None
             else "",
-            "total": book_service.booking_total_label(found, 1),
+            "total": pricing.booking_total_label(found, 1),
             "price_unit": found.price_unit,
             "raw_price": str(found.price or 0),
         }

@@ -8,8 +8,8 @@ import reflex as rx
 
 from storefront.i18n import N_, _, ngettext
 from storefront.services.booking import changes as booking_changes
-from storefront.services.booking import links as booking_links
 from storefront.services.booking import views as booking_views
+from storefront.services.messaging import links as booking_links
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service

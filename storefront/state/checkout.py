@@ -17,7 +17,7 @@ from storefront.services import fields
 from storefront.services.booking import cart, placing
 from storefront.services.booking import contact as booking_contact
 from storefront.services.booking import lines as booking_lines
-from storefront.services.booking import links as booking_links
+from storefront.services.messaging import links as booking_links
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service

@@ -8,8 +8,8 @@ from sqlmodel import Session
 
 from storefront import i18n
 from storefront.db import make_engine
+from storefront.services import cache as catalog_cache
 from storefront.services import dates
-from storefront.services.catalog import cache as catalog_cache
 
 
 def sq(text: str, language: str = i18n.DEFAULT) -> str:
@@ -24,7 +24,7 @@ def sq(text: str, language: str = i18n.DEFAULT) -> str:
 def read(server, fn, **kwargs):
     """Call a service function against the database of the server under test, as the database
     has it now: this process's caches are another worker's, which see the server's changes only
-    within CATALOGUE_CACHE_SECONDS (services/catalog/cache.py), so they are dropped first."""
+    within CATALOGUE_CACHE_SECONDS (services/cache.py), so they are dropped first."""
     for cache in catalog_cache.CACHES:
         cache.clear()
     engine = make_engine(server.database_url)

@@ -20,8 +20,8 @@ from storefront.db import make_engine
 from storefront.models import NotificationOutbox, User
 from storefront.services.accounts import auth
 from storefront.services.booking import admin as admin_bookings
-from storefront.services.booking.links import sign_view_key
 from storefront.services.catalog import admin as catalog_admin
+from storefront.services.messaging.links import sign_view_key
 from tests.e2e.helpers import PASSWORD, sq
 from tests.e2e.helpers import sign_in as _sign_in
 from tests.e2e.helpers import sign_up as _sign_up

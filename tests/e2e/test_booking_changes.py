@@ -20,7 +20,7 @@ from storefront.db import make_engine
 from storefront.models import Booking, NotificationOutbox
 from storefront.services import business, dates
 from storefront.services.booking import availability, placing
-from storefront.services.booking import links as booking_links
+from storefront.services.messaging import links as booking_links
 from storefront.state.booking_view import BookingViewState
 from tests.e2e.helpers import read, sq
 from tests.e2e.socket_client import Tab, run

@@ -19,8 +19,7 @@ from sqlmodel import Session, select
 from storefront.db import in_transaction, make_engine
 from storefront.models import Booking, BookingItem, CalendarFeed, User
 from storefront.services import dates
-from storefront.services.accounts import auth
-from storefront.services.operations import calendar_feed
+from storefront.services.accounts import auth, calendar_feed
 from storefront.state.account import CalendarFeedState
 from tests.e2e.helpers import sq
 from tests.e2e.socket_client import Tab, run

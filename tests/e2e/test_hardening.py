@@ -422,7 +422,7 @@ def _placed_booking(server, *, title: str, day: str, email: str, user_id: str | 
 
 
 def test_a_stranger_gets_nothing_of_someone_elses_booking(server):
-    from storefront.services.booking import links as booking_links
+    from storefront.services.messaging import links as booking_links
 
     placed = _placed_booking(
         server, title="Forged view bouncer", day="2031-06-02", email="private.person@example.com"

@@ -9,7 +9,7 @@ from sqlmodel import Session
 
 from storefront.db import make_engine
 from storefront.models import BusinessSettings
-from storefront.services.catalog import cache as catalog_cache  # noqa: F401 (a settings write bumps the cache)
+from storefront.services import cache as catalog_cache  # noqa: F401 (a settings write bumps the cache)
 from tests.e2e.helpers import sq
 
 pytestmark = pytest.mark.e2e

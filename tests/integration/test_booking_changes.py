@@ -16,8 +16,8 @@ from sqlmodel import select
 from storefront.models import AuditLog, Booking, BookingItem, BusinessSettings, NotificationOutbox
 from storefront.services import audit
 from storefront.services.booking import availability, changes
-from storefront.services.booking import links as booking_links
 from storefront.services.booking.changes import BookingChangeError
+from storefront.services.messaging import links as booking_links
 from storefront.services.messaging import outbox
 from tests.factories import booking_statuses, line, make_service, make_user, place
 

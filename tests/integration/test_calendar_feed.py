@@ -1,4 +1,4 @@
-"""The calendar subscription of admins and staff (services/operations/calendar_feed.py) on SQLite and
+"""The calendar subscription of admins and staff (services/accounts/calendar_feed.py) on SQLite and
 PostgreSQL: the feed parsed with icalendar lists the day's bookings at Europe/Belgrade times with
 the zone's VTIMEZONE; a revoked, replaced, demoted or deleted member's address is None (the
 route's 404)."""
@@ -23,8 +23,8 @@ from storefront.models import (
     TwoFactor,
     User,
 )
-from storefront.services.operations import calendar_feed
-from storefront.services.operations.calendar_feed import CalendarFeedError
+from storefront.services.accounts import calendar_feed
+from storefront.services.accounts.calendar_feed import CalendarFeedError
 
 NOW = datetime(2026, 7, 1, 8, 0, tzinfo=UTC)  # a Wednesday, 10:00 in Prishtina
 DAY = "2026-07-04"

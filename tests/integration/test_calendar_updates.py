@@ -14,7 +14,7 @@ from icalendar import Calendar
 
 from storefront.services.booking import admin as admin_bookings
 from storefront.services.booking import changes
-from storefront.services.booking import links as booking_links
+from storefront.services.messaging import links as booking_links
 from storefront.services.messaging import outbox
 from tests.factories import line, make_service, make_user, place
 

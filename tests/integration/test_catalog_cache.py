@@ -1,4 +1,4 @@
-"""The public catalogue's cache on SQLite and PostgreSQL (services/catalog/cache.py): a page's
+"""The public catalogue's cache on SQLite and PostgreSQL (services/cache.py): a page's
 shapes are built once, not per visitor; any committed change of the catalogue (an admin's
 toggle, a bulk statement, a banner, the business settings) raises the version in the same
 transaction and shows at once in this worker, and in another worker within its bound; an
@@ -16,12 +16,12 @@ from storefront.db import in_transaction
 from storefront.models import BusinessSettings, Service
 from storefront.models.operations import CacheVersion
 from storefront.services import business
+from storefront.services import cache as catalog_cache
 from storefront.services.booking import cart
+from storefront.services.cache import CACHE, CATALOGUE, MISSING, CatalogueCache
 from storefront.services.catalog import banner_admin, banners
-from storefront.services.catalog import cache as catalog_cache
 from storefront.services.catalog import listing as catalog_list
 from storefront.services.catalog import public as catalog
-from storefront.services.catalog.cache import CACHE, CATALOGUE, MISSING, CatalogueCache
 from tests.factories import make_service, make_user
 
 

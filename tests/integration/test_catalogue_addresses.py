@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from storefront.models import Service
+from storefront.services import cache as catalog_cache
 from storefront.services.catalog import addresses
-from storefront.services.catalog import cache as catalog_cache
 from storefront.services.catalog.addresses import NOT_FOUND, SERVE, Answer
 from tests.factories import make_service
 from tests.integration import test_catalog_admin as catalog_tests

@@ -11,10 +11,11 @@ from datetime import UTC, datetime
 import pytest
 
 from storefront.models import User
-from storefront.services.booking import book_service, cart, placing
-from storefront.services.booking import links as booking_links
+from storefront.services.booking import cart, placing
 from storefront.services.booking import views as booking_views
 from storefront.services.booking.lines import BookingError
+from storefront.services.catalog import public as catalog
+from storefront.services.messaging import links as booking_links
 from tests.factories import contact, line, make_service
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
@@ -90,7 +91,7 @@ def test_a_time_is_set_only_while_the_slot_is_free(session):
 def test_the_booking_screen_id_rules(session):
     offer = make_service(session, title="Offer")
     session.commit()
-    assert book_service.service_to_book(session=session, service_ref=f"  {offer.id} ").id == str(
+    assert catalog.service_to_book(session=session, service_ref=f"  {offer.id} ").id == str(
         offer.id
     )
     for ref, code in (
@@ -100,8 +101,8 @@ def test_the_booking_screen_id_rules(session):
         (str(uuid.uuid4()), "not_found"),
         ("noslughere", "not_found"),
     ):
-        with pytest.raises(book_service.ServiceRefError) as error:
-            book_service.service_to_book(session=session, service_ref=ref)
+        with pytest.raises(catalog.ServiceRefError) as error:
+            catalog.service_to_book(session=session, service_ref=ref)
         assert error.value.code == code
 
 

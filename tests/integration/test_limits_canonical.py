@@ -18,9 +18,9 @@ from storefront.services.accounts import auth, first_admin, password_reset
 from storefront.services.booking import admin as admin_bookings
 from storefront.services.booking import changes
 from storefront.services.booking.lines import BookingError
-from storefront.services.booking.links import sign_view_key
 from storefront.services.messaging import contact_form as contact
 from storefront.services.messaging import outbox
+from storefront.services.messaging.links import sign_view_key
 from storefront.settings import get_settings
 from tests.conftest import BACKENDS, create_database, migrate
 from tests.factories import line, make_service, make_user, place

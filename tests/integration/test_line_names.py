@@ -14,7 +14,7 @@ from storefront.models import Booking, BookingItem, NotificationOutbox, Service
 from storefront.seed import load_demo
 from storefront.services import business, content
 from storefront.services.booking import cart
-from storefront.services.booking import ics as booking_calendar
+from storefront.services.messaging import ics as booking_calendar
 from storefront.services.messaging import notify, outbox
 from tests.factories import line, place
 

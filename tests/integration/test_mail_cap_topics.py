@@ -15,8 +15,8 @@ from sqlmodel import select
 from storefront.models import BusinessSettings, NotificationOutbox
 from storefront.services.booking import admin as admin_bookings
 from storefront.services.booking import changes
-from storefront.services.booking.links import sign_view_key
 from storefront.services.messaging import outbox
+from storefront.services.messaging.links import sign_view_key
 from storefront.services.operations import reminders
 from storefront.settings import get_settings
 from tests.factories import line, make_service, make_user, place

@@ -14,8 +14,8 @@ import storefront.storefront  # noqa: F401  (registers every page and state)
 from storefront import i18n
 from storefront.i18n import _
 from storefront.models import Service, ServiceCategory
+from storefront.services.cache import CACHE
 from storefront.services.catalog import showcase
-from storefront.services.catalog.cache import CACHE
 from storefront.state.mascots import DETAILS_FAILED, NO_DETAILS, MascotsState
 
 META = {

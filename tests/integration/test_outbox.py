@@ -20,9 +20,9 @@ from sqlmodel import select
 
 from storefront.db import make_engine
 from storefront.models import Booking, BookingItem, NotificationOutbox, utcnow
-from storefront.services.booking.links import verify_view_key
 from storefront.services.messaging import contact_form as contact
 from storefront.services.messaging import outbox
+from storefront.services.messaging.links import verify_view_key
 from storefront.settings import get_settings
 from tests.webhook_server import WebhookServer
 

@@ -12,8 +12,8 @@ import pytest
 from sqlmodel import select
 
 from storefront.models import NotificationOutbox, RecoveryCode, TwoFactor, User
-from storefront.services import business
-from storefront.services.accounts import auth, permissions, two_factor
+from storefront.services import business, permissions
+from storefront.services.accounts import auth, two_factor
 from storefront.services.catalog import admin as catalog_admin
 
 NOW = datetime(2026, 11, 22, 12, 0, 5, tzinfo=UTC)

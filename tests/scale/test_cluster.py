@@ -129,7 +129,7 @@ def test_a_tab_written_through_one_process_is_read_through_the_other(cluster):
 
 
 def test_an_admin_change_reaches_every_process_within_the_cache_bound(cluster):
-    """The public catalogue is cached in every worker (services/catalog/cache.py). An admin's
+    """The public catalogue is cached in every worker (services/cache.py). An admin's
     change, saved through process A, shows on pages of both processes within
     CATALOGUE_CACHE_SECONDS (1 s) plus an event's round trip."""
     from storefront.settings import Settings

@@ -256,3 +256,33 @@ def test_screens_import_from_services_only_what_needs_no_session():
                     if inspect.isfunction(item) and "session" in inspect.signature(item).parameters:
                         needing_a_session.append(f"{path.relative_to(PACKAGE)}: {item.__name__}")
     assert not needing_a_session, needing_a_session
+
+
+def _domain(module: str) -> str | None:
+    """storefront.services.booking.cart -> 'booking'; a basic (services/dates.py) -> 'basics'."""
+    parts = module.split(".")
+    if parts[:2] != ["storefront", "services"] or len(parts) < 3:
+        return None
+    return parts[2] if len(parts) > 3 else "basics"
+
+
+def domain_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        domain = _domain(module)
+        if domain is None or module == "storefront.services":
+            continue
+        graph.setdefault(domain, set())
+        for target in targets:
+            other = _domain(target)
+            if other not in {None, domain} and target != "storefront.services":
+                graph[domain].add(other)
+    return graph
+
+
+def test_the_domains_of_services_import_one_another_one_way():
+    """services/__init__.py's domains: the basics import no domain, and no two domains import
+    each other, even through a third (a circle of domains is a folder that hides one domain)."""
+    graph = domain_graph()
+    assert graph["basics"] == set(), graph["basics"]
+    assert cycles(graph) == [], graph

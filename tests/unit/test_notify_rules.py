@@ -10,8 +10,8 @@ import pytest
 from icalendar import Calendar
 
 from storefront.models import Booking, BookingItem, BusinessSettings
-from storefront.services.booking.ics import ics_for_booking
-from storefront.services.booking.links import sign_view_key, verify_view_key, view_url
+from storefront.services.messaging.ics import ics_for_booking
+from storefront.services.messaging.links import sign_view_key, verify_view_key, view_url
 from storefront.services.messaging.notify import customer_name, name_from_email, with_plus
 from storefront.services.messaging.outbox import retry_delay
 from storefront.settings import get_settings

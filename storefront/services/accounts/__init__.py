@@ -1,1 +1,2 @@
-"""Who may do what: sign-in, accounts and roles, two-factor, OAuth, password resets, the first admin, sealed secrets."""
+"""Who may do what: sign-in, accounts and roles, two-factor, OAuth, password resets, the first
+admin, sealed secrets, the staff's calendar feeds."""

@@ -24,9 +24,9 @@ from sqlmodel import Session, col, select
 from storefront import i18n, routes
 from storefront.i18n import N_, _
 from storefront.models import LoginSession, UsedSignInTicket, User, utcnow
-from storefront.services import fields, limit_keys, locks, throttle
-from storefront.services.accounts import permissions
+from storefront.services import fields, limit_keys, locks, permissions, throttle
 from storefront.services.errors import ServiceError
+from storefront.services.fields import normalize_email
 from storefront.settings import get_settings
 
 PASSWORD_MIN_LENGTH = 8
@@ -114,10 +114,6 @@ class SignedInUser:
     def is_staff(self) -> bool:
         """Staff, or an admin: the event-day screens open to them."""
         return self.role in ("staff", "admin")
-
-
-def normalize_email(email: str) -> str:
-    return str(email).strip().lower()[:255]
 
 
 def hash_token(token: str) -> str:

@@ -30,8 +30,9 @@ from storefront.db import error_summary, in_transaction
 from storefront.models import FirstAdminSetup, User, utcnow
 from storefront.services import throttle
 from storefront.services.accounts import users
-from storefront.services.accounts.auth import lock_admin_decisions, normalize_email
+from storefront.services.accounts.auth import lock_admin_decisions
 from storefront.services.errors import ServiceError
+from storefront.services.fields import normalize_email
 from storefront.settings import get_settings
 
 logger = logging.getLogger(__name__)

@@ -25,10 +25,10 @@ from storefront.services.accounts.auth import (
     end_all_sessions,
     hash_password,
     hash_token,
-    normalize_email,
 )
 from storefront.services.business import settings_row
 from storefront.services.errors import ServiceError
+from storefront.services.fields import normalize_email
 from storefront.services.messaging import mail_templates, outbox
 from storefront.services.messaging.mail_templates import RenderedMail
 from storefront.settings import get_settings

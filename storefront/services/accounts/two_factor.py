@@ -12,7 +12,7 @@ with a code. Codes are throttled like passwords (failures count, per account and
 and a code is accepted once: the 30-second step of the last code accepted is remembered.
 
 An admin setting (`BusinessSettings.admin_two_factor_required`) makes it required for every
-admin; the admin check (services/accounts/permissions.py) refuses an admin without it."""
+admin; the admin check (services/permissions.py) refuses an admin without it."""
 
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ from sqlmodel import Session, col, select
 from storefront import i18n, routes
 from storefront.i18n import _o
 from storefront.models import BusinessSettings, RecoveryCode, TwoFactor, User, utcnow
-from storefront.services import audit, business, throttle
-from storefront.services.accounts import auth, permissions
+from storefront.services import audit, business, fields, permissions, throttle
+from storefront.services.accounts import auth
 from storefront.services.accounts.sealed import seal, unseal
 from storefront.services.business import SITE_NAME
 from storefront.services.errors import ServiceError
@@ -362,7 +362,7 @@ def reset_by_operator(*, session: Session, email: str) -> None:
     """`python -m storefront.manage reset-2fa EMAIL`: an admin who lost both the authenticator
     and the recovery codes. Whoever runs the server may do it; the audit log records it with no
     actor."""
-    user = session.exec(select(User).where(User.email == auth.normalize_email(email))).first()
+    user = session.exec(select(User).where(User.email == fields.normalize_email(email))).first()
     if user is None:
         raise TwoFactorError("no_user", f"No account with the email {email!r}")
     if _enabled_row(session, user.id) is None and session.get(TwoFactor, user.id) is None:

@@ -10,11 +10,10 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services import audit, fields
-from storefront.services.accounts import permissions
-from storefront.services.accounts.auth import normalize_email
+from storefront.services import audit, fields, permissions
+from storefront.services.accounts import calendar_feed
 from storefront.services.errors import ServiceError
-from storefront.services.operations import calendar_feed
+from storefront.services.fields import normalize_email
 
 
 class RoleError(ServiceError):
@@ -40,7 +39,7 @@ def _user(session: Session, user_id: str | uuid.UUID | None) -> User | None:
 
 def check_role(*, session: Session, user_id: str | None, required_role: str = "admin") -> bool:
     """The database's answer; never what the browser says. An admin who must set up two-factor
-    sign-in first does not pass as an admin (services/accounts/permissions.py)."""
+    sign-in first does not pass as an admin (services/permissions.py)."""
     user = _user(session, user_id)
     if user is None or user.role != required_role:
         return False

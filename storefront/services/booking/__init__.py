@@ -1,1 +1,2 @@
-"""Taking and keeping bookings: the cart, checkout, pricing and placing, availability, changes, links, views, and the back office's booking screens."""
+"""Taking and keeping bookings: the cart, checkout, pricing and placing, availability, a
+customer's changes, the booking as people see it, and the back office's booking screens."""

@@ -33,14 +33,13 @@ from storefront.models import (
     User,
     utcnow,
 )
-from storefront.services import audit, dates, fields, locks
-from storefront.services.accounts import permissions
-from storefront.services.accounts.auth import normalize_email
+from storefront.services import audit, dates, fields, locks, permissions
 from storefront.services.booking import availability
 from storefront.services.booking.contact import check_fields
 from storefront.services.booking.placing import lock_services_of
 from storefront.services.booking.pricing import price_line
 from storefront.services.errors import ServiceError
+from storefront.services.fields import normalize_email
 from storefront.services.messaging import outbox
 from storefront.services.money import CENT, to_amount
 

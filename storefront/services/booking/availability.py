@@ -35,7 +35,7 @@ from storefront.models import (
     ServiceCapacity,
     utcnow,
 )
-from storefront.services.catalog.cache import OCCUPANCY, cached, from_caches
+from storefront.services.cache import OCCUPANCY, cached, from_caches
 from storefront.services.errors import ServiceError
 from storefront.settings import get_settings
 

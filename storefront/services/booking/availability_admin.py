@@ -14,8 +14,7 @@ from datetime import date, time
 from sqlmodel import Session, col, select
 
 from storefront.models import BlockedDate, Service, ServiceAvailability, utcnow
-from storefront.services import audit, dates, locks
-from storefront.services.accounts import permissions
+from storefront.services import audit, dates, locks, permissions
 from storefront.services.booking.availability import AvailabilityError, parse_clock
 from storefront.services.errors import ServiceError
 

@@ -19,8 +19,8 @@ from storefront.i18n import N_, _, ngettext
 from storefront.services import dates
 from storefront.services.booking import availability, placing, pricing
 from storefront.services.booking.lines import BookingError, BookingLine
+from storefront.services.cache import from_caches
 from storefront.services.catalog import public as catalog
-from storefront.services.catalog.cache import from_caches
 from storefront.services.money import format_price, format_price_with_unit, to_amount
 
 # Stored in the browser's cart as it is (a key, not words): translated where it is shown

@@ -2,7 +2,7 @@
 time for the same services, until the business's cutoff before it starts
 (`BusinessSettings.change_cutoff_hours`; docs/architecture.md §5, and §9.18 for why).
 
-Who may: whoever holds the booking's signed link (services/booking/links.py) or the signed-in
+Who may: whoever holds the booking's signed link (services/messaging/links.py) or the signed-in
 account that placed it, checked here from what the server knows (the key's signature, the
 caller's id as the session row says), never from what the browser claims. Anyone else is told
 the booking does not exist, as the confirmation page tells them.
@@ -38,12 +38,12 @@ from sqlmodel import Session, col, select
 from storefront.models import HOLD_STATUSES, Booking, BookingItem, BusinessSettings, utcnow
 from storefront.services import audit, business, dates
 from storefront.services.booking import availability
-from storefront.services.booking import links as booking_links
 from storefront.services.booking.lines import BookingError, BookingLine
 from storefront.services.booking.placing import check_lines_free
 from storefront.services.booking.placing import lock_services_of as lock_booking_services
 from storefront.services.errors import ServiceError
 from storefront.services.locks import is_lock_timeout
+from storefront.services.messaging import links as booking_links
 from storefront.services.messaging import outbox
 
 # The statuses a customer may still change; on the way, completed and cancelled they may not.

@@ -43,7 +43,6 @@ from storefront.models import (
 from storefront.models.kinds import read_details
 from storefront.models.service_details import own_hours
 from storefront.services import business, limit_keys, locks
-from storefront.services.accounts.auth import normalize_email
 from storefront.services.booking import availability
 from storefront.services.booking.contact import Contact, clean_contact
 from storefront.services.booking.lines import (
@@ -54,8 +53,9 @@ from storefront.services.booking.lines import (
     check_line_time,
 )
 from storefront.services.booking.pricing import bookable_services, line_name, price_line
+from storefront.services.cache import OCCUPANCY
 from storefront.services.catalog import public as catalog
-from storefront.services.catalog.cache import OCCUPANCY
+from storefront.services.fields import normalize_email
 from storefront.services.messaging import outbox
 from storefront.settings import get_settings
 

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from storefront.models import (
     Service,
 )
+from storefront.models.service_details import own_hours
 from storefront.services import content
 from storefront.services.booking import availability
 from storefront.services.booking.lines import (
@@ -19,7 +20,8 @@ from storefront.services.booking.lines import (
     check_line_count,
     check_line_shape,
 )
-from storefront.services.money import CENT
+from storefront.services.catalog.public import ServiceView
+from storefront.services.money import CENT, format_price
 from storefront.settings import get_settings
 
 
@@ -124,3 +126,19 @@ def line_name(service: Service) -> str:
     meta = service.meta if isinstance(service.meta, dict) else {}
     title = content.text(service.translations, "title", service.title)
     return content.line_name(title, service.kind, meta.get("type"))
+
+
+def booking_total_label(service: ServiceView, duration_hours: int) -> str:
+    """The booking screen's total: price x hours for a service priced per hour (the spec's
+    reading; a package's own length, when it has one), the price for one priced per event
+    (docs/architecture.md §9.9)."""
+    if service.price is None:
+        return ""
+    return format_price(
+        price_line(
+            price=service.price,
+            price_unit=service.price_unit,
+            quantity=1,
+            duration_hours=own_hours(service.details) or duration_hours,
+        )
+    )

@@ -18,12 +18,11 @@ from storefront.models import (
     BookingItem,
     utcnow,
 )
-from storefront.services import business, dates
-from storefront.services.accounts import permissions
+from storefront.services import business, dates, permissions
 from storefront.services.booking import changes as booking_changes
-from storefront.services.booking import links as booking_links
 from storefront.services.booking.contact import event_type_label
-from storefront.services.booking.ics import ics_for_booking
+from storefront.services.messaging import links as booking_links
+from storefront.services.messaging.ics import ics_for_booking
 from storefront.services.money import CENT, format_price
 from storefront.settings import get_settings
 

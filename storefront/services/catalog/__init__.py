@@ -1,1 +1,2 @@
-"""What the site offers: the public catalogue, its cache, the back office's service and banner management, showcase pages, SEO and catalogue addresses."""
+"""What the site offers: the public catalogue, the back office's service and banner management,
+the showcase pages, SEO and the answers to catalogue addresses."""

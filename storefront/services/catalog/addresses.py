@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from storefront import i18n, routes
-from storefront.services.booking import book_service
+from storefront.services.cache import from_caches
 from storefront.services.catalog import public as catalog
 from storefront.services.catalog import seo
-from storefront.services.catalog.cache import from_caches
 
 
 @dataclass(frozen=True)
@@ -103,11 +102,11 @@ def entry_of(path: str) -> Entry | str | None:
 def answer(entry: Entry, *, session: Session) -> Answer:
     """How the server answers `entry` (see the module's docstring), judged as its page judges
     it: the service's page shows an active, published service of a kind with a page of its own
-    (state/theme.py); the booking screen any active, published one (book_service.service_to_book)."""
+    (state/theme.py); the booking screen any active, published one (catalog.service_to_book)."""
     if entry.booking:
         try:
-            view = book_service.service_to_book(session=session, service_ref=entry.key)
-        except book_service.ServiceRefError:
+            view = catalog.service_to_book(session=session, service_ref=entry.key)
+        except catalog.ServiceRefError:
             return NOT_FOUND
     else:
         view = catalog.get_public_service(session=session, service_id=entry.key)

@@ -36,8 +36,7 @@ from storefront.models import (
 from storefront.models.catalog import ServiceRevision, ServiceSlugRedirect
 from storefront.models.kinds import DetailField, read_details, validate_details
 from storefront.models.service_details import AddOn, PriceLine, dump_details
-from storefront.services import audit, content
-from storefront.services.accounts import permissions
+from storefront.services import audit, content, permissions
 from storefront.services.catalog.public import default_price_unit
 from storefront.services.errors import ServiceError
 from storefront.services.media import storage

@@ -16,8 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from storefront.models import Banner, BannerItem, utcnow
-from storefront.services import audit, content
-from storefront.services.accounts import permissions
+from storefront.services import audit, content, permissions
 from storefront.services.errors import ServiceError
 from storefront.services.media import storage
 

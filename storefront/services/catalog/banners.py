@@ -8,7 +8,7 @@ from sqlmodel import Session, col, select
 
 from storefront.models import Banner, BannerItem
 from storefront.services import content
-from storefront.services.catalog.cache import cached
+from storefront.services.cache import cached
 
 HOME_BANNER = "Home Page Main Banner"
 # Photo galleries are stored as banners named "gallery-<name>" (see seed/loader.py).

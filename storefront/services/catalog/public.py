@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
@@ -24,7 +25,8 @@ from storefront.models.service_details import (
     own_hours,
 )
 from storefront.services import content
-from storefront.services.catalog.cache import cached, from_caches
+from storefront.services.cache import cached, from_caches
+from storefront.services.errors import ServiceError
 
 
 def default_price_unit(*, kind: str, slug: str) -> str:
@@ -189,3 +191,45 @@ def moved_to(key: str, view: ServiceView) -> str | None:
     except ValueError:
         return view.slug if key != view.slug else None
     return None
+
+
+# --- the service a booking screen names ---------------------------------------------------------------------
+
+UUID_PATTERN = re.compile(
+    r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE
+)
+
+
+class ServiceRefError(ServiceError):
+    """Codes: missing_id ('No service ID provided'), bad_format (details['given']),
+    not_found."""
+
+    CODES = {
+        "bad_format": "Invalid service ID",
+        "missing_id": "No service ID provided",
+        "not_found": "Service not found",
+    }
+
+
+def service_to_book(*, session: Session, service_ref: str) -> ServiceView:
+    """docs/product.md §5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it
+    is a slug; then it must be a UUID of an active, published service. A slug with hyphens (the
+    service pages' own Book links use them) is looked up too before the id is called malformed
+    (issue 20, item 9; README 'Bookings')."""
+    ref = str(service_ref or "").strip()[:200]
+    if not ref:
+        raise ServiceRefError("missing_id", "No service ID provided")
+    if "-" not in ref:
+        found = get_public_service(session=session, service_id=ref)
+        if found is None:
+            raise ServiceRefError("not_found", "Service not found")
+        return found
+    if not UUID_PATTERN.match(ref):
+        found = get_public_service(session=session, service_id=ref)
+        if found is not None:
+            return found
+        raise ServiceRefError("bad_format", "Invalid service ID", given=ref)
+    found = get_public_service(session=session, service_id=ref)
+    if found is None:
+        raise ServiceRefError("not_found", "Service not found")
+    return found

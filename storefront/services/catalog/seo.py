@@ -14,8 +14,8 @@ from sqlmodel import Session
 
 from storefront import i18n, routes
 from storefront.services import business
+from storefront.services.cache import cached
 from storefront.services.catalog import public as catalog
-from storefront.services.catalog.cache import cached
 from storefront.services.money import to_amount
 from storefront.settings import get_settings
 

@@ -19,8 +19,8 @@ from storefront.models.service_details import (
     WeddingOfferDetails,
     details_as,
 )
+from storefront.services.cache import cached
 from storefront.services.catalog.banners import BannerCard, active_banner_items, gallery_items
-from storefront.services.catalog.cache import cached
 from storefront.services.catalog.public import ServiceView, get_public_service, list_public_services
 from storefront.services.errors import ServiceError
 from storefront.services.money import format_price, format_price_with_unit, to_amount

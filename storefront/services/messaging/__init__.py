@@ -1,1 +1,2 @@
-"""Messages that leave the site: mail, its templates, the notification outbox (WhatsApp, mail), the contact form."""
+"""Messages that leave the site: mail and its templates, the notification outbox (WhatsApp,
+mail), a booking's calendar file and signed link, the contact form."""

@@ -41,11 +41,11 @@ from storefront import i18n
 from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import Booking, BookingItem, BusinessSettings, User, utcnow
 from storefront.services import dates, fields
-from storefront.services.booking.ics import MIME_TYPE, ics_for_booking, mail_method
-from storefront.services.booking.links import view_url
 from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
 from storefront.services.messaging import mail, mail_templates
+from storefront.services.messaging.ics import MIME_TYPE, ics_for_booking, mail_method
+from storefront.services.messaging.links import view_url
 from storefront.services.money import CENT, format_price, format_price_with_unit
 from storefront.settings import get_settings
 

@@ -1,1 +1,2 @@
-"""Running the business day to day: the day sheet, the week, reminders, calendar feeds, the dashboard, backups, housekeeping, health."""
+"""Running the business day to day: the day sheet, the week, reminders, the dashboard,
+backups, housekeeping, health."""

@@ -68,8 +68,8 @@ from sqlmodel import Session, col, select
 from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import BusinessSettings, utcnow
 from storefront.models.operations import Backup
-from storefront.services import business, dates
-from storefront.services.accounts import permissions, sealed
+from storefront.services import business, dates, permissions
+from storefront.services.accounts import sealed
 from storefront.services.errors import ServiceError
 from storefront.services.media import storage
 from storefront.services.media.images import StorageError, sniff

@@ -27,8 +27,7 @@ from storefront.models import (
     kinds,
     utcnow,
 )
-from storefront.services import audit, dates, fields
-from storefront.services.accounts import permissions
+from storefront.services import audit, dates, fields, permissions
 from storefront.services.booking.admin import AdminBookingError, service_days, staff_statuses
 from storefront.services.booking.admin_list import _day_start_utc
 from storefront.services.booking.contact import event_type_label

@@ -9,8 +9,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _o
 from storefront.models import HOLD_STATUSES, Booking, BookingItem, utcnow
-from storefront.services import dates
-from storefront.services.accounts import permissions
+from storefront.services import dates, permissions
 from storefront.services.booking.admin import AdminBookingError
 from storefront.services.booking.admin_list import _day_start_utc
 

@@ -34,8 +34,7 @@ from sqlmodel import Session, col, select
 from storefront import i18n, routes
 from storefront.i18n import _o, office_ngettext
 from storefront.models import Booking, BookingItem, CalendarFeed, User, utcnow
-from storefront.services import audit, dates
-from storefront.services.accounts import permissions
+from storefront.services import audit, dates, permissions
 from storefront.services.business import settings_row
 from storefront.services.errors import ServiceError
 from storefront.services.messaging import notify
