@@ -121,7 +121,7 @@ translations-check: install-dev
 	$(BIN)/pybabel compile --statistics -D office -l sq -d $(CATALOGS) \
 		-i $(CATALOGS)/sq/LC_MESSAGES/office.po -o /dev/null
 
-# Every test, in about 7 minutes on 2 cores: the unit and integration tests on both databases,
+# Every test, in about 14 minutes on 2 cores: the unit and integration tests on both databases,
 # then the faults, the browser tests (one frontend build, shared with the two-process suite) and
 # the two-process suite. TEST_WORKERS processes run the independent suites side by side; each
 # stage prints its slowest tests.
