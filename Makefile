@@ -1,6 +1,6 @@
 # `make run` serves the site on http://localhost:3000; `make test` runs every test.
-# `make run-prod` runs it on WORKERS workers over shared PostgreSQL, Redis and S3 (README:
-# 'Several workers and hosts').
+# `make run-prod` runs it on WORKERS workers over shared PostgreSQL, Redis and S3
+# (docs/operations.md, 'Several workers and hosts').
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -77,8 +77,8 @@ make-admin: install
 	$(BIN)/python -m storefront.manage make-admin "$(EMAIL)"
 
 # A backup of the database and the stored images to BACKUP_URL (s3://bucket/prefix) or
-# BACKUP_DIR (data/backups when unset); TO=<folder or s3 url> for another place once. README,
-# 'Backups': the daily backup, cron, where they go.
+# BACKUP_DIR (data/backups when unset); TO=<folder or s3 url> for another place once.
+# docs/operations.md, 'Backups': the daily backup, cron, where they go.
 backup: install
 	$(PREFLIGHT)
 	$(BIN)/python -m storefront.manage backup $(if $(TO),--to "$(TO)")
@@ -121,7 +121,7 @@ translations-check: install-dev
 	$(BIN)/pybabel compile --statistics -D office -l sq -d $(CATALOGS) \
 		-i $(CATALOGS)/sq/LC_MESSAGES/office.po -o /dev/null
 
-# Every test, in about 7 minutes on 2 cores: the unit and integration tests on both databases,
+# Every test, in about 14 minutes on 2 cores: the unit and integration tests on both databases,
 # then the faults, the browser tests (one frontend build, shared with the two-process suite) and
 # the two-process suite. TEST_WORKERS processes run the independent suites side by side; each
 # stage prints its slowest tests.

@@ -9,7 +9,7 @@
       same moment: PostgreSQL's max_connections, 100 here, is shared), timed from its start.
    Prints successes, refusals, errors, deadlocks and p50/p95 latency (aim: exactly 3
    successes, 0 errors in both; p95 < 500 ms through a worker, 1a: 1b measures PostgreSQL with
-   60 guests arriving on new connections at once, README 'Bookings').
+   60 guests arriving on new connections at once, docs/performance.md, 'A burst at one slot').
 2. 20 carts of the same 3 services, each listing them in a different order, all at once:
    prints deadlocks (aim 0) and checks by query that no service is overbooked.
 

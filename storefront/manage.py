@@ -4,10 +4,10 @@ admin exists; `--new` voids it and prints another), and
 `python -m storefront.manage reset-2fa someone@example.com` (turns off the two-factor sign-in of
 an account whose authenticator and recovery codes are both lost), and
 `python -m storefront.manage backup [--to FOLDER_OR_S3_URL] [--list]` and
-`python -m storefront.manage restore BACKUP [--force]` (services/operations/backup.py; README 'Backups'),
+`python -m storefront.manage restore BACKUP [--force]` (services/operations/backup.py; docs/operations.md, 'Backups'),
 and `python -m storefront.manage reseal-secrets [--old-key -]` (seals every two-factor secret
 with the current key: once after upgrading, and after SECRETS_KEY or SECRET_KEY changed;
-services/accounts/sealed.py; README 'Security')."""
+services/accounts/sealed.py; docs/operations.md, 'Security')."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ def main() -> int:
         print("make run-prod: cannot start on several workers or hosts:", file=sys.stderr)
         for problem in found:
             print(f"  - {problem}", file=sys.stderr)
-        print("See README.md, 'Several workers and hosts'.", file=sys.stderr)
+        print("See docs/operations.md, 'Several workers and hosts'.", file=sys.stderr)
         return 2
     from storefront.settings import Settings
 

@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     # The key secrets at rest are sealed with (the admins' TOTP secrets, services/accounts/sealed.py)
     # and backup manifests are signed with, when set; else SECRET_KEY is. Set it to rotate
     # SECRET_KEY without touching what is sealed; after changing either, run
-    # `python -m storefront.manage reseal-secrets --old-key -` (README 'Security').
+    # `python -m storefront.manage reseal-secrets --old-key -` (docs/operations.md, 'Security').
     secrets_key: str | None = None
 
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'data' / 'storefront.db'}"
@@ -121,7 +121,7 @@ class Settings(BaseSettings):
     # another worker changed it: the staleness bound across workers (services/cache.py).
     catalogue_cache_seconds: float = Field(default=1.0, ge=0, le=60)
 
-    # Backups (services/operations/backup.py; README 'Backups'): `make backup` and the daily job (a
+    # Backups (services/operations/backup.py; docs/operations.md, 'Backups'): `make backup` and the daily job (a
     # business setting) write to BACKUP_URL (s3://bucket/prefix, reached with the S3_* endpoint
     # and keys) when it is set, else to the folder BACKUP_DIR (data/backups when unset). The
     # daily job starts at BACKUP_HOUR, local time (or within the next hours if no worker ran

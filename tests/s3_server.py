@@ -6,8 +6,8 @@ import json
 
 
 def create_public_bucket(client, bucket: str) -> None:
-    """A bucket anyone may read, as the operator sets it up for the site's images (README,
-    `STORAGE_BACKEND`)."""
+    """A bucket anyone may read, as the operator sets it up for the site's images
+    (docs/operations.md, 'Configuration': the `S3_*` settings)."""
     client.create_bucket(Bucket=bucket)
     policy = {
         "Version": "2012-10-17",

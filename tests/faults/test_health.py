@@ -1,8 +1,8 @@
-"""`/_health` (storefront/api/health.py) through Starlette's test client on the API app, the
-same app whose routes the production build serves before Reflex's own (README, Faults): 200 when
-the database answers and 503 when it does not, with the status only (issue 18, finding 8: it
-used to tell anyone the database's host, port and role during an outage); the reasons go to the
-log and the admin dashboard."""
+"""`/_health` (storefront/api/health.py) through Starlette's test client on the API app, the same
+app whose routes the production build serves before Reflex's own (docs/operations.md, 'Faults'):
+200 when the database answers and 503 when it does not, with the status only (issue 18, finding
+8: it used to tell anyone the database's host, port and role during an outage); the reasons go
+to the log and the admin dashboard."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Secrets kept sealed at rest (issue 33, finding 3; README 'Security'): the admins' TOTP
+"""Secrets sealed at rest (issue 33, finding 3; docs/operations.md, 'Security'): the admins' TOTP
 secrets (`two_factor.secret`) are stored encrypted with a key that is not in the database, so a
 copy of the database (a backup, a dump, a read through SQL injection) does not give anyone a
 second factor.

@@ -781,7 +781,7 @@ def update_booking(
     rate x quantity per event) and the total is their sum, unless the admin set one by hand; the
     new times are re-checked for capacity while the booking holds units; a line moved into the
     past needs `confirm_past`. The address is required when the booking has one (the booking
-    screen does not ask for it; README 'Bookings without an address')."""
+    screen does not ask for it; docs/product.md, 'Bookings without an address')."""
     target = _booking_id(booking_id)
     now = now or utcnow()
 

@@ -215,7 +215,7 @@ def service_to_book(*, session: Session, service_ref: str) -> ServiceView:
     """docs/product.md §5's id rules for `/services/{serviceId}/book`: trimmed; without a hyphen it
     is a slug; then it must be a UUID of an active, published service. A slug with hyphens (the
     service pages' own Book links use them) is looked up too before the id is called malformed
-    (issue 20, item 9; README 'Bookings')."""
+    (issue 20, item 9; docs/product.md, 'Bookings')."""
     ref = str(service_ref or "").strip()[:200]
     if not ref:
         raise ServiceRefError("missing_id", "No service ID provided")

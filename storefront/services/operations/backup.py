@@ -1,4 +1,4 @@
-"""Backups (issue 22, item 7; README 'Backups'): the database and the stored images, written to
+"""Backups (issue 22, item 7; docs/operations.md, 'Backups'): the database and images, written to
 a folder or an S3 bucket, and put back into an empty database.
 
 A backup is a folder (or a prefix of keys) named `backup-{UTC time}-{id}` holding:

@@ -11,7 +11,7 @@ IMMEDIATE`. A missing row is created with INSERT ... ON CONFLICT DO NOTHING, so 
 runners cannot both win either. A run that dies half-way simply leaves the rest to the next
 period: every job is an idempotent DELETE in its own transaction.
 
-What goes (retention in README, 'Housekeeping'):
+What goes (retention in docs/operations.md, 'Housekeeping'):
 - sign-in sessions past their absolute or idle expiry (they can never be used again);
 - used sign-in tickets past their expiry (a ticket is refused after it anyway);
 - password reset links expired more than HOUSEKEEPING_RETENTION_DAYS ago;
