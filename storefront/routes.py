@@ -59,6 +59,12 @@ def with_id(route: str, value: str) -> str:
     return head + str(value) + tail.partition("]")[2]
 
 
+def stem(route: str) -> str:
+    """What comes before the `[param]` of `route`: '/services/edit/[service_id]' ->
+    '/services/edit/' (a page adds the id's Var to it)."""
+    return route.partition("[")[0]
+
+
 # Plain HTTP routes (storefront/api/).
 AUTH_COMPLETE = "/api/auth/complete"
 AUTH_SIGN_OUT = "/api/auth/sign-out"

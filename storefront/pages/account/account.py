@@ -99,7 +99,7 @@ def _service_card(service: dict) -> rx.Component:
         ),
         rx.link(
             _("Edit"),
-            href=i18n.prefix() + "/services/edit/" + service["id"],
+            href=i18n.prefix() + routes.stem(routes.SERVICE_EDIT) + service["id"],
             class_name="mt-2 inline-block text-fuchsia-700 font-medium underline",
         ),
         class_name=CARD,
@@ -304,7 +304,7 @@ def _booking_row(booking: dict) -> rx.Component:
             0,
             rx.link(
                 booking["reference"],
-                href=i18n.prefix() + "/booking-confirmation/" + booking["id"],
+                href=i18n.prefix() + routes.stem(routes.BOOKING_CONFIRMATION) + booking["id"],
                 class_name="font-mono text-sm",
                 data_testid="order-link",
             ),
@@ -324,7 +324,7 @@ def _booking_row(booking: dict) -> rx.Component:
                 booking["changeable"] == "yes",
                 rx.link(
                     _("Change or cancel"),
-                    href=i18n.prefix() + "/booking-confirmation/" + booking["id"],
+                    href=i18n.prefix() + routes.stem(routes.BOOKING_CONFIRMATION) + booking["id"],
                     class_name="mt-2 block text-sm font-semibold text-fuchsia-700 underline",
                     data_testid="order-change",
                 ),

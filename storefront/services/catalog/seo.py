@@ -54,6 +54,14 @@ CATEGORY_PAGES = {
     routes.BOUNCERS: "bouncers",
     routes.WEDDING_TABLES: "wedding-tables",
 }
+
+
+def category_page(slug: str) -> str | None:
+    """The route of the page of the category `slug`; None when it has none (its services
+    are listed one by one)."""
+    return next((route for route, shown in CATEGORY_PAGES.items() if shown == slug), None)
+
+
 # The picture of a shared link when a page has none of its own (a static asset), per edition:
 # its words are in the edition's language.
 SHARE_IMAGES = {"sq": "/og-image.png", "en": "/og-image-en.png"}
