@@ -16,6 +16,7 @@ from storefront.components.ui import (
     success_box,
 )
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.state.account import (
     AVATAR_MAX_BYTES,
     UPLOAD_ID,
@@ -106,6 +107,7 @@ def _service_card(service: dict) -> rx.Component:
     )
 
 
+@registry.page(routes.ACCOUNT, loaders=[AccountAreaState.load])
 def dashboard() -> rx.Component:
     return account_frame(
         N_("Dashboard"),
@@ -160,6 +162,7 @@ def _avatar() -> rx.Component:
     )
 
 
+@registry.page(routes.ACCOUNT_PROFILE, loaders=[ProfileState.load, CalendarFeedState.load])
 def profile() -> rx.Component:
     return account_frame(
         N_("Profile"),
@@ -334,6 +337,7 @@ def _booking_row(booking: dict) -> rx.Component:
     )
 
 
+@registry.page(routes.ACCOUNT_ORDERS, loaders=[AccountAreaState.load])
 def orders() -> rx.Component:
     return account_frame(
         N_("Orders"),
