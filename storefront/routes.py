@@ -2,10 +2,15 @@
 once here (docs/architecture.md §2 'The page registry'), as plain data that every layer may
 read without Reflex:
 
-    OFFERS = page("/offers", N_("Offers"), description=N_("This month's offers."), sitemap=True)
+    PARTY_THEMES = page(
+        "/party-themes",
+        N_("Party Themes"),
+        description=N_("Every party theme we decorate, with its price."),
+        sitemap=True,
+    )
 
 - `title`, `description`: msgids (`N_()` on the site, `N_o()` in the back office), translated
-  where the page is built. The title shows in the tab ('Offers | Magic Events'; "" is the
+  where the page is built. The title shows in the tab ('Party Themes | Magic Events'; "" is the
   site's name alone); the description is the page's meta description (search results, link
   previews; "" says the site's tagline). A page whose copy repeats it reads it from here
   (`declared(route).description`).
@@ -18,12 +23,13 @@ read without Reflex:
   or the back office's ('/admin/x', '/sq/admin/x').
 
 The page module draws it and attaches its component and its own on-load events to the same
-record with `@page(route, loaders=[...])` (storefront/pages/registry.py), which also registers
-it in the app in every language of `languages`."""
+record with `@registry.page(route, loaders=[...])` (storefront/pages/registry.py), and
+`registry.register_all` adds it to the app in every language of `languages`
+(docs/extending.md, 'Add a public page')."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from storefront import i18n
@@ -52,7 +58,6 @@ class Page:
     on_load: tuple[Any, ...] | None = None
     shown_title: Any = None
     head: Any = None
-    extras: dict[str, Any] = field(default_factory=dict)
 
     @property
     def back_office(self) -> bool:

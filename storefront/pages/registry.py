@@ -3,8 +3,8 @@ and how every declared page is added to the app, in each of its languages.
 
 A page module draws its page and attaches it to its record:
 
-    @page(routes.OFFERS, loaders=[OffersState.load])
-    def offers_page() -> rx.Component: ...
+    @registry.page(routes.PARTY_THEMES, loaders=[PartyThemesState.load])
+    def party_themes() -> rx.Component: ...
 
 `register_all(app)` (storefront/storefront.py) imports every module of the pages' folders, so
 nothing else names a page, and refuses to start while a declared page has no component.
@@ -95,7 +95,7 @@ def register(app: rx.App, record: routes.Page) -> None:
     if record.component is None:
         raise LookupError(
             f"{record.route} is declared in storefront/routes.py but no page draws it: "
-            f"decorate its page function with @page(routes...) (storefront/pages/registry.py)"
+            f"decorate its page function with @registry.page(...) (storefront/pages/registry.py)"
         )
     for lang in record.languages:
         with i18n.using(lang):
