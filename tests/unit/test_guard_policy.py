@@ -75,7 +75,7 @@ def test_every_state_of_the_app_declares_its_access():
     assert not undeclared, f"declare who may send their events (state/access.py): {undeclared}"
 
 
-def _handler_states(events) -> list[type]:
+def handler_states(events) -> list[type]:
     states = []
     for event in events:
         handler = getattr(event, "handler", event)
@@ -94,7 +94,7 @@ def test_every_on_load_handler_of_a_public_page_belongs_to_a_public_state():
         handlers = [getattr(e, "handler", e) for e in events]
         if any(getattr(getattr(h, "fn", None), "__name__", "") in guarded for h in handlers):
             continue
-        for state in _handler_states(events):
+        for state in handler_states(events):
             checked += 1
             assert state is not None and guard.access_of(state) == "public", (
                 f"/{route} is open to guests, but its on-load runs {state.__name__ if state else '?'}"
@@ -133,7 +133,7 @@ def public_page_states() -> set[type]:
     load: the ones every public page shares, and each page's own."""
     events = [*registry.SHARED_LOADS["public"]]
     events += [loader for page in routes.pages(access="public") for loader in page.loaders]
-    return set(_handler_states(events))
+    return set(handler_states(events))
 
 
 def catalogue_only_problems(states) -> list[str]:

@@ -19,7 +19,7 @@ from storefront.services.catalog import seo
 from storefront.state import access, guard
 from storefront.state.auth import AdminState, AuthState
 from tests.unit.recipes import app_with, catalogs_with, load_events_at, page_at
-from tests.unit.test_guard_policy import _handler_states
+from tests.unit.test_guard_policy import handler_states
 
 ROUTE = "/admin/recipe-lantern-stock"
 TITLE = "Lantern Stock"
@@ -88,7 +88,7 @@ def check(app: rx.App) -> None:
     # The page asks for an admin first; every event it loads with needs an admin.
     events = load_events_at(app, ROUTE, "en")
     assert events[0].fn.__name__ == AuthState.require_admin.fn.__name__
-    states = _handler_states(events[1:])
+    states = handler_states(events[1:])
     open_to_others = [s.__name__ for s in states if access.allows(guard.access_of(s), "u", "user")]
     assert not open_to_others, f"a signed-in account that is not an admin may use {open_to_others}"
     assert LanternStockRecipeState in states

@@ -17,7 +17,7 @@ from storefront.services import business
 from storefront.services.catalog import seo
 from storefront.state import access, guard
 from tests.unit.recipes import app_with, catalogs_with, load_events_at, page_at
-from tests.unit.test_guard_policy import _handler_states, catalogue_only_problems
+from tests.unit.test_guard_policy import catalogue_only_problems, handler_states
 
 ROUTE = "/recipe-lantern-walk"
 TITLE = "Lantern Walk"
@@ -90,7 +90,7 @@ def check(app: rx.App) -> None:
             assert isinstance(page.component(), rx.Component)
     # Served to guests: every on-load event belongs to a state a guest may use.
     events = load_events_at(app, ROUTE, i18n.DEFAULT)
-    states = _handler_states(events)
+    states = handler_states(events)
     refused = [s.__name__ for s in states if not access.allows(guard.access_of(s), "", "")]
     assert not refused, f"a guest is refused {refused}"
     assert LanternWalkRecipeState in states
