@@ -40,14 +40,13 @@ NOT_MEASURED = {"/booking-confirmation/[booking_id]"}
 
 
 def public_pages() -> list[str]:
-    """Every page a visitor can open without an account (storefront.PUBLIC_PAGES and
-    AUTH_PAGES), in both languages (issue 21: the English edition is its own prerendered page),
+    """Every page a visitor can open without an account (the public pages of the registry,
+    storefront/routes.py), in both languages (issue 21: the English edition is its own prerendered page),
     so a page added later is measured too (a layout shift on /services went unseen by four)."""
-    os.environ.setdefault("DATABASE_URL", "sqlite:///:memory:")
     from storefront import i18n
-    from storefront.storefront import AUTH_PAGES, PUBLIC_PAGES
+    from storefront import routes as registry
 
-    routes = [route for _page, route, *_rest in (*PUBLIC_PAGES, *AUTH_PAGES)]
+    routes = [page.route for page in registry.pages(access="public")]
     pages = [SAMPLES.get(route, route) for route in routes if route not in NOT_MEASURED]
     unknown = [page for page in pages if "[" in page]
     if unknown:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from urllib.parse import quote
 
 import reflex as rx
 
@@ -132,7 +131,7 @@ class AuthState(rx.State):
             path = self._path()
             # From the back office, the site's own sign-in page (the default edition's).
             lang = i18n.site_language_of(path)
-            return rx.redirect(i18n.href(f"{routes.SIGN_IN}?redirectTo={quote(path)}", lang))
+            return rx.redirect(i18n.href(auth.with_return(routes.SIGN_IN, path), lang))
         return None
 
     @rx.event
@@ -199,7 +198,7 @@ class AuthState(rx.State):
         home = self._site_href(routes.HOME)
         if home == routes.HOME:
             return post_and_leave(routes.AUTH_SIGN_OUT)
-        return post_and_leave(f"{routes.AUTH_SIGN_OUT}?redirectTo={quote(home)}")
+        return post_and_leave(auth.with_return(routes.AUTH_SIGN_OUT, home))
 
 
 @access("account")

@@ -12,14 +12,6 @@ from storefront.services.money import format_price_with_unit
 from storefront.state.access import access
 from storefront.state.base import call_service
 
-# Categories with a page of their own; the others are listed by their services.
-CATEGORY_PAGES = {
-    "magic-weddings": "/services/magic-weddings",
-    "mascots": "/services/mascots",
-    "bouncers": "/services/bouncers",
-    "wedding-tables": "/services/wedding-tables",
-}
-
 
 @access("public", catalogue_only=True)
 class ServicesIndexState(rx.State):
@@ -35,14 +27,11 @@ class ServicesIndexState(rx.State):
         categories = await call_service(catalog.list_categories)
         themes = await call_service(catalog.list_public_services, kind="theme")
         others = await call_service(catalog.list_public_services, kind="service")
+        # Categories with a page of their own; the others are listed by their services.
         self.categories = [
-            {
-                "name": c.name,
-                "description": c.description or "",
-                "href": i18n.href(CATEGORY_PAGES[c.slug]),
-            }
+            {"name": c.name, "description": c.description or "", "href": i18n.href(page)}
             for c in categories
-            if c.slug in CATEGORY_PAGES
+            if (page := seo.category_page(c.slug))
         ]
         self.themes = [_card(t, from_price=True) for t in themes]
         self.others = [_card(s) for s in others]

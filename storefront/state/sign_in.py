@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.parse import quote
 
 import reflex as rx
 
@@ -146,19 +145,19 @@ class AuthFormState(rx.State):
 
     @rx.var
     def sign_up_href(self) -> str:
-        return f"/sign-up?redirectTo={quote(self.redirect_to)}"
+        return auth.with_return(routes.SIGN_UP, self.redirect_to)
 
     @rx.var
     def sign_in_href(self) -> str:
-        return f"/sign-in?redirectTo={quote(self.redirect_to)}"
+        return auth.with_return(routes.SIGN_IN, self.redirect_to)
 
     @rx.var
     def google_href(self) -> str:
-        return f"/api/auth/oauth/google/start?redirectTo={quote(self.redirect_to)}"
+        return auth.with_return(routes.OAUTH_START.format(provider="google"), self.redirect_to)
 
     @rx.var
     def github_href(self) -> str:
-        return f"/api/auth/oauth/github/start?redirectTo={quote(self.redirect_to)}"
+        return auth.with_return(routes.OAUTH_START.format(provider="github"), self.redirect_to)
 
 
 class SignInState(AuthFormState):

@@ -6,6 +6,8 @@ import pytest
 import reflex as rx
 
 import storefront.storefront as site  # registers every page and state
+from storefront import routes
+from storefront.pages import registry
 from storefront.state import access, guard
 from storefront.state.account import AccountAreaState, ProfileState
 from storefront.state.admin_users import AdminUsersState
@@ -64,16 +66,16 @@ def test_admin_and_account_states_are_classified():
 
 
 def test_every_state_of_the_app_declares_its_access():
-    throwaway = {UnlistedState, PublicThrowawayState, ThrowawayAdminScreenState}
+    """Every state of storefront/ (the tests' throwaway states aside)."""
     undeclared = [
         cls.__name__
         for cls in access.app_states(rx.State)
-        if cls not in throwaway and access.declared(cls) is None
+        if cls.__module__.startswith("storefront.") and access.declared(cls) is None
     ]
     assert not undeclared, f"declare who may send their events (state/access.py): {undeclared}"
 
 
-def _handler_states(events) -> list[type]:
+def handler_states(events) -> list[type]:
     states = []
     for event in events:
         handler = getattr(event, "handler", event)
@@ -92,7 +94,7 @@ def test_every_on_load_handler_of_a_public_page_belongs_to_a_public_state():
         handlers = [getattr(e, "handler", e) for e in events]
         if any(getattr(getattr(h, "fn", None), "__name__", "") in guarded for h in handlers):
             continue
-        for state in _handler_states(events):
+        for state in handler_states(events):
             checked += 1
             assert state is not None and guard.access_of(state) == "public", (
                 f"/{route} is open to guests, but its on-load runs {state.__name__ if state else '?'}"
@@ -126,33 +128,53 @@ def test_no_computed_var_reads_the_router_so_an_event_loads_only_its_own_states(
     assert State._get_potentially_dirty_states() == {State}
 
 
-def test_only_public_states_that_hold_nothing_of_a_tab_are_catalogue_only():
-    """A catalogue-only state's events run without the lost-state check (state/guard.py), so it
-    may hold nothing a tab would lose: public, bound to nobody, no cookie or browser storage,
-    no substates, and only the catalogue pages' states are declared so."""
+def public_page_states() -> set[type]:
+    """The states whose events a public page of the registry (storefront/routes.py) runs on
+    load: the ones every public page shares, and each page's own."""
+    events = [*registry.SHARED_LOADS["public"]]
+    events += [loader for page in routes.pages(access="public") for loader in page.loaders]
+    return set(handler_states(events))
+
+
+def catalogue_only_problems(states) -> list[str]:
+    """Why each of `states` may not be catalogue-only: public, bound to nobody, no cookie or
+    browser storage, no substates, and loaded by a public page of the registry."""
     from reflex.istate.storage import ClientStorageBase
 
-    from storefront.state.mascots import MascotsState
-    from storefront.state.tables import TablesState
-
-    declared = {cls for cls in access.app_states(rx.State) if access.is_catalogue_only(cls)}
-    assert {cls.__name__ for cls in declared} == {
-        "MascotsState",
-        "BouncersState",
-        "HomeBannerState",
-        "BusinessState",
-        "SeoState",
-        "ServicesIndexState",
-    }
-    for cls in declared:
-        assert guard.access_of(cls) == "public" and not access.is_caller_bound(cls)
-        assert not cls.get_substates(), cls.__name__
+    allowed = public_page_states()
+    problems = []
+    for cls in states:
         stored = [
             name
             for name, var in cls.get_fields().items()
             if isinstance(var.default, ClientStorageBase)
         ]
-        assert not stored, f"{cls.__name__} keeps {stored} in the browser"
+        if guard.access_of(cls) != "public" or access.is_caller_bound(cls):
+            problems.append(f"{cls.__name__} is not a public state of nobody")
+        if cls.get_substates():
+            problems.append(f"{cls.__name__} has substates")
+        if stored:
+            problems.append(f"{cls.__name__} keeps {stored} in the browser")
+        if cls not in allowed:
+            problems.append(f"{cls.__name__} is loaded by no public page of storefront/routes.py")
+    return problems
+
+
+def test_only_public_states_that_hold_nothing_of_a_tab_are_catalogue_only():
+    """A catalogue-only state's events run without the lost-state check (state/guard.py), so it
+    may hold nothing a tab would lose: public, bound to nobody, no cookie or browser storage,
+    no substates, and it is what a public page of the registry loads (its own loader or one
+    every public page shares): nothing else to list."""
+    from storefront.state.mascots import MascotsState
+    from storefront.state.tables import TablesState
+
+    declared = {
+        cls
+        for cls in access.app_states(rx.State)
+        if access.is_catalogue_only(cls) and cls.__module__.startswith("storefront.")
+    }
+    assert {cls.__name__ for cls in declared} >= {"MascotsState", "BusinessState", "SeoState"}
+    assert catalogue_only_problems(declared) == []
     # A visitor's choices (a table's size and colour) are the tab's own: checked.
     assert access.is_catalogue_only(MascotsState) and not access.is_catalogue_only(TablesState)
     with pytest.raises(TypeError, match="catalogue_only"):

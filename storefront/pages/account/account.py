@@ -16,6 +16,7 @@ from storefront.components.ui import (
     success_box,
 )
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.state.account import (
     AVATAR_MAX_BYTES,
     UPLOAD_ID,
@@ -99,13 +100,14 @@ def _service_card(service: dict) -> rx.Component:
         ),
         rx.link(
             _("Edit"),
-            href=i18n.prefix() + "/services/edit/" + service["id"],
+            href=i18n.prefix() + routes.stem(routes.SERVICE_EDIT) + service["id"],
             class_name="mt-2 inline-block text-fuchsia-700 font-medium underline",
         ),
         class_name=CARD,
     )
 
 
+@registry.page(routes.ACCOUNT, loaders=[AccountAreaState.load])
 def dashboard() -> rx.Component:
     return account_frame(
         N_("Dashboard"),
@@ -160,6 +162,7 @@ def _avatar() -> rx.Component:
     )
 
 
+@registry.page(routes.ACCOUNT_PROFILE, loaders=[ProfileState.load, CalendarFeedState.load])
 def profile() -> rx.Component:
     return account_frame(
         N_("Profile"),
@@ -304,7 +307,7 @@ def _booking_row(booking: dict) -> rx.Component:
             0,
             rx.link(
                 booking["reference"],
-                href=i18n.prefix() + "/booking-confirmation/" + booking["id"],
+                href=i18n.prefix() + routes.stem(routes.BOOKING_CONFIRMATION) + booking["id"],
                 class_name="font-mono text-sm",
                 data_testid="order-link",
             ),
@@ -324,7 +327,7 @@ def _booking_row(booking: dict) -> rx.Component:
                 booking["changeable"] == "yes",
                 rx.link(
                     _("Change or cancel"),
-                    href=i18n.prefix() + "/booking-confirmation/" + booking["id"],
+                    href=i18n.prefix() + routes.stem(routes.BOOKING_CONFIRMATION) + booking["id"],
                     class_name="mt-2 block text-sm font-semibold text-fuchsia-700 underline",
                     data_testid="order-change",
                 ),
@@ -334,6 +337,7 @@ def _booking_row(booking: dict) -> rx.Component:
     )
 
 
+@registry.page(routes.ACCOUNT_ORDERS, loaders=[AccountAreaState.load])
 def orders() -> rx.Component:
     return account_frame(
         N_("Orders"),

@@ -6,9 +6,11 @@ from reflex.experimental.client_state import ClientStateVar
 from reflex.vars import FunctionVar, VarData
 from reflex.vars.function import ENCODE_URI_COMPONENT
 
+from storefront import routes
 from storefront.components.auth_layout import field, submit_button
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, error_box, success_box
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.pages.account.account import CARD, account_frame
 from storefront.state.auth import AuthState
 from storefront.state.security import SecurityState as S
@@ -254,6 +256,7 @@ def _two_factor() -> rx.Component:
     )
 
 
+@registry.page(routes.ACCOUNT_SECURITY, loaders=[S.load])
 def security() -> rx.Component:
     return account_frame(
         N_("Security"),

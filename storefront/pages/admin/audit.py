@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.admin_layout import (
     CARD,
     INPUT,
@@ -15,6 +16,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.ui import date_input
 from storefront.i18n import _o
+from storefront.pages import registry
 from storefront.state.admin_audit import AdminAuditState as S
 
 
@@ -87,6 +89,7 @@ def _filters() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_AUDIT, loaders=[S.load])
 def admin_audit_page() -> rx.Component:
     return admin_frame(
         _o("Audit Log"),

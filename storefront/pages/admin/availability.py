@@ -28,6 +28,7 @@ from storefront.components.ui import (
     time_input,
 )
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.services.booking.availability_admin import (
     MAX_BOOKINGS_MIN,
     REASON_MAX,
@@ -373,6 +374,7 @@ def _add_button() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_SERVICE_AVAILABILITY, loaders=[AdminAvailabilityState.load])
 def admin_availability() -> rx.Component:
     return admin_frame(
         _o("Service Availability"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.admin_layout import (
     ACCESS_DENIED,
     CARD,
@@ -26,6 +27,7 @@ from storefront.components.modal import modal
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, error_box, loaded_for_this_visit
 from storefront.i18n import _o
+from storefront.pages import registry
 from storefront.services.catalog.banner_admin import (
     DESCRIPTION_MAX,
     ITEM_DESCRIPTION_MAX,
@@ -312,6 +314,7 @@ def _confirm_delete() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_BANNERS, loaders=[AdminBannersState.load])
 def admin_banners() -> rx.Component:
     return admin_frame(
         _o("Banner Management"),

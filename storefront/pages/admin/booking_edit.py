@@ -24,6 +24,7 @@ from storefront.components.ui import (
     loading_spinner,
 )
 from storefront.i18n import N_o, _o, _s
+from storefront.pages import registry
 from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
@@ -301,6 +302,7 @@ def _confirm_past() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_BOOKING_EDIT, loaders=[S.load])
 def admin_booking_edit_page() -> rx.Component:
     return admin_frame(
         _o("Edit Booking"),

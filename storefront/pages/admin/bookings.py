@@ -20,6 +20,7 @@ from storefront.components.admin_layout import (
 from storefront.components.modal import modal
 from storefront.components.ui import date_input, error_box
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.state.admin_bookings import (
     STATUSES,
     AdminBookingsState,
@@ -383,6 +384,7 @@ def _detail() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_BOOKINGS, loaders=[AdminBookingsState.load])
 def admin_bookings_page() -> rx.Component:
     return admin_frame(
         _o("Booking Management"),

@@ -12,6 +12,7 @@ from storefront.components.admin_layout import (
     notices,
 )
 from storefront.i18n import _o
+from storefront.pages import registry
 from storefront.state.admin_bookings import STATUS_CODES, STATUS_LABELS
 from storefront.state.admin_calendar import AdminCalendarState as S
 from storefront.state.auth import AuthState
@@ -75,6 +76,7 @@ def _row(days: list, index) -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_CALENDAR, loaders=[S.load])
 def admin_calendar_page() -> rx.Component:
     return admin_frame(
         _o("Week Calendar"),

@@ -8,6 +8,7 @@ from storefront.components.admin_layout import CARD, access_denied, admin_frame
 from storefront.components.first_admin import first_admin_setup
 from storefront.components.ui import success_box
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.state.admin_dashboard import AdminDashboardState as D
 from storefront.state.auth import AuthState
 from storefront.state.first_admin import InitialAdminState
@@ -181,6 +182,16 @@ def _dashboard() -> list[rx.Component]:
     ]
 
 
+@registry.page(
+    routes.ADMIN,
+    # Also shows 'Initial Admin Setup' while no admin exists: any account may open it.
+    on_load=[
+        AuthState.require_account,
+        AuthState.keep_back_office_language,
+        InitialAdminState.open_admin,
+        D.load,
+    ],
+)
 def admin_home() -> rx.Component:
     return admin_frame(
         _o("Admin Dashboard"),

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.admin_layout import admin_frame, notices
 from storefront.components.ui import loaded_for_this_visit
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.state.admin_bookings import STATUS_LABELS
 from storefront.state.day_sheet import DaySheetState as S
 
@@ -269,6 +271,7 @@ def _print_header() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_DAY, routes.ADMIN_DAY_OF, loaders=[S.load])
 def day_sheet_page() -> rx.Component:
     return admin_frame(
         _o("Day Sheet"),

@@ -2,8 +2,10 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.admin_layout import CARD, SMALL_BUTTON, admin_frame, notices
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.state.admin_roles import RoleDebugState as S
 
 FIELDS = [
@@ -17,6 +19,7 @@ FIELDS = [
 ]
 
 
+@registry.page(routes.ADMIN_ROLE_DEBUG, loaders=[S.load])
 def role_debug_page() -> rx.Component:
     return admin_frame(
         _o("Role Debug"),

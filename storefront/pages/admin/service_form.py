@@ -7,13 +7,16 @@ from storefront.components.admin_layout import admin_frame
 from storefront.components.service_form import service_form
 from storefront.components.ui import SECONDARY_BUTTON
 from storefront.i18n import N_, _, _o
+from storefront.pages import registry
 from storefront.pages.account.account import account_frame
+from storefront.state.service_form import ServiceFormState
 
 
 def _back(href: str, label: str) -> rx.Component:
     return rx.link(label, href=href, underline="none", class_name=SECONDARY_BUTTON)
 
 
+@registry.page(routes.ADMIN_SERVICE_CREATE, loaders=[ServiceFormState.load])
 def admin_service_create() -> rx.Component:
     return admin_frame(
         _o("Create New Service"),
@@ -23,6 +26,7 @@ def admin_service_create() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_SERVICE_EDIT, loaders=[ServiceFormState.load])
 def admin_service_edit() -> rx.Component:
     return admin_frame(
         _o("Edit Service"),
@@ -32,6 +36,7 @@ def admin_service_edit() -> rx.Component:
     )
 
 
+@registry.page(routes.SERVICE_CREATE, loaders=[ServiceFormState.load])
 def account_service_create() -> rx.Component:
     return account_frame(
         N_("Create New Service"),
@@ -43,5 +48,6 @@ def account_service_create() -> rx.Component:
     )
 
 
+@registry.page(routes.SERVICE_EDIT, loaders=[ServiceFormState.load])
 def account_service_edit() -> rx.Component:
     return account_frame(N_("Edit Service"), service_form())

@@ -18,6 +18,7 @@ from storefront.components.admin_layout import (
 from storefront.components.modal import modal
 from storefront.components.ui import PRIMARY_BUTTON, loading_spinner
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.services.catalog.admin import FieldChange
 from storefront.services.catalog.listing import ServiceRow
 from storefront.state.admin_services import AdminServicesState as S
@@ -268,6 +269,7 @@ def _review_dialog() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_SERVICES, loaders=[S.load])
 def admin_services() -> rx.Component:
     return admin_frame(
         _o("Service Management"),

@@ -14,6 +14,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.ui import PRIMARY_BUTTON
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.state.admin_settings import AdminBackupState, AdminTwoFactorState
 from storefront.state.admin_settings import AdminSettingsState as S
 
@@ -187,6 +188,10 @@ def _backup_setting() -> rx.Component:
     )
 
 
+@registry.page(
+    routes.ADMIN_SETTINGS,
+    loaders=[S.load, AdminTwoFactorState.load, AdminBackupState.load],
+)
 def admin_settings_page() -> rx.Component:
     return admin_frame(
         _o("Settings"),

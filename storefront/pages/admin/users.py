@@ -16,6 +16,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.first_admin import first_admin_setup
 from storefront.i18n import N_o, _o
+from storefront.pages import registry
 from storefront.state.admin_users import CONFIRM_MAKE_ADMIN, AdminUsersState
 
 ROLE_BUTTON = (
@@ -99,6 +100,7 @@ def _confirm_make_admin() -> rx.Component:
     )
 
 
+@registry.page(routes.ADMIN_USERS, loaders=[AdminUsersState.load])
 def admin_users() -> rx.Component:
     return admin_frame(
         _o("User Management"),

@@ -10,13 +10,14 @@ from storefront.components.auth_layout import (
     submit_button,
     success_box,
 )
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.pages import registry
 from storefront.state.sign_in import ResetPasswordState, SignInState, SignUpState
 
 LINK = "text-fuchsia-700 font-semibold"
-SIGN_IN_SUBTITLE = N_("Sign in to manage your bookings and services.")
-SIGN_UP_SUBTITLE = N_("Create your account to get started.")
-RESET_SUBTITLE = N_("Enter your email and we'll send you a reset link.")
+SIGN_IN_SUBTITLE = routes.declared(routes.SIGN_IN).description  # its meta description too
+SIGN_UP_SUBTITLE = routes.declared(routes.SIGN_UP).description  # its meta description too
+RESET_SUBTITLE = routes.declared(routes.RESET_PASSWORD).description  # its meta description too
 
 
 def _oauth_buttons() -> rx.Component:
@@ -76,6 +77,7 @@ def _code_form() -> rx.Component:
     )
 
 
+@registry.page(routes.SIGN_IN, on_load=[SignInState.open_page, SignInState.open_second_step])
 def sign_in_page() -> rx.Component:
     return auth_layout(
         _("Admin Login"),
@@ -128,6 +130,7 @@ def _password_step() -> rx.Component:
     )
 
 
+@registry.page(routes.SIGN_UP, on_load=[SignUpState.open_page])
 def sign_up_page() -> rx.Component:
     return auth_layout(
         _("Create Admin Account"),
@@ -223,6 +226,10 @@ def _new_password_form() -> rx.Component:
     )
 
 
+@registry.page(
+    routes.RESET_PASSWORD,
+    on_load=[ResetPasswordState.read_link, ResetPasswordState.open_page],
+)
 def reset_password_page() -> rx.Component:
     return auth_layout(
         rx.cond(ResetPasswordState.recovery, _("Set New Password"), _("Reset Password")),

@@ -17,6 +17,7 @@ from storefront.components.ui import (
     number_input,
 )
 from storefront.i18n import _
+from storefront.pages import registry
 from storefront.pages.public.checkout import mail_held_notice
 from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.state.auth import AuthState
@@ -270,6 +271,7 @@ def _held_mail() -> rx.Component:
     )
 
 
+@registry.page(routes.SERVICE_BOOK, loaders=[BookServiceState.load])
 def book_service() -> rx.Component:
     return page_layout(
         rx.el.div(

@@ -17,6 +17,7 @@ from storefront.components.ui import (
     success_box,
 )
 from storefront.i18n import _
+from storefront.pages import registry
 from storefront.state.booking_view import BookingViewState
 from storefront.state.slot_picker import SlotPickerState
 
@@ -328,6 +329,7 @@ def _not_found() -> rx.Component:
     )
 
 
+@registry.page(routes.BOOKING_CONFIRMATION, loaders=[BookingViewState.load])
 def booking_confirmation() -> rx.Component:
     return page_layout(
         rx.el.div(

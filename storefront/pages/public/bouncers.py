@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront import routes
 from storefront.components.add_to_cart import add_to_cart_button
 from storefront.components.banner_strip import banner_strip
 from storefront.components.carousel import carousel
@@ -15,6 +16,7 @@ from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.pages.public.mascots import section_title
 from storefront.state.bouncers import BouncersState
 
@@ -25,7 +27,7 @@ STEPS = [
     (N_("Inflating"), N_("We inflate it and it's ready to play."), "wind", 400),
 ]
 
-INTRO = N_("Bubble houses and bouncy castles, delivered, set up and inflated at your party venue.")
+INTRO = routes.declared(routes.BOUNCERS).description  # its meta description too
 
 selected_option = ClientStateVar.create("selected_bouncer_option", default={}, global_ref=True)
 
@@ -238,6 +240,7 @@ def error_screen() -> rx.Component:
     )
 
 
+@registry.page(routes.BOUNCERS, loaders=[BouncersState.load])
 def bouncers() -> rx.Component:
     return page_layout(
         intro(),

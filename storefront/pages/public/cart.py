@@ -9,12 +9,11 @@ from storefront.components.modal import return_focus
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.pages import registry
 from storefront.state.cart import CartState
 
-SLOTS_NOTICE = N_(
-    "Time slots are available from 8 AM to 8 PM. Payment is collected at the time of service."
-)
+SLOTS_NOTICE = routes.declared(routes.CART).description  # its meta description too
 
 
 def _when(item: dict) -> rx.Component:
@@ -204,6 +203,7 @@ def _summary() -> rx.Component:
     )
 
 
+@registry.page(routes.CART, loaders=[CartState.refresh])
 def cart_page() -> rx.Component:
     return page_layout(
         page_title(_("Cart")),

@@ -17,6 +17,7 @@ from storefront.components.ui import (
     page_title,
 )
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
 from storefront.services.money import format_price
 from storefront.state.checkout import MAIL_HELD, CheckoutState
@@ -345,6 +346,7 @@ def _summary() -> rx.Component:
     )
 
 
+@registry.page(routes.CHECKOUT, loaders=[CheckoutState.load])
 def checkout_page() -> rx.Component:
     return page_layout(
         page_title(_("Checkout")),

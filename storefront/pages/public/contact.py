@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import (
     NOT_READY,
@@ -12,10 +13,11 @@ from storefront.components.ui import (
     page_title,
 )
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.state.business import BusinessState
 from storefront.state.contact import FAILURE, SUCCESS, ContactState
 
-SUBTITLE = N_("Tell us about your party and we'll send you a quote.")
+SUBTITLE = routes.declared(routes.CONTACT).description  # its meta description too
 EVENT_TYPES = [
     ("birthday", N_("Birthday")),
     ("wedding", N_("Wedding")),
@@ -160,6 +162,7 @@ def _cards() -> rx.Component:
     )
 
 
+@registry.page(routes.CONTACT, loaders=[ContactState.open_form])
 def contact() -> rx.Component:
     return page_layout(
         page_title(_("Contact"), _(SUBTITLE)),

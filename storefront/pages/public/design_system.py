@@ -2,9 +2,11 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title, section_title
 from storefront.i18n import N_, _
+from storefront.pages import registry
 
 # (the status as the demo shows it, its colours)
 BADGES = [
@@ -19,6 +21,7 @@ INPUT = (
 )
 
 
+@registry.page(routes.DESIGN_SYSTEM)
 def design_system() -> rx.Component:
     return page_layout(
         page_title(_("Design System"), _("Buttons, cards, fields and badges.")),

@@ -6,14 +6,15 @@ from storefront import i18n, routes
 from storefront.components.banner_strip import banner_strip
 from storefront.components.layout import page_layout
 from storefront.components.photo import photo
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.pages import registry
 from storefront.state.banners import HomeBannerState
 
 HERO_BUTTON = (
     "inline-flex items-center justify-center px-6 py-3 rounded-full border-2 border-fuchsia-600 "
     "font-semibold leading-6 "
 )
-INTRO = N_("Wedding decorations, mascots, bouncers and tables for your events in Kosovo.")
+INTRO = routes.declared(routes.HOME).description  # its meta description too
 
 
 def hero() -> rx.Component:
@@ -166,5 +167,6 @@ def closing_call() -> rx.Component:
     )
 
 
+@registry.page(routes.HOME, loaders=[HomeBannerState.load])
 def home() -> rx.Component:
     return page_layout(hero(), home_banner(), galleries(), closing_call())

@@ -2,18 +2,17 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import page_title
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.state.business import BusinessState
 
 TERMS = [
     (
         N_("Bookings"),
-        N_(
-            "A booking is a request for the services in your cart at the dates and times you chose. "
-            "We confirm every booking by phone or WhatsApp; until then it is pending."
-        ),
+        routes.declared(routes.TERMS).description,  # its meta description too
     ),
     (
         N_("Payment"),
@@ -48,10 +47,7 @@ TERMS = [
 PRIVACY = [
     (
         N_("What we collect"),
-        N_(
-            "The contact details and event details you give us in a booking or a quote request, and, "
-            "when you have an account, your name, email address and profile picture."
-        ),
+        routes.declared(routes.PRIVACY).description,  # its meta description too
     ),
     (
         N_("Why"),
@@ -100,9 +96,11 @@ def _document(title: str, sections: list[tuple[str, str]]) -> rx.Component:
     )
 
 
+@registry.page(routes.TERMS)
 def terms() -> rx.Component:
-    return _document(N_("Terms of Service"), TERMS)
+    return _document(routes.declared(routes.TERMS).title, TERMS)
 
 
+@registry.page(routes.PRIVACY)
 def privacy() -> rx.Component:
-    return _document(N_("Privacy Policy"), PRIVACY)
+    return _document(routes.declared(routes.PRIVACY).title, PRIVACY)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+from storefront import routes
 from storefront.components.add_to_cart import BUTTON as ADD_BUTTON
 from storefront.components.add_to_cart import add_to_cart_button
 from storefront.components.banner_strip import banner_strip
@@ -16,7 +17,8 @@ from storefront.components.modal import modal
 from storefront.components.packages import package_tabs
 from storefront.components.photo import img
 from storefront.components.ui import skeleton
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.pages import registry
 from storefront.services.catalog.showcase import NO_IMAGE
 from storefront.state.cart import CartState
 from storefront.state.mascots import MascotsState
@@ -37,10 +39,8 @@ def section_title(text: str, subtitle: str = "") -> rx.Component:
     )
 
 
-HERO_IMAGE = "/mascots-hero.webp"
-INTRO = N_(
-    "Over 40 mascot characters for birthdays, circumcision parties and school events, with activity packages for the kids."
-)
+HERO_IMAGE = routes.declared(routes.MASCOTS).image  # its shared links' picture too
+INTRO = routes.declared(routes.MASCOTS).description  # its meta description too
 
 
 def hero() -> rx.Component:
@@ -381,6 +381,7 @@ def packages() -> rx.Component:
     )
 
 
+@registry.page(routes.MASCOTS, loaders=[MascotsState.load])
 def mascots() -> rx.Component:
     return page_layout(
         hero(),

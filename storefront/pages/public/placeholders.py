@@ -4,19 +4,22 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout, placeholder_page
-from storefront.i18n import N_, _
-
-PLACEHOLDERS = {
-    "/blog": (N_("Blog"), N_("Coming soon: ideas and inspiration for your parties.")),
-    "/blog/[slug]": (N_("Blog"), N_("This article will be published soon.")),
-}
+from storefront.i18n import _
+from storefront.pages import registry
 
 
-def make_placeholder(title: str, text: str):
+def make_placeholder(route: str):
+    """The placeholder of the page at `route`: its title, and its description as its text."""
+    record = routes.declared(route)
+
     def page() -> rx.Component:
-        return placeholder_page(_(title), _(text))
+        return placeholder_page(_(record.title), _(record.description))
 
     return page
+
+
+for _route in (routes.BLOG, routes.BLOG_POST):
+    registry.page(_route)(make_placeholder(_route))
 
 
 def not_found() -> rx.Component:
@@ -31,6 +34,7 @@ def not_found() -> rx.Component:
     return page
 
 
+@registry.page(routes.NOT_FOUND)
 def not_found_page() -> rx.Component:
     """The not-found page at its own address in each edition (routes.NOT_FOUND), built ahead in
     the edition's language: what the server sends, with a 404, for an address of the catalogue

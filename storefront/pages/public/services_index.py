@@ -2,13 +2,15 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.photo import photo
 from storefront.components.ui import page_title, section_title, skeleton
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.pages import registry
 from storefront.state.services_index import ServicesIndexState
 
-SUBTITLE = N_("Everything for your party, in one place.")
+SUBTITLE = routes.declared(routes.SERVICES).description  # its meta description too
 
 
 def _category_card(category: dict) -> rx.Component:
@@ -87,6 +89,7 @@ def _grid(cards: rx.Var, card, skeleton_card, count: int, class_name: str) -> rx
     )
 
 
+@registry.page(routes.SERVICES, loaders=[ServicesIndexState.load])
 def services_index() -> rx.Component:
     return page_layout(
         page_title(_("Services"), _(SUBTITLE)),

@@ -8,6 +8,8 @@ from storefront.components.layout import page_layout
 from storefront.components.photo import img
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, loading_spinner
 from storefront.i18n import N_, _
+from storefront.pages import registry
+from storefront.pages.head import theme_head
 from storefront.state.cart import CartState, adding
 from storefront.state.theme import ThemeState
 
@@ -222,6 +224,14 @@ def _missing() -> rx.Component:
     )
 
 
+@registry.page(
+    routes.SERVICE_DETAIL,
+    routes.THEMED_DECORATION,
+    loaders=[ThemeState.load],
+    # Titled and described by the service itself once it is loaded (or 'Theme Not Found').
+    title=ThemeState.page_title,
+    head=theme_head,
+)
 def theme_page() -> rx.Component:
     return page_layout(
         rx.match(ThemeState.status, ("found", _found()), ("missing", _missing()), loading_spinner())

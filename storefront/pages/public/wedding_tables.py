@@ -2,15 +2,15 @@
 
 import reflex as rx
 
+from storefront import routes
 from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, page_title
 from storefront.i18n import N_, _
+from storefront.pages import registry
 from storefront.state.cart import adding
 from storefront.state.tables import TablesState
 
-ABOUT = N_(
-    "We offer white and black tables, 60cm or 80cm across, with tablecloths, delivery and setup at your venue. Pair them with balloon decorations for the complete look."
-)
+ABOUT = routes.declared(routes.WEDDING_TABLES).description  # its meta description too
 COLOR_LABELS = [("white", N_("White")), ("black", N_("Black"))]
 # The number for bookings under the page's copy (shown as it is in every language).
 BOOKING_PHONE = "+383 44 000 000"
@@ -159,6 +159,7 @@ def _marketing() -> rx.Component:
     )
 
 
+@registry.page(routes.WEDDING_TABLES, loaders=[TablesState.load])
 def wedding_tables() -> rx.Component:
     return page_layout(
         page_title(_("Wedding Tables"), _("Elegant tables for every occasion.")),

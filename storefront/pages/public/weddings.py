@@ -14,11 +14,12 @@ from storefront.components.ui import (
     number_input,
     section_title,
 )
-from storefront.i18n import N_, _
+from storefront.i18n import _
+from storefront.pages import registry
 from storefront.state.cart import CartState, adding
 from storefront.state.weddings import PEOPLE_FIELD_LENGTH, WeddingOffer, WeddingsState
 
-INTRO = N_("Magical decorations for the most beautiful day of your life.")
+INTRO = routes.declared(routes.WEDDINGS).description  # its meta description too
 
 
 def hero() -> rx.Component:
@@ -180,6 +181,7 @@ def detail_modal() -> rx.Component:
     )
 
 
+@registry.page(routes.WEDDINGS, loaders=[WeddingsState.load])
 def weddings() -> rx.Component:
     return page_layout(
         hero(),

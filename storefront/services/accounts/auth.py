@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import jwt
 from pwdlib import PasswordHash
@@ -508,6 +508,12 @@ def cookie_max_age(token_remember: bool) -> int | None:
 
 
 DEFAULT_AFTER_SIGN_IN = "/admin"
+
+
+def with_return(route: str, redirect_to: str) -> str:
+    """The address of `route` (a sign-in screen, an OAuth start) that leads on to
+    `redirect_to` afterwards: '/sign-up?redirectTo=%2Faccount'."""
+    return f"{route}?redirectTo={quote(redirect_to)}"
 
 
 def safe_redirect(target: str | None, default: str = DEFAULT_AFTER_SIGN_IN) -> str:

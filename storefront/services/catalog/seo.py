@@ -19,20 +19,14 @@ from storefront.services.catalog import public as catalog
 from storefront.services.money import to_amount
 from storefront.settings import get_settings
 
-# Pages worth finding, in the order the sitemap lists them. The cart, checkout, booking and
-# sign-in screens hold nothing to find; the design-system page is a demo for the team.
-SITEMAP_PAGES = (
-    routes.HOME,
-    routes.SERVICES,
-    routes.WEDDINGS,
-    routes.MASCOTS,
-    routes.BOUNCERS,
-    routes.WEDDING_TABLES,
-    routes.CONTACT,
-    routes.BLOG,
-    routes.TERMS,
-    routes.PRIVACY,
-)
+
+def sitemap_routes() -> tuple[str, ...]:
+    """The pages worth finding, declared with `sitemap=True` in storefront/routes.py, in the
+    order declared there. The cart, checkout, booking and sign-in screens hold nothing to find;
+    the design-system page is a demo for the team."""
+    return tuple(page.route for page in routes.PAGES.values() if page.sitemap)
+
+
 # Kept out of search results: private areas, the buying steps and the API.
 _PRIVATE = (
     "/admin",
@@ -47,13 +41,20 @@ DISALLOWED = (
     *dict.fromkeys(i18n.href(path, lang) for lang in i18n.LANGUAGES for path in _PRIVATE),
     "/api/",
 )
-# A category page shows the catalogue of one category (services.showcase names them).
-CATEGORY_PAGES = {
-    routes.WEDDINGS: "magic-weddings",
-    routes.MASCOTS: "mascots",
-    routes.BOUNCERS: "bouncers",
-    routes.WEDDING_TABLES: "wedding-tables",
-}
+
+
+def category_pages() -> dict[str, str]:
+    """{route: category slug} of the pages that show the catalogue of one category (declared
+    with `category=` in storefront/routes.py)."""
+    return {page.route: page.category for page in routes.PAGES.values() if page.category}
+
+
+def category_page(slug: str) -> str | None:
+    """The route of the page of the category `slug`; None when it has none (its services
+    are listed one by one)."""
+    return next((route for route, shown in category_pages().items() if shown == slug), None)
+
+
 # The picture of a shared link when a page has none of its own (a static asset), per edition:
 # its words are in the edition's language.
 SHARE_IMAGES = {"sq": "/og-image.png", "en": "/og-image-en.png"}
@@ -118,7 +119,7 @@ def sitemap_pages(*, session: Session, base: str | None = None) -> list[dict[str
         for kind in catalog.detail_page_kinds()
         for service in catalog.list_public_services(session=session, kind=kind)
     ]
-    paths = [*SITEMAP_PAGES, *(detail_path(service.slug) for service in services)]
+    paths = [*sitemap_routes(), *(detail_path(service.slug) for service in services)]
     return [alternate_urls(path, base) for path in paths]
 
 
@@ -296,7 +297,7 @@ def detail_for_path(path: str, *, session: Session) -> catalog.ServiceView | Non
 
 
 def _category_page(path: str, *, session: Session) -> ProductPage:
-    slug = CATEGORY_PAGES[path]
+    slug = category_pages()[path]
     category = next((c for c in catalog.list_categories(session=session) if c.slug == slug), None)
     name = category.name if category else slug.replace("-", " ").title()
     return ProductPage(name, (category.description if category else "") or "", canonical_url(path))
@@ -310,8 +311,9 @@ def structured_data(path: str, *, session: Session) -> list[dict]:
     path = "/" + path.strip("/") if path.strip("/") else "/"
     if path in BUSINESS_PAGES:
         return [local_business(business.business_details(session=session))]
-    if path in CATEGORY_PAGES:
-        services = catalog.list_public_services(session=session, category_slug=CATEGORY_PAGES[path])
+    categories = category_pages()
+    if path in categories:
+        services = catalog.list_public_services(session=session, category_slug=categories[path])
         found = product(_category_page(path, session=session), services)
         return [found] if found else []
     service = detail_for_path(path, session=session)
