@@ -101,18 +101,12 @@ secret:
 # template, merge it into the Albanian .po of each (new strings arrive untranslated, removed
 # ones go), then compile each catalog with Babel to show what is still untranslated. The app
 # reads the .po files itself; tests/unit/test_translations.py fails on a missing translation
-# and on an Albanian entry left in English.
+# and on an Albanian entry left in English. scripts/translations.py runs pybabel and writes a
+# file only when a string changed (not for a new POT-Creation-Date): with nothing new, the
+# catalogs are left alone, mtime and all.
 CATALOGS := storefront/translations
-EXTRACT := $(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-output --no-wrap \
-	--project=storefront --copyright-holder="Magic Events"
-UPDATE := $(BIN)/pybabel update -d $(CATALOGS) --no-wrap --ignore-obsolete --init-missing \
-	--no-fuzzy-matching
 translations: install-dev
-	$(EXTRACT) -k _s -k N_s -k shared_gettext -o $(CATALOGS)/messages.pot storefront
-	$(EXTRACT) --no-default-keywords -k _o -k N_o -k office_gettext -k office_ngettext:1,2 \
-		-k _s -k N_s -k shared_gettext -o $(CATALOGS)/office.pot storefront
-	$(UPDATE) -D messages -i $(CATALOGS)/messages.pot -l sq
-	$(UPDATE) -D office -i $(CATALOGS)/office.pot -l sq
+	$(BIN)/python scripts/translations.py
 	$(MAKE) --no-print-directory translations-check
 
 translations-check: install-dev
