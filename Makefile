@@ -18,7 +18,7 @@ export PYTHONDONTWRITEBYTECODE := 1
         test-e2e test-faults test-scale \
         browser lint format bench bench-ws lighthouse radix-css clean make-admin secret \
         backup restore \
-        translations translations-check
+        translations translations-check check-commits
 
 run: install migrate seed
 	$(BIN)/reflex run --env prod --single-port
@@ -44,7 +44,15 @@ build: install
 	$(BIN)/python -m storefront.prod build
 
 install: $(VENV)/.installed
+# In a git checkout, also the hooks of .githooks (a subject of at most 72 characters), unless
+# core.hooksPath already names another folder.
 install-dev: $(VENV)/.installed-dev
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		hooks="$$(git config core.hooksPath)"; \
+		if [ -z "$$hooks" ]; then git config core.hooksPath .githooks; \
+		elif [ "$$hooks" != .githooks ]; then \
+			echo "core.hooksPath is $$hooks: .githooks/commit-msg not enabled"; fi; \
+	fi
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -157,9 +165,14 @@ browser:
 		echo "WARNING: $(CHROMIUM) is missing and cannot be installed here; browser tests will be SKIPPED."; \
 	fi
 
-lint: install-dev
+lint: install-dev check-commits
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Every commit after 40fec7b has a subject of at most 72 characters (scripts/check_commits.py;
+# skipped, saying so, in a shallow clone without that commit).
+check-commits:
+	@$(PYTHON) scripts/check_commits.py
 
 format: install-dev
 	$(BIN)/ruff format .
