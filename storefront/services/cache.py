@@ -123,8 +123,10 @@ class CatalogueCache:
         check_seconds: float | None = None,
         max_entries: int = MAX_ENTRIES,
         names: tuple[str, ...] = (CATALOGUE,),
+        clock: Callable[[], float] = time.monotonic,
     ):
         self._check_seconds = check_seconds
+        self._clock = clock  # tests pass one they move by hand (tests/clock.py)
         self.max_entries = max_entries
         self.names = names  # the versions its entries depend on
         self._entries: OrderedDict[tuple, tuple[tuple, Any]] = OrderedDict()
@@ -146,7 +148,7 @@ class CatalogueCache:
         return self._check_seconds
 
     def _current_version(self, database: str, session: Session) -> tuple:
-        now = time.monotonic()
+        now = self._clock()
         known = self._versions.get(database)
         if known is not None and now - known[1] < self.check_seconds:
             return known[0]
@@ -166,7 +168,7 @@ class CatalogueCache:
         """The value of `key` when the cache may serve it without reading anything (its version
         was read within the bound); MISSING otherwise."""
         known = self._versions.get(database)
-        if known is None or time.monotonic() - known[1] >= self.check_seconds:
+        if known is None or self._clock() - known[1] >= self.check_seconds:
             return MISSING
         entry = self._entries.get((database, *key))
         return entry[1] if entry is not None and entry[0] == known[0] else MISSING

@@ -4,7 +4,6 @@ server's own guard against a second click on a button while it says 'Adding...'.
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -13,6 +12,7 @@ from reflex.state import State
 import storefront.storefront  # noqa: F401  (registers every page and state)
 from storefront.state import cart as cart_state
 from storefront.state.cart import CartState
+from tests.clock import FakeClock
 from tests.factories import make_service
 
 BUSY = 0.2  # the tests' busy time, instead of ADD_BUSY_SECONDS' second
@@ -29,7 +29,14 @@ def app_database(engine, monkeypatch):
 
 
 @pytest.fixture
-def castle(session, app_database, monkeypatch):
+def clock(monkeypatch) -> FakeClock:
+    clock = FakeClock()
+    monkeypatch.setattr(cart_state, "clock", clock)
+    return clock
+
+
+@pytest.fixture
+def castle(session, app_database, monkeypatch, clock):
     monkeypatch.setattr(cart_state, "ADD_BUSY_SECONDS", BUSY)
     castle = make_service(session, units=10)
     castle.images = [{"url": "/media/services/castle.webp"}]  # a cart line needs a picture
@@ -59,7 +66,7 @@ async def test_an_add_answers_once_with_the_script_that_marks_and_clears_it(cast
     assert not hasattr(CartState, "finish_adding")
 
 
-async def test_a_second_add_within_the_busy_time_adds_nothing_and_one_after_it_adds(castle):
+async def test_a_second_add_within_the_busy_time_adds_nothing_and_one_after_it_adds(castle, clock):
     tab = _tab()
     await CartState.add_service.fn(tab, castle.slug)
     # The same service again while its button says 'Adding...', by what the button sent (a
@@ -67,7 +74,10 @@ async def test_a_second_add_within_the_busy_time_adds_nothing_and_one_after_it_a
     assert await CartState.add_service.fn(tab, castle.slug) is None
     assert await CartState.add_service.fn(tab, str(castle.id)) is None
     assert _quantity(tab) == 1
-    await asyncio.sleep(BUSY + 0.05)
+    clock.advance(BUSY - 0.01)
+    assert await CartState.add_service.fn(tab, castle.slug) is None
+    assert _quantity(tab) == 1
+    clock.advance(0.02)
     await CartState.add_service.fn(tab, str(castle.id))
     assert _quantity(tab) == 2
 

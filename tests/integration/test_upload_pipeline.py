@@ -21,6 +21,7 @@ import pytest_asyncio
 from PIL import Image
 
 from storefront import i18n
+from tests.clock import FakeClock
 from tests.conftest import migrate, upload_client
 from tests.factories import signed_in_account
 
@@ -146,16 +147,19 @@ async def test_fifty_forged_progress_calls_start_no_lasting_work(app_api):
     assert after <= before + 2, f"{after - before} tasks still running after the flood"
 
 
-async def test_a_real_upload_still_shows_progress_to_its_end(app_api):
+async def test_a_real_upload_still_shows_progress_to_its_end(app_api, monkeypatch):
+    from storefront.state import uploads
     from storefront.state.account import ProfileState
 
+    clock = FakeClock()
+    monkeypatch.setattr(uploads, "clock", clock)
     tab = await SignedInTab().hydrate()
     await tab.send(_handler(ProfileState, "load"))
     running = _running()
     await tab.click(_handler(ProfileState, "begin_upload"))
     shown = []
     for sent in (0.05, 0.1, 0.15):
-        await asyncio.sleep(0.35)
+        clock.advance(0.35)
         await tab.send(_handler(ProfileState, "upload_progressed"), progress={"progress": sent})
         shown.append((await tab.state(ProfileState)).upload_progress)
     assert shown == sorted(shown) and shown[-1] > shown[0] > 0, shown  # The spec's steps
