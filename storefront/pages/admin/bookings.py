@@ -19,7 +19,8 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import date_input, error_box
-from storefront.i18n import N_o, _o
+from storefront.i18n import N_o, _o, _s
+from storefront.services.booking.contact import fields_for
 from storefront.state.admin_bookings import (
     STATUSES,
     AdminBookingsState,
@@ -341,6 +342,8 @@ def _detail() -> rx.Component:
             _fact(_o("Guests"), d["guests"]),
             _fact(_o("Total"), d["total"]),
             _fact(_o("Status"), status_badge(d["status"], d["status_label"])),
+            # The declared fields laid out by no screen by hand (services/booking/contact.py).
+            *[_fact(_s(f.label), d[f"field_{f.name}"]) for f in fields_for("detail", added=True)],
             class_name="mt-2 grid grid-cols-2 gap-3",
         ),
         rx.el.h3(_o("Special Requests"), class_name="mt-4 font-semibold"),
