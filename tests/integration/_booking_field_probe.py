@@ -130,11 +130,10 @@ def probe(name: str, url: str) -> dict[str, object]:
     engine.dispose()
 
     # The screens draw an input (and the detail and the sheet a fact) from the declaration.
+    from storefront.i18n import _, _o, _s
     from storefront.pages.admin import booking_edit, bookings
     from storefront.pages.admin import day_sheet as day_sheet_page
     from storefront.pages.public import book_service, checkout
-
-    from storefront.i18n import _, _o, _s
 
     def labelled(component: object) -> bool:
         """The label, in any of its words (the page's language is the default one here)."""
