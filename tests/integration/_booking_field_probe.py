@@ -142,6 +142,15 @@ def probe(name: str, url: str) -> dict[str, object]:
             words in text for words in {_(declared.label), _o(declared.label), _s(declared.label)}
         )
 
+    from storefront.state import admin_booking_edit
+    from storefront.state import checkout as checkout_state
+
+    found["states"] = {
+        "admin_edit_limit": admin_booking_edit.EDIT_LIMITS.get(declared.column) == declared.limit,
+        "admin_edit_added": declared.column in admin_booking_edit.ADDED,
+        "checkout_order": name in checkout_state.PAGE_ORDER,
+        "forms": name in booking_contact.FORM_FIELDS,
+    }
     found["pages"] = {
         "checkout": f'"{name}"' in str(checkout._information()),
         "review": labelled(checkout._review()),

@@ -113,6 +113,7 @@ def the_field_is_everywhere(found: dict) -> None:
     assert found["csv"] == "Dock C"
     assert found["detail"] == "Dock C"
     assert found["day_sheet"] == "Dock C"
+    assert found["states"] == dict.fromkeys(found["states"], True) and len(found["states"]) == 4
     assert found["pages"] == dict.fromkeys(found["pages"], True) and len(found["pages"]) == 6
 
 
