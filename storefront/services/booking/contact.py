@@ -76,30 +76,85 @@ class ContactField:
         return CONTACT_LIMITS[self.name]
 
 
-_BOTH = frozenset({"checkout", "booking"})
-_EVERYWHERE = frozenset(SHOWN)
-_TYPED = frozenset({"checkout", "booking", "admin"})
+def _at(*places: str) -> frozenset[str]:
+    return frozenset(places)
+
+
+_BOTH = _at("checkout", "booking")
+_TYPED = _at("checkout", "booking", "admin")
 # The declaration. What every booking needs is required on both public screens; the cart's
 # checkout also asks for the address and ZIP code, the booking screen does not (docs/product.md
 # §5); the admin edit requires the email and phone (and the address when the booking has one,
 # services/booking/admin.update_booking). The event type and the guests are asked for, never
 # assumed (issue 34): a mascot visit was saved as 'Wedding, 50 guests' when the form's first
-# choices were left as they were.
+# choices were left as they were. The first fields are laid out by hand, where each screen
+# shows them (`shown` says where: the admin edit edits exactly those that name "admin").
 CONTACT_FIELDS: tuple[ContactField, ...] = (
-    ContactField("full_name", "contact_name", N_("Full name"), required=_BOTH, by_hand=True),
-    ContactField("email", "contact_email", N_("Email"), "email", _TYPED, by_hand=True),
-    ContactField("phone", "contact_phone", N_("Phone number"), "phone", _TYPED, by_hand=True),
     ContactField(
-        "address", "venue_address", N_("Address"), required=frozenset({"checkout"}), by_hand=True
+        "full_name",
+        "contact_name",
+        N_("Full name"),
+        required=_BOTH,
+        shown=_TYPED | _at("csv", "detail", "mail", "day_sheet"),  # the mails' greeting
+        by_hand=True,
     ),
-    ContactField("city", "city", N_("City"), by_hand=True),
-    ContactField("state", "state", N_("State"), shown=_EVERYWHERE - {"admin"}, by_hand=True),
     ContactField(
-        "zip_code", "zip_code", N_("ZIP code"), required=frozenset({"checkout"}), by_hand=True
+        "email",
+        "contact_email",
+        N_("Email"),
+        "email",
+        required=_TYPED,
+        shown=_TYPED | _at("csv", "detail"),
+        by_hand=True,
     ),
-    ContactField("event_type", "event_type", N_("Event type"), required=_BOTH, by_hand=True),
     ContactField(
-        "special_requests", "special_requests", N_("Special requests"), "text", by_hand=True
+        "phone",
+        "contact_phone",
+        N_("Phone number"),
+        "phone",
+        required=_TYPED,
+        shown=_TYPED | _at("csv", "detail", "day_sheet"),
+        by_hand=True,
+    ),
+    ContactField(
+        "address",
+        "venue_address",
+        N_("Address"),
+        required=_at("checkout"),
+        shown=_TYPED | _at("csv", "detail", "day_sheet"),
+        by_hand=True,
+    ),
+    ContactField(
+        "city",
+        "city",
+        N_("City"),
+        shown=_at("checkout", "admin", "csv", "detail", "day_sheet"),
+        by_hand=True,
+    ),
+    ContactField("state", "state", N_("State"), shown=_at("checkout"), by_hand=True),
+    ContactField(
+        "zip_code",
+        "zip_code",
+        N_("ZIP code"),
+        required=_at("checkout"),
+        shown=_at("checkout", "admin", "csv"),
+        by_hand=True,
+    ),
+    ContactField(
+        "event_type",
+        "event_type",
+        N_("Event type"),
+        required=_BOTH,
+        shown=_TYPED | _at("csv", "detail", "day_sheet"),
+        by_hand=True,
+    ),
+    ContactField(
+        "special_requests",
+        "special_requests",
+        N_("Special requests"),
+        "text",
+        shown=_at("checkout", "admin", "csv", "detail", "day_sheet"),
+        by_hand=True,
     ),
 )
 
@@ -248,7 +303,8 @@ def clean_contact(contact: Contact) -> Contact:
 
 
 _CONTACT_ATTRIBUTES = frozenset(Contact.__dataclass_fields__) - {"extra"}
-# The public forms' fields: the declared ones and the guests.
+# The public forms' fields: the declared ones and the guests (each form's state holds them all;
+# the booking screen sends those it shows).
 FORM_FIELDS = (*(f.name for f in CONTACT_FIELDS if f.shown & _BOTH), "guest_count")
 
 
