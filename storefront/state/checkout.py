@@ -34,7 +34,7 @@ FIELD_MESSAGES = {
     ("address", "required"): N_("Address is required"),
     ("zip_code", "required"): N_("ZIP code is required"),
     ("event_type", "required"): N_("Event type is required"),
-    ("guest_count", "required"): N_("Number of guests is required"),
+    # the guests' messages and every field's limit are the booking's own (booking/contact.py)
 }
 INVALID = N_("This field is invalid")
 PLACE_FAILED = N_("Failed to place booking. Please try again.")
