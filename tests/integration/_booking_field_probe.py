@@ -151,6 +151,10 @@ def probe(name: str, url: str) -> dict[str, object]:
         "checkout_order": name in checkout_state.PAGE_ORDER,
         "forms": name in booking_contact.FORM_FIELDS,
     }
+    from storefront.services import audit
+
+    # The audit log names the column (tests/unit/test_audit_words.py asks it of every column).
+    found["audit"] = audit.FIELD_LABELS.get(declared.column)
     found["pages"] = {
         "checkout": f'"{name}"' in str(checkout._information()),
         "review": labelled(checkout._review()),
