@@ -14,7 +14,7 @@ export REFLEX_USE_NPM := 1
 export REFLEX_TELEMETRY_ENABLED := false
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run run-prod install install-dev migrate seed build test test-unit test-integration \
+.PHONY: run run-prod install install-dev migrate migration seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
         browser lint format bench bench-ws lighthouse radix-css clean make-admin secret \
         backup restore \
@@ -73,6 +73,18 @@ PREFLIGHT = @if [ "$$ENVIRONMENT" = prod ]; then $(BIN)/python -m storefront.pre
 migrate: install
 	$(PREFLIGHT)
 	$(BIN)/alembic upgrade head
+
+# The next numbered migration (alembic/versions/00NN_name.py, revision "00NN"), written by
+# --autogenerate from the models: make migration NAME="booking company". The development
+# database is brought to head first, since autogenerate compares the models with it (a fresh
+# clone has no tables yet). Review the file it writes before committing it.
+migration: install
+	@test -n "$(NAME)" || (echo 'usage: make migration NAME="booking company"' && exit 2)
+	@mkdir -p data
+	$(BIN)/alembic upgrade head
+	@last=$$(ls alembic/versions | grep -E '^[0-9]{4}_' | sort | tail -1 | cut -c1-4); \
+	next=$$(printf '%04d' $$((10#$$last + 1))); \
+	$(BIN)/alembic revision --autogenerate --rev-id "$$next" -m "$(NAME)"
 
 seed: install
 	$(PREFLIGHT)

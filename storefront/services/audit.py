@@ -17,6 +17,7 @@ from sqlmodel import Session, SQLModel, col, select
 from storefront import i18n
 from storefront.i18n import N_o, _o, _s
 from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, kinds
+from storefront.models.contact_fields import CONTACT_FIELDS
 from storefront.services import dates, money
 from storefront.services.errors import ServiceError
 
@@ -288,6 +289,9 @@ FIELD_LABELS = {
     "moved_into_past": N_o("Moved into the past"),
     "replaced": N_o("Replaced an earlier address"),
 }
+# A booking's contact field declared after these is named by its declaration's words
+# (models/contact_fields.py: CONTACT_FIELDS).
+FIELD_LABELS |= {f.column: f.label for f in CONTACT_FIELDS if f.column not in FIELD_LABELS}
 # What an entry adds under a name its before/after uses otherwise: the bulk cancel's `address`
 # is the visitor's internet address, not a venue's or the business's.
 EXTRA_LABELS = {"address": N_o("Internet address (IP)")}

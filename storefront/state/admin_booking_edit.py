@@ -15,7 +15,7 @@ from storefront.i18n import _o
 from storefront.services import dates
 from storefront.services.booking import admin as admin_bookings
 from storefront.services.booking.admin import AdminBookingError, BookingEdit, ItemEdit
-from storefront.services.booking.contact import EVENT_TYPES
+from storefront.services.booking.contact import EVENT_TYPES, fields_for
 from storefront.services.booking.pricing import price_line
 from storefront.services.money import format_price, to_amount
 from storefront.state.admin_bookings import (
@@ -32,6 +32,14 @@ from storefront.state.admin_bookings import (
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
+
+# What each field of the form may hold: the declared fields' limits are their columns' in the
+# model (services/booking/contact.py); the guests' 4 digits and the total's 16 are this form's.
+EDIT_LIMITS = {f.column: f.limit for f in fields_for("admin")} | {
+    "guest_count": 4,
+    "total_amount": 16,
+}
+ADDED = frozenset(f.column for f in fields_for("admin", added=True))
 
 
 class AdminBookingEditState(AdminState):
@@ -51,6 +59,9 @@ class AdminBookingEditState(AdminState):
     event_type: str = "other"
     guest_count: str = "1"
     special_requests: str = ""
+    # The declared fields this screen draws after the others (contact.fields_for("admin",
+    # added=True)): column -> value.
+    extra: dict[str, str] = {}
     lines: list[dict[str, str]] = []
     notice: str = ""
     error: str = ""
@@ -102,6 +113,7 @@ class AdminBookingEditState(AdminState):
         self.venue_address, self.event_type = form.venue_address, form.event_type
         self.address_required = form.address_required
         self.guest_count, self.special_requests = str(form.guest_count), form.special_requests
+        self.extra = dict(form.extra)
         # A total that is not the lines' sum was set by hand: it stays until changed.
         self.total_amount = "" if form.total_amount == form.lines_total else form.total_amount
         self.lines = [
@@ -128,25 +140,16 @@ class AdminBookingEditState(AdminState):
 
     @rx.event
     def set_field(self, name: str, value: str):
-        limits = {
-            "contact_name": 255,
-            "contact_email": 255,
-            "contact_phone": 64,
-            "venue_address": 500,
-            "city": 120,
-            "zip_code": 20,
-            "special_requests": 5000,
-            "guest_count": 4,
-            "event_type": 16,
-            "total_amount": 16,
-        }
         name = str(name)
-        if name not in limits:
+        if name not in EDIT_LIMITS:
             return
-        value = str(value)[: limits[name]]
+        value = str(value)[: EDIT_LIMITS[name]]
         if name == "event_type" and value not in EVENT_TYPES:
             return
-        setattr(self, name, value)
+        if name in ADDED:
+            self.extra = self.extra | {name: value}
+        else:
+            setattr(self, name, value)
         self.field_errors = {k: v for k, v in self.field_errors.items() if k != name}
 
     @rx.event
@@ -180,6 +183,7 @@ class AdminBookingEditState(AdminState):
             guest_count=self.guest_count,
             special_requests=self.special_requests,
             total_amount=self.total_amount,
+            extra=dict(self.extra),
             items=tuple(
                 ItemEdit(
                     id=line["id"],

@@ -340,6 +340,8 @@ class AdminBookingsState(AdminState):
             "undo_label": status_label(found.undo_to) if found.undo_to else "",
             "special_requests": view.special_requests or _o("None"),
             "edit_url": i18n.href(routes.with_id(routes.ADMIN_BOOKING_EDIT, view.id)),
+            # the declared fields the modal shows after the others (pages/admin/bookings.py)
+            **{f"field_{name}": value or "—" for name, value in view.extra.items()},
         }
         self.detail_lines = [
             {

@@ -41,7 +41,7 @@ FIELD_MESSAGES = {
     ("email", "invalid"): N_("Email is invalid"),
     ("phone", "required"): N_("Phone number is required"),
     ("event_type", "required"): N_("Event type is required"),
-    ("guest_count", "required"): N_("Number of guests is required"),
+    # the guests' messages and every field's limit are the booking's own (booking/contact.py)
 }
 CHECK_FORM = N_("Please check the fields marked below.")
 FAILED = N_("Error creating booking: please try again.")

@@ -34,9 +34,7 @@ FIELD_MESSAGES = {
     ("address", "required"): N_("Address is required"),
     ("zip_code", "required"): N_("ZIP code is required"),
     ("event_type", "required"): N_("Event type is required"),
-    ("guest_count", "required"): N_("Number of guests is required"),
-    ("guest_count", "out_of_range"): N_("Guests must be between 1 and 500"),
-    ("guest_count", "invalid"): N_("Guests must be between 1 and 500"),
+    # the guests' messages and every field's limit are the booking's own (booking/contact.py)
 }
 INVALID = N_("This field is invalid")
 PLACE_FAILED = N_("Failed to place booking. Please try again.")
@@ -57,6 +55,8 @@ PAGE_ORDER = (
     "city",
     "state",
     "zip_code",
+    # then the declared fields the page draws after these (models/contact_fields.py)
+    *(f.name for f in booking_contact.fields_for("checkout", added=True)),
 )
 SLOT_GONE_LINE = N_(
     "{name} on {when} is no longer available. Its time was cleared in your cart: "

@@ -25,7 +25,13 @@ from storefront.components.ui import (
 )
 from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
-from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking.contact import (
+    EVENT_TYPE_LABELS,
+    INPUT_KINDS,
+    MAX_GUESTS,
+    MIN_GUESTS,
+    fields_for,
+)
 from storefront.state.admin_booking_edit import AdminBookingEditState as S
 from storefront.state.admin_bookings import STATUSES, status_label
 
@@ -194,6 +200,17 @@ def _form() -> rx.Component:
                 min=MIN_GUESTS,
                 max=MAX_GUESTS,
             ),
+            # The declared fields laid out by no screen by hand (models/contact_fields.py).
+            *[
+                _field(
+                    _s(f.label),
+                    f.column,
+                    S.extra[f.column],
+                    kind=INPUT_KINDS.get(f.kind, "text"),
+                    required="admin" in f.required,
+                )
+                for f in fields_for("admin", added=True)
+            ],
             class_name="mt-3 grid gap-3 sm:grid-cols-2",
         ),
         rx.el.div(

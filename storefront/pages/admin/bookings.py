@@ -19,8 +19,9 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.modal import modal
 from storefront.components.ui import date_input, error_box
-from storefront.i18n import N_o, _o
+from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
+from storefront.services.booking.contact import fields_for
 from storefront.state.admin_bookings import (
     STATUSES,
     AdminBookingsState,
@@ -342,6 +343,8 @@ def _detail() -> rx.Component:
             _fact(_o("Guests"), d["guests"]),
             _fact(_o("Total"), d["total"]),
             _fact(_o("Status"), status_badge(d["status"], d["status_label"])),
+            # The declared fields laid out by no screen by hand (models/contact_fields.py).
+            *[_fact(_s(f.label), d[f"field_{f.name}"]) for f in fields_for("detail", added=True)],
             class_name="mt-2 grid grid-cols-2 gap-3",
         ),
         rx.el.h3(_o("Special Requests"), class_name="mt-4 font-semibold"),

@@ -11,8 +11,9 @@ import reflex as rx
 from storefront import routes
 from storefront.components.admin_layout import admin_frame, notices
 from storefront.components.ui import loaded_for_this_visit
-from storefront.i18n import N_o, _o
+from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
+from storefront.services.booking.contact import fields_for
 from storefront.state.admin_bookings import STATUS_LABELS
 from storefront.state.day_sheet import DaySheetState as S
 
@@ -189,6 +190,14 @@ def _booking(booking) -> rx.Component:
             ),
             rx.cond(booking.guests != "", _fact(_o("Guests"), booking.guests)),
             rx.cond(booking.event_type != "", _fact(_o("Event Type"), booking.event_type)),
+            # The declared fields laid out by no screen by hand (models/contact_fields.py).
+            *[
+                rx.cond(
+                    booking.details[f.name] != "",
+                    _fact(_s(f.label), booking.details[f.name]),
+                )
+                for f in fields_for("day_sheet", added=True)
+            ],
             class_name="mt-3 grid gap-3 sm:grid-cols-2",
         ),
         rx.el.h3(_o("Load"), class_name="mt-4 text-lg font-bold"),

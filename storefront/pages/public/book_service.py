@@ -16,10 +16,16 @@ from storefront.components.ui import (
     loading_spinner,
     number_input,
 )
-from storefront.i18n import _
+from storefront.i18n import _, _s
 from storefront.pages import registry
 from storefront.pages.public.checkout import mail_held_notice
-from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking.contact import (
+    EVENT_TYPE_LABELS,
+    INPUT_KINDS,
+    MAX_GUESTS,
+    MIN_GUESTS,
+    fields_for,
+)
 from storefront.state.auth import AuthState
 from storefront.state.book_service import BookServiceState
 from storefront.state.slot_picker import SlotPickerState
@@ -108,6 +114,15 @@ def _details() -> rx.Component:
             _input(_("Address"), "address"),
             _input(_("Guests *"), "guest_count", "number", min=MIN_GUESTS, max=MAX_GUESTS),
             rx.cond(BookServiceState.counted, _quantity()),
+            # The declared fields laid out by no screen by hand (models/contact_fields.py).
+            *[
+                _input(
+                    _s(f.label) + (" *" if "booking" in f.required else ""),
+                    f.name,
+                    INPUT_KINDS.get(f.kind, "text"),
+                )
+                for f in fields_for("booking", added=True)
+            ],
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.cond(

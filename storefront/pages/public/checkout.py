@@ -16,9 +16,15 @@ from storefront.components.ui import (
     not_ready_note,
     page_title,
 )
-from storefront.i18n import N_, _
+from storefront.i18n import N_, _, _s
 from storefront.pages import registry
-from storefront.services.booking.contact import EVENT_TYPE_LABELS, MAX_GUESTS, MIN_GUESTS
+from storefront.services.booking.contact import (
+    EVENT_TYPE_LABELS,
+    INPUT_KINDS,
+    MAX_GUESTS,
+    MIN_GUESTS,
+    fields_for,
+)
 from storefront.services.money import format_price
 from storefront.state.checkout import MAIL_HELD, CheckoutState
 
@@ -136,6 +142,15 @@ def _information() -> rx.Component:
             _field(_("City"), "city", auto="address-level2"),
             _field(_("State"), "state", auto="address-level1"),
             _field(_("ZIP Code *"), "zip_code", auto="postal-code"),
+            # The declared fields laid out by no screen by hand (models/contact_fields.py).
+            *[
+                _field(
+                    _s(f.label) + (" *" if "checkout" in f.required else ""),
+                    f.name,
+                    kind=INPUT_KINDS.get(f.kind, "text"),
+                )
+                for f in fields_for("checkout", added=True)
+            ],
             class_name="mt-3 grid gap-4 sm:grid-cols-2",
         ),
         rx.el.button(
@@ -179,6 +194,7 @@ def _review() -> rx.Component:
             _review_row(_("City"), "city"),
             _review_row(_("ZIP Code"), "zip_code"),
             _review_row(_("Special Requests"), "special_requests"),
+            *[_review_row(_s(f.label), f.name) for f in fields_for("checkout", added=True)],
             class_name="mt-4 grid gap-3 sm:grid-cols-2",
         ),
         rx.el.p(

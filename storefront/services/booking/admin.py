@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -35,7 +35,12 @@ from storefront.models import (
 )
 from storefront.services import audit, dates, fields, locks, permissions
 from storefront.services.booking import availability
-from storefront.services.booking.contact import check_fields
+from storefront.services.booking.contact import (
+    check_fields,
+    fields_for,
+    required_on,
+    stored,
+)
 from storefront.services.booking.placing import lock_services_of
 from storefront.services.booking.pricing import price_line
 from storefront.services.errors import ServiceError
@@ -46,20 +51,11 @@ from storefront.services.money import CENT, to_amount
 MAX_PRICE = Decimal("1000000")
 # The edit form's fields: the booking's column -> its name in the booking's one validation
 # (booking.check_fields), with this screen's labels for its messages.
-EDIT_FIELDS = {
-    "contact_name": "full_name",
-    "city": "city",
-    "zip_code": "zip_code",
-    "contact_email": "email",
-    "contact_phone": "phone",
-    "venue_address": "address",
-    "special_requests": "special_requests",
-    "event_type": "event_type",
-    "guest_count": "guest_count",
-}
+# The declared fields the admin edits (contact.fields_for("admin")), and the guests.
+EDIT_FIELDS = {f.column: f.name for f in fields_for("admin")} | {"guest_count": "guest_count"}
 # Required on every booking (docs/product.md §5); the venue address too when the booking has one
 # (`update_booking`): a booking placed on the booking screen may have none.
-REQUIRED_FIELDS = ("email", "phone")
+REQUIRED_FIELDS = required_on("admin")
 EDIT_LABELS = {
     "full_name": N_o("Customer name"),
     "phone": N_o("Phone"),
@@ -651,6 +647,8 @@ class BookingEdit:
     contact_name: object = ""
     city: object = ""
     zip_code: object = ""
+    # The declared fields the admin edits that have no attribute above, by column.
+    extra: Mapping[str, object] = field(default_factory=dict)
     # An explicit total instead of the sum of the lines ('' or None: the sum); the audit log
     # records that it was set by hand.
     total_amount: object = ""
@@ -667,7 +665,10 @@ def _check_edit(
     unprintable, out_of_range) and {field: message}: the booking's one validation
     (booking.check_fields, the same rules and limits as checkout), with this screen's labels.
     The venue address is required when the booking has one."""
-    values = {name: getattr(edit, column) for column, name in EDIT_FIELDS.items()}
+    values = {
+        name: getattr(edit, column) if hasattr(edit, column) else edit.extra.get(column, "")
+        for column, name in EDIT_FIELDS.items()
+    }
     values["event_type"] = _text(edit.event_type) or ""
     values["guest_count"] = _integer(edit.guest_count)
     required = REQUIRED_FIELDS + (("address",) if address_required else ())
@@ -848,14 +849,9 @@ def update_booking(
             )
             _confirm_override(found, override)
             conflicts = found.labels
-        booking.contact_name = clean["contact_name"] or None
+        for declared in fields_for("admin"):  # models/contact_fields.py
+            setattr(booking, declared.column, stored(declared, clean[declared.column]))
         booking.contact_email = normalize_email(clean["contact_email"])
-        booking.contact_phone = clean["contact_phone"]
-        booking.venue_address = clean["venue_address"]
-        booking.city = clean["city"] or None
-        booking.zip_code = clean["zip_code"] or None
-        booking.special_requests = clean["special_requests"] or None
-        booking.event_type = clean["event_type"]
         booking.guest_count = clean["guest_count"]
         lines_total = sum(
             (Decimal(i.service_price) * i.quantity for i in items), Decimal("0")
@@ -950,6 +946,8 @@ class EditForm:
     total_amount: str  # '1198.00' as stored
     lines_total: str  # the sum of its lines as they are priced
     lines: tuple[EditLine, ...]
+    # The declared fields the admin edits that have no attribute above: column -> value.
+    extra: dict[str, str] = field(default_factory=dict)
 
 
 def edit_form(*, session: Session, actor_id: object, booking_id: object) -> EditForm:
@@ -994,4 +992,7 @@ def edit_form(*, session: Session, actor_id: object, booking_id: object) -> Edit
             )
             for item in items
         ),
+        extra={
+            f.column: str(getattr(found, f.column) or "") for f in fields_for("admin", added=True)
+        },
     )

@@ -25,7 +25,7 @@ from storefront.services.booking.admin import (
     _require_admin,
     undo_target,
 )
-from storefront.services.booking.contact import event_type_label
+from storefront.services.booking.contact import added_values, event_type_label, fields_for
 from storefront.services.booking.views import BookingView, booking_for_view
 from storefront.services.messaging.notify import customer_name
 from storefront.services.money import format_price
@@ -134,6 +134,8 @@ class AdminBookingRow:
     city: str = ""
     zip_code: str = ""
     special_requests: str = ""
+    # The declared fields the CSV writes after these (contact.fields_for("csv", added=True)).
+    extra: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,7 @@ def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow
                 city=b.city or "",
                 zip_code=b.zip_code or "",
                 special_requests=b.special_requests or "",
+                extra=tuple(value for _label, value in added_values(b, "csv")),
             )
         )
     return result
@@ -252,6 +255,8 @@ CSV_HEADER = (
     "City",
     "ZIP Code",
     "Special Requests",
+    # then the declared fields no screen lays out by hand, headed by their words in English
+    *(f.label for f in fields_for("csv", added=True)),
 )
 # The services of a booking in their one cell.
 CSV_LINES_JOINED = "; "
@@ -303,6 +308,7 @@ def csv_cells(row: AdminBookingRow) -> list[str]:
             row.city,
             row.zip_code,
             row.special_requests,
+            *row.extra,
         )
     ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -13,6 +13,16 @@ from storefront.i18n import N_, N_s, _, _s
 from storefront.models import (
     Booking,
     User,
+)
+from storefront.models.contact_fields import (  # noqa: F401 (the screens read them here)
+    CONTACT_FIELDS,
+    PUBLIC_FORMS,
+    SCREENS,
+    SHOWN,
+    ContactField,
+    added_values,
+    fields_for,
+    required_on,
 )
 from storefront.services import fields
 from storefront.services.booking.lines import BookingError
@@ -42,30 +52,32 @@ def event_type_label(value: str | None) -> str:
 
 
 MIN_GUESTS, MAX_GUESTS = 1, 500
-# Each contact field: the booking column it is stored in (whose declared length is its limit),
-# the label its messages use (translated when a message names it), and its kind of text
-# (services/fields.rule).
-CONTACT_COLUMNS = {
-    "full_name": ("contact_name", N_("Full name"), "line"),
-    "email": ("contact_email", N_("Email"), "email"),
-    "phone": ("contact_phone", N_("Phone number"), "phone"),
-    "address": ("venue_address", N_("Address"), "line"),
-    "city": ("city", N_("City"), "line"),
-    "state": ("state", N_("State"), "line"),
-    "zip_code": ("zip_code", N_("ZIP code"), "line"),
-    "event_type": ("event_type", N_("Event type"), "line"),
-    "special_requests": ("special_requests", N_("Special requests"), "text"),
-}
+
+
+def stored(field: ContactField, value: object) -> str | None:
+    """A clean value as its column keeps it: trimmed; empty is NULL where the column allows."""
+    text = str(value or "").strip()
+    if text:
+        return text
+    return None if Booking.__table__.c[field.column].nullable else ""
+
+
+def booking_columns(contact: Contact) -> dict[str, str | None]:
+    """The booking's columns of a (clean) contact, each as `stored`."""
+    return {f.column: stored(f, contact_value(contact, f.name)) for f in CONTACT_FIELDS}
+
+
+# The input a form draws for each kind of text.
+INPUT_KINDS = {"line": "text", "text": "text", "email": "email", "phone": "tel"}
+# Each contact field: its column, label and kind of text (from the declaration).
+CONTACT_COLUMNS = {f.name: (f.column, f.label, f.kind) for f in CONTACT_FIELDS}
 CONTACT_LIMITS = {
     name: fields.max_length(Booking, column) for name, (column, *_) in CONTACT_COLUMNS.items()
 }
 GUESTS_MESSAGE = N_("Guests must be between {least} and {most}")
 GUESTS_REQUIRED = N_("Number of guests is required")
-# What every booking needs; the cart's checkout also asks for the address and ZIP code
-# (services/checkout.checkout_errors), the booking screen does not (docs/product.md §5).
-# The event type and the guests are asked for, never assumed (issue 34): a mascot visit was
-# saved as 'Wedding, 50 guests' when the form's first choices were left as they were.
-REQUIRED_CONTACT_FIELDS = ("full_name", "email", "phone", "event_type")
+# What every booking needs (the booking screen's required fields; checkout adds its own).
+REQUIRED_CONTACT_FIELDS = required_on("booking")
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,15 @@ class Contact:
     event_type: str = "other"
     guest_count: int | None = 50  # None: left empty on the form (refused as required)
     special_requests: str = ""
+    # The declared fields that have no attribute above (CONTACT_FIELDS), by name.
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+def contact_value(contact: Contact, name: str) -> Any:
+    """A declared field's value in `contact`: its attribute, else its entry in `extra`."""
+    if name in _CONTACT_ATTRIBUTES:
+        return getattr(contact, name)
+    return contact.extra.get(name, "")
 
 
 def check_fields(
@@ -137,7 +158,7 @@ def guests_message() -> str:
 def check_contact(contact: Contact) -> fields.Checked:
     """A booking's contact under `check_fields` (what the checkout and the booking screen ask)."""
     names = (*CONTACT_COLUMNS, "guest_count")
-    return check_fields({name: getattr(contact, name) for name in names})
+    return check_fields({name: contact_value(contact, name) for name in names})
 
 
 def clean_contact(contact: Contact) -> Contact:
@@ -151,50 +172,37 @@ def clean_contact(contact: Contact) -> Contact:
             fields=checked.codes,
             messages=checked.messages,
         )
-    return replace(contact, **checked.values)
+    clean = {k: v for k, v in checked.values.items() if k in _CONTACT_ATTRIBUTES}
+    extra = {k: v for k, v in checked.values.items() if k not in _CONTACT_ATTRIBUTES}
+    return replace(contact, **clean, extra={**contact.extra, **extra})
 
 
-FORM_FIELDS = (
-    "full_name",
-    "email",
-    "phone",
-    "address",
-    "city",
-    "state",
-    "zip_code",
-    "event_type",
-    "guest_count",
-    "special_requests",
-)
+_CONTACT_ATTRIBUTES = frozenset(Contact.__dataclass_fields__) - {"extra"}
+# The public forms' fields: the declared ones and the guests (each form's state holds them all;
+# the booking screen sends those it shows).
+FORM_FIELDS = (*(f.name for f in CONTACT_FIELDS if f.shown & PUBLIC_FORMS), "guest_count")
 
 
 def contact_from_form(form: dict[str, Any]) -> Contact:
-    """The checkout form's fields as a booking contact (strings trimmed and bounded)."""
+    """The checkout form's fields as a booking contact (strings trimmed and bounded). The event
+    type is asked for: empty is refused as required."""
     text = {f: str(form.get(f) or "").strip()[:5000] for f in FORM_FIELDS}
+    raw_guests = text.pop("guest_count")
     try:
-        guests = int(text["guest_count"]) if text["guest_count"] else None  # None: required
+        guests = int(raw_guests) if raw_guests else None  # None: required
     except ValueError:
         guests = -1  # refused by validation as out of range
-    return Contact(
-        full_name=text["full_name"],
-        email=text["email"],
-        phone=text["phone"],
-        address=text["address"],
-        city=text["city"],
-        state=text["state"],
-        zip_code=text["zip_code"],
-        event_type=text["event_type"],  # asked for: empty is refused as required
-        guest_count=guests,
-        special_requests=text["special_requests"],
-    )
+    own = {k: v for k, v in text.items() if k in _CONTACT_ATTRIBUTES}
+    extra = {k: v for k, v in text.items() if k not in _CONTACT_ATTRIBUTES}
+    return Contact(**own, guest_count=guests, extra=extra)
 
 
 def checkout_check(contact: Contact) -> fields.Checked:
     """The information step's fields: the booking's own rules (`check_contact`), plus
     the address and ZIP code, which the checkout asks for (the booking screen does not)."""
     checked = check_contact(contact)
-    for name in ("address", "zip_code"):
-        if not str(getattr(contact, name)).strip() and name not in checked.codes:
+    for name in required_on("checkout"):
+        if not str(contact_value(contact, name)).strip() and name not in checked.codes:
             label = _(CONTACT_COLUMNS[name][1])
             required = fields.MESSAGES["required"]
             checked.refuse(name, "required", _(required).format(label=label))

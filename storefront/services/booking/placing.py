@@ -44,7 +44,7 @@ from storefront.models.kinds import read_details
 from storefront.models.service_details import own_hours
 from storefront.services import business, limit_keys, locks
 from storefront.services.booking import availability
-from storefront.services.booking.contact import Contact, clean_contact
+from storefront.services.booking.contact import Contact, booking_columns, clean_contact
 from storefront.services.booking.lines import (
     BookingError,
     BookingLine,
@@ -642,16 +642,9 @@ def _new_booking(order: _Order, plan: _Plan, now: datetime) -> Booking:
         lines_digest=order.digest,
         client_address=order.client_address,
         status="pending",
-        contact_name=contact.full_name.strip(),
-        contact_email=order.email,
-        contact_phone=order.phone,
-        venue_address=contact.address.strip(),
-        city=contact.city.strip() or None,
-        state=contact.state.strip() or None,
-        zip_code=contact.zip_code.strip() or None,
-        event_type=contact.event_type.strip().lower(),
+        # Every declared contact field in its column (models/contact_fields.py).
+        **booking_columns(contact) | {"contact_email": order.email, "contact_phone": order.phone},
         guest_count=contact.guest_count,
-        special_requests=contact.special_requests.strip() or None,
         currency=get_settings().currency,
         # The language of the page it was placed on: its mails, calendar file and confirmation.
         language=i18n.language(),

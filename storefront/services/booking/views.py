@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -20,7 +20,7 @@ from storefront.models import (
 )
 from storefront.services import business, dates, permissions
 from storefront.services.booking import changes as booking_changes
-from storefront.services.booking.contact import event_type_label
+from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging import links as booking_links
 from storefront.services.messaging.ics import ics_for_booking
 from storefront.services.money import CENT, format_price
@@ -78,6 +78,9 @@ class BookingView:
     special_requests: str
     user_id: str | None
     lines: tuple[BookingViewLine, ...]
+    # The declared fields the detail view shows after these (contact.fields_for("detail",
+    # added=True)): name -> value.
+    extra: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,9 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         special_requests=booking.special_requests or "",
         user_id=str(booking.user_id) if booking.user_id else None,
         lines=tuple(_view_line(item, zone, booking.currency) for item in items),
+        extra={
+            f.name: str(getattr(booking, f.column) or "") for f in fields_for("detail", added=True)
+        },
     )
 
 

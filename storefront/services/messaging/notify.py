@@ -40,6 +40,7 @@ from sqlmodel import Session, col, select
 from storefront import i18n
 from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import Booking, BookingItem, BusinessSettings, User, utcnow
+from storefront.models.contact_fields import added_values
 from storefront.services import dates, fields
 from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
@@ -408,7 +409,7 @@ def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, 
     """What every mail about a booking shows (templates/mail/_booking.txt and _macros.html),
     in the language of the moment: the reference and its sentence, the booked lines (`lines`:
     the service, its price as `line_price` writes it, the local date and start time), the
-    total, and the signed link to the booking with its button's words."""
+    declared fields shown in mails (`details`: label, value), the total, and the signed link to the booking with its button's words."""
     return {
         "reference_line": _o("Booking reference: {reference}"),  # filled by the template
         "reference": booking.reference,
@@ -426,6 +427,13 @@ def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, 
         ),
         "view_url": view_url(booking.id),
         "view_button": _o("View your booking"),
+        # The declared fields the mails show after the lines, where filled in
+        # (services/booking/contact.py).
+        "details": [
+            {"label": _o(label), "value": value}
+            for label, value in added_values(booking, "mail")
+            if value
+        ],
     }
 
 

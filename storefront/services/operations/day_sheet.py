@@ -11,7 +11,7 @@ headed with the business's name and the day."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from urllib.parse import quote
 
@@ -30,7 +30,7 @@ from storefront.models import (
 from storefront.services import audit, dates, fields, permissions
 from storefront.services.booking.admin import AdminBookingError, service_days, staff_statuses
 from storefront.services.booking.admin_list import _day_start_utc
-from storefront.services.booking.contact import event_type_label
+from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging.notify import customer_name, with_plus
 
 # The statuses a sheet shows (a cancelled booking is off it).
@@ -77,6 +77,9 @@ class SheetBooking:
     notes: list[SheetNote]
     # The status buttons the caller may press now (admin_bookings.staff_statuses).
     next_statuses: list[str]
+    # The declared fields the sheet shows after the others (contact.fields_for("day_sheet",
+    # added=True)): name -> value ('' when left empty).
+    details: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,10 @@ def _sheet(
         guests="" if booking.guest_count is None else str(booking.guest_count),
         event_type=event_type_label(booking.event_type) if booking.event_type else "",
         special_requests=booking.special_requests or "",
+        details={
+            f.name: str(getattr(booking, f.column) or "")
+            for f in fields_for("day_sheet", added=True)
+        },
         lines=[
             SheetLine(
                 service=item.service_name,
