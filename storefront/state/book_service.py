@@ -156,7 +156,7 @@ class BookServiceState(rx.State):
             return
         self.form = {f: str(form_data.get(f) or "")[:5000] for f in booking_contact.FORM_FIELDS}
         picker = await self.get_state(SlotPickerState)
-        chosen = picker.chosen()  # the picked day and time as typed values
+        chosen = picker._chosen()  # the picked day and time as typed values
         if chosen is None:
             self.error = _(NO_TIME)
             return

@@ -223,7 +223,7 @@ class CartState(rx.State):
     async def apply_time(self):
         """Set: save the picker's date, time and duration into the line, if still free."""
         picker = await self.get_state(SlotPickerState)
-        chosen = picker.chosen()
+        chosen = picker._chosen()
         if chosen is None:
             self.time_error = _(NOTHING_SELECTED)
             return

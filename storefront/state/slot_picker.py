@@ -132,7 +132,7 @@ class SlotPickerState(rx.State):
         shown = chosen or dates.today()
         self.year, self.month = shown.year, shown.month
 
-    def chosen(self) -> tuple[date, time] | None:
+    def _chosen(self) -> tuple[date, time] | None:
         """The day and the start time picked, as typed values (both were checked when picked:
         the day among the month's open days, the time among the day's free slots); None until
         both are."""
