@@ -157,7 +157,8 @@ class BookServiceState(rx.State):
             return
         self.form = {f: str(form_data.get(f) or "")[:5000] for f in booking_contact.FORM_FIELDS}
         picker = await self.get_state(SlotPickerState)
-        if not picker.selected_date or not picker.selected_time:
+        chosen = picker._chosen()  # the picked day and time as typed values
+        if chosen is None:
             self.error = _(NO_TIME)
             return
         contact = booking_contact.contact_from_form(self.form)
@@ -177,8 +178,8 @@ class BookServiceState(rx.State):
         line = booking_lines.BookingLine(
             service_id=self.service["id"],
             quantity=self._quantity(),
-            date=picker.selected_date,
-            start_time=picker.selected_time,
+            date=chosen[0],
+            start_time=chosen[1],
             duration_hours=int(picker.duration),
         )
         try:

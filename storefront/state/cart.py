@@ -130,11 +130,11 @@ class CartState(rx.State):
         if not 1 <= count <= MAX_COUNT:
             return
         added = await call_service(
-            cart.add_to_cart, raw_cart=self.cart_json, service_ref=service_id, count=count
+            cart.add_to_cart, cart=cart.parse(self.cart_json), service_ref=service_id, count=count
         )
         if added is None:
             return
-        self.cart_json = added.raw_cart
+        self.cart_json = cart.dump(added.cart)
         if added.refused:
             # Nothing past what one time slot can hold goes in: say so where the visitor is.
             return rx.toast.warning(
@@ -154,17 +154,25 @@ class CartState(rx.State):
     @rx.event
     async def refresh(self):
         """The cart page's lines and total, priced from the catalogue."""
-        view = await call_service(cart.cart_view, raw_cart=self.cart_json)
-        if view.fitted_cart:
-            self.cart_json = view.fitted_cart
+        await self._show(cart.parse(self.cart_json))
+
+    def _keep(self, changed: cart.Cart) -> cart.Cart:
+        """Write a changed cart to the browser's copy (its one `dump`)."""
+        self.cart_json = cart.dump(changed)
+        return changed
+
+    async def _show(self, typed: cart.Cart) -> None:
+        """The page's lines and total of a cart already read (no second parse)."""
+        view = await call_service(cart.cart_view, cart=typed)
+        if view.fitted_cart is not None:
+            self._keep(view.fitted_cart)
         self.lines = [_line_dict(line) for line in view.lines]
         self.total_label, self.complete = view.total_label, view.complete
 
     @rx.event
     async def remove(self, item_id: str):
         if isinstance(item_id, str):
-            self.cart_json = cart.dump(cart.remove(cart.parse(self.cart_json), item_id))
-            await self.refresh()
+            await self._show(self._keep(cart.remove(cart.parse(self.cart_json), item_id)))
 
     @rx.event
     async def change_quantity(self, item_id: str, step: int):
@@ -172,13 +180,13 @@ class CartState(rx.State):
         line = next((line for line in self.lines if line["id"] == item_id), None)
         if line is None or step not in (-1, 1):
             return
-        self.cart_json = await call_service(
+        changed = await call_service(
             cart.set_quantity,
-            raw_cart=self.cart_json,
+            cart=cart.parse(self.cart_json),
             line_id=item_id,
             quantity=int(line["quantity"]) + step,
         )
-        await self.refresh()
+        await self._show(self._keep(changed))
 
     @rx.event
     def edit_time(self, item_id: str):
@@ -212,23 +220,25 @@ class CartState(rx.State):
     async def apply_time(self):
         """Set: save the picker's date, time and duration into the line, if still free."""
         picker = await self.get_state(SlotPickerState)
-        if not picker.selected_date or not picker.selected_time:
+        chosen = picker._chosen()
+        if chosen is None:
             self.time_error = _(NOTHING_SELECTED)
             return
+        day, start_time = chosen
         try:
-            self.cart_json = await call_service(
+            changed = await call_service(
                 cart.set_line_time,
-                raw_cart=self.cart_json,
+                cart=cart.parse(self.cart_json),
                 line_id=self.editing_id,
-                day=picker.selected_date,
-                start_time=picker.selected_time,
+                day=day,
+                start_time=start_time,
                 duration_hours=int(picker.duration),
             )
         except BookingError as exc:
             self.time_error = _(SLOT_GONE) if exc.code == "slot_taken" else _(CHECK_FAILED)
             return
         self.editing_id, self.time_error = "", ""
-        await self.refresh()
+        await self._show(self._keep(changed))
 
     @rx.event
     def proceed(self):

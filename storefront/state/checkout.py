@@ -107,7 +107,7 @@ class CheckoutState(rx.State):
         if self.step == "confirmation":
             self.step, self.reference, self.form = "information", "", dict(DEFAULT_FORM)
         cart_state = await self.get_state(CartState)
-        view = await call_service(cart.cart_view, raw_cart=cart_state.cart_json)
+        view = await call_service(cart.cart_view, cart=cart.parse(cart_state.cart_json))
         if not view.complete:
             return rx.redirect(i18n.href(routes.CART))
         self.lines = [
@@ -157,7 +157,8 @@ class CheckoutState(rx.State):
         yield
         cart_state = await self.get_state(CartState)
         auth_state = await self.get_state(AuthState)
-        lines = cart.booking_lines(cart.parse(cart_state.cart_json)).lines
+        typed = cart.parse(cart_state.cart_json)  # read once, where the browser's cart comes in
+        lines = cart.booking_lines(typed).lines
         try:
             # Inside the try: during a database outage even reading who is signed in fails,
             # and the guest must get the button back with the spec's message, not a dead spinner.
@@ -189,12 +190,12 @@ class CheckoutState(rx.State):
                 return
             if exc.code in ("slot_taken", "slot_unavailable"):
                 # Say which line, and clear its time so the cart asks for another.
-                taken = cart.release_taken_line(cart_state.cart_json, exc.details.get("line"))
+                taken = cart.release_taken_line(typed, exc.details.get("line"))
                 if taken is None:
                     self.place_error = _(SLOT_GONE)
                     return
                 self.place_error = _(SLOT_GONE_LINE).format(name=taken.name, when=taken.when)
-                cart_state.cart_json, self.slot_gone = taken.raw_cart, True
+                cart_state.cart_json, self.slot_gone = cart.dump(taken.cart), True
                 return
             self.place_error = _(PLACE_FAILED)
             return

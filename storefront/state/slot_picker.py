@@ -8,7 +8,7 @@ the link's key or the account again."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, time
 
 import reflex as rx
 
@@ -16,6 +16,7 @@ from storefront.i18n import N_, _
 from storefront.services import dates
 from storefront.services.booking import availability, cart, placing
 from storefront.services.booking import changes as booking_changes
+from storefront.services.booking.lines import parse_date, parse_time
 from storefront.services.catalog import public as catalog
 from storefront.state.access import access
 from storefront.state.auth import AuthState
@@ -35,8 +36,9 @@ DURATIONS = [str(h) for h in range(1, 9)]
 @access("public")
 class SlotPickerState(rx.State):
     service_id: str = ""
-    # The cart the picker was opened with (open_for's `cart_json`): what the visitor holds.
-    _cart_json: str = ""
+    # The cart's other lines of this service (read once from open_for's `cart_json`, what the
+    # visitor holds): counted as taken.
+    _cart_holds: tuple[availability.CartHold, ...] = ()
     quantity: int = 1
     line_id: str = ""  # the cart line being given a time; blank on the booking screen
     year: int = 0
@@ -83,7 +85,6 @@ class SlotPickerState(rx.State):
         count as taken; `line_id` is the cart line being set, which does not."""
         self._move_booking = self._move_key = ""
         cart_json = str(cart_json)
-        self._cart_json = cart_json if len(cart_json) <= cart.MAX_CART_JSON else ""
         self.service_id = str(service_id)[:64]
         self.line_id = str(line_id)[:200]
         self.quantity = _bounded(quantity, 1, cart.MAX_QUANTITY)
@@ -91,10 +92,13 @@ class SlotPickerState(rx.State):
         own = await call_service(catalog.own_hours_of, service_id=self.service_id)
         self.own_length = own is not None
         self.duration = str(own or _bounded(duration, 1, 8))
-        self.selected_date = day if _is_day(day) else ""
-        self.selected_time = str(start_time)[:5] if self.selected_date else ""
-        shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
-        self.year, self.month = shown.year, shown.month
+        self._cart_holds = _holds_of(
+            cart.parse(cart_json if len(cart_json) <= cart.MAX_CART_JSON else ""),
+            service_id=self.service_id,
+            line_id=self.line_id,
+            own=own,
+        )
+        self._choose(day, start_time)
         self._units = await call_service(availability.service_units, service_id=self.service_id)
         await self._load_month()
         if self.selected_date:
@@ -108,19 +112,32 @@ class SlotPickerState(rx.State):
         """Open on a booking to move (BookingViewState.open_move, once it has the booking for
         its caller): its current day and time chosen, `duration` its first service's hours."""
         self._move_booking, self._move_key = booking_id, key
-        self._cart_json, self.service_id, self.line_id = "", "", ""
+        self._cart_holds, self.service_id, self.line_id = (), "", ""
         self.quantity, self._units = 1, 0
         self.own_length = False  # a move shows no duration at all (`choose_duration=False`)
         self.duration = str(_bounded(duration, 1, 8))
-        self.selected_date = day if _is_day(day) else ""
-        self.selected_time = str(start_time)[:5] if self.selected_date else ""
-        shown = date.fromisoformat(self.selected_date) if self.selected_date else dates.today()
-        self.year, self.month = shown.year, shown.month
+        self._choose(day, start_time)
         await self._load_month()
         if self.selected_date:
             await self._load_slots(keep_time=True)
         else:
             self.slots = []
+
+    def _choose(self, day: object, start_time: object) -> None:
+        """Start on `day` and `start_time` (the line's or the booking's, read with the one parser
+        of a day: lines.parse_date) and show its month; today's month without one."""
+        chosen = parse_date(day)
+        self.selected_date = chosen.isoformat() if chosen else ""
+        self.selected_time = str(start_time)[:5] if chosen else ""
+        shown = chosen or dates.today()
+        self.year, self.month = shown.year, shown.month
+
+    def _chosen(self) -> tuple[date, time] | None:
+        """The day and the start time picked, as typed values (both were checked when picked:
+        the day among the month's open days, the time among the day's free slots); None until
+        both are."""
+        day, clock = parse_date(self.selected_date), parse_time(self.selected_time)
+        return (day, clock) if day and clock else None
 
     @rx.event
     async def previous_month(self):
@@ -148,11 +165,12 @@ class SlotPickerState(rx.State):
 
     @rx.event
     async def pick_day(self, day: str):
-        if not _is_day(day):
+        chosen = parse_date(day)
+        if chosen is None:
             return
-        if day not in self._open_days:
+        if chosen.isoformat() not in self._open_days:
             return  # greyed days are not clickable, whatever the browser sends
-        self.selected_date, self.selected_time = day, ""
+        self.selected_date, self.selected_time = chosen.isoformat(), ""
         await self._load_slots()
 
     @rx.event
@@ -168,18 +186,6 @@ class SlotPickerState(rx.State):
             await self._load_month()
             if self.selected_date:
                 await self._load_slots(keep_time=True)
-
-    async def _holds(self) -> list[availability.CartHold]:
-        """The cart's other lines of this service (on the booking screen: all of them)."""
-        items = cart.parse(self._cart_json)
-        lines = cart.booking_lines(items).lines
-        index = next((i for i, item in enumerate(items) if item["id"] == self.line_id), None)
-        return placing.other_cart_holds(
-            lines,
-            service_id=self.service_id,
-            except_index=index,
-            hours=int(self.duration) if self.own_length else None,
-        )
 
     async def _mover(self) -> dict:
         """The arguments of booking_changes.move_days/move_slots: the booking, its key, and
@@ -210,7 +216,7 @@ class SlotPickerState(rx.State):
                     month=self.month,
                     duration_hours=int(self.duration),
                     quantity=self.quantity,
-                    cart_holds=await self._holds(),
+                    cart_holds=self._cart_holds,
                 )
         except (availability.AvailabilityError, booking_changes.BookingChangeError):
             self.days, self.error = [], _("Error: {message}").format(message=_(DAYS_ERROR))
@@ -234,16 +240,18 @@ class SlotPickerState(rx.State):
         try:
             if self._move_booking:
                 slots = await call_service(
-                    booking_changes.move_slots, day=self.selected_date, **await self._mover()
+                    booking_changes.move_slots,
+                    day=parse_date(self.selected_date),
+                    **await self._mover(),
                 )
             else:
                 slots = await call_service(
                     availability.day_slots,
                     service_id=self.service_id,
-                    day=self.selected_date,
+                    day=parse_date(self.selected_date),
                     duration_hours=int(self.duration),
                     quantity=self.quantity,
-                    cart_holds=await self._holds(),
+                    cart_holds=self._cart_holds,
                 )
         except (availability.AvailabilityError, booking_changes.BookingChangeError):
             self.slots, self.error = [], _("Error: {message}").format(message=_(SLOTS_ERROR))
@@ -274,9 +282,16 @@ def _bounded(value: object, low: int, high: int) -> int:
     return max(low, min(high, number))
 
 
-def _is_day(value: object) -> bool:
-    try:
-        date.fromisoformat(str(value))
-    except ValueError:
-        return False
-    return len(str(value)) == 10
+def _holds_of(
+    typed: cart.Cart, *, service_id: str, line_id: str, own: int | None
+) -> tuple[availability.CartHold, ...]:
+    """The cart's other lines of `service_id` (on the booking screen: all of them), each for the
+    service's own length `own` when it has one."""
+    return tuple(
+        placing.other_cart_holds(
+            cart.booking_lines(typed).lines,
+            service_id=service_id,
+            except_index=typed.index_of(line_id),
+            hours=own,
+        )
+    )

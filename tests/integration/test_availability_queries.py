@@ -1,6 +1,6 @@
 """month_days and day_slots read the right rows from SQLite and PostgreSQL."""
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 from sqlalchemy import event
@@ -125,7 +125,7 @@ def test_a_day_is_unavailable_when_no_slot_fits_the_duration_and_quantity(sessio
 def test_cart_lines_count_like_bookings(session):
     bouncer = make_service(session, units=2)
     session.commit()
-    holds = [CartHold(DAY.isoformat(), "10:00", 2, 1)]
+    holds = [CartHold(DAY, time(10, 0), 2, 1)]
     assert "11:00" in free(session, bouncer, cart_holds=holds)
     assert "11:00" not in free(session, bouncer, quantity=2, cart_holds=holds)
     days = availability.month_days(
@@ -134,7 +134,7 @@ def test_cart_lines_count_like_bookings(session):
         year=2026,
         month=6,
         quantity=2,
-        cart_holds=[CartHold(DAY.isoformat(), f"{h:02d}:00", 1, 1) for h in range(8, 20)],
+        cart_holds=[CartHold(DAY, time(h, 0), 1, 1) for h in range(8, 20)],
         now=NOW,
     )
     assert next(d.available for d in days if d.date == "2026-06-10") is False
@@ -149,7 +149,7 @@ def test_cart_lines_count_like_bookings(session):
         ({"duration_hours": 9}, "invalid_duration"),
         ({"quantity": 0}, "invalid_quantity"),
         ({"day": "2026-02-30"}, "invalid_date"),
-        ({"cart_holds": [CartHold("2026-06-10", "9am", 1)]}, "invalid_cart_hold"),
+        ({"cart_holds": [CartHold(date(2026, 6, 10), "9am", 1)]}, "invalid_cart_hold"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_code(session, kwargs, code):

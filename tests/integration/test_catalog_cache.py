@@ -317,7 +317,7 @@ def test_an_add_to_cart_is_answered_from_the_caches_once_its_service_is_cached(s
     castle.images = [{"path": "services/castle.webp", "url": "/media/services/castle.webp"}]
     session.commit()
     database = str(engine.url)
-    kwargs = {"raw_cart": "[]", "service_ref": str(castle.id), "count": 1}
+    kwargs = {"cart": cart.EMPTY, "service_ref": str(castle.id), "count": 1}
     assert catalog_cache.fresh(cart.add_to_cart, kwargs, database=database) is MISSING
     first = in_transaction(lambda s: cart.add_to_cart(session=s, **kwargs), engine)
     served = catalog_cache.fresh(cart.add_to_cart, kwargs, database=database)
@@ -333,15 +333,15 @@ def test_the_cart_view_is_answered_from_the_caches(session, engine):
     castle.images = [{"path": "services/castle.webp", "url": "/media/services/castle.webp"}]
     session.commit()
     database = str(engine.url)
-    empty = catalog_cache.fresh(cart.cart_view, {"raw_cart": "[]"}, database=database)
+    empty = catalog_cache.fresh(cart.cart_view, {"cart": cart.EMPTY}, database=database)
     assert empty.lines == [] and empty.complete is False
-    raw = in_transaction(
+    typed = in_transaction(
         lambda s: (
-            cart.add_to_cart(session=s, raw_cart="[]", service_ref=str(castle.id), count=1).raw_cart
+            cart.add_to_cart(session=s, cart=cart.EMPTY, service_ref=str(castle.id), count=1).cart
         ),
         engine,
     )
-    kwargs = {"raw_cart": raw}
+    kwargs = {"cart": typed}
     # The add read the service and its units into the caches: its cart is priced from them.
     served = catalog_cache.fresh(cart.cart_view, kwargs, database=database)
     assert served is not MISSING and served.lines[0].name == "Castle"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 
 import pytest
 
@@ -22,8 +22,9 @@ NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)  # 08:00 in Prishtina
 DAY = "2026-06-10"  # a Wednesday
 
 
-def _cart(*lines: dict) -> str:
-    return json.dumps(list(lines))
+def _cart(*lines: dict) -> cart.Cart:
+    """The browser's cart, read as the states read it where it comes in."""
+    return cart.parse(json.dumps(list(lines)))
 
 
 def _item(service, quantity=1, **extra) -> dict:
@@ -45,11 +46,11 @@ def test_the_cart_is_priced_from_the_catalogue_per_hour_and_per_event(session):
         _item(bouncer, 1, date=DAY, startTime="10:00", duration=3),
         _item(offer, 1, date=DAY, startTime="12:00", duration=4),
     )
-    view = cart.cart_view(session=session, raw_cart=raw)
+    view = cart.cart_view(session=session, cart=raw)
     assert [line.line_total_label for line in view.lines] == ["300,00\u00a0€", "650,00\u00a0€"]
     assert view.total_label == "950,00\u00a0€" and view.complete
     assert view.lines[0].date_label == "10.06.2026"
-    missing_time = cart.cart_view(session=session, raw_cart=_cart(_item(bouncer)))
+    missing_time = cart.cart_view(session=session, cart=_cart(_item(bouncer)))
     assert not missing_time.complete
 
 
@@ -67,24 +68,24 @@ def test_a_time_is_set_only_while_the_slot_is_free(session):
     with pytest.raises(BookingError) as taken:
         cart.set_line_time(
             session=session,
-            raw_cart=raw,
+            cart=raw,
             line_id=str(bouncer.id),
-            day=DAY,
-            start_time="11:00",
+            day=date.fromisoformat(DAY),
+            start_time=time(11, 0),
             duration_hours=1,
             now=NOW,
         )
     assert taken.value.code == "slot_taken"
     updated = cart.set_line_time(
         session=session,
-        raw_cart=raw,
+        cart=raw,
         line_id=str(bouncer.id),
-        day=DAY,
-        start_time="15:00",
+        day=date.fromisoformat(DAY),
+        start_time=time(15, 0),
         duration_hours=2,
         now=NOW,
     )
-    [item] = json.loads(updated)
+    [item] = json.loads(cart.dump(updated))
     assert (item["date"], item["startTime"], item["duration"]) == (DAY, "15:00", 2)
 
 
@@ -148,40 +149,34 @@ def test_the_cart_never_holds_more_than_a_service_has_units(session):
     castle.images = [{"url": "/media/services/castle.webp"}]  # a cart line needs a picture
     session.add(castle)
     session.commit()
-    first = cart.add_to_cart(session=session, raw_cart="[]", service_ref=str(castle.id), count=1)
+    first = cart.add_to_cart(session=session, cart=cart.EMPTY, service_ref=str(castle.id), count=1)
     assert (first.held, first.most, first.refused) == (1, 2, 0)
-    second = cart.add_to_cart(
-        session=session, raw_cart=first.raw_cart, service_ref=castle.slug, count=3
-    )
+    second = cart.add_to_cart(session=session, cart=first.cart, service_ref=castle.slug, count=3)
     assert (second.held, second.refused) == (2, 2)
-    assert [i["quantity"] for i in json.loads(second.raw_cart)] == [2]
-    line_id = json.loads(second.raw_cart)[0]["id"]
+    assert [i["quantity"] for i in json.loads(cart.dump(second.cart))] == [2]
+    line_id = second.cart[0].id
     assert (
-        json.loads(
-            cart.set_quantity(
-                session=session, raw_cart=second.raw_cart, line_id=line_id, quantity=9
-            )
-        )[0]["quantity"]
+        cart.set_quantity(session=session, cart=second.cart, line_id=line_id, quantity=9)[
+            0
+        ].quantity
         == 2
     )
     assert (
-        json.loads(
-            cart.set_quantity(
-                session=session, raw_cart=second.raw_cart, line_id=line_id, quantity=0
-            )
-        )[0]["quantity"]
+        cart.set_quantity(session=session, cart=second.cart, line_id=line_id, quantity=0)[
+            0
+        ].quantity
         == 1
     )
-    kept = json.loads(second.raw_cart)
+    kept = json.loads(cart.dump(second.cart))
     kept[0]["quantity"] = 7
-    view = cart.cart_view(session=session, raw_cart=json.dumps(kept))
+    view = cart.cart_view(session=session, cart=cart.parse(json.dumps(kept)))
     assert view.lines[0].quantity == 2 and view.lines[0].max_quantity == 2
-    assert json.loads(view.fitted_cart)[0]["quantity"] == 2
-    assert cart.cart_view(session=session, raw_cart=second.raw_cart).fitted_cart == ""
+    assert json.loads(cart.dump(view.fitted_cart))[0]["quantity"] == 2
+    assert cart.cart_view(session=session, cart=second.cart).fitted_cart is None
     hidden = make_service(session, status="draft")
     session.commit()
     assert (
-        cart.add_to_cart(session=session, raw_cart="[]", service_ref=str(hidden.id), count=1)
+        cart.add_to_cart(session=session, cart=cart.EMPTY, service_ref=str(hidden.id), count=1)
         is None
     )
 

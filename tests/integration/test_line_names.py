@@ -66,7 +66,7 @@ def test_booked_packages_are_told_apart_in_the_bookings_language(session):
                     ((mascots, "10:00", 1), (bubbles, "14:00", 3))
                 )
             ]
-            view = cart.cart_view(session=session, raw_cart=json.dumps(lines))
+            view = cart.cart_view(session=session, cart=cart.parse(json.dumps(lines)))
             cart_names = [v.name for v in view.lines]
         items = session.exec(
             select(BookingItem)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -121,31 +121,31 @@ def test_the_cart_keeps_a_packages_own_length_whatever_the_browser_holds(session
     visit = _package(session, hours=1)
     castle = make_service(session, title="Castle", units=2)
     session.commit()
-    forged = _cart(_item(visit, duration=4), _item(castle, duration=4))
-    view = cart.cart_view(session=session, raw_cart=forged)
+    forged = cart.parse(_cart(_item(visit, duration=4), _item(castle, duration=4)))
+    view = cart.cart_view(session=session, cart=forged)
     assert [line.duration for line in view.lines] == [1, 4]
-    assert [item["duration"] for item in json.loads(view.fitted_cart)] == [1, 4]
+    assert [item["duration"] for item in json.loads(cart.dump(view.fitted_cart))] == [1, 4]
 
     # A time set with another duration is set for the package's length: 19:00 fits one hour
     # before the 20:00 closing, where five hours would not.
     updated = cart.set_line_time(
         session=session,
-        raw_cart=forged,
+        cart=forged,
         line_id=str(visit.id),
-        day=DAY,
-        start_time="19:00",
+        day=date.fromisoformat(DAY),
+        start_time=time(19, 0),
         duration_hours=5,
         now=NOW,
     )
-    set_line = json.loads(updated)[0]
+    set_line = json.loads(cart.dump(updated))[0]
     assert (set_line["date"], set_line["startTime"], set_line["duration"]) == (DAY, "19:00", 1)
     with pytest.raises(booking_lines.BookingError) as too_long:
         cart.set_line_time(
             session=session,
-            raw_cart=forged,
+            cart=forged,
             line_id=str(castle.id),
-            day=DAY,
-            start_time="19:00",
+            day=date.fromisoformat(DAY),
+            start_time=time(19, 0),
             duration_hours=5,
             now=NOW,
         )

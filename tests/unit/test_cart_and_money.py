@@ -1,4 +1,9 @@
+import dataclasses
+import json
+from datetime import date, time
 from decimal import Decimal
+
+import pytest
 
 from storefront import i18n
 from storefront.services.booking import cart
@@ -35,13 +40,13 @@ def test_make_item_requires_id_name_price_and_image():
     assert cart.make_item(item_id="a", name="", price=1, image="/i") is None
     assert cart.make_item(item_id="a", name="x", price=None, image="/i") is None
     assert cart.make_item(item_id="a", name="x", price=1, image="") is None
-    assert _item()["description"] == "No description provided"
+    assert _item().description == "No description provided"
 
 
 def test_adding_an_existing_item_raises_its_quantity():
-    items = cart.add([], _item())
+    items = cart.add(cart.EMPTY, _item())
     items = cart.add(items, _item())
-    assert len(items) == 1 and items[0]["quantity"] == 2
+    assert len(items) == 1 and items[0].quantity == 2
     items = cart.add(items, _item("b", "5", quantity=10))
     assert cart.count(items) == 12
 
@@ -50,30 +55,31 @@ def test_parse_drops_garbage_and_clamps_numbers():
     raw = '[{"id":"a","name":"x","image":"/i","price":"oops","quantity":99999},{"bad":1},3]'
     items = cart.parse(raw)
     assert len(items) == 1
-    assert items[0]["price"] == "0.00" and items[0]["quantity"] == cart.MAX_QUANTITY
-    assert cart.parse("not json") == [] and cart.parse('{"a":1}') == []
+    assert items[0].price == "0.00" and items[0].quantity == cart.MAX_QUANTITY
+    assert cart.parse("not json") == cart.EMPTY and cart.parse('{"a":1}') == cart.EMPTY
 
 
-def test_a_remembered_cart_is_read_as_new_each_time():
-    """A cart's text is read once and remembered (each event of a tab sends it back): what one
-    caller changes in the items it got never reaches the next caller."""
-    raw = cart.dump(cart.add([], _item("a", quantity=2)))
+def test_a_remembered_cart_is_read_once_and_cannot_be_changed():
+    """A cart's text is read once and remembered (each event of a tab sends it back): the cart
+    is frozen, so what one caller does with it never reaches the next caller."""
+    raw = cart.dump(cart.add(cart.EMPTY, _item("a", quantity=2)))
     first = cart.parse(raw)
-    first[0]["quantity"] = 999
-    first.append({"id": "b"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first[0].quantity = 999  # type: ignore[misc]
+    changed = cart.add(first, _item("b"))
     again = cart.parse(raw)
-    assert len(again) == 1 and again[0]["quantity"] == 2
-    assert cart.parse(None) == [] and cart.parse(b"[]") == []
+    assert again is first and len(again) == 1 and again[0].quantity == 2 and len(changed) == 2
+    assert cart.parse(None) == cart.EMPTY and cart.parse(b"[]") == cart.EMPTY
     # Past the remembered length, the text is still read, with the same rules.
-    line = _item(quantity=3) | {"description": "x" * 400}
-    long = cart.dump([line | {"id": f"id-{n}"} for n in range(cart.MAX_ITEMS + 10)])
+    line = _item(quantity=3).as_json() | {"description": "x" * 400}
+    long = json.dumps([line | {"id": f"id-{n}"} for n in range(cart.MAX_ITEMS + 10)])
     assert len(long) > cart.PARSED_CARTS_UP_TO
     assert len(cart.parse(long)) == cart.MAX_ITEMS
 
 
 def test_remove_and_round_trip():
-    items = cart.add(cart.add([], _item("a")), _item("b"))
-    assert [i["id"] for i in cart.remove(items, "a")] == ["b"]
+    items = cart.add(cart.add(cart.EMPTY, _item("a")), _item("b"))
+    assert [i.id for i in cart.remove(items, "a")] == ["b"]
     assert cart.parse(cart.dump(items)) == items
 
 
@@ -124,7 +130,7 @@ SERVICE = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b"
 
 
 def test_parse_keeps_well_formed_service_date_time_and_duration():
-    raw = cart.dump(
+    raw = json.dumps(
         [
             {
                 "id": SERVICE,
@@ -139,11 +145,18 @@ def test_parse_keeps_well_formed_service_date_time_and_duration():
         ]
     )
     (item,) = cart.parse(raw)
-    assert (item["serviceId"], item["date"], item["startTime"], item["duration"]) == (
+    assert (item.service_id, item.date, item.start_time, item.duration) == (
+        SERVICE,
+        date(2026, 7, 4),
+        time(14, 0),
+        3,
+    )
+    # Written back as the browser keeps it.
+    stored = json.loads(cart.dump(cart.parse(raw)))[0]
+    assert (stored["serviceId"], stored["date"], stored["startTime"]) == (
         SERVICE,
         "2026-07-04",
         "14:00",
-        3,
     )
 
 
@@ -154,27 +167,27 @@ def test_parse_blanks_malformed_service_date_and_time():
         {"serviceId": None, "date": ["2026-07-04"], "startTime": {"h": 9}, "duration": "x"},
     ]
     items = cart.parse(
-        cart.dump([{"id": "tables-white", "name": "T", "image": "/t", **b} for b in bad])
+        json.dumps([{"id": "tables-white", "name": "T", "image": "/t", **b} for b in bad])
     )
-    assert [(i["serviceId"], i["date"], i["startTime"]) for i in items] == [("", "", "")] * 3
-    assert [i["duration"] for i in items] == [1, 1, 1]
+    assert [(i.service_id, i.date, i.start_time) for i in items] == [("", None, None)] * 3
+    assert [i.duration for i in items] == [1, 1, 1]
 
 
 def test_booking_lines_say_whether_every_line_has_a_date_and_time():
     chosen = {"id": SERVICE, "name": "B", "image": "/b", "price": 1, "quantity": 2}
     timed = {**chosen, "date": "2026-07-04", "startTime": "14:00", "duration": 2}
-    result = cart.booking_lines(cart.parse(cart.dump([timed])))
+    result = cart.booking_lines(cart.parse(json.dumps([timed])))
     assert result.complete
     (line,) = result.lines
     assert (line.service_id, line.quantity, line.date, line.start_time, line.duration_hours) == (
         SERVICE,
         2,
-        "2026-07-04",
-        "14:00",
+        date(2026, 7, 4),
+        time(14, 0),
         2,
     )
-    assert not cart.booking_lines(cart.parse(cart.dump([timed, chosen]))).complete
-    assert not cart.booking_lines([]).complete
+    assert not cart.booking_lines(cart.parse(json.dumps([timed, chosen]))).complete
+    assert not cart.booking_lines(cart.EMPTY).complete
 
 
 def test_a_price_says_its_unit():
@@ -211,5 +224,5 @@ def test_a_package_with_a_length_starts_with_that_many_hours():
     assert default_hours(view("package", {"type": "bouncer", "hours": 99})) == 1  # out of range
     assert default_hours(view("mascot", {})) == 1  # its kind has no length
     item = cart.make_item(item_id="a", name="x", price=150, image="/i", duration=3)
-    assert item["duration"] == 3
-    assert _item()["duration"] == 1
+    assert item.duration == 3
+    assert _item().duration == 1

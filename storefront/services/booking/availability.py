@@ -109,8 +109,8 @@ class CartHold:
     """Another line of the same service in this cart: counted like a booking (docs/product.md
     §5)."""
 
-    date: str  # YYYY-MM-DD, local
-    start_time: str  # HH:MM, local
+    date: date  # local
+    start_time: time  # local
     duration_hours: int
     quantity: int = 1
 
@@ -407,9 +407,12 @@ def parse_clock(value: object) -> time:
 
 
 def cart_hold_to_hold(hold: CartHold, zone: ZoneInfo) -> Hold:
+    """The hold of a cart line, whose day and time were read where the cart came in
+    (services/booking/cart.py): typed values only."""
+    day, clock = hold.date, hold.start_time
+    if not isinstance(day, date) or isinstance(day, datetime) or not isinstance(clock, time):
+        raise AvailabilityError("invalid_cart_hold", "A cart line is malformed")
     try:
-        day = parse_day(hold.date)
-        clock = parse_clock(hold.start_time)
         duration = check_duration(hold.duration_hours)
         quantity = check_quantity(hold.quantity)
     except AvailabilityError:

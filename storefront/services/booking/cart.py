@@ -1,15 +1,16 @@
-"""The cart's rules. The cart itself lives in the browser (localStorage `cartItems`); these pure
-functions take the list of items and return the new list, so the same rules run wherever the
-cart is changed. Prices always come from the catalogue, never from the browser."""
+"""The cart's rules. The cart itself lives in the browser (localStorage `cartItems`); the states
+read its text once where it comes in (`parse`, a typed `Cart`), these functions take that cart
+and return the new one, and the state writes it back (`dump`) only when the browser's copy must
+change. Prices always come from the catalogue, never from the browser."""
 
 from __future__ import annotations
 
 import functools
 import json
-import re
 import uuid
-from dataclasses import dataclass
-from datetime import date, datetime
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,16 @@ from sqlmodel import Session
 from storefront.i18n import N_, _, ngettext
 from storefront.services import dates
 from storefront.services.booking import availability, placing, pricing
-from storefront.services.booking.lines import BookingError, BookingLine
+from storefront.services.booking.lines import (
+    CLOCK_PATTERN,
+    DATE_PATTERN,
+    BookingError,
+    BookingLine,
+    clock_text,
+    day_text,
+    parse_date,
+    parse_time,
+)
 from storefront.services.cache import from_caches
 from storefront.services.catalog import public as catalog
 from storefront.services.money import format_price, format_price_with_unit, to_amount
@@ -34,54 +44,122 @@ MAX_QUANTITY = 1000
 MAX_CART_JSON = 200_000
 
 
-def parse(raw: str | None) -> list[dict[str, Any]]:
-    """The stored cart, keeping only well-formed items (the browser can hold anything). Each
-    call returns fresh dicts: callers may change them."""
+@dataclass(frozen=True)
+class CartItem:
+    """One line of the cart, typed: read once from the browser's text (`parse`), written back
+    once when the browser's copy must change (`dump`). Frozen, so a cart is hashable and one
+    parse may be shared by every caller."""
+
+    id: str
+    service_id: str  # a UUID's text, blank when the browser's was not one
+    name: str
+    description: str
+    price: str  # '7.00': shown only, the catalogue prices every line again
+    image: str
+    quantity: int = 1
+    duration: int = 1
+    date: date | None = None  # local; None until chosen
+    start_time: time | None = None  # local; None until chosen
+    unit: str | None = None  # 'table' or 'person' for a counted line
+
+    def as_json(self) -> dict[str, Any]:
+        """The item as the browser keeps it (the format of `cartItems`)."""
+        item: dict[str, Any] = {
+            "id": self.id,
+            "serviceId": self.service_id,
+            "name": self.name,
+            "description": self.description,
+            "price": self.price,
+            "image": self.image,
+            "quantity": self.quantity,
+            "duration": self.duration,
+            "date": day_text(self.date),
+            "startTime": clock_text(self.start_time),
+        }
+        if self.unit is not None:
+            item["unit"] = self.unit
+        return item
+
+    def __getitem__(self, key: str) -> Any:
+        """A field by the browser's name and in its form ('startTime' -> '14:00'), for a
+        script or a test that reads the cart as the browser keeps it."""
+        return self.as_json()[key]
+
+
+@dataclass(frozen=True)
+class Cart:
+    """The browser's cart, read at the door (`parse`): what the cart's services take."""
+
+    items: tuple[CartItem, ...] = ()
+
+    def __iter__(self) -> Iterator[CartItem]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> CartItem:
+        return self.items[index]
+
+    def index_of(self, item_id: str) -> int | None:
+        return next((i for i, item in enumerate(self.items) if item.id == item_id), None)
+
+
+EMPTY = Cart()
+
+
+def parse(raw: str | None) -> Cart:
+    """The browser's cart text, read once where it comes in, keeping only well-formed items (the
+    browser can hold anything): quantities and hours clamped, a day or a time that is not one
+    blanked (`lines.parse_date` / `parse_time`)."""
     if not isinstance(raw, str):
-        return []
+        return EMPTY
     if len(raw) > PARSED_CARTS_UP_TO:
         return _read(raw)
-    return [dict(item) for item in _read_recent(raw)]
+    return _read_recent(raw)
 
 
 # A tab sends the same cart back with each of its events (an add, a day picked), usually the
-# very text the last answer gave it: carts up to this length are read once and remembered.
+# very text the last answer gave it: carts up to this length are read once and remembered
+# (a Cart is frozen: callers share it safely).
 PARSED_CARTS_UP_TO = 20_000
 _RECENT_CARTS = 512
 
 
 @functools.lru_cache(maxsize=_RECENT_CARTS)
-def _read_recent(raw: str) -> tuple[dict[str, Any], ...]:
-    return tuple(_read(raw))
+def _read_recent(raw: str) -> Cart:
+    return _read(raw)
 
 
-def _read(raw: str) -> list[dict[str, Any]]:
+def _read(raw: str) -> Cart:
     try:
         data = json.loads(raw or "[]")
     except (TypeError, ValueError):
-        return []
+        return EMPTY
     if not isinstance(data, list):
-        return []
+        return EMPTY
     items = []
     for entry in data[:MAX_ITEMS]:
         if not isinstance(entry, dict) or not all(entry.get(k) for k in ("id", "name", "image")):
             continue
-        item = dict(entry)
-        item["price"] = f"{to_amount(entry.get('price')):.2f}"  # shown only: money is never a float
-        item["quantity"] = _clamp_int(entry.get("quantity"), 1, 1, MAX_QUANTITY)
-        item["duration"] = _clamp_int(entry.get("duration"), 1, 1, 8)
-        item["serviceId"] = _uuid_text(entry.get("serviceId")) or _uuid_text(entry.get("id"))
-        item["date"] = _date_text(entry.get("date"))
-        item["startTime"] = _clock_text(entry.get("startTime"))
-        item.setdefault("description", DEFAULT_DESCRIPTION)
-        items.append(item)
-    return items
-
-
-# ASCII digits only, as the browser writes them (and as the checkout page's own first check,
-# `checkout_leave_script`, reads them with the same patterns).
-_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$", re.ASCII)
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
+        description = entry.get("description", DEFAULT_DESCRIPTION)
+        unit = entry.get("unit")
+        items.append(
+            CartItem(
+                id=str(entry["id"]),
+                service_id=_uuid_text(entry.get("serviceId")) or _uuid_text(entry.get("id")),
+                name=str(entry["name"]),
+                description=description if isinstance(description, str) else DEFAULT_DESCRIPTION,
+                price=f"{to_amount(entry.get('price')):.2f}",  # money is never a float
+                image=str(entry["image"]),
+                quantity=_clamp_int(entry.get("quantity"), 1, 1, MAX_QUANTITY),
+                duration=_clamp_int(entry.get("duration"), 1, 1, 8),
+                date=_date_of(entry.get("date")),
+                start_time=_clock_of(entry.get("startTime")),
+                unit=unit if isinstance(unit, str) else None,
+            )
+        )
+    return Cart(tuple(items))
 
 
 def checkout_leave_script() -> str:
@@ -90,14 +168,14 @@ def checkout_leave_script() -> str:
     page before anything is drawn (rxconfig.leave_incomplete_checkout): it goes to the cart only
     when the server's rule (`checkout.cart_view(...).complete`) is certain to say so too: no
     cart, not a list, an empty list, or a line `parse` keeps (an object with an id, a name and an
-    image as non-empty text, among the first MAX_ITEMS) whose day or time `_date_text` /
-    `_clock_text` would blank. Anything less certain (unreadable text, lines `parse` would drop)
+    image as non-empty text, among the first MAX_ITEMS) whose day or time `_date_of` /
+    `_clock_of` would blank. Anything less certain (unreadable text, lines `parse` would drop)
     is left to the server. Built from this module's own key, limit and patterns."""
     return (
         "(function(){var raw;try{raw=localStorage.getItem(" + json.dumps(STORAGE_KEY) + ")}"
         "catch(e){return}var c;try{c=JSON.parse(raw===null?'[]':raw)}catch(e){return}"
-        "var day=new RegExp(" + json.dumps(_DATE.pattern) + "),"
-        "clock=new RegExp(" + json.dumps(_CLOCK.pattern) + ");"
+        "var day=new RegExp(" + json.dumps(DATE_PATTERN.pattern) + "),"
+        "clock=new RegExp(" + json.dumps(CLOCK_PATTERN.pattern) + ");"
         "function s(x){return typeof x==='string'&&x.length>0}"
         "function kept(i){return i!==null&&typeof i==='object'&&!Array.isArray(i)"
         "&&s(i.id)&&s(i.name)&&s(i.image)}"
@@ -116,21 +194,14 @@ def _uuid_text(value: object) -> str:
         return ""
 
 
-def _date_text(value: object) -> str:
-    """YYYY-MM-DD of a real date, else blank."""
-    text = str(value or "")[:10]
-    if not _DATE.match(text):
-        return ""
-    try:
-        return date.fromisoformat(text).isoformat()
-    except ValueError:
-        return ""
+def _date_of(value: object) -> date | None:
+    """The day of a stored line (its first ten characters), else None."""
+    return parse_date(str(value or "")[:10])
 
 
-def _clock_text(value: object) -> str:
-    """HH:MM on a 24-hour clock, else blank."""
-    text = str(value or "")[:5]
-    return text if _CLOCK.match(text) else ""
+def _clock_of(value: object) -> time | None:
+    """The start time of a stored line (its first five characters), else None."""
+    return parse_time(str(value or "")[:5])
 
 
 @dataclass(frozen=True)
@@ -139,17 +210,17 @@ class CartLines:
     complete: bool  # every line has a service, a date and a start time (checkout may start)
 
 
-def booking_lines(items: list[dict[str, Any]]) -> CartLines:
-    """The parsed cart as booking lines, in cart order."""
+def booking_lines(cart: Cart) -> CartLines:
+    """The cart as booking lines, in cart order."""
     lines = [
         BookingLine(
-            service_id=item["serviceId"],
-            quantity=item["quantity"],
-            date=item["date"],
-            start_time=item["startTime"],
-            duration_hours=item["duration"],
+            service_id=item.service_id,
+            quantity=item.quantity,
+            date=item.date,
+            start_time=item.start_time,
+            duration_hours=item.duration,
         )
-        for item in items
+        for item in cart
     ]
     complete = bool(lines) and all(
         line.service_id and line.date and line.start_time for line in lines
@@ -157,8 +228,9 @@ def booking_lines(items: list[dict[str, Any]]) -> CartLines:
     return CartLines(lines, complete)
 
 
-def dump(items: list[dict[str, Any]]) -> str:
-    return json.dumps(items, separators=(",", ":"), ensure_ascii=False)
+def dump(cart: Cart) -> str:
+    """The cart as the browser keeps it: written once, when the browser's copy must change."""
+    return json.dumps([item.as_json() for item in cart], separators=(",", ":"), ensure_ascii=False)
 
 
 def _clamp_int(value: object, default: int, low: int, high: int) -> int:
@@ -180,57 +252,57 @@ def make_item(
     service_id: str | None = None,
     unit: str | None = None,
     duration: int = 1,
-) -> dict[str, Any] | None:
+) -> CartItem | None:
     """A cart line, or None unless id, name, price and image are all present (docs/product.md
     §5). `duration`: the hours it starts with (a package's own length, catalog.default_hours)."""
     if not item_id or not name or price is None or price == "" or not image:
         return None
-    item = {
-        "id": item_id,
-        "serviceId": _uuid_text(service_id or item_id),
-        "name": name,
-        "description": description or DEFAULT_DESCRIPTION,
-        "price": f"{to_amount(price):.2f}",  # as text: the catalogue prices every line again
-        "image": image,
-        "quantity": _clamp_int(quantity, 1, 1, MAX_QUANTITY),
-        "duration": _clamp_int(duration, 1, 1, 8),
-        "date": "",
-        "startTime": "",
-    }
-    if unit in COUNTED:
-        item["unit"] = unit
-    return item
+    return CartItem(
+        id=item_id,
+        service_id=_uuid_text(service_id or item_id),
+        name=name,
+        description=description or DEFAULT_DESCRIPTION,
+        price=f"{to_amount(price):.2f}",  # as text: the catalogue prices every line again
+        image=image,
+        quantity=_clamp_int(quantity, 1, 1, MAX_QUANTITY),
+        duration=_clamp_int(duration, 1, 1, 8),
+        unit=unit if unit in COUNTED else None,
+    )
 
 
-def add(items: list[dict[str, Any]], new: dict[str, Any]) -> list[dict[str, Any]]:
+def add(cart: Cart, new: CartItem) -> Cart:
     """Add `new`; an item already in the cart has its quantity raised by `new`'s quantity
     (1 for an ordinary add)."""
-    out = [dict(i) for i in items]
-    for item in out:
-        if item["id"] == new["id"]:
-            item["quantity"] = min(MAX_QUANTITY, item["quantity"] + new.get("quantity", 1))
-            return out
-    if len(out) >= MAX_ITEMS:
-        return out
-    return [*out, dict(new)]
+    index = cart.index_of(new.id)
+    if index is not None:
+        raised = min(MAX_QUANTITY, cart[index].quantity + new.quantity)
+        return _with_item(cart, index, quantity=raised)
+    if len(cart) >= MAX_ITEMS:
+        return cart
+    return Cart((*cart.items, new))
 
 
-def clear_time(items: list[dict[str, Any]], index: object) -> list[dict[str, Any]]:
+def _with_item(cart: Cart, index: int, **changes: Any) -> Cart:
+    items = list(cart.items)
+    items[index] = replace(items[index], **changes)
+    return Cart(tuple(items))
+
+
+def clear_time(cart: Cart, index: object) -> Cart:
     """The cart with line `index`'s date and time cleared (a slot taken meanwhile): the guest
     picks another; any other index changes nothing."""
-    out = [dict(i) for i in items]
-    if isinstance(index, int) and 0 <= index < len(out):
-        out[index]["date"], out[index]["startTime"] = "", ""
-    return out
+    if isinstance(index, int) and 0 <= index < len(cart):
+        return _with_item(cart, index, date=None, start_time=None)
+    return cart
 
 
-def remove(items: list[dict[str, Any]], item_id: str) -> list[dict[str, Any]]:
-    return [dict(i) for i in items if i["id"] != item_id]
+def remove(cart: Cart, item_id: str) -> Cart:
+    return Cart(tuple(item for item in cart if item.id != item_id))
 
 
-def count(items: list[dict[str, Any]]) -> int:
+def count(cart: Cart) -> int:
     """The badge: total quantity."""
-    return sum(int(i["quantity"]) for i in items)
+    return sum(item.quantity for item in cart)
 
 
 # Counted lines: wedding tables (one unit a table) and Tiffany chairs (one unit a guest). The
@@ -315,31 +387,30 @@ class CartView:
     total_label: str
     complete: bool  # every line bookable and with a date and a time
     # Set when a line held more than its service can, or other hours than its package's own
-    # length: the cart to keep.
-    fitted_cart: str = ""
+    # length: the cart to keep (the browser's copy must change).
+    fitted_cart: Cart | None = None
 
 
 @from_caches
-def cart_view(*, session: Session, raw_cart: str) -> CartView:
+def cart_view(*, session: Session, cart: Cart) -> CartView:
     """The browser's cart priced from the catalogue (never from what the browser holds), each
     line held to what one time slot of its service can hold and to its package's own length
     (`fitted_cart`, when that changed a line: a cart kept from before, a forged one, or a
     service whose units or length changed). Catalogue data only,
     so an empty cart, or one whose services are cached, is answered in the event loop (the
     cart's every event refreshes it)."""
-    items = parse(raw_cart)
-    fitted = False
-    for item in items:
-        most = most_per_line(session=session, service_id=item["serviceId"])
-        if item["quantity"] > most:
-            item["quantity"], fitted = most, True
+    fitted = cart
+    for index, item in enumerate(cart):
+        most = most_per_line(session=session, service_id=item.service_id)
+        if item.quantity > most:
+            fitted = _with_item(fitted, index, quantity=most)
         # A package of a known length is booked for that length, whatever the cart holds.
-        hours = catalog.own_hours_of(session=session, service_id=item["serviceId"])
-        if hours and item["duration"] != hours:
-            item["duration"], fitted = hours, True
-    lines = booking_lines(items).lines
+        hours = catalog.own_hours_of(session=session, service_id=item.service_id)
+        if hours and item.duration != hours:
+            fitted = _with_item(fitted, index, duration=hours)
+    lines = booking_lines(fitted).lines
     views, total = [], Decimal("0")
-    for item, line in zip(items, lines, strict=True):
+    for item, line in zip(fitted, lines, strict=True):
         found = _price(session, line)
         priced = found[0] if found else None
         if priced is not None:
@@ -358,7 +429,7 @@ def cart_view(*, session: Session, raw_cart: str) -> CartView:
         lines=views,
         total_label=format_price(total),
         complete=complete,
-        fitted_cart=dump(items) if fitted else "",
+        fitted_cart=fitted if fitted is not cart else None,
     )
 
 
@@ -390,7 +461,7 @@ def _price(session: Session, line: BookingLine) -> tuple[pricing.QuoteLine, str]
 
 
 def _line_view(
-    item: dict[str, Any],
+    item: CartItem,
     line: BookingLine,
     priced: pricing.QuoteLine | None,
     most: int,
@@ -398,27 +469,25 @@ def _line_view(
     description: str | None = None,
 ) -> CartLineView:
     return CartLineView(
-        id=item["id"],
+        id=item.id,
         service_id=line.service_id,
         # The catalogue's name now, in the page's language (the one kept in the browser is
         # the language and the name of the moment it was added).
-        name=counted_name(
-            priced.name if priced else item["name"], item["quantity"], item.get("unit")
-        ),
+        name=counted_name(priced.name if priced else item.name, item.quantity, item.unit),
         description=description
         if description
         else _(DEFAULT_DESCRIPTION)
-        if item["description"] == DEFAULT_DESCRIPTION
-        else item["description"],
-        image=item["image"],
+        if item.description == DEFAULT_DESCRIPTION
+        else item.description,
+        image=item.image,
         quantity=line.quantity,
         unit_price_label=(
             format_price_with_unit(priced.unit_price, priced.price_unit) if priced else ""
         ),
         line_total_label=format_price(priced.line_total) if priced else "",
-        date=line.date,
+        date=day_text(line.date),
         date_label=dates.display_day(line.date) if line.date else "",
-        start_time=line.start_time,
+        start_time=clock_text(line.start_time),
         duration=line.duration_hours,
         available=priced is not None,
         max_quantity=most,
@@ -437,18 +506,18 @@ class TakenLine:
 
     name: str
     when: str  # 'DD.MM.YYYY HH:MM'
-    raw_cart: str
+    cart: Cart
 
 
-def release_taken_line(raw_cart: str, index: object) -> TakenLine | None:
+def release_taken_line(cart: Cart, index: object) -> TakenLine | None:
     """The line `index` (a booking refusal's `line`) of the cart, its time cleared; None when
     there is no such line."""
-    items = parse(raw_cart)
-    if not isinstance(index, int) or not 0 <= index < len(items):
+    if not isinstance(index, int) or not 0 <= index < len(cart):
         return None
-    line = items[index]
-    when = f"{dates.display_day(line['date'])} {line['startTime']}".strip()
-    return TakenLine(line["name"], when, dump(clear_time(items, index)))
+    line = cart[index]
+    day = dates.display_day(line.date) if line.date else ""
+    when = f"{day} {clock_text(line.start_time)}".strip()
+    return TakenLine(line.name, when, clear_time(cart, index))
 
 
 @dataclass(frozen=True)
@@ -456,7 +525,7 @@ class Added:
     """What an add to the cart did: the new cart, the service, how many the cart now holds of
     it and the most it may (its units), and how many of those asked for did not fit."""
 
-    raw_cart: str
+    cart: Cart
     service_id: str
     title: str
     kind: str
@@ -466,7 +535,7 @@ class Added:
 
 
 @from_caches
-def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int) -> Added | None:
+def add_to_cart(*, session: Session, cart: Cart, service_ref: str, count: int) -> Added | None:
     """Add `count` of a public service (by id or slug) to the cart, never past what one time
     slot of it can hold (its units): what does not fit is refused and counted in `refused`.
     None when the service cannot be booked."""
@@ -487,13 +556,12 @@ def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int
     if item is None:
         return None
     most = most_per_line(session=session, service_id=service.id)
-    items = parse(raw_cart)
-    held = next((i["quantity"] for i in items if i["id"] == item["id"]), 0)
+    held = next((i.quantity for i in cart if i.id == item.id), 0)
     fits = max(0, min(count, most - held))
     if fits:
-        items = add(items, item | {"quantity": fits})
+        cart = add(cart, replace(item, quantity=fits))
     return Added(
-        raw_cart=dump(items),
+        cart=cart,
         service_id=service.id,
         title=service.title,
         kind=service.kind,
@@ -503,38 +571,35 @@ def add_to_cart(*, session: Session, raw_cart: str, service_ref: str, count: int
     )
 
 
-def set_quantity(*, session: Session, raw_cart: str, line_id: str, quantity: int) -> str:
+def set_quantity(*, session: Session, cart: Cart, line_id: str, quantity: int) -> Cart:
     """The cart with `line_id`'s quantity set, within 1 and what one time slot of its service
     can hold. A changed quantity keeps the line's date and time (checkout checks them again)."""
-    items = parse(raw_cart)
-    for item in items:
-        if item["id"] == line_id:
-            item["quantity"] = max(
-                1, min(int(quantity), most_per_line(session=session, service_id=item["serviceId"]))
-            )
-    return dump(items)
+    for index, item in enumerate(cart):
+        if item.id == line_id:
+            most = most_per_line(session=session, service_id=item.service_id)
+            cart = _with_item(cart, index, quantity=max(1, min(int(quantity), most)))
+    return cart
 
 
 def set_line_time(
     *,
     session: Session,
-    raw_cart: str,
+    cart: Cart,
     line_id: str,
-    day: str,
-    start_time: str,
+    day: date,
+    start_time: time,
     duration_hours: int,
     now: datetime | None = None,
-) -> str:
+) -> Cart:
     """The cart with `line_id` set to that date, time and duration, if the slot is free for the
     line's quantity, counting the cart's other lines of the same service. A package of a known
     length is set for that length whatever `duration_hours` says (the picker offers none; a
     forged event changes nothing: docs/architecture.md §5). Raises BookingError `slot_taken`
     (the spec's clash message) or `invalid_line`."""
-    items = parse(raw_cart)
-    index = next((i for i, item in enumerate(items) if item["id"] == line_id), None)
+    index = cart.index_of(line_id)
     if index is None:
         raise BookingError("invalid_line", "No such line in the cart")
-    lines = booking_lines(items).lines
+    lines = booking_lines(cart).lines
     line = lines[index]
     own = catalog.own_hours_of(session=session, service_id=line.service_id)
     duration_hours = own or duration_hours
@@ -552,11 +617,7 @@ def set_line_time(
         )
     except availability.AvailabilityError as exc:
         raise BookingError("invalid_line", exc.message, field=exc.code) from exc
-    if not any(slot.start_time == start_time and slot.available for slot in slots):
+    chosen = clock_text(start_time)
+    if not any(slot.start_time == chosen and slot.available for slot in slots):
         raise BookingError("slot_taken", "This time slot is no longer available")
-    items[index] |= {
-        "date": date.fromisoformat(day).isoformat(),
-        "startTime": start_time,
-        "duration": duration_hours,
-    }
-    return dump(items)
+    return _with_item(cart, index, date=day, start_time=start_time, duration=duration_hours)

@@ -29,7 +29,7 @@ import calendar as calendar_module
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import TypeVar
 
 from sqlalchemy.exc import OperationalError
@@ -403,8 +403,8 @@ def _check_free(
             BookingLine(
                 str(item.service_id),
                 item.quantity,
-                local.date().isoformat(),
-                local.strftime("%H:%M"),
+                local.date(),
+                time(local.hour, local.minute),
                 _hours(item),
             )
         )

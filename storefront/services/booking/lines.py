@@ -5,12 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, time
+from datetime import datetime as datetime_type
 
 from storefront.services.booking import availability
 from storefront.services.errors import ServiceError
 
 MAX_LINES = 50
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# ASCII digits only, as the browser writes them (the checkout page's own first check,
+# `cart.checkout_leave_script`, reads them with the same patterns).
+CLOCK_PATTERN = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$", re.ASCII)
+DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 
 
 class BookingError(ServiceError):
@@ -41,13 +46,64 @@ class BookingError(ServiceError):
     }
 
 
+# --- the door: a day and a time as the browser writes them ----------------------------------
+
+
+def parse_date(value: object) -> date | None:
+    """A day as the browser writes it, 'YYYY-MM-DD' (of a real date), else None. The one parser
+    of a booking's day: the states, the cart and a line given as text use it where the text comes
+    in, and the services take the `date` (docs/architecture.md §5)."""
+    if isinstance(value, date) and not isinstance(value, datetime_type):
+        return value
+    text = value if isinstance(value, str) else ""
+    if not DATE_PATTERN.match(text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def parse_time(value: object) -> time | None:
+    """A start time as the browser writes it, 'HH:MM' on a 24-hour clock, else None: the one
+    parser of a booking's start time (see `parse_date`)."""
+    if isinstance(value, time):
+        return time(value.hour, value.minute)
+    text = value if isinstance(value, str) else ""
+    if not CLOCK_PATTERN.match(text):
+        return None
+    return time(int(text[:2]), int(text[3:5]))
+
+
+def day_text(day: date | None) -> str:
+    """'YYYY-MM-DD', or blank: how the cart, the picker and a refusal write a day."""
+    return day.isoformat() if day else ""
+
+
+def clock_text(clock: time | None) -> str:
+    """'HH:MM', or blank: how the cart, the picker and a refusal write a start time."""
+    return f"{clock:%H:%M}" if clock else ""
+
+
 @dataclass(frozen=True)
 class BookingLine:
+    """One line of a booking, typed: its day and start time are `date` and `time` values (None
+    until chosen). Given as text (a test, a script), they are read here once with `parse_date` /
+    `parse_time`; text they refuse is kept as it is, for `check_line_time` to refuse with its
+    message."""
+
     service_id: str
     quantity: int
-    date: str  # YYYY-MM-DD, local; blank until chosen
-    start_time: str  # HH:MM, local; blank until chosen
+    date: date | None  # local; None until chosen
+    start_time: time | None  # local; None until chosen
     duration_hours: int = 1
+
+    def __post_init__(self) -> None:
+        if isinstance(self.date, str):
+            object.__setattr__(self, "date", parse_date(self.date) or (self.date or None))
+        if isinstance(self.start_time, str):
+            clock = parse_time(self.start_time)
+            object.__setattr__(self, "start_time", clock or (self.start_time or None))
 
 
 # --- checking what the browser sent -----------------------------------------------------------
@@ -75,19 +131,12 @@ def check_line_shape(index: int, line: BookingLine) -> None:
 
 
 def check_line_time(index: int, line: BookingLine) -> None:
+    """A day and a start time, as typed values (text was read once where it came in)."""
     if not line.date or not line.start_time:
         raise BookingError(
             "invalid_line", "Please select a date and time", line=index, field="date"
         )
-    try:
-        if not _DATE.match(str(line.date)):
-            raise availability.AvailabilityError("invalid_date")
-        availability.parse_day(line.date)
-    except availability.AvailabilityError:
-        raise BookingError("invalid_line", "Bad date", line=index, field="date") from None
-    try:
-        availability.parse_clock(line.start_time)
-    except availability.AvailabilityError:
-        raise BookingError(
-            "invalid_line", "Bad start time", line=index, field="start_time"
-        ) from None
+    if not isinstance(line.date, date) or isinstance(line.date, datetime_type):
+        raise BookingError("invalid_line", "Bad date", line=index, field="date")
+    if not isinstance(line.start_time, time):
+        raise BookingError("invalid_line", "Bad start time", line=index, field="start_time")

@@ -51,6 +51,8 @@ from storefront.services.booking.lines import (
     check_line_count,
     check_line_shape,
     check_line_time,
+    clock_text,
+    day_text,
 )
 from storefront.services.booking.pricing import bookable_services, line_name, price_line
 from storefront.services.cache import OCCUPANCY
@@ -184,13 +186,15 @@ def _shown_lengths(session: Session, lines: Sequence[BookingLine]) -> tuple[Book
 
 def lines_digest(lines: Sequence[BookingLine]) -> str:
     """The SHA-256 of what the lines book (service, quantity, date, time, hours; in any order):
-    what an idempotency key is bound to."""
+    what an idempotency key is bound to. Lines checked by `check_line_time` (typed values)."""
     canonical = sorted(
         [
             str(availability.service_id_of(line.service_id)),
             int(line.quantity),
-            str(line.date),
-            str(line.start_time),
+            # As the cart writes them ('YYYY-MM-DD', 'HH:MM'): a key stays bound to the same
+            # hash as when the lines were text.
+            day_text(line.date),
+            clock_text(line.start_time),
             int(line.duration_hours),
         ]
         for line in lines
@@ -372,8 +376,7 @@ def _shown_calendars(
     calendar was not filed (then the first look reads the bookings itself)."""
     months: dict[uuid.UUID, set[tuple[int, int]]] = defaultdict(set)
     for line in lines:
-        day = availability.parse_day(line.date)
-        months[availability.service_id_of(line.service_id)].add((day.year, day.month))
+        months[availability.service_id_of(line.service_id)].add((line.date.year, line.date.month))
     calendars: dict[uuid.UUID, availability.ServiceCalendar] = {}
     filed_under: set[tuple | None] = set()
     for service_id, service_months in months.items():
@@ -593,9 +596,7 @@ def check_lines_free(
     wants: list[availability.Want] = []
     for index, line in enumerate(lines):
         service_id = availability.service_id_of(line.service_id)
-        day = availability.parse_day(line.date)
-        clock = availability.parse_clock(line.start_time)
-        start = availability.local_to_utc(day, clock, rules[service_id].zone)
+        start = availability.local_to_utc(line.date, line.start_time, rules[service_id].zone)
         if start is None:  # a time the clocks skip
             raise _refused(index, line, "closed")
         end = start + timedelta(hours=line.duration_hours)
@@ -605,8 +606,8 @@ def check_lines_free(
         line = lines[want.key]
         return availability.slot_refusal(
             calendar,
-            availability.parse_day(line.date),
-            availability.parse_clock(line.start_time),
+            line.date,
+            line.start_time,
             duration_hours=line.duration_hours,
             quantity=line.quantity,
             now=now,
@@ -625,8 +626,8 @@ def _refused(index: int, line: BookingLine, reason: str) -> BookingError:
     details = {
         "line": index,
         "service_id": str(line.service_id),
-        "date": line.date,
-        "start_time": line.start_time,
+        "date": day_text(line.date),
+        "start_time": clock_text(line.start_time),
     }
     if reason == "taken":
         return BookingError("slot_taken", "This time slot is no longer available", **details)
