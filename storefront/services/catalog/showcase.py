@@ -278,6 +278,8 @@ def bouncers_page(*, session: Session) -> BouncersPage:
 
 
 WEDDINGS_CATEGORY = "magic-weddings"
+WEDDINGS_BANNER = "banner-weddings"
+WEDDINGS_FILM_STRIP = "gallery-wedding-filmstrip"
 TIFFANY_SLUG = "tiffany-chairs"
 # docs/product.md §8: with no wedding offers (or a failing catalogue) the page shows four built-in
 # packages at 1999 each. They are not in the catalogue, so they cannot go into a cart.
