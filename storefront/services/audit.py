@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time
 from decimal import Decimal
 from enum import Enum
 from typing import Any
@@ -17,7 +17,7 @@ from sqlmodel import Session, SQLModel, col, select
 from storefront import i18n
 from storefront.i18n import N_o, _o, _s
 from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, kinds
-from storefront.services import dates, money
+from storefront.services import dates, money, paging
 from storefront.services.errors import ServiceError
 
 
@@ -622,8 +622,6 @@ def entries(
 ) -> AuditPage:
     """The log, newest first, filtered by the actor's email (part of it), the entity type and
     local days (inclusive); admins only."""
-    from storefront.services import dates
-
     caller = _actor(session, actor_id)
     if caller is None or session.get(User, caller).role != "admin":
         raise AuditError("not_allowed")
@@ -633,27 +631,18 @@ def entries(
         where.append(col(User.email).icontains(term, autoescape=True))
     if entity_type:
         where.append(AuditLog.entity_type == str(entity_type)[:64])
-    zone = dates.business_zone()
-    for value, after in ((date_from, True), (date_to, False)):
-        if not value:
-            continue
-        day = dates.typed_day(value)
-        if day is None:
-            raise AuditError("invalid_filter")
-        day = day if after else day + timedelta(days=1)
-        moment = datetime.combine(day, time(0), tzinfo=zone).astimezone(UTC)
-        where.append(AuditLog.created_at >= moment if after else AuditLog.created_at < moment)
+    try:
+        first, last = dates.typed_days(date_from, date_to)
+    except ValueError:
+        raise AuditError("invalid_filter") from None
+    where += dates.within_days(AuditLog.created_at, first, last)
     base = select(AuditLog, User.email).join(User, isouter=True).where(*where)
     total = session.exec(
         select(func.count()).select_from(AuditLog).join(User, isouter=True).where(*where)
     ).one()
-    per_page = max(1, min(int(per_page), 100))
-    pages = max(1, -(-total // per_page))
-    page = max(1, min(int(page), pages))
+    shown = paging.window(total=total, page=page, per_page=per_page, most=100)
     rows = session.exec(
-        base.order_by(col(AuditLog.created_at).desc(), col(AuditLog.id))
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+        shown.of(base.order_by(col(AuditLog.created_at).desc(), col(AuditLog.id)))
     ).all()
     kinds = session.exec(select(AuditLog.entity_type).distinct().order_by(AuditLog.entity_type))
     names = entity_names(session, [entry for entry, _email in rows])
@@ -674,7 +663,7 @@ def entries(
             for entry, email in rows
         ),
         total=total,
-        page=page,
-        pages=pages,
+        page=shown.page,
+        pages=shown.pages,
         entity_types=tuple(kinds.all()),
     )

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services import audit, fields
+from storefront.services import audit, fields, paging
 from storefront.services.accounts import permissions
 from storefront.services.accounts.auth import normalize_email
 from storefront.services.errors import ServiceError
@@ -327,22 +327,16 @@ def users_page(
         if term
         else []
     )
-    per_page = max(1, min(int(per_page), 100))
     total = session.exec(select(func.count()).select_from(User).where(*where)).one()
-    pages = max(1, -(-total // per_page))
-    page = max(1, min(int(page), pages))
+    shown = paging.window(total=total, page=page, per_page=per_page, most=100)
     rows = session.exec(
-        select(User)
-        .where(*where)
-        .order_by(col(User.created_at).desc(), col(User.id))
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+        shown.of(select(User).where(*where).order_by(col(User.created_at).desc(), col(User.id)))
     ).all()
     return UserPage(
         users=tuple(UserPublic.model_validate(u, from_attributes=True) for u in rows),
         total=total,
-        page=page,
-        pages=pages,
+        page=shown.page,
+        pages=shown.pages,
         admin_count=admin_count(session=session),
     )
 

@@ -4,7 +4,6 @@ owners' changes, images) is services/catalog/admin.py, whose admin check and err
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,7 +21,7 @@ from storefront.models import (
     utcnow,
 )
 from storefront.models.catalog import ServiceRevision
-from storefront.services import audit
+from storefront.services import audit, paging
 from storefront.services.catalog.admin import (
     CatalogError,
     _admin,
@@ -85,8 +84,7 @@ def list_services(
             or_(func.lower(Service.title).like(pattern), func.lower(Service.slug).like(pattern))
         )
     total = session.exec(select(func.count()).select_from(query.subquery())).one()
-    pages = max(1, math.ceil(total / page_size))
-    page = min(max(1, int(page)), pages)
+    shown = paging.window(total=total, page=page, per_page=page_size)
     key = {
         "title": func.lower(Service.title),
         "category": func.lower(func.coalesce(ServiceCategory.name, "")),
@@ -94,9 +92,7 @@ def list_services(
         "created_at": Service.created_at,
     }[sort if sort in SORTS else "title"]
     order = key.desc() if descending else key.asc()
-    rows = session.exec(
-        query.order_by(order, col(Service.id)).offset((page - 1) * page_size).limit(page_size)
-    ).all()
+    rows = session.exec(shown.of(query.order_by(order, col(Service.id)))).all()
     pending = set(
         session.exec(
             select(ServiceRevision.service_id).where(
@@ -124,8 +120,8 @@ def list_services(
             for s, category in rows
         ],
         total=total,
-        page=page,
-        pages=pages,
+        page=shown.page,
+        pages=shown.pages,
     )
 
 
