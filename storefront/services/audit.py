@@ -18,6 +18,7 @@ from storefront import i18n
 from storefront.i18n import N_o, _o, _s
 from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, kinds
 from storefront.services import dates, money, paging
+from storefront.services.accounts import permissions
 from storefront.services.errors import ServiceError
 
 
@@ -105,11 +106,12 @@ PER_PAGE = 25
 
 
 class AuditError(ServiceError):
-    """Codes: not_allowed (the caller is not an admin), invalid_filter."""
+    """Codes: those of permissions.require_admin (the caller is not an admin who may use the
+    back office), invalid_filter."""
 
     CODES = {
+        **permissions.ADMIN_CHECK_CODES,
         "invalid_filter": "Invalid filter",
-        "not_allowed": "Not allowed",
     }
 
 
@@ -622,9 +624,7 @@ def entries(
 ) -> AuditPage:
     """The log, newest first, filtered by the actor's email (part of it), the entity type and
     local days (inclusive); admins only."""
-    caller = _actor(session, actor_id)
-    if caller is None or session.get(User, caller).role != "admin":
-        raise AuditError("not_allowed")
+    permissions.require_admin(session, actor_id, AuditError)
     where: list[Any] = []
     term = str(actor or "").strip()[:100]
     if term:

@@ -71,10 +71,6 @@ def _audit(
     )
 
 
-def _require_admin(session: Session, actor_id: str | None) -> None:
-    permissions.require_admin(session, actor_id, RoleError)
-
-
 def promote(session: Session, *, actor_id: str | None, target: User, action: str) -> None:
     """Give `target` the admin role, audited as `action` in the caller's transaction."""
     if target.role != "admin":
@@ -87,7 +83,7 @@ def promote(session: Session, *, actor_id: str | None, target: User, action: str
 
 def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:
     """An admin promotes an account ('Make Admin')."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
     target = _user(session, target_user_id)
     if target is None:
         raise RoleError("unknown_user", "No such account")
@@ -100,7 +96,7 @@ def set_staff_role(
     """An admin gives an account the staff role ('Make Staff') or takes it back ('Remove
     Staff'). An admin stays an admin (no demotion, docs/product.md §7); taking the role also
     ends what it opened at once: the guard and every service read the role at each call."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
     target = _user(session, target_user_id)
     if target is None:
         raise RoleError("unknown_user", "No such account")
@@ -122,8 +118,8 @@ def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: st
     that callers may only ask about themselves unless they are admins."""
     if _user(session, actor_id) is None:
         raise RoleError("no_user", "No user logged in")
-    if str(actor_id) != str(target_user_id) and not check_role(session=session, user_id=actor_id):
-        raise RoleError("not_allowed", "Only admins may do this")
+    if str(actor_id) != str(target_user_id):
+        permissions.require_admin(session, actor_id, RoleError)
     if _user(session, target_user_id) is None:
         raise RoleError("unknown_user", "No such account")
 
@@ -317,7 +313,7 @@ def users_page(
     per_page: int = USERS_PER_PAGE,
 ) -> UserPage:
     """One page of accounts, newest first, whose email or name contains `search`."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
     term = str(search or "").strip()[:SEARCH_MAX]
     where = (
         [
@@ -367,7 +363,7 @@ def role_info(*, session: Session, actor_id: str | None) -> RoleInfo:
 
 def admin_function(*, session: Session, actor_id: str | None) -> None:
     """'Test Admin Function': succeeds only for a caller the database calls an admin."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
 
 
 def set_back_office_language(*, session: Session, user_id: str, language: str) -> None:

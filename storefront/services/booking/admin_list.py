@@ -18,11 +18,11 @@ from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, Booking, BookingItem
 from storefront.services import dates, fields, paging
+from storefront.services.accounts import permissions
 from storefront.services.booking.admin import (
     AdminBookingError,
     _booking_id,
     _moment,
-    _require_admin,
     undo_target,
 )
 from storefront.services.booking.contact import event_type_label
@@ -199,7 +199,7 @@ def list_bookings(
     per_page: int = PER_PAGE,
 ) -> BookingPage:
     """One page of the bookings the filter keeps, newest first."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     total = session.exec(select(func.count()).select_from(Booking).where(*_where(filters))).one()
     shown = paging.window(total=total, page=page, per_page=per_page, most=MAX_PER_PAGE)
     bookings = session.exec(shown.of(_ordered(filters))).all()
@@ -210,7 +210,7 @@ def export_rows(
     *, session: Session, actor_id: object, filters: BookingFilter
 ) -> Iterator[AdminBookingRow]:
     """Every booking the filter keeps, in the list's order, read in batches (the CSV)."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     offset = 0
     while True:
         batch = session.exec(_ordered(filters).offset(offset).limit(EXPORT_BATCH)).all()
@@ -306,7 +306,7 @@ class BookingDetail:
 
 
 def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     view = booking_for_view(session=session, booking_id=_booking_id(booking_id))
     if view is None:
         raise AdminBookingError("not_found", "Booking not found")

@@ -165,10 +165,6 @@ def _service(session: Session, service_id: object) -> Service:
     return service
 
 
-def _admin(session: Session, actor_id: object) -> None:
-    permissions.require_admin(session, actor_id, AvailabilityAdminError)
-
-
 # --- reading --------------------------------------------------------------------------------
 
 
@@ -191,14 +187,14 @@ def _row(row: ServiceAvailability) -> ScheduleRow:
 
 def service_header(*, session: Session, actor_id: object, service_id: object) -> ServiceHeader:
     """The service whose availability is shown (any status: drafts get schedules too)."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     return ServiceHeader(str(service.id), service.title)
 
 
 def list_schedule(*, session: Session, actor_id: object, service_id: object) -> list[ScheduleRow]:
     """The weekly rows of a service, by day (Sunday first) and start."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     rows = session.exec(
         select(ServiceAvailability)
@@ -238,7 +234,7 @@ def create_availability(
     *, session: Session, actor_id: object, service_id: object, schedule: Schedule
 ) -> ScheduleRow:
     locks.begin_write(session)
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     locks.take(session, locks.service(service.id))
     _check_no_overlap(session, service.id, schedule, ignore=None)
@@ -272,7 +268,7 @@ def update_availability(
     *, session: Session, actor_id: object, availability_id: object, schedule: Schedule
 ) -> ScheduleRow:
     locks.begin_write(session)
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
     locks.take(session, locks.service(row.service_id))
     session.refresh(row)  # as it is now that this transaction holds the lock
@@ -297,7 +293,7 @@ def update_availability(
 
 def toggle_availability(*, session: Session, actor_id: object, availability_id: object) -> bool:
     """Switch a row on or off; returns whether it is available now."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
     before = audit.snapshot(row)
     row.is_available, row.updated_at = not row.is_available, utcnow()
@@ -313,7 +309,7 @@ def toggle_availability(*, session: Session, actor_id: object, availability_id: 
 
 
 def delete_availability(*, session: Session, actor_id: object, availability_id: object) -> None:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
     before = audit.snapshot(row)
     session.delete(row)
@@ -349,7 +345,7 @@ def list_blocked_dates(
     *, session: Session, actor_id: object, service_id: object
 ) -> list[BlockedRow]:
     """The dates blocked for this service and those blocked for all services, by start."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     rows = session.exec(
         select(BlockedDate)
@@ -388,7 +384,7 @@ def block_dates(
         raise AvailabilityAdminError("reason_too_long", "The reason is too long", max=REASON_MAX)
     if not isinstance(recurring_yearly, bool) or not isinstance(all_services, bool):
         raise AvailabilityAdminError("invalid_date", "Flags are true or false")
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     row = BlockedDate(
         service_id=None if all_services else service.id,
@@ -408,7 +404,7 @@ def block_dates(
 
 
 def unblock_dates(*, session: Session, actor_id: object, blocked_id: object) -> None:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = session.get(BlockedDate, _id(blocked_id, "blocked_date_not_found"))
     if row is None:
         raise AvailabilityAdminError("blocked_date_not_found", "No such blocked date")

@@ -174,10 +174,6 @@ def _id(value: object, code: str) -> uuid.UUID:
         raise BannerAdminError(code, "No such row") from None
 
 
-def _admin(session: Session, actor_id: object) -> None:
-    permissions.require_admin(session, actor_id, BannerAdminError)
-
-
 def _banner(session: Session, banner_id: object) -> Banner:
     banner = session.get(Banner, _id(banner_id, "banner_not_found"))
     if banner is None:
@@ -212,7 +208,7 @@ def _item_row(item: BannerItem) -> ItemRow:
 
 def list_banners(*, session: Session, actor_id: object) -> list[BannerRow]:
     """Every banner (active or not), in display order."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     rows = session.exec(select(Banner).order_by(col(Banner.display_order), col(Banner.name))).all()
     return [BannerRow(str(b.id), b.name, b.description or "") for b in rows]
 
@@ -230,7 +226,7 @@ def create_banner(
         raise BannerAdminError(
             "description_too_long", "The description is too long", max=DESCRIPTION_MAX
         )
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     if session.exec(select(Banner.id).where(Banner.name == name_text)).first() is not None:
         raise BannerAdminError("name_taken", "A banner with this name exists already")
     last = session.exec(select(func.max(Banner.display_order))).one()
@@ -262,7 +258,7 @@ def create_banner(
 
 def list_items(*, session: Session, actor_id: object, banner_id: object) -> list[ItemRow]:
     """The items of a banner, active or not, in display order."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     banner = _banner(session, banner_id)
     rows = session.exec(
         select(BannerItem)
@@ -283,7 +279,7 @@ def next_display_order(*, session: Session, banner_id: uuid.UUID) -> int:
 def create_item(
     *, session: Session, actor_id: object, banner_id: object, item: ItemInput
 ) -> ItemRow:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     banner = _banner(session, banner_id)
     order = item.display_order
     if order is None:
@@ -310,7 +306,7 @@ def create_item(
 
 
 def update_item(*, session: Session, actor_id: object, item_id: object, item: ItemInput) -> ItemRow:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     row = _item(session, item_id)
     before = audit.snapshot(row)
     replaced = _image_path(row.image_url) if row.image_url != item.image_url else []
@@ -334,7 +330,7 @@ def update_item(*, session: Session, actor_id: object, item_id: object, item: It
 
 
 def delete_item(*, session: Session, actor_id: object, item_id: object) -> None:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     row = _item(session, item_id)
     before = audit.snapshot(row)
     session.delete(row)

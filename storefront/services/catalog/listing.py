@@ -22,9 +22,9 @@ from storefront.models import (
 )
 from storefront.models.catalog import ServiceRevision
 from storefront.services import audit, paging
+from storefront.services.accounts import permissions
 from storefront.services.catalog.admin import (
     CatalogError,
-    _admin,
     _audited,
     _paths,
     _service,
@@ -75,7 +75,7 @@ def list_services(
     page_size: int = PAGE_SIZE,
 ) -> ServicePage:
     """One page of every service (drafts and inactive ones too), searched by title or slug."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, CatalogError)
     query = select(Service, ServiceCategory.name).join(ServiceCategory, isouter=True)
     text = str(search).strip()[:100]
     if text:
@@ -140,13 +140,13 @@ def _change(
 
 def toggle_active(*, session: Session, actor_id: object, service_id: object) -> bool:
     """Activate or deactivate; returns the new state."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service = _service(session, service_id, lock=True)
     return _change(session, actor, service, "toggle_active", active=not service.active).active
 
 
 def toggle_featured(*, session: Session, actor_id: object, service_id: object) -> bool:
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service = _service(session, service_id, lock=True)
     return _change(
         session, actor, service, "toggle_featured", featured=not service.featured
@@ -155,7 +155,7 @@ def toggle_featured(*, session: Session, actor_id: object, service_id: object) -
 
 def set_status(*, session: Session, actor_id: object, service_id: object, status: str) -> str:
     """Publish a draft (or take a service back to draft)."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     if status not in ("published", "draft"):
         raise CatalogError("invalid", "Unknown status", field="status", reason="choice")
     service = _service(session, service_id, lock=True)
@@ -167,7 +167,7 @@ def delete_service(
 ) -> Literal["deleted", "deactivated"]:
     """Delete a service; one that has bookings is deactivated instead, so its bookings keep
     their service."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service = _service(session, service_id, lock=True)
     booked = session.exec(
         select(BookingItem.id).where(BookingItem.service_id == service.id).limit(1)
