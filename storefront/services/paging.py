@@ -36,3 +36,13 @@ def window(*, total: int, page: object, per_page: object, most: int | None = Non
     pages = max(1, -(-total // rows))
     number = max(1, min(int(page), pages))  # type: ignore[call-overload]
     return Window(page=number, pages=pages, offset=(number - 1) * rows, limit=rows)
+
+
+def next_page(page: int, pages: int) -> int:
+    """The page after `page`, the last one at most (a list's 'Next' button)."""
+    return min(page + 1, pages)
+
+
+def previous_page(page: int) -> int:
+    """The page before `page`, the first one at least (a list's 'Previous' button)."""
+    return max(page - 1, 1)

@@ -8,13 +8,15 @@ import ast
 from pathlib import Path
 
 SERVICES = Path(__file__).resolve().parents[2] / "storefront" / "services"
+STATES = SERVICES.parent / "state"
 PERMISSIONS = SERVICES / "accounts" / "permissions.py"
 PAGING = SERVICES / "paging.py"
 
 
-def _modules():
-    for path in sorted(SERVICES.rglob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"))
+def _modules(*folders: Path):
+    for folder in folders or (SERVICES,):
+        for path in sorted(folder.rglob("*.py")):
+            yield path, ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _where(path: Path, node: ast.AST) -> str:
@@ -84,20 +86,32 @@ def test_no_service_wraps_the_admin_check_or_refuses_by_role_by_hand():
 
 
 def _paging_arithmetic(node: ast.AST) -> bool:
-    """`.offset(<arithmetic>)`, or arithmetic on a `per_page`/`page_size`/`pages` name."""
+    """`.offset(<arithmetic>)`, or arithmetic on a `per_page`/`page_size`/`pages` name or a
+    `.page`/`.pages` attribute (a state's 'Next' and 'Previous')."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "offset" and any(isinstance(a, ast.BinOp) for a in node.args):
             return True
-    if isinstance(node, ast.BinOp):
-        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-        return bool(names & {"per_page", "page_size", "pages"})
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ARITHMETIC):
+        names = {_name(side) for side in (node.left, node.right)}
+        return bool(names & {"per_page", "page_size", "page", "pages"})
     return False
+
+
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)
+
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.UnaryOp):
+        return _name(node.operand)
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def test_paging_arithmetic_is_written_only_in_the_paging_helper():
     found = [
         _where(path, node)
-        for path, tree in _modules()
+        for path, tree in _modules(SERVICES, STATES)
         if path != PAGING
         for node in ast.walk(tree)
         if _paging_arithmetic(node)

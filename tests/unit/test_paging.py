@@ -15,3 +15,8 @@ def test_rows_on_a_page_are_at_least_one_and_at_most_the_lists_most():
     assert paging.window(total=500, page=2, per_page=1000, most=100) == paging.Window(
         2, 5, 100, 100
     )
+
+
+def test_next_and_previous_stay_within_the_list():
+    assert (paging.next_page(2, 3), paging.next_page(3, 3)) == (3, 3)
+    assert (paging.previous_page(2), paging.previous_page(1)) == (1, 1)
