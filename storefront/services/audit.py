@@ -5,6 +5,8 @@ entry are committed together or not at all."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -97,6 +99,53 @@ def saved(
         entity_id=row.id,
         before=before,
         after=snapshot(row),
+    )
+
+
+@contextmanager
+def changing(
+    session: Session,
+    row: Any,
+    *,
+    actor_id: str | uuid.UUID | None,
+    action: str,
+    entity_type: str,
+    new: bool = False,
+) -> Iterator[Any]:
+    """Snapshot, change, audit: the one way a back-office change of one row is recorded. The
+    entry's `before` is `row` as it is when the block starts (None for a `new` row), its
+    `after` the row as the block left it, written (`saved`) in the caller's transaction. A
+    block that raises writes and records nothing.
+
+        with audit.changing(session, row, actor_id=..., action="...", entity_type="..."):
+            row.is_available = False
+    """
+    before = None if new else snapshot(row)
+    yield row
+    saved(session, row, actor_id=actor_id, action=action, entity_type=entity_type, before=before)
+
+
+def removed(
+    session: Session,
+    row: Any,
+    *,
+    actor_id: str | uuid.UUID | None,
+    action: str,
+    entity_type: str,
+) -> AuditLog:
+    """Delete `row` in the caller's transaction and record it: the entry's `before` is the row
+    as it was, its `after` None."""
+    before = snapshot(row)
+    session.delete(row)
+    session.flush()
+    return record(
+        session,
+        actor_id=actor_id,
+        action=action,
+        entity_type=entity_type,
+        entity_id=before["id"] if before else None,
+        before=before,
+        after=None,
     )
 
 

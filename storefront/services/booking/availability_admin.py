@@ -272,22 +272,20 @@ def update_availability(
     row = _availability(session, availability_id)
     locks.take(session, locks.service(row.service_id))
     session.refresh(row)  # as it is now that this transaction holds the lock
-    before = audit.snapshot(row)
     _check_no_overlap(session, row.service_id, schedule, ignore=row.id)
-    row.day_of_week = schedule.day_of_week
-    row.start_time, row.end_time = schedule.start_time, schedule.end_time
-    row.max_bookings_per_slot = schedule.max_bookings_per_slot
-    row.slot_duration_minutes = schedule.slot_duration_minutes
-    row.is_available = schedule.is_available
-    row.updated_at = utcnow()
-    audit.saved(
+    with audit.changing(
         session,
         row,
         actor_id=actor_id,
         action="update_availability",
         entity_type="service_availability",
-        before=before,
-    )
+    ):
+        row.day_of_week = schedule.day_of_week
+        row.start_time, row.end_time = schedule.start_time, schedule.end_time
+        row.max_bookings_per_slot = schedule.max_bookings_per_slot
+        row.slot_duration_minutes = schedule.slot_duration_minutes
+        row.is_available = schedule.is_available
+        row.updated_at = utcnow()
     return _row(row)
 
 
@@ -295,33 +293,26 @@ def toggle_availability(*, session: Session, actor_id: object, availability_id: 
     """Switch a row on or off; returns whether it is available now."""
     permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
-    before = audit.snapshot(row)
-    row.is_available, row.updated_at = not row.is_available, utcnow()
-    audit.saved(
+    with audit.changing(
         session,
         row,
         actor_id=actor_id,
         action="toggle_availability",
         entity_type="service_availability",
-        before=before,
-    )
+    ):
+        row.is_available, row.updated_at = not row.is_available, utcnow()
     return row.is_available
 
 
 def delete_availability(*, session: Session, actor_id: object, availability_id: object) -> None:
     permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
-    before = audit.snapshot(row)
-    session.delete(row)
-    session.flush()
-    audit.record(
+    audit.removed(
         session,
+        row,
         actor_id=actor_id,
         action="delete_availability",
         entity_type="service_availability",
-        entity_id=before["id"] if before else None,
-        before=before,
-        after=None,
     )
 
 
@@ -408,15 +399,6 @@ def unblock_dates(*, session: Session, actor_id: object, blocked_id: object) -> 
     row = session.get(BlockedDate, _id(blocked_id, "blocked_date_not_found"))
     if row is None:
         raise AvailabilityAdminError("blocked_date_not_found", "No such blocked date")
-    before = audit.snapshot(row)
-    session.delete(row)
-    session.flush()
-    audit.record(
-        session,
-        actor_id=actor_id,
-        action="unblock_dates",
-        entity_type="blocked_date",
-        entity_id=before["id"] if before else None,
-        before=before,
-        after=None,
+    audit.removed(
+        session, row, actor_id=actor_id, action="unblock_dates", entity_type="blocked_date"
     )

@@ -308,22 +308,16 @@ def create_item(
 def update_item(*, session: Session, actor_id: object, item_id: object, item: ItemInput) -> ItemRow:
     permissions.require_admin(session, actor_id, BannerAdminError)
     row = _item(session, item_id)
-    before = audit.snapshot(row)
     replaced = _image_path(row.image_url) if row.image_url != item.image_url else []
-    row.title, row.description = item.title, item.description
-    row.image_url, row.link_url = item.image_url, item.link_url
-    if item.display_order is not None:
-        row.display_order = item.display_order
-    row.is_active = item.is_active
-    row.translations = content.with_texts(row.translations, "en", item.english)
-    audit.saved(
-        session,
-        row,
-        actor_id=actor_id,
-        action="update_banner_item",
-        entity_type="banner_item",
-        before=before,
-    )
+    with audit.changing(
+        session, row, actor_id=actor_id, action="update_banner_item", entity_type="banner_item"
+    ):
+        row.title, row.description = item.title, item.description
+        row.image_url, row.link_url = item.image_url, item.link_url
+        if item.display_order is not None:
+            row.display_order = item.display_order
+        row.is_active = item.is_active
+        row.translations = content.with_texts(row.translations, "en", item.english)
     storage.claim(session, _image_path(row.image_url))
     storage.release(session, replaced)  # removed after the commit unless another item shows it
     return _item_row(row)
@@ -332,19 +326,10 @@ def update_item(*, session: Session, actor_id: object, item_id: object, item: It
 def delete_item(*, session: Session, actor_id: object, item_id: object) -> None:
     permissions.require_admin(session, actor_id, BannerAdminError)
     row = _item(session, item_id)
-    before = audit.snapshot(row)
-    session.delete(row)
-    session.flush()
-    storage.release(session, _image_path(row.image_url))
-    audit.record(
-        session,
-        actor_id=actor_id,
-        action="delete_banner_item",
-        entity_type="banner_item",
-        entity_id=before["id"] if before else None,
-        before=before,
-        after=None,
+    audit.removed(
+        session, row, actor_id=actor_id, action="delete_banner_item", entity_type="banner_item"
     )
+    storage.release(session, _image_path(row.image_url))
 
 
 def store_banner_image(

@@ -128,13 +128,10 @@ def list_services(
 def _change(
     session: Session, actor: User, service: Service, action: str, **changes: Any
 ) -> Service:
-    before = audit.snapshot(service)
-    for name, value in changes.items():
-        setattr(service, name, value)
-    service.updated_at = utcnow()
-    audit.saved(
-        session, service, actor_id=actor.id, action=action, entity_type="service", before=before
-    )
+    with audit.changing(session, service, actor_id=actor.id, action=action, entity_type="service"):
+        for name, value in changes.items():
+            setattr(service, name, value)
+        service.updated_at = utcnow()
     return service
 
 
