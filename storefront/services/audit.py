@@ -152,6 +152,8 @@ def removed(
 # --- the viewer ----------------------------------------------------------------------------------
 
 PER_PAGE = 25
+# The most of an email the log is searched by.
+ACTOR_SEARCH_MAX = 100
 
 
 class AuditError(ServiceError):
@@ -675,7 +677,7 @@ def entries(
     local days (inclusive); admins only."""
     permissions.require_admin(session, actor_id, AuditError)
     where: list[Any] = []
-    term = str(actor or "").strip()[:100]
+    term = str(actor or "").strip()[:ACTOR_SEARCH_MAX]
     if term:
         where.append(col(User.email).icontains(term, autoescape=True))
     if entity_type:

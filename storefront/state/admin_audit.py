@@ -67,7 +67,7 @@ class AdminAuditState(AdminState):
 
     @rx.event
     def type_actor(self, value: str):
-        self.actor = str(value)[:100]
+        self.actor = str(value)[: audit.ACTOR_SEARCH_MAX]
 
     @rx.event
     async def choose_entity(self, value: str):

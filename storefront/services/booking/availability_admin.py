@@ -93,6 +93,17 @@ class ServiceHeader:
     title: str
 
 
+# A new schedule row as the form first shows it (docs/product.md §9 and 5): Monday, 09:00 to
+# 17:00, 1 booking, 60 minutes (the model's defaults), available.
+NEW_SCHEDULE = {
+    "day_of_week": "1",
+    "start_time": "09:00",
+    "end_time": "17:00",
+    "max_bookings_per_slot": str(ServiceAvailability.model_fields["max_bookings_per_slot"].default),
+    "slot_duration_minutes": str(ServiceAvailability.model_fields["slot_duration_minutes"].default),
+}
+
+
 # --- arguments -------------------------------------------------------------------------------
 
 

@@ -34,6 +34,8 @@ from storefront.services.media import storage
 from storefront.services.money import format_price_with_unit
 
 PAGE_SIZE = 20
+# The most of a title or slug the list is searched by.
+SEARCH_MAX = 100
 SORTS = ("title", "category", "price", "created_at")
 
 
@@ -77,7 +79,7 @@ def list_services(
     """One page of every service (drafts and inactive ones too), searched by title or slug."""
     permissions.require_admin(session, actor_id, CatalogError)
     query = select(Service, ServiceCategory.name).join(ServiceCategory, isouter=True)
-    text = str(search).strip()[:100]
+    text = str(search).strip()[:SEARCH_MAX]
     if text:
         pattern = f"%{text.lower()}%"
         query = query.where(
