@@ -1,9 +1,9 @@
 """Business rules in plain Python, grouped by domain. Nothing here imports reflex, state or pages.
 
-- The basics every domain uses sit here: `errors`, `dates`, `money`, `fields` (limits and
-  checks of typed values), `locks`, `throttle` and `limit_keys`, `permissions` (who acts as
-  admin or staff), `cache` (the public pages' caches), `content` (text in the language of the
-  moment), `business` (the business's settings) and `audit`.
+- The basics every domain uses sit here: `errors`, `dates`, `money`, `fields` (limits and checks
+  of typed values), `locks`, `throttle` and `limit_keys`, `permissions` (who acts as admin or
+  staff), `paging` (a list's pages), `cache` (the public pages' caches), `content` (text in the
+  language of the moment), `business` (the business's settings) and `audit`.
 - `media/`: images and where files live. `catalog/`: what the site offers. `messaging/`: mail,
   the notification outbox, the booking's calendar file and signed link, the contact form.
   `booking/`: the cart, checkout, pricing, placing and changing bookings, availability, the

@@ -5,8 +5,10 @@ entry are committed together or not at all."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time
 from decimal import Decimal
 from enum import Enum
 from typing import Any
@@ -18,7 +20,7 @@ from storefront import i18n
 from storefront.i18n import N_o, _o, _s
 from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, kinds
 from storefront.models.contact_fields import CONTACT_FIELDS
-from storefront.services import dates, money
+from storefront.services import dates, money, paging, permissions
 from storefront.services.errors import ServiceError
 
 
@@ -100,17 +102,67 @@ def saved(
     )
 
 
+@contextmanager
+def changing(
+    session: Session,
+    row: Any,
+    *,
+    actor_id: str | uuid.UUID | None,
+    action: str,
+    entity_type: str,
+    new: bool = False,
+) -> Iterator[Any]:
+    """Snapshot, change, audit: the one way a back-office change of one row is recorded. The
+    entry's `before` is `row` as it is when the block starts (None for a `new` row), its
+    `after` the row as the block left it, written (`saved`) in the caller's transaction. A
+    block that raises writes and records nothing.
+
+        with audit.changing(session, row, actor_id=..., action="...", entity_type="..."):
+            row.is_available = False
+    """
+    before = None if new else snapshot(row)
+    yield row
+    saved(session, row, actor_id=actor_id, action=action, entity_type=entity_type, before=before)
+
+
+def removed(
+    session: Session,
+    row: Any,
+    *,
+    actor_id: str | uuid.UUID | None,
+    action: str,
+    entity_type: str,
+) -> AuditLog:
+    """Delete `row` in the caller's transaction and record it: the entry's `before` is the row
+    as it was, its `after` None."""
+    before = snapshot(row)
+    session.delete(row)
+    session.flush()
+    return record(
+        session,
+        actor_id=actor_id,
+        action=action,
+        entity_type=entity_type,
+        entity_id=before["id"] if before else None,
+        before=before,
+        after=None,
+    )
+
+
 # --- the viewer ----------------------------------------------------------------------------------
 
 PER_PAGE = 25
+# The most of an email the log is searched by.
+ACTOR_SEARCH_MAX = 100
 
 
 class AuditError(ServiceError):
-    """Codes: not_allowed (the caller is not an admin), invalid_filter."""
+    """Codes: those of permissions.require_admin (the caller is not an admin who may use the
+    back office), invalid_filter."""
 
     CODES = {
+        **permissions.ADMIN_CHECK_CODES,
         "invalid_filter": "Invalid filter",
-        "not_allowed": "Not allowed",
     }
 
 
@@ -626,38 +678,25 @@ def entries(
 ) -> AuditPage:
     """The log, newest first, filtered by the actor's email (part of it), the entity type and
     local days (inclusive); admins only."""
-    from storefront.services import dates
-
-    caller = _actor(session, actor_id)
-    if caller is None or session.get(User, caller).role != "admin":
-        raise AuditError("not_allowed")
+    permissions.require_admin(session, actor_id, AuditError)
     where: list[Any] = []
-    term = str(actor or "").strip()[:100]
+    term = str(actor or "").strip()[:ACTOR_SEARCH_MAX]
     if term:
         where.append(col(User.email).icontains(term, autoescape=True))
     if entity_type:
         where.append(AuditLog.entity_type == str(entity_type)[:64])
-    zone = dates.business_zone()
-    for value, after in ((date_from, True), (date_to, False)):
-        if not value:
-            continue
-        day = dates.typed_day(value)
-        if day is None:
-            raise AuditError("invalid_filter")
-        day = day if after else day + timedelta(days=1)
-        moment = datetime.combine(day, time(0), tzinfo=zone).astimezone(UTC)
-        where.append(AuditLog.created_at >= moment if after else AuditLog.created_at < moment)
+    try:
+        first, last = dates.typed_days(date_from, date_to)
+    except ValueError:
+        raise AuditError("invalid_filter") from None
+    where += dates.within_days(AuditLog.created_at, first, last)
     base = select(AuditLog, User.email).join(User, isouter=True).where(*where)
     total = session.exec(
         select(func.count()).select_from(AuditLog).join(User, isouter=True).where(*where)
     ).one()
-    per_page = max(1, min(int(per_page), 100))
-    pages = max(1, -(-total // per_page))
-    page = max(1, min(int(page), pages))
+    shown = paging.window(total=total, page=page, per_page=per_page, most=100)
     rows = session.exec(
-        base.order_by(col(AuditLog.created_at).desc(), col(AuditLog.id))
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+        shown.of(base.order_by(col(AuditLog.created_at).desc(), col(AuditLog.id)))
     ).all()
     kinds = session.exec(select(AuditLog.entity_type).distinct().order_by(AuditLog.entity_type))
     names = entity_names(session, [entry for entry, _email in rows])
@@ -678,7 +717,7 @@ def entries(
             for entry, email in rows
         ),
         total=total,
-        page=page,
-        pages=pages,
+        page=shown.page,
+        pages=shown.pages,
         entity_types=tuple(kinds.all()),
     )

@@ -249,20 +249,19 @@ def set_settings(session: Session, actor_id: object, **values: object) -> None:
     from storefront.models import utcnow
     from storefront.services import audit
 
-    row = session.get(BusinessSettings, 1)
-    before = audit.snapshot(row)
-    row = row or BusinessSettings(id=1)
-    for name, value in values.items():
-        setattr(row, name, value)
-    row.updated_at = utcnow()
-    audit.saved(
+    existing = session.get(BusinessSettings, 1)
+    row = existing or BusinessSettings(id=1)
+    with audit.changing(
         session,
         row,
         actor_id=actor_id,
         action="settings_update",
         entity_type="settings",
-        before=before,
-    )
+        new=existing is None,
+    ):
+        for name, value in values.items():
+            setattr(row, name, value)
+        row.updated_at = utcnow()
 
 
 def update_settings(*, session: Session, actor_id: object, values: dict[str, object]) -> None:
@@ -277,22 +276,18 @@ def update_settings(*, session: Session, actor_id: object, values: dict[str, obj
     clean, errors, messages = check_settings(values if isinstance(values, dict) else {})
     if errors:
         raise SettingsError("invalid", "Please check the form", fields=errors, messages=messages)
-    row = session.get(BusinessSettings, 1)
-    before = audit.snapshot(row)
-    row = row or BusinessSettings(id=1)
-    english = {ENGLISH_FIELDS[name][0]: clean.pop(name, "") for name in ENGLISH_FIELDS}
-    row.translations = content.with_texts(row.translations, "en", english)
-    for name, value in clean.items():
-        setattr(row, name, value)
-    row.updated_at = utcnow()
-    session.add(row)
-    session.flush()
-    audit.record(
+    existing = session.get(BusinessSettings, 1)
+    row = existing or BusinessSettings(id=1)
+    with audit.changing(
         session,
+        row,
         actor_id=actor_id,
         action="settings_update",
         entity_type="settings",
-        entity_id="1",
-        before=before,
-        after=audit.snapshot(row),
-    )
+        new=existing is None,
+    ):
+        english = {ENGLISH_FIELDS[name][0]: clean.pop(name, "") for name in ENGLISH_FIELDS}
+        row.translations = content.with_texts(row.translations, "en", english)
+        for name, value in clean.items():
+            setattr(row, name, value)
+        row.updated_at = utcnow()

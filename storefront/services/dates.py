@@ -5,7 +5,8 @@ Stored times are UTC; they are turned local here."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from babel.dates import get_day_names, get_month_names
@@ -100,3 +101,32 @@ def display_day(value: date | str) -> str:
     except ValueError:
         return str(value)
     return day.strftime(DATE_FORMAT)
+
+
+def typed_days(date_from: object, date_to: object) -> tuple[date | None, date | None]:
+    """The first and last day of a list's date filter as typed (`typed_day`; blank: no bound),
+    or ValueError naming the field, 'date_from' or 'date_to', of the first that is no day."""
+    days: list[date | None] = []
+    for name, value in (("date_from", date_from), ("date_to", date_to)):
+        day = typed_day(value) if value else None
+        if value and day is None:
+            raise ValueError(name)
+        days.append(day)
+    return days[0], days[1]
+
+
+def day_start_utc(day: date) -> datetime:
+    """The first moment of local day `day` (the business's zone), in UTC."""
+    return datetime.combine(day, time(0), tzinfo=business_zone()).astimezone(UTC)
+
+
+def within_days(column: Any, first: date | None, last: date | None) -> list[Any]:
+    """The conditions that keep `column` (a UTC moment) within local days `first` to `last`,
+    both included; either may be None (no bound). The one date-range filter of the back
+    office's lists (bookings, the audit log)."""
+    conditions: list[Any] = []
+    if first is not None:
+        conditions.append(column >= day_start_utc(first))
+    if last is not None:
+        conditions.append(column < day_start_utc(last + timedelta(days=1)))
+    return conditions

@@ -51,3 +51,10 @@ def format_price_with_unit(value: object, unit: str | None, currency: str | None
     words = _(UNIT_WORDS[unit]) if unit in UNIT_WORDS else None
     price = format_price(value, currency)
     return f"{price}\u00a0{words}" if words else price
+
+
+def price_line(*, price: Decimal, price_unit: str, quantity: int, duration_hours: int) -> Decimal:
+    """Per hour: price x quantity x hours. Per event: price x quantity (docs/architecture.md
+    §9.9)."""
+    hours = duration_hours if price_unit == "per_hour" else 1
+    return (Decimal(price) * quantity * hours).quantize(CENT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import audit
+from storefront.services import audit, paging
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
@@ -67,7 +67,7 @@ class AdminAuditState(AdminState):
 
     @rx.event
     def type_actor(self, value: str):
-        self.actor = str(value)[:100]
+        self.actor = str(value)[: audit.ACTOR_SEARCH_MAX]
 
     @rx.event
     async def choose_entity(self, value: str):
@@ -91,10 +91,10 @@ class AdminAuditState(AdminState):
 
     @rx.event
     async def next_page(self):
-        self.page = min(self.page + 1, self.pages)
+        self.page = paging.next_page(self.page, self.pages)
         await self.load()
 
     @rx.event
     async def previous_page(self):
-        self.page = max(self.page - 1, 1)
+        self.page = paging.previous_page(self.page)
         await self.load()

@@ -24,15 +24,6 @@ log = logging.getLogger(__name__)
 # shown through `_o()`.
 DAY_NAMES = dates.OFFICE_DAY_NAMES
 DAY_OPTIONS = [[str(i), name] for i, name in enumerate(DAY_NAMES)]
-# docs/product.md §9 and 5: Monday, 09:00 to 17:00, 1 booking, 60 minutes, available.
-DEFAULTS = {
-    "day_of_week": "1",
-    "start_time": "09:00",
-    "end_time": "17:00",
-    "max_bookings_per_slot": "1",
-    "slot_duration_minutes": "60",
-    "is_available": True,
-}
 # The screen's words (marked for the office catalog, shown through `_o()`).
 SERVICE_ERROR = N_o("Failed to load service details")
 LIST_ERROR = N_o("Failed to load service availabilities")
@@ -91,7 +82,7 @@ class AdminAvailabilityState(AdminState):
     # The add/edit modal (its inputs start from these values each time it opens).
     form_open: bool = False
     editing_id: str = ""
-    form_values: dict[str, str] = {k: str(v) for k, v in DEFAULTS.items() if k != "is_available"}
+    form_values: dict[str, str] = dict(schedules.NEW_SCHEDULE)
     form_available: bool = True
     form_error: str = ""
 
@@ -158,7 +149,7 @@ class AdminAvailabilityState(AdminState):
         if not self.loaded:
             return
         self._clear_modals()
-        self.form_values = {k: str(v) for k, v in DEFAULTS.items() if k != "is_available"}
+        self.form_values = dict(schedules.NEW_SCHEDULE)
         self.form_available = True
         self.form_open = True
 

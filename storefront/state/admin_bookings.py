@@ -13,6 +13,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.i18n import N_o, _o, office_ngettext
+from storefront.services import paging
 from storefront.services.booking import admin as admin_bookings
 from storefront.services.booking import admin_list as admin_booking_list
 from storefront.services.booking.admin import AdminBookingError
@@ -286,11 +287,11 @@ class AdminBookingsState(AdminState):
 
     @rx.event
     def next_page(self):
-        return self._go(self.applied | {"page": str(min(self.page + 1, self.pages))})
+        return self._go(self.applied | {"page": str(paging.next_page(self.page, self.pages))})
 
     @rx.event
     def previous_page(self):
-        page = max(self.page - 1, 1)
+        page = paging.previous_page(self.page)
         return self._go(
             {k: v for k, v in self.applied.items() if k != "page"}
             | ({"page": str(page)} if page > 1 else {})

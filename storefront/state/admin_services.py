@@ -89,7 +89,7 @@ class AdminServicesState(AdminState):
 
     @rx.event
     async def search_for(self, text: str):
-        self.search, self.page = str(text)[:100], 1
+        self.search, self.page = str(text)[: catalog_list.SEARCH_MAX], 1
         await self._reload()
 
     @rx.event

@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront.i18n import N_o, _o
-from storefront.services import dates
+from storefront.services import dates, paging
 from storefront.services.accounts import users
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
@@ -71,12 +71,12 @@ class AdminUsersState(AdminState):
 
     @rx.event
     async def next_page(self):
-        self.page = min(self.page + 1, self.pages)
+        self.page = paging.next_page(self.page, self.pages)
         await self.load()
 
     @rx.event
     async def previous_page(self):
-        self.page = max(self.page - 1, 1)
+        self.page = paging.previous_page(self.page)
         await self.load()
 
     @rx.event

@@ -21,9 +21,9 @@ class HomeBannerState(rx.State):
     @rx.event
     async def load(self):
         self.cards = await banner_cards(banners.HOME_BANNER)
-        self.weddings = await banner_cards("gallery-home-weddings")
-        self.bouncers = await banner_cards("gallery-home-bouncers")
-        self.mascots = await banner_cards("gallery-home-mascots")
+        self.weddings = await banner_cards(banners.HOME_WEDDINGS_GALLERY)
+        self.bouncers = await banner_cards(banners.HOME_BOUNCERS_GALLERY)
+        self.mascots = await banner_cards(banners.HOME_MASCOTS_GALLERY)
 
 
 async def banner_cards(name: str) -> list[dict[str, str]]:

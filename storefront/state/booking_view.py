@@ -33,8 +33,6 @@ STATUS_NOTES = {
     "completed": N_("This booking is completed. Thank you for celebrating with us!"),
     "cancelled": N_("This booking is cancelled. Nothing will be delivered or charged."),
 }
-# The statuses whose page still offers the calendar file and says how payment is collected.
-UPCOMING = ("pending", "confirmed", "on_the_way")
 
 
 # A customer's own change (services/booking/changes.py): what the page says of each refusal.
@@ -150,7 +148,7 @@ class BookingViewState(rx.State):
         if view is None:
             return
         self._booking_id, self._key = view.id, key or ""
-        self.upcoming = view.status in UPCOMING
+        self.upcoming = booking_views.is_upcoming(view.status)
         self.booking = {
             "reference": view.reference,
             "status": booking_views.status_words(view.status),

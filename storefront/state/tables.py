@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import reflex as rx
 
 from storefront.i18n import N_, _
-from storefront.models.service_details import TableDetails, details_as
 from storefront.services.booking import cart
-from storefront.services.catalog import public as catalog
-from storefront.services.money import format_price, to_amount
+from storefront.services.catalog import showcase
+from storefront.services.money import format_price
 from storefront.state.access import access
 from storefront.state.base import call_service
 
 log = logging.getLogger(__name__)
-DEFAULT_TABLE_PRICE = "7"
-COLORS = ("white", "black")
-SIZES = ("60", "80")
 LOAD_FAILED = N_("Unknown error occurred")
 NOT_ADDED = N_("Choose a table and how many (1-1000).")
 
@@ -45,23 +42,12 @@ class TablesState(rx.State):
 
     async def _fetch(self) -> None:
         try:
-            views = await call_service(
-                catalog.list_public_services, category_slug="wedding-tables", kind="table"
-            )
+            tables = await call_service(showcase.wedding_tables)
         except Exception:  # the log gets the exception; the visitor the spec's load-error text
             log.exception("loading table services failed")
             self.tables, self.error = [], _(LOAD_FAILED)
         else:
-            self.tables = [
-                {
-                    "id": v.id,
-                    "title": v.title,
-                    "color": details_as(v.details, TableDetails).color,
-                    "size": str(details_as(v.details, TableDetails).diameter),
-                    "price": str(to_amount(v.price, to_amount(DEFAULT_TABLE_PRICE))),
-                }
-                for v in views
-            ]
+            self.tables = [dataclasses.asdict(table) for table in tables]
 
     @rx.var
     def selected(self) -> dict[str, str]:
@@ -76,21 +62,20 @@ class TablesState(rx.State):
 
     @rx.var
     def price_label(self) -> str:
-        return format_price(self.selected.get("price", DEFAULT_TABLE_PRICE))
+        return format_price(showcase.table_price(self.selected.get("price")))
 
     @rx.var
     def total_label(self) -> str:
-        price = to_amount(self.selected.get("price", DEFAULT_TABLE_PRICE))
-        return format_price(price * self.count)
+        return format_price(showcase.table_total(self.selected.get("price"), self.count))
 
     @rx.event
     def pick_color(self, color: str):
-        if color in COLORS:
+        if showcase.is_table_choice(color=color):
             self.color = color
 
     @rx.event
     def pick_size(self, size: str):
-        if size in SIZES:
+        if showcase.is_table_choice(size=size):
             self.size = size
 
     @rx.event

@@ -48,8 +48,8 @@ class WeddingsState(rx.State):
 
     @rx.event
     async def load(self):
-        self.banner = await banner_cards("banner-weddings")
-        self.filmstrip = await film_strip_cards("gallery-wedding-filmstrip")
+        self.banner = await banner_cards(showcase.WEDDINGS_BANNER)
+        self.filmstrip = await film_strip_cards(showcase.WEDDINGS_FILM_STRIP)
         try:
             page = await call_service(showcase.weddings_page)
         except Exception:

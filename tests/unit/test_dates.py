@@ -26,3 +26,27 @@ def test_today_is_the_business_day_not_the_servers():
 
     assert dates.today(datetime(2026, 12, 31, 23, 30, tzinfo=UTC)) == date(2027, 1, 1)
     assert dates.today(datetime(2026, 12, 31, 22, 30, tzinfo=UTC)) == date(2026, 12, 31)
+
+
+def test_a_lists_date_filter_keeps_local_days_both_included():
+    class Column:  # stands in for a table's column: records the comparisons asked of it
+        def __ge__(self, moment):
+            return (">=", moment)
+
+        def __lt__(self, moment):
+            return ("<", moment)
+
+    first, last = dates.typed_days("30.03.2026", "2026-03-31")
+    assert dates.within_days(Column(), first, last) == [
+        (">=", datetime(2026, 3, 29, 22, 0, tzinfo=UTC)),  # CEST from 29.03.2026
+        ("<", datetime(2026, 3, 31, 22, 0, tzinfo=UTC)),
+    ]
+    assert dates.within_days(Column(), None, None) == []
+    assert dates.typed_days("", "") == (None, None)
+    for typed, field in ((("soon", "x"), "date_from"), (("", "31.02.2026"), "date_to")):
+        try:
+            dates.typed_days(*typed)
+        except ValueError as bad:
+            assert str(bad) == field
+        else:
+            raise AssertionError(typed)

@@ -180,3 +180,17 @@ def test_galleries_are_read_from_their_banner(session):
     page = showcase.bouncers_page(session=session)
     assert [p.title for p in page.bubbles] == ["One", "Two"]
     assert page.strip == [] and page.bouncers == []
+
+
+def test_a_table_is_shaped_for_the_page_with_the_default_price_when_it_has_none():
+    table = showcase.to_table(_view("table", price=None, meta={"color": "black", "diameter": 80}))
+    assert (table.color, table.size, table.price) == ("black", "80", "7.00")
+    assert showcase.to_table(_view("table", price="9.5")).price == "9.50"
+
+
+def test_the_tables_total_is_the_carts_line_price_and_the_choices_are_the_details():
+    assert showcase.table_total("7.00", 12) == Decimal("84.00")
+    assert showcase.table_total(None, 3) == Decimal("21.00")
+    assert showcase.table_price(None) == Decimal("7.00")
+    assert showcase.is_table_choice(color="black") and not showcase.is_table_choice(color="red")
+    assert showcase.is_table_choice(size="80") and not showcase.is_table_choice(size="70")

@@ -256,20 +256,13 @@ def _invalid_code() -> TwoFactorError:
 # --- setup (account area) ---------------------------------------------------------------------
 
 
-def _admin(session: Session, user_id: object) -> User:
-    user = _user(session, user_id)
-    if user.role != "admin":
-        raise TwoFactorError("not_allowed", "Only admins may do this")
-    return user
-
-
 def begin_setup(
     *, session: Session, user_id: object, link: str | None = None, now: datetime | None = None
 ) -> Setup:
     """A new secret, kept on the server until a code confirms it (an earlier unconfirmed one is
     replaced). While two-factor is required for every admin, only with `link`, the token of the
     setup link mailed to this account (`send_setup_link`)."""
-    user = _admin(session, user_id)
+    user = permissions.require_admin(session, user_id, TwoFactorError, setting_up_two_factor=True)
     if _enabled_row(session, user.id) is not None:
         raise TwoFactorError("already_enabled", "Two-factor sign-in is already on")
     if required_for_admins(session=session) and not _setup_link_names(
@@ -296,7 +289,7 @@ def confirm_setup(
     """Turn two-factor on with a first code from the app; returns the ten recovery codes (the
     only time they are shown). The caller commits."""
     now = now or utcnow()
-    user = _admin(session, user_id)
+    user = permissions.require_admin(session, user_id, TwoFactorError, setting_up_two_factor=True)
     _count_attempt(session, [(f"2fa:{user.id}", CODE_RULE)], now)
     row = session.get(TwoFactor, user.id)
     if row is None:
@@ -384,7 +377,7 @@ def send_setup_link(*, session: Session, user_id: object, now: datetime | None =
     for SETUP_LINK_LIFETIME, in the language of the page it was asked on; at most
     SETUP_LINK_RULE's count an hour per account. The caller commits (the outbox sends)."""
     now = now or utcnow()
-    user = _admin(session, user_id)
+    user = permissions.require_admin(session, user_id, TwoFactorError, setting_up_two_factor=True)
     if _enabled_row(session, user.id) is not None:
         raise TwoFactorError("already_enabled", "Two-factor sign-in is already on")
     _count_attempt(session, [(f"2fa-link:{user.id}", SETUP_LINK_RULE)], now)

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_o, _
 from storefront.models import AuditLog, User, UserPublic, utcnow
-from storefront.services import audit, fields, permissions
+from storefront.services import audit, fields, paging, permissions
 from storefront.services.accounts import calendar_feed
 from storefront.services.errors import ServiceError
 from storefront.services.fields import normalize_email
@@ -70,10 +70,6 @@ def _audit(
     )
 
 
-def _require_admin(session: Session, actor_id: str | None) -> None:
-    permissions.require_admin(session, actor_id, RoleError)
-
-
 def promote(session: Session, *, actor_id: str | None, target: User, action: str) -> None:
     """Give `target` the admin role, audited as `action` in the caller's transaction."""
     if target.role != "admin":
@@ -86,7 +82,7 @@ def promote(session: Session, *, actor_id: str | None, target: User, action: str
 
 def set_admin_role(*, session: Session, actor_id: str | None, target_user_id: str) -> None:
     """An admin promotes an account ('Make Admin')."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
     target = _user(session, target_user_id)
     if target is None:
         raise RoleError("unknown_user", "No such account")
@@ -99,7 +95,7 @@ def set_staff_role(
     """An admin gives an account the staff role ('Make Staff') or takes it back ('Remove
     Staff'). An admin stays an admin (no demotion, docs/product.md §7); taking the role also
     ends what it opened at once: the guard and every service read the role at each call."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
     target = _user(session, target_user_id)
     if target is None:
         raise RoleError("unknown_user", "No such account")
@@ -121,8 +117,8 @@ def sync_user_role(*, session: Session, actor_id: str | None, target_user_id: st
     that callers may only ask about themselves unless they are admins."""
     if _user(session, actor_id) is None:
         raise RoleError("no_user", "No user logged in")
-    if str(actor_id) != str(target_user_id) and not check_role(session=session, user_id=actor_id):
-        raise RoleError("not_allowed", "Only admins may do this")
+    if str(actor_id) != str(target_user_id):
+        permissions.require_admin(session, actor_id, RoleError)
     if _user(session, target_user_id) is None:
         raise RoleError("unknown_user", "No such account")
 
@@ -316,7 +312,7 @@ def users_page(
     per_page: int = USERS_PER_PAGE,
 ) -> UserPage:
     """One page of accounts, newest first, whose email or name contains `search`."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
     term = str(search or "").strip()[:SEARCH_MAX]
     where = (
         [
@@ -326,22 +322,16 @@ def users_page(
         if term
         else []
     )
-    per_page = max(1, min(int(per_page), 100))
     total = session.exec(select(func.count()).select_from(User).where(*where)).one()
-    pages = max(1, -(-total // per_page))
-    page = max(1, min(int(page), pages))
+    shown = paging.window(total=total, page=page, per_page=per_page, most=100)
     rows = session.exec(
-        select(User)
-        .where(*where)
-        .order_by(col(User.created_at).desc(), col(User.id))
-        .offset((page - 1) * per_page)
-        .limit(per_page)
+        shown.of(select(User).where(*where).order_by(col(User.created_at).desc(), col(User.id)))
     ).all()
     return UserPage(
         users=tuple(UserPublic.model_validate(u, from_attributes=True) for u in rows),
         total=total,
-        page=page,
-        pages=pages,
+        page=shown.page,
+        pages=shown.pages,
         admin_count=admin_count(session=session),
     )
 
@@ -372,7 +362,7 @@ def role_info(*, session: Session, actor_id: str | None) -> RoleInfo:
 
 def admin_function(*, session: Session, actor_id: str | None) -> None:
     """'Test Admin Function': succeeds only for a caller the database calls an admin."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, RoleError)
 
 
 def set_back_office_language(*, session: Session, user_id: str, language: str) -> None:

@@ -93,10 +93,6 @@ class AdminBookingError(ServiceError):
 # --- who may ----------------------------------------------------------------------------------
 
 
-def _require_admin(session: Session, actor_id: object) -> uuid.UUID:
-    return permissions.require_admin(session, actor_id, AdminBookingError).id
-
-
 # What staff (drivers, decorators) may set, and from which status (docs/architecture.md §9.17):
 # 'on the way' a confirmed booking on a day one of its services starts, 'completed' a booking on
 # its way, from its first day on (`staff_statuses`). Admins set any status (the booking detail)
@@ -466,7 +462,7 @@ def undo_status(
     now = now or utcnow()
 
     def work() -> StatusChange:
-        actor = _require_admin(session, actor_id)
+        actor = permissions.require_admin(session, actor_id, AdminBookingError).id
         booking = session.get(Booking, target)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
@@ -554,7 +550,7 @@ def pending_from(
 ) -> PendingFrom:
     """The pending bookings placed with this booking's email or from its visitor address: what
     'Cancel pending from this email / address' would cancel."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     column, value = _source(session, booking_id, by)
     return PendingFrom(str(by), value, tuple(b.reference for b in _pending(session, column, value)))
 
@@ -573,7 +569,7 @@ def cancel_pending_from(
     bookings, and their addresses may not be the bookers'."""
     now = now or utcnow()
     session.rollback()
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     column, value = _source(session, booking_id, by)
     chosen = {b.id for b in _pending(session, column, value)}
     service_ids = sorted(
@@ -589,7 +585,7 @@ def cancel_pending_from(
     locks.take(session, *map(locks.service, service_ids))
 
     def work() -> PendingFrom:
-        actor = _require_admin(session, actor_id)
+        actor = permissions.require_admin(session, actor_id, AdminBookingError).id
         # Still pending under the lock, and among those whose services were locked.
         bookings = [b for b in _pending(session, column, value) if b.id in chosen]
         for booking in bookings:
@@ -787,7 +783,7 @@ def update_booking(
     now = now or utcnow()
 
     def work() -> None:
-        actor = _require_admin(session, actor_id)
+        actor = permissions.require_admin(session, actor_id, AdminBookingError).id
         booking = session.get(Booking, target)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
@@ -889,7 +885,7 @@ def delete_booking(*, session: Session, actor_id: object, booking_id: object) ->
     target = _booking_id(booking_id)
 
     def work() -> None:
-        actor = _require_admin(session, actor_id)
+        actor = permissions.require_admin(session, actor_id, AdminBookingError).id
         booking = session.get(Booking, target)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
@@ -952,7 +948,7 @@ class EditForm:
 
 def edit_form(*, session: Session, actor_id: object, booking_id: object) -> EditForm:
     """The booking as the edit form fills its fields."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     found = session.get(Booking, _booking_id(booking_id))
     if found is None:
         raise AdminBookingError("not_found", "Booking not found")

@@ -9,7 +9,7 @@ import unicodedata
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -17,12 +17,11 @@ from sqlalchemy import exists, func, or_
 from sqlmodel import Session, col, select
 
 from storefront.models import BOOKING_STATUSES, Booking, BookingItem
-from storefront.services import dates, fields
+from storefront.services import dates, fields, paging, permissions
 from storefront.services.booking.admin import (
     AdminBookingError,
     _booking_id,
     _moment,
-    _require_admin,
     undo_target,
 )
 from storefront.services.booking.contact import added_values, event_type_label, fields_for
@@ -60,23 +59,16 @@ def check_filter(
         status = ""
     elif status not in BOOKING_STATUSES:
         raise AdminBookingError("invalid_filter", "Unknown status", field="status")
-    days = {}
-    for name, value in (("date_from", date_from), ("date_to", date_to)):
-        day = dates.typed_day(value) if value else None
-        if value and day is None:
-            raise AdminBookingError("invalid_filter", "Bad date", field=name)
-        days[name] = day.isoformat() if day else ""
+    try:
+        first, last = dates.typed_days(date_from, date_to)
+    except ValueError as bad:
+        raise AdminBookingError("invalid_filter", "Bad date", field=str(bad)) from None
     return BookingFilter(
         status=status,
         search=str(search or "").strip()[:SEARCH_MAX],
-        date_from=days["date_from"],
-        date_to=days["date_to"],
+        date_from=first.isoformat() if first else "",
+        date_to=last.isoformat() if last else "",
     )
-
-
-def _day_start_utc(day: date) -> datetime:
-    zone = dates.business_zone()
-    return datetime.combine(day, datetime.min.time(), tzinfo=zone).astimezone(UTC)
 
 
 def _where(filters: BookingFilter) -> list[Any]:
@@ -101,15 +93,11 @@ def _where(filters: BookingFilter) -> list[Any]:
                 options.append(bare.contains(digits.lstrip("0") or digits, autoescape=True))
             clauses.append(or_(*options))
     if filters.date_from or filters.date_to:
-        span = [BookingItem.booking_id == Booking.id]
-        if filters.date_from:
-            span.append(
-                BookingItem.start_datetime >= _day_start_utc(date.fromisoformat(filters.date_from))
-            )
-        if filters.date_to:
-            end = date.fromisoformat(filters.date_to) + timedelta(days=1)
-            span.append(BookingItem.start_datetime < _day_start_utc(end))
-        clauses.append(exists().where(*span))
+        first, last = (
+            date.fromisoformat(d) if d else None for d in (filters.date_from, filters.date_to)
+        )
+        span = dates.within_days(BookingItem.start_datetime, first, last)
+        clauses.append(exists().where(BookingItem.booking_id == Booking.id, *span))
     return clauses
 
 
@@ -213,20 +201,18 @@ def list_bookings(
     per_page: int = PER_PAGE,
 ) -> BookingPage:
     """One page of the bookings the filter keeps, newest first."""
-    _require_admin(session, actor_id)
-    per_page = max(1, min(int(per_page), MAX_PER_PAGE))
+    permissions.require_admin(session, actor_id, AdminBookingError)
     total = session.exec(select(func.count()).select_from(Booking).where(*_where(filters))).one()
-    pages = max(1, -(-total // per_page))
-    page = max(1, min(int(page), pages))
-    bookings = session.exec(_ordered(filters).offset((page - 1) * per_page).limit(per_page)).all()
-    return BookingPage(tuple(_rows(session, bookings)), total, page, pages)
+    shown = paging.window(total=total, page=page, per_page=per_page, most=MAX_PER_PAGE)
+    bookings = session.exec(shown.of(_ordered(filters))).all()
+    return BookingPage(tuple(_rows(session, bookings)), total, shown.page, shown.pages)
 
 
 def export_rows(
     *, session: Session, actor_id: object, filters: BookingFilter
 ) -> Iterator[AdminBookingRow]:
     """Every booking the filter keeps, in the list's order, read in batches (the CSV)."""
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     offset = 0
     while True:
         batch = session.exec(_ordered(filters).offset(offset).limit(EXPORT_BATCH)).all()
@@ -325,7 +311,7 @@ class BookingDetail:
 
 
 def booking_detail(*, session: Session, actor_id: object, booking_id: object) -> BookingDetail:
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AdminBookingError)
     view = booking_for_view(session=session, booking_id=_booking_id(booking_id))
     if view is None:
         raise AdminBookingError("not_found", "Booking not found")

@@ -92,6 +92,17 @@ class ServiceHeader:
     title: str
 
 
+# A new schedule row as the form first shows it (docs/product.md §9 and 5): Monday, 09:00 to
+# 17:00, 1 booking, 60 minutes (the model's defaults), available.
+NEW_SCHEDULE = {
+    "day_of_week": "1",
+    "start_time": "09:00",
+    "end_time": "17:00",
+    "max_bookings_per_slot": str(ServiceAvailability.model_fields["max_bookings_per_slot"].default),
+    "slot_duration_minutes": str(ServiceAvailability.model_fields["slot_duration_minutes"].default),
+}
+
+
 # --- arguments -------------------------------------------------------------------------------
 
 
@@ -164,10 +175,6 @@ def _service(session: Session, service_id: object) -> Service:
     return service
 
 
-def _admin(session: Session, actor_id: object) -> None:
-    permissions.require_admin(session, actor_id, AvailabilityAdminError)
-
-
 # --- reading --------------------------------------------------------------------------------
 
 
@@ -190,14 +197,14 @@ def _row(row: ServiceAvailability) -> ScheduleRow:
 
 def service_header(*, session: Session, actor_id: object, service_id: object) -> ServiceHeader:
     """The service whose availability is shown (any status: drafts get schedules too)."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     return ServiceHeader(str(service.id), service.title)
 
 
 def list_schedule(*, session: Session, actor_id: object, service_id: object) -> list[ScheduleRow]:
     """The weekly rows of a service, by day (Sunday first) and start."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     rows = session.exec(
         select(ServiceAvailability)
@@ -237,7 +244,7 @@ def create_availability(
     *, session: Session, actor_id: object, service_id: object, schedule: Schedule
 ) -> ScheduleRow:
     locks.begin_write(session)
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     locks.take(session, locks.service(service.id))
     _check_no_overlap(session, service.id, schedule, ignore=None)
@@ -271,60 +278,51 @@ def update_availability(
     *, session: Session, actor_id: object, availability_id: object, schedule: Schedule
 ) -> ScheduleRow:
     locks.begin_write(session)
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
     locks.take(session, locks.service(row.service_id))
     session.refresh(row)  # as it is now that this transaction holds the lock
-    before = audit.snapshot(row)
     _check_no_overlap(session, row.service_id, schedule, ignore=row.id)
-    row.day_of_week = schedule.day_of_week
-    row.start_time, row.end_time = schedule.start_time, schedule.end_time
-    row.max_bookings_per_slot = schedule.max_bookings_per_slot
-    row.slot_duration_minutes = schedule.slot_duration_minutes
-    row.is_available = schedule.is_available
-    row.updated_at = utcnow()
-    audit.saved(
+    with audit.changing(
         session,
         row,
         actor_id=actor_id,
         action="update_availability",
         entity_type="service_availability",
-        before=before,
-    )
+    ):
+        row.day_of_week = schedule.day_of_week
+        row.start_time, row.end_time = schedule.start_time, schedule.end_time
+        row.max_bookings_per_slot = schedule.max_bookings_per_slot
+        row.slot_duration_minutes = schedule.slot_duration_minutes
+        row.is_available = schedule.is_available
+        row.updated_at = utcnow()
     return _row(row)
 
 
 def toggle_availability(*, session: Session, actor_id: object, availability_id: object) -> bool:
     """Switch a row on or off; returns whether it is available now."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
-    before = audit.snapshot(row)
-    row.is_available, row.updated_at = not row.is_available, utcnow()
-    audit.saved(
+    with audit.changing(
         session,
         row,
         actor_id=actor_id,
         action="toggle_availability",
         entity_type="service_availability",
-        before=before,
-    )
+    ):
+        row.is_available, row.updated_at = not row.is_available, utcnow()
     return row.is_available
 
 
 def delete_availability(*, session: Session, actor_id: object, availability_id: object) -> None:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = _availability(session, availability_id)
-    before = audit.snapshot(row)
-    session.delete(row)
-    session.flush()
-    audit.record(
+    audit.removed(
         session,
+        row,
         actor_id=actor_id,
         action="delete_availability",
         entity_type="service_availability",
-        entity_id=before["id"] if before else None,
-        before=before,
-        after=None,
     )
 
 
@@ -348,7 +346,7 @@ def list_blocked_dates(
     *, session: Session, actor_id: object, service_id: object
 ) -> list[BlockedRow]:
     """The dates blocked for this service and those blocked for all services, by start."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     rows = session.exec(
         select(BlockedDate)
@@ -387,7 +385,7 @@ def block_dates(
         raise AvailabilityAdminError("reason_too_long", "The reason is too long", max=REASON_MAX)
     if not isinstance(recurring_yearly, bool) or not isinstance(all_services, bool):
         raise AvailabilityAdminError("invalid_date", "Flags are true or false")
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     service = _service(session, service_id)
     row = BlockedDate(
         service_id=None if all_services else service.id,
@@ -407,19 +405,10 @@ def block_dates(
 
 
 def unblock_dates(*, session: Session, actor_id: object, blocked_id: object) -> None:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, AvailabilityAdminError)
     row = session.get(BlockedDate, _id(blocked_id, "blocked_date_not_found"))
     if row is None:
         raise AvailabilityAdminError("blocked_date_not_found", "No such blocked date")
-    before = audit.snapshot(row)
-    session.delete(row)
-    session.flush()
-    audit.record(
-        session,
-        actor_id=actor_id,
-        action="unblock_dates",
-        entity_type="blocked_date",
-        entity_id=before["id"] if before else None,
-        before=before,
-        after=None,
+    audit.removed(
+        session, row, actor_id=actor_id, action="unblock_dates", entity_type="blocked_date"
     )

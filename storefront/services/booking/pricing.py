@@ -21,7 +21,7 @@ from storefront.services.booking.lines import (
     check_line_shape,
 )
 from storefront.services.catalog.public import ServiceView
-from storefront.services.money import CENT, format_price
+from storefront.services.money import format_price, price_line
 from storefront.settings import get_settings
 
 
@@ -44,13 +44,6 @@ class Quote:
 
 
 # --- prices ---------------------------------------------------------------------------------
-
-
-def price_line(*, price: Decimal, price_unit: str, quantity: int, duration_hours: int) -> Decimal:
-    """Per hour: price x quantity x hours. Per event: price x quantity (docs/architecture.md
-    §9.9)."""
-    hours = duration_hours if price_unit == "per_hour" else 1
-    return (Decimal(price) * quantity * hours).quantize(CENT)
 
 
 def quote(*, session: Session, lines: Sequence[BookingLine]) -> Quote:

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_, _
 from storefront.models import (
+    HOLD_STATUSES,
     Booking,
     BookingItem,
     utcnow,
@@ -40,6 +41,15 @@ def status_words(status: str) -> str:
     """'on_the_way' -> 'on the way', in the language of the moment."""
     words = STATUS_WORDS.get(status)
     return _(words) if words else status.replace("_", " ")
+
+
+# The statuses whose page still offers the calendar file and says how payment is collected:
+# the ones still ahead (those that hold their time, models.bookings.HOLD_STATUSES).
+UPCOMING_STATUSES = HOLD_STATUSES
+
+
+def is_upcoming(status: str) -> bool:
+    return status in UPCOMING_STATUSES
 
 
 @dataclass(frozen=True)

@@ -89,10 +89,6 @@ def _caller(session: Session, actor_id: object) -> User:
     return user
 
 
-def _admin(session: Session, actor_id: object) -> User:
-    return permissions.require_admin(session, actor_id, CatalogError)
-
-
 def _service(session: Session, service_id: object, *, lock: bool = False) -> Service:
     try:
         key = uuid.UUID(str(service_id))
@@ -650,7 +646,7 @@ def _awaiting(
 def pending_changes(*, session: Session, actor_id: object, service_id: object) -> list[FieldChange]:
     """What a pending revision changes, field by field, before and after (admins only); the
     labels in the language of the moment."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, CatalogError)
     service, revision = _awaiting(session, service_id, lock=False)
     capacity = session.get(ServiceCapacity, service.id)
     live: dict[str, Any] = {
@@ -670,7 +666,7 @@ def pending_changes(*, session: Session, actor_id: object, service_id: object) -
 
 def approve_revision(*, session: Session, actor_id: object, service_id: object) -> str:
     """Make an owner's pending change the public version (admins only); keeps the status."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service, revision = _awaiting(session, service_id, lock=True)
     checked = _checked_revision(session, revision)
     _slug_free(session, checked.values["slug"], service.id)
@@ -690,7 +686,7 @@ def approve_revision(*, session: Session, actor_id: object, service_id: object) 
 
 def reject_revision(*, session: Session, actor_id: object, service_id: object) -> None:
     """Drop an owner's pending change (admins only); the public version stays as it is."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service, revision = _awaiting(session, service_id, lock=True)
     values = dict(revision.values)
     _drop_revision(session, service, revision, keep=set())

@@ -173,10 +173,6 @@ def _id(value: object, code: str) -> uuid.UUID:
         raise BannerAdminError(code, "No such row") from None
 
 
-def _admin(session: Session, actor_id: object) -> None:
-    permissions.require_admin(session, actor_id, BannerAdminError)
-
-
 def _banner(session: Session, banner_id: object) -> Banner:
     banner = session.get(Banner, _id(banner_id, "banner_not_found"))
     if banner is None:
@@ -211,7 +207,7 @@ def _item_row(item: BannerItem) -> ItemRow:
 
 def list_banners(*, session: Session, actor_id: object) -> list[BannerRow]:
     """Every banner (active or not), in display order."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     rows = session.exec(select(Banner).order_by(col(Banner.display_order), col(Banner.name))).all()
     return [BannerRow(str(b.id), b.name, b.description or "") for b in rows]
 
@@ -229,7 +225,7 @@ def create_banner(
         raise BannerAdminError(
             "description_too_long", "The description is too long", max=DESCRIPTION_MAX
         )
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     if session.exec(select(Banner.id).where(Banner.name == name_text)).first() is not None:
         raise BannerAdminError("name_taken", "A banner with this name exists already")
     last = session.exec(select(func.max(Banner.display_order))).one()
@@ -261,7 +257,7 @@ def create_banner(
 
 def list_items(*, session: Session, actor_id: object, banner_id: object) -> list[ItemRow]:
     """The items of a banner, active or not, in display order."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     banner = _banner(session, banner_id)
     rows = session.exec(
         select(BannerItem)
@@ -282,7 +278,7 @@ def next_display_order(*, session: Session, banner_id: uuid.UUID) -> int:
 def create_item(
     *, session: Session, actor_id: object, banner_id: object, item: ItemInput
 ) -> ItemRow:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     banner = _banner(session, banner_id)
     order = item.display_order
     if order is None:
@@ -309,45 +305,30 @@ def create_item(
 
 
 def update_item(*, session: Session, actor_id: object, item_id: object, item: ItemInput) -> ItemRow:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     row = _item(session, item_id)
-    before = audit.snapshot(row)
     replaced = _image_path(row.image_url) if row.image_url != item.image_url else []
-    row.title, row.description = item.title, item.description
-    row.image_url, row.link_url = item.image_url, item.link_url
-    if item.display_order is not None:
-        row.display_order = item.display_order
-    row.is_active = item.is_active
-    row.translations = content.with_texts(row.translations, "en", item.english)
-    audit.saved(
-        session,
-        row,
-        actor_id=actor_id,
-        action="update_banner_item",
-        entity_type="banner_item",
-        before=before,
-    )
+    with audit.changing(
+        session, row, actor_id=actor_id, action="update_banner_item", entity_type="banner_item"
+    ):
+        row.title, row.description = item.title, item.description
+        row.image_url, row.link_url = item.image_url, item.link_url
+        if item.display_order is not None:
+            row.display_order = item.display_order
+        row.is_active = item.is_active
+        row.translations = content.with_texts(row.translations, "en", item.english)
     storage.claim(session, _image_path(row.image_url))
     storage.release(session, replaced)  # removed after the commit unless another item shows it
     return _item_row(row)
 
 
 def delete_item(*, session: Session, actor_id: object, item_id: object) -> None:
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, BannerAdminError)
     row = _item(session, item_id)
-    before = audit.snapshot(row)
-    session.delete(row)
-    session.flush()
-    storage.release(session, _image_path(row.image_url))
-    audit.record(
-        session,
-        actor_id=actor_id,
-        action="delete_banner_item",
-        entity_type="banner_item",
-        entity_id=before["id"] if before else None,
-        before=before,
-        after=None,
+    audit.removed(
+        session, row, actor_id=actor_id, action="delete_banner_item", entity_type="banner_item"
     )
+    storage.release(session, _image_path(row.image_url))
 
 
 def store_banner_image(

@@ -13,6 +13,10 @@ from storefront.services.cache import cached
 HOME_BANNER = "Home Page Main Banner"
 # Photo galleries are stored as banners named "gallery-<name>" (see seed/loader.py).
 GALLERY_PREFIX = "gallery-"
+# The home page's three photo galleries.
+HOME_WEDDINGS_GALLERY = f"{GALLERY_PREFIX}home-weddings"
+HOME_BOUNCERS_GALLERY = f"{GALLERY_PREFIX}home-bouncers"
+HOME_MASCOTS_GALLERY = f"{GALLERY_PREFIX}home-mascots"
 ITEMS_LIMIT = 20
 
 

@@ -4,7 +4,6 @@ owners' changes, images) is services/catalog/admin.py, whose admin check and err
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,10 +21,9 @@ from storefront.models import (
     utcnow,
 )
 from storefront.models.catalog import ServiceRevision
-from storefront.services import audit
+from storefront.services import audit, paging, permissions
 from storefront.services.catalog.admin import (
     CatalogError,
-    _admin,
     _audited,
     _paths,
     _service,
@@ -35,6 +33,8 @@ from storefront.services.media import storage
 from storefront.services.money import format_price_with_unit
 
 PAGE_SIZE = 20
+# The most of a title or slug the list is searched by.
+SEARCH_MAX = 100
 SORTS = ("title", "category", "price", "created_at")
 
 
@@ -76,17 +76,16 @@ def list_services(
     page_size: int = PAGE_SIZE,
 ) -> ServicePage:
     """One page of every service (drafts and inactive ones too), searched by title or slug."""
-    _admin(session, actor_id)
+    permissions.require_admin(session, actor_id, CatalogError)
     query = select(Service, ServiceCategory.name).join(ServiceCategory, isouter=True)
-    text = str(search).strip()[:100]
+    text = str(search).strip()[:SEARCH_MAX]
     if text:
         pattern = f"%{text.lower()}%"
         query = query.where(
             or_(func.lower(Service.title).like(pattern), func.lower(Service.slug).like(pattern))
         )
     total = session.exec(select(func.count()).select_from(query.subquery())).one()
-    pages = max(1, math.ceil(total / page_size))
-    page = min(max(1, int(page)), pages)
+    shown = paging.window(total=total, page=page, per_page=page_size)
     key = {
         "title": func.lower(Service.title),
         "category": func.lower(func.coalesce(ServiceCategory.name, "")),
@@ -94,9 +93,7 @@ def list_services(
         "created_at": Service.created_at,
     }[sort if sort in SORTS else "title"]
     order = key.desc() if descending else key.asc()
-    rows = session.exec(
-        query.order_by(order, col(Service.id)).offset((page - 1) * page_size).limit(page_size)
-    ).all()
+    rows = session.exec(shown.of(query.order_by(order, col(Service.id)))).all()
     pending = set(
         session.exec(
             select(ServiceRevision.service_id).where(
@@ -124,33 +121,30 @@ def list_services(
             for s, category in rows
         ],
         total=total,
-        page=page,
-        pages=pages,
+        page=shown.page,
+        pages=shown.pages,
     )
 
 
 def _change(
     session: Session, actor: User, service: Service, action: str, **changes: Any
 ) -> Service:
-    before = audit.snapshot(service)
-    for name, value in changes.items():
-        setattr(service, name, value)
-    service.updated_at = utcnow()
-    audit.saved(
-        session, service, actor_id=actor.id, action=action, entity_type="service", before=before
-    )
+    with audit.changing(session, service, actor_id=actor.id, action=action, entity_type="service"):
+        for name, value in changes.items():
+            setattr(service, name, value)
+        service.updated_at = utcnow()
     return service
 
 
 def toggle_active(*, session: Session, actor_id: object, service_id: object) -> bool:
     """Activate or deactivate; returns the new state."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service = _service(session, service_id, lock=True)
     return _change(session, actor, service, "toggle_active", active=not service.active).active
 
 
 def toggle_featured(*, session: Session, actor_id: object, service_id: object) -> bool:
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service = _service(session, service_id, lock=True)
     return _change(
         session, actor, service, "toggle_featured", featured=not service.featured
@@ -159,7 +153,7 @@ def toggle_featured(*, session: Session, actor_id: object, service_id: object) -
 
 def set_status(*, session: Session, actor_id: object, service_id: object, status: str) -> str:
     """Publish a draft (or take a service back to draft)."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     if status not in ("published", "draft"):
         raise CatalogError("invalid", "Unknown status", field="status", reason="choice")
     service = _service(session, service_id, lock=True)
@@ -171,7 +165,7 @@ def delete_service(
 ) -> Literal["deleted", "deactivated"]:
     """Delete a service; one that has bookings is deactivated instead, so its bookings keep
     their service."""
-    actor = _admin(session, actor_id)
+    actor = permissions.require_admin(session, actor_id, CatalogError)
     service = _service(session, service_id, lock=True)
     booked = session.exec(
         select(BookingItem.id).where(BookingItem.service_id == service.id).limit(1)

@@ -13,9 +13,12 @@ from sqlmodel import Session, select
 from storefront.i18n import N_, _
 from storefront.models import ServiceCategory, kinds
 from storefront.models.service_details import (
+    TABLE_COLORS,
+    TABLE_DIAMETERS,
     BouncerOptionDetails,
     MascotDetails,
     PackageDetails,
+    TableDetails,
     WeddingOfferDetails,
     details_as,
 )
@@ -23,7 +26,7 @@ from storefront.services.cache import cached
 from storefront.services.catalog.banners import BannerCard, active_banner_items, gallery_items
 from storefront.services.catalog.public import ServiceView, get_public_service, list_public_services
 from storefront.services.errors import ServiceError
-from storefront.services.money import format_price, format_price_with_unit, to_amount
+from storefront.services.money import format_price, format_price_with_unit, price_line, to_amount
 
 MASCOTS_CATEGORY = "mascots"
 BOUNCERS_CATEGORY = "bouncers"
@@ -274,6 +277,8 @@ def bouncers_page(*, session: Session) -> BouncersPage:
 
 
 WEDDINGS_CATEGORY = "magic-weddings"
+WEDDINGS_BANNER = "banner-weddings"
+WEDDINGS_FILM_STRIP = "gallery-wedding-filmstrip"
 TIFFANY_SLUG = "tiffany-chairs"
 # docs/product.md §8: with no wedding offers (or a failing catalogue) the page shows four built-in
 # packages at 1999 each. They are not in the catalogue, so they cannot go into a cart.
@@ -342,3 +347,58 @@ def weddings_page(*, session: Session) -> WeddingsPage:
     offers = [to_wedding_offer(s) for s in services if s.slug != TIFFANY_SLUG]
     tiffany = next((to_wedding_offer(s) for s in services if s.slug == TIFFANY_SLUG), None)
     return WeddingsPage(offers=offers or fallback_wedding_offers(), tiffany=tiffany)
+
+
+# --- wedding tables -------------------------------------------------------------------------
+
+TABLES_CATEGORY = "wedding-tables"
+# What a table costs when its service has no price (docs/product.md §9: 7 € a table).
+TABLE_DEFAULT_PRICE = Decimal("7.00")
+# The sizes the page offers: the diameters a table's details allow, as text.
+TABLE_SIZES = tuple(str(diameter) for diameter in TABLE_DIAMETERS)
+
+
+@dataclass(frozen=True)
+class WeddingTable:
+    id: str
+    title: str
+    color: str
+    size: str
+    price: str  # two decimals; the default price when the service has none
+
+
+def to_table(service: ServiceView) -> WeddingTable:
+    details = details_as(service.details, TableDetails)
+    return WeddingTable(
+        id=service.id,
+        title=service.title,
+        color=details.color,
+        size=str(details.diameter),
+        price=str(to_amount(service.price, TABLE_DEFAULT_PRICE)),
+    )
+
+
+def wedding_tables(*, session: Session) -> list[WeddingTable]:
+    """The tables of the wedding tables page."""
+    services = list_public_services(session=session, category_slug=TABLES_CATEGORY, kind="table")
+    return [to_table(s) for s in services]
+
+
+def is_table_choice(*, color: str | None = None, size: str | None = None) -> bool:
+    """Whether the page offers this colour (or size): the ones a table's details allow."""
+    if color is not None:
+        return color in TABLE_COLORS
+    return size in TABLE_SIZES
+
+
+def table_price(price: object = None) -> Decimal:
+    """A table's price as the page holds it, the default price for none."""
+    return to_amount(TABLE_DEFAULT_PRICE if price is None else price)
+
+
+def table_total(price: object, count: int) -> Decimal:
+    """`count` tables at `price` each, priced as the cart's line will be
+    (booking.pricing.price_line: one table is one unit of a per-event line)."""
+    return price_line(
+        price=table_price(price), price_unit="per_event", quantity=count, duration_hours=1
+    )

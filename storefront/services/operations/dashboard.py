@@ -23,8 +23,7 @@ from storefront.models import (
     User,
     utcnow,
 )
-from storefront.services import dates
-from storefront.services.accounts.users import check_role
+from storefront.services import dates, permissions
 from storefront.services.errors import ServiceError
 from storefront.services.media import storage
 from storefront.services.messaging import outbox
@@ -36,11 +35,9 @@ UPCOMING_SERVICES = 10
 
 
 class DashboardError(ServiceError):
-    """Codes: not_allowed."""
+    """Codes: those of permissions.require_admin."""
 
-    CODES = {
-        "not_allowed": "Only admins may do this",
-    }
+    CODES = permissions.ADMIN_CHECK_CODES
 
 
 @dataclass(frozen=True)
@@ -74,11 +71,6 @@ class Statistics:
     counts: Counts
     weeks: tuple[WeekFigure, ...]
     upcoming: tuple[ServiceFigure, ...]
-
-
-def _require_admin(session: Session, actor_id: object) -> None:
-    if not check_role(session=session, user_id=str(actor_id)):
-        raise DashboardError("not_allowed", "Only admins may do this")
 
 
 def counts(*, session: Session) -> Counts:
@@ -139,7 +131,7 @@ def upcoming_by_service(
 
 
 def statistics(*, session: Session, actor_id: object, now: datetime | None = None) -> Statistics:
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, DashboardError)
     now = now or utcnow()
     return Statistics(
         counts=counts(session=session),
@@ -275,7 +267,7 @@ def _notifications(session: Session) -> list[Check]:
 def system_status(
     *, session: Session, actor_id: object, now: datetime | None = None
 ) -> tuple[Check, ...]:
-    _require_admin(session, actor_id)
+    permissions.require_admin(session, actor_id, DashboardError)
     database, health_check = _health(session)
     whatsapp, *messages = _notifications(session)
     last_backup = _backup(session, now=now or utcnow())

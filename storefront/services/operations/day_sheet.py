@@ -29,7 +29,6 @@ from storefront.models import (
 )
 from storefront.services import audit, dates, fields, permissions
 from storefront.services.booking.admin import AdminBookingError, service_days, staff_statuses
-from storefront.services.booking.admin_list import _day_start_utc
 from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging.notify import customer_name, with_plus
 
@@ -159,7 +158,7 @@ def jobs(session: Session, day: date, *, now: datetime | None = None) -> list[Sh
     services/operations/reminders.py)."""
     zone = dates.business_zone()
     today = dates.today(now)
-    start, end = _day_start_utc(day), _day_start_utc(day + timedelta(days=1))
+    start, end = dates.day_start_utc(day), dates.day_start_utc(day + timedelta(days=1))
     booking_ids = session.exec(
         select(BookingItem.booking_id)
         .join(Booking, col(Booking.id) == BookingItem.booking_id)

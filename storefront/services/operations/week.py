@@ -11,7 +11,6 @@ from storefront.i18n import N_o, _o
 from storefront.models import HOLD_STATUSES, Booking, BookingItem, utcnow
 from storefront.services import dates, permissions
 from storefront.services.booking.admin import AdminBookingError
-from storefront.services.booking.admin_list import _day_start_utc
 
 # --- the week calendar -----------------------------------------------------------------------
 
@@ -63,7 +62,7 @@ def week_calendar(*, session: Session, actor_id: object, day: object = None) -> 
         raise AdminBookingError("invalid_filter", "Bad date", field="day")
     picked = picked or utcnow().astimezone(zone).date()
     monday = picked - timedelta(days=picked.weekday())
-    start, end = _day_start_utc(monday), _day_start_utc(monday + timedelta(days=7))
+    start, end = dates.day_start_utc(monday), dates.day_start_utc(monday + timedelta(days=7))
     rows = session.exec(
         select(BookingItem, Booking.reference, ServiceCapacity.buffer_time_minutes)
         .join(Booking, col(Booking.id) == BookingItem.booking_id)
