@@ -34,7 +34,7 @@ from storefront.state.base import call_service
 from storefront.state.errors import log_failure
 
 # What each field of the form may hold: the declared fields' limits are their columns' in the
-# model (services/booking/contact.py); the guests' 4 digits and the total's 16 are this form's.
+# model (models/contact_fields.py); the guests' 4 digits and the total's 16 are this form's.
 EDIT_LIMITS = {f.column: f.limit for f in fields_for("admin")} | {
     "guest_count": 4,
     "total_amount": 16,
