@@ -45,6 +45,11 @@ def recipe_blocks() -> list[str]:
     blocks = [textwrap.dedent(b) for b in re.findall(r"```python\n(.*?)```", section, re.S)]
     for old, new in RENAMES:
         blocks = [b.replace(old, new) for b in blocks]
+    if "balloon_arch" in kinds.names():
+        # Someone followed the recipe for real: their kind stays in the throwaway's list.
+        blocks[2] = blocks[2].replace(
+            '    "recipe_garland",\n', '    "balloon_arch",\n    "recipe_garland",\n'
+        )
     return blocks
 
 
