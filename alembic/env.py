@@ -35,18 +35,37 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+def _run(connection) -> None:
+    """The migrations on `connection`. On SQLite a change of a table's constraints rebuilds the
+    table (batch mode: copy, drop, rename), and dropping a table with foreign keys on deletes
+    every row that refers to it (a service's availability and capacity, a booking's items): so
+    the keys are off while the migrations run, outside their transaction as SQLite requires
+    (on the driver's connection: a statement through SQLAlchemy would open one), and checked
+    before they are on again."""
+    raw = connection.connection.driver_connection if connection.dialect.name == "sqlite" else None
+    if raw is not None:
+        raw.execute("PRAGMA foreign_keys=OFF")
+    try:
+        _configure(connection=connection)
+        with context.begin_transaction():
+            context.run_migrations()
+        if raw is not None:
+            broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"the migrations left rows without their parent: {broken}")
+    finally:
+        if raw is not None:
+            raw.execute("PRAGMA foreign_keys=ON")
+
+
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is not None:
-        _configure(connection=connection)
-        with context.begin_transaction():
-            context.run_migrations()
+        _run(connection)
         return
     engine = make_engine(_url())
     with engine.connect() as connection:
-        _configure(connection=connection)
-        with context.begin_transaction():
-            context.run_migrations()
+        _run(connection)
     engine.dispose()
 
 

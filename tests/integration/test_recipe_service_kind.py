@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
-from alembic.migration import MigrationContext
-from alembic.operations import Operations
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlmodel import Session
 
+from alembic import command
 from storefront.db import make_engine
 from storefront.models import kinds, service_details
 from storefront.services.catalog import admin as catalog_admin
@@ -25,10 +27,11 @@ from storefront.services.catalog import listing as catalog_list
 from storefront.services.catalog import public as catalog
 from storefront.services.catalog import seo
 from tests.conftest import create_database, migrate
-from tests.factories import make_user
+from tests.factories import make_service, make_user
 from tests.integration.test_service_kinds import constraint_kinds
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "extending.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "extending.md"
 # The doc's example, and the throwaway name the test gives it.
 RENAMES = (
     ("balloon_arch", "recipe_garland"),
@@ -70,7 +73,7 @@ def test_the_recipe_has_its_three_blocks_and_marks_its_words():
         words.append(field.args[1])
         words += [k.value for k in field.keywords if k.arg == "hint"]
     assert words and all(getattr(w.func, "id", "") == "N_s" for w in words), ast.unparse(call)
-    # A migration means the same thing next year: it reads nothing of the app.
+    # A migration means the same thing next year: the recipe's part reads nothing of the app.
     imported = {
         node.module if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(ast.parse(migration))
@@ -80,9 +83,26 @@ def test_the_recipe_has_its_three_blocks_and_marks_its_words():
     assert not {name for name in imported if name and name.startswith("storefront")}
 
 
+def _alembic(url: str, folder: Path, migration: str) -> Config:
+    """Alembic on a copy of alembic/ holding the recipe's migration as the newest revision."""
+    if not folder.exists():
+        shutil.copytree(ROOT / "alembic", folder, ignore=shutil.ignore_patterns("__pycache__"))
+        head = ScriptDirectory(str(folder)).get_current_head()
+        (folder / "versions" / "9001_recipe_kind.py").write_text(
+            f'"""The recipe\'s migration."""\n\nfrom alembic import op\n\nrevision = "9001"\n'
+            f'down_revision = "{head}"\n\n{migration}'
+        )
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(folder))
+    config.attributes["database_url"] = url
+    config.attributes["configure_logger"] = False
+    return config
+
+
 @pytest.fixture
-def recipe_kind(request, monkeypatch):
-    """Steps 1-3 of the recipe on a database of its own."""
+def recipe_kind(request, monkeypatch, tmp_path):
+    """Steps 1-3 of the recipe on a database of its own, which already holds a service with its
+    week and its capacity (a migration that rebuilds the services table must keep them)."""
     details, registration, migration = recipe_blocks()
     # Step 1: the schema, at the end of models/service_details.py.
     scope = dict(vars(service_details))
@@ -97,21 +117,32 @@ def recipe_kind(request, monkeypatch):
     migrate(url)
     engine = make_engine(url)
     try:
-        # Step 3: the migration, as the doc writes it, run by Alembic's `op`.
-        steps: dict = {}
-        exec("from alembic import op\n" + migration, steps)  # noqa: S102
-        with engine.begin() as conn, Operations.context(MigrationContext.configure(conn)):
-            steps["upgrade"]()
-        yield engine, steps
+        with Session(engine) as session:
+            make_service(session, title="Castle", units=2)
+            session.commit()
+        before = _rows(engine)
+        # Step 3: the migration, as the doc writes it, run by Alembic as `make migrate` runs it.
+        config = _alembic(url, tmp_path / "alembic", migration)
+        command.upgrade(config, "head")
+        assert _rows(engine) == before, "the migration lost rows"
+        yield engine, config
     finally:
         kinds.unregister("recipe_garland")
         engine.dispose()
         drop()
 
 
+def _rows(engine) -> dict[str, int]:
+    with engine.connect() as conn:
+        return {
+            table: conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+            for table in ("services", "service_availability", "service_capacity")
+        }
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_kind_added_by_the_recipe_is_seen_everywhere(backend, recipe_kind):
-    engine, steps = recipe_kind
+    engine, config = recipe_kind
     # The doc's list is the registry's: a kind added since, and not to the recipe, fails here.
     assert constraint_kinds(engine) == set(kinds.names())
     with Session(engine, expire_on_commit=False) as session:
@@ -147,6 +178,5 @@ def test_a_kind_added_by_the_recipe_is_seen_everywhere(backend, recipe_kind):
         session.execute(text("DELETE FROM services WHERE kind = 'recipe_garland'"))
         session.commit()
     # The migration's way down leaves the kinds as they were.
-    with engine.begin() as conn, Operations.context(MigrationContext.configure(conn)):
-        steps["downgrade"]()
+    command.downgrade(config, "-1")
     assert constraint_kinds(engine) == set(kinds.names()) - {"recipe_garland"}
