@@ -43,3 +43,18 @@ def catalogs_with(monkeypatch, folder: Path, domain: str, entries: dict[str, str
             catalog.write(f'\nmsgid "{msgid}"\nmsgstr "{msgstr}"\n')
     monkeypatch.setattr(i18n, "TRANSLATIONS", folder)
     i18n.catalog.cache_clear()
+
+
+def translate(monkeypatch, folder: Path, domain: str, albanian: dict[str, str], *, done: bool):
+    """A recipe's translation step: `make translations` adds each new msgid, and the developer
+    writes its Albanian (`done`) or leaves the msgstr empty."""
+    catalogs_with(
+        monkeypatch, folder, domain, {m: (a if done else "") for m, a in albanian.items()}
+    )
+
+
+def forget(route: str, monkeypatch) -> None:
+    """Take the throwaway page out of the registry and the catalogs back to the app's."""
+    routes.PAGES.pop(route, None)
+    monkeypatch.undo()
+    i18n.catalog.cache_clear()

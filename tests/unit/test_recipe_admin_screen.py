@@ -18,7 +18,7 @@ from storefront.services import business
 from storefront.services.catalog import seo
 from storefront.state import access, guard
 from storefront.state.auth import AdminState, AuthState
-from tests.unit.recipes import app_with, catalogs_with, load_events_at, page_at
+from tests.unit.recipes import app_with, forget, load_events_at, page_at, translate
 from tests.unit.test_guard_policy import handler_states
 
 ROUTE = "/admin/recipe-lantern-stock"
@@ -64,19 +64,17 @@ def apply_recipe(monkeypatch, tmp_path):
                 return admin_frame(_o(TITLE), rx.el.p(state.count), current="")
 
         # Translations: `make translations`, then the Albanian in office.po's new msgstr.
-        written = {} if leave_out == "translations" else ALBANIAN
-        catalogs_with(
+        translate(
             monkeypatch,
             tmp_path / "translations",
             "office",
-            {m: written.get(m, "") for m in ALBANIAN},
+            ALBANIAN,
+            done=leave_out != "translations",
         )
         return app_with(ROUTE)
 
     yield apply
-    routes.PAGES.pop(ROUTE, None)
-    monkeypatch.undo()
-    i18n.catalog.cache_clear()
+    forget(ROUTE, monkeypatch)
 
 
 def check(app: rx.App) -> None:

@@ -16,7 +16,7 @@ from storefront.pages import registry
 from storefront.services import business
 from storefront.services.catalog import seo
 from storefront.state import access, guard
-from tests.unit.recipes import app_with, catalogs_with, load_events_at, page_at
+from tests.unit.recipes import app_with, forget, load_events_at, page_at, translate
 from tests.unit.test_guard_policy import catalogue_only_problems, handler_states
 
 ROUTE = "/recipe-lantern-walk"
@@ -67,19 +67,17 @@ def apply_recipe(monkeypatch, tmp_path):
                 return page_layout(rx.el.h1(_(TITLE)), rx.foreach(state.walks, rx.el.p))
 
         # Step 4: `make translations`, then the Albanian in each new msgstr.
-        written = {} if leave_out == "translations" else ALBANIAN
-        catalogs_with(
+        translate(
             monkeypatch,
             tmp_path / "translations",
             "messages",
-            {m: written.get(m, "") for m in ALBANIAN},
+            ALBANIAN,
+            done=leave_out != "translations",
         )
         return app_with(ROUTE)
 
     yield apply
-    routes.PAGES.pop(ROUTE, None)
-    monkeypatch.undo()
-    i18n.catalog.cache_clear()
+    forget(ROUTE, monkeypatch)
 
 
 def check(app: rx.App) -> None:
