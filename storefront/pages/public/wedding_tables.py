@@ -7,13 +7,13 @@ from storefront.components.layout import page_layout
 from storefront.components.ui import PRIMARY_BUTTON, empty_state, number_input, page_title
 from storefront.i18n import N_, _
 from storefront.pages import registry
+from storefront.state.business import BusinessState
 from storefront.state.cart import adding
 from storefront.state.tables import TablesState
 
 ABOUT = routes.declared(routes.WEDDING_TABLES).description  # its meta description too
 COLOR_LABELS = [("white", N_("White")), ("black", N_("Black"))]
 # The number for bookings under the page's copy (shown as it is in every language).
-BOOKING_PHONE = "+383 44 000 000"
 
 
 def _color_button(value: str, label: str) -> rx.Component:
@@ -152,7 +152,8 @@ def _marketing() -> rx.Component:
             class_name="mt-4 space-y-1 text-slate-700",
         ),
         rx.el.p(
-            _("Bookings: {phone} · Prishtina").format(phone=BOOKING_PHONE),
+            # The business's phone as the settings hold it (the footer's and the contact page's).
+            _("Bookings: {phone} · Prishtina").format(phone=BusinessState.details["phone"]),
             class_name="mt-4 font-semibold",
         ),
         class_name="max-w-2xl mx-auto px-4 mt-12",
