@@ -37,6 +37,13 @@ from storefront.models.operations import (
     HousekeepingLease,
     NotificationOutbox,
 )
+from storefront.models.payments import (
+    PAYMENT_METHODS,
+    CashHandover,
+    Payment,
+    Receipt,
+    receipt_number,
+)
 from storefront.models.two_factor import RecoveryCode, TwoFactor
 from storefront.models.uploads import UPLOAD_KINDS, StoredUpload
 from storefront.models.users import (
@@ -57,7 +64,12 @@ __all__ = [
     "PRICE_UNITS",
     "ROLES",
     "SERVICE_STATUSES",
+    "PAYMENT_METHODS",
     "AuditLog",
+    "CashHandover",
+    "Payment",
+    "Receipt",
+    "receipt_number",
     "Backup",
     "Banner",
     "BannerItem",

@@ -23,6 +23,8 @@ class Booking(SQLModel, table=True):
         CheckConstraint(f"status IN {_STATUS_SQL}", name="ck_bookings_status"),
         CheckConstraint("guest_count IS NULL OR guest_count >= 0", name="ck_bookings_guests"),
         CheckConstraint("total_amount >= 0", name="ck_bookings_total"),
+        CheckConstraint("transport_amount >= 0", name="ck_bookings_transport"),
+        CheckConstraint("deposit_amount >= 0", name="ck_bookings_deposit"),
         Index("ix_bookings_status_created_at", "status", "created_at"),
         Index("ix_bookings_created_at", "created_at"),
         Index("ix_bookings_user_id", "user_id"),
@@ -60,7 +62,16 @@ class Booking(SQLModel, table=True):
     event_type: str | None = Field(default=None, max_length=32)
     guest_count: int | None = None
     special_requests: str | None = Field(default=None, max_length=5000)
+    # What the booking owes: its lines' total plus `transport_amount` (issue 36).
     total_amount: Decimal = Field(default=Decimal("0"), sa_type=MONEY)
+    # The transport to its municipality (`city`) as the settings priced it when it was placed
+    # (services/booking/transport.py), and the deposit asked before the day (0: none).
+    transport_amount: Decimal = Field(
+        default=Decimal("0"), sa_type=MONEY, sa_column_kwargs={"server_default": "0"}
+    )
+    deposit_amount: Decimal = Field(
+        default=Decimal("0"), sa_type=MONEY, sa_column_kwargs={"server_default": "0"}
+    )
     currency: str = Field(default="EUR", max_length=3)
     # The language the booking was made in: its mails, calendar file and confirmation page.
     language: str = Field(default="sq", max_length=8, sa_column_kwargs={"server_default": "sq"})

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, CheckConstraint, Column, Index, false
 from sqlmodel import Field, SQLModel
 
-from storefront.models.base import UTCDateTime, new_id, utcnow
+from storefront.models.base import MONEY, UTCDateTime, new_id, utcnow
 
 CONTACT_EVENT_TYPES = ("birthday", "wedding", "corporate", "baby-shower", "anniversary", "other")
 OUTBOX_CHANNELS = ("whatsapp", "email")
@@ -111,6 +112,9 @@ class BusinessSettings(SQLModel, table=True):
     __table_args__ = (
         CheckConstraint("id = 1", name="ck_business_settings_single_row"),
         CheckConstraint("min_notice_hours >= 0", name="ck_business_settings_notice"),
+        CheckConstraint(
+            "deposit_percent >= 0 AND deposit_percent <= 100", name="ck_business_settings_deposit"
+        ),
     )
 
     id: int = Field(default=1, primary_key=True)
@@ -143,6 +147,18 @@ class BusinessSettings(SQLModel, table=True):
     digest_hour: int = Field(default=19, sa_column_kwargs={"server_default": "19"})
     change_cutoff_hours: int = Field(default=48, sa_column_kwargs={"server_default": "48"})
     backup_daily: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    # Money at the door (issue 36). The fiscal number (NUI) the receipts print; a deposit of
+    # `deposit_percent` % asked of a booking whose total is above `deposit_above` (0 %: none);
+    # the transport fee per municipality ({municipality key: '15.00', or null: not served
+    # online}); a municipality not named costs nothing (the home town).
+    fiscal_number: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
+    deposit_percent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    deposit_above: Decimal = Field(
+        default=Decimal("0"), sa_type=MONEY, sa_column_kwargs={"server_default": "0"}
+    )
+    transport_fees: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 

@@ -286,6 +286,8 @@ FIELD_LABELS = {
     "guest_count": N_o("Guests"),
     "special_requests": N_o("Special requests"),
     "total_amount": N_o("Total"),
+    "transport_amount": N_o("Transport"),
+    "deposit_amount": N_o("Deposit"),
     "currency": N_o("Currency"),
     "language": N_o("Language"),
     "service_name": N_o("Service"),
@@ -313,6 +315,10 @@ FIELD_LABELS = {
     "staff_language": N_o("Staff messages in"),
     "admin_two_factor_required": N_o("Two-factor sign-in required for admins"),
     "backup_daily": N_o("Daily backup"),
+    "fiscal_number": N_o("Fiscal number (NUI)"),
+    "deposit_percent": N_o("Deposit (%)"),
+    "deposit_above": N_o("Deposit asked above"),
+    "transport_fees": N_o("Transport by municipality"),
     # availability and blocked dates (their forms)
     "day_of_week": N_o("Day"),
     "start_time": N_o("Start Time"),
@@ -400,7 +406,19 @@ STATUS_WORDS = {
 }
 # The service form's words for a price's unit (components/service_form.py).
 UNIT_WORDS = {"per_hour": N_o("Per hour"), "per_event": N_o("Per event")}
-MONEY_FIELDS = frozenset({"price", "unit_price", "service_price", "total_amount", "lines_total"})
+MONEY_FIELDS = frozenset(
+    {
+        "price",
+        "unit_price",
+        "service_price",
+        "total_amount",
+        "lines_total",
+        "transport_amount",
+        "deposit_amount",
+        "deposit_above",
+        "amount",
+    }
+)
 LANGUAGE_FIELDS = frozenset({"language", "staff_language"})
 WEEKDAYS = dates.OFFICE_DAY_NAMES  # day_of_week 0 is Sunday
 LONGEST_VALUE = 80
