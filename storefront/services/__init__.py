@@ -6,6 +6,7 @@
   language of the moment), `business` (the business's settings) and `audit`.
 - `media/`: images and where files live. `catalog/`: what the site offers. `messaging/`: mail,
   the notification outbox, the booking's calendar file and signed link, the contact form.
+  `payments/`: what a booking owes, its payments, receipts and the day's cash.
   `booking/`: the cart, checkout, pricing, placing and changing bookings, availability, the
   back office's bookings. `accounts/`: sign-in, accounts and roles, two-factor, calendar feeds.
   `operations/`: the day sheet, the week, reminders, dashboard, backups, housekeeping, health.
