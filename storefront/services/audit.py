@@ -221,6 +221,8 @@ ACTION_LABELS = {
     "booking_note": N_o("Note added to a booking"),
     "booking_cancelled_by_customer": N_o("Booking cancelled by the customer"),
     "booking_moved_by_customer": N_o("Booking moved by the customer"),
+    "payment_record": N_o("Payment recorded"),
+    "payment_reverse": N_o("Payment reversed"),
     # users and sign-in
     "set_admin_role": N_o("Made an admin"),
     "set_first_admin": N_o("Made the first admin"),

@@ -51,6 +51,8 @@ class Space(IntEnum):
     BOOKING_LIMIT = 3  # the count of bookings of one address, email or phone
     ADMIN_DECISIONS = 4  # making the first admin (a sign-up on an empty system, setup)
     # 5 was the outbox's claim, when the mail cap was counted by the sender; not to be reused.
+    RECEIPTS = 6  # the receipt numbers of one year (services/payments/receipts.py)
+    BOOKING_MONEY = 7  # the payments of one booking (services/payments/ledger.py)
 
 
 class Key(NamedTuple):
@@ -72,6 +74,16 @@ def booking_limit(value: str) -> Key:
 
 
 ADMIN_DECISIONS = Key(Space.ADMIN_DECISIONS, 1)
+
+
+def receipts(year: int) -> Key:
+    """The key of one year's receipt numbers: taken by whoever gives the next one."""
+    return Key(Space.RECEIPTS, year)
+
+
+def booking_money(booking_id: uuid.UUID) -> Key:
+    """The key of one booking's payments: a payment is checked against the balance under it."""
+    return Key(Space.BOOKING_MONEY, _number(booking_id.bytes))
 
 
 def begin_write(session: Session) -> None:

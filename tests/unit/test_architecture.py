@@ -202,6 +202,7 @@ COMMITTING_SERVICES = {
     "services/booking/changes.py",
     "services/throttle.py",
     "services/accounts/two_factor.py",
+    "services/payments/ledger.py",
 }
 
 
