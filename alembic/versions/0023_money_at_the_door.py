@@ -73,14 +73,11 @@ def upgrade() -> None:
         sa.Column("currency", sa.String(length=3), nullable=False),
         sa.Column("method", sa.String(length=16), nullable=False),
         sa.Column("note", sa.String(length=500), nullable=False),
-        sa.Column("reverses_id", sa.Uuid(), sa.ForeignKey("payments.id", ondelete="RESTRICT")),
+        sa.Column("reverses_id", sa.Uuid(), sa.ForeignKey("payments.id")),
         sa.Column("recorded_by_id", sa.Uuid(), sa.ForeignKey("users.id", ondelete="SET NULL")),
         sa.Column("recorded_by_name", sa.String(length=255), nullable=False),
         sa.Column("recorded_at", WHEN, nullable=False),
         sa.Column("idempotency_key", sa.String(length=64), nullable=False),
-        sa.Column(
-            "handover_id", sa.Uuid(), sa.ForeignKey("cash_handovers.id", ondelete="SET NULL")
-        ),
         sa.CheckConstraint("method IN ('cash', 'bank_transfer', 'card')", name="ck_payments_method"),
         sa.CheckConstraint("kind IN ('payment', 'reversal')", name="ck_payments_kind"),
         sa.CheckConstraint(

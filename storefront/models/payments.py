@@ -50,9 +50,8 @@ class Payment(SQLModel, table=True):
     currency: str = Field(default="EUR", max_length=3)
     method: str = Field(default="cash", max_length=16)
     note: str = Field(default="", max_length=500)
-    reverses_id: uuid.UUID | None = Field(
-        default=None, foreign_key="payments.id", ondelete="RESTRICT"
-    )
+    # (NO ACTION: checked at the statement's end, so a table emptied whole may go at once.)
+    reverses_id: uuid.UUID | None = Field(default=None, foreign_key="payments.id")
     # Who recorded it (the account may go: the name stays).
     recorded_by_id: uuid.UUID | None = Field(
         default=None, foreign_key="users.id", ondelete="SET NULL"
@@ -61,16 +60,12 @@ class Payment(SQLModel, table=True):
     recorded_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     # The browser's key for one press of 'Collected' / 'Record payment'.
     idempotency_key: str = Field(max_length=64)
-    # The handover that took this cash from the member of staff to the business; None while it
-    # is still with them (or for what is not cash).
-    handover_id: uuid.UUID | None = Field(
-        default=None, foreign_key="cash_handovers.id", ondelete="SET NULL"
-    )
 
 
 class CashHandover(SQLModel, table=True):
-    """An admin took a member of staff's collected cash of one day: the payments it covers name
-    it (`Payment.handover_id`)."""
+    """An admin took a member of staff's collected cash of one day (`amount`, what they held
+    then); what they still hold is their cash of that day less its handovers
+    (services/payments/cash.py). The payments themselves are not touched."""
 
     __tablename__ = "cash_handovers"
     __table_args__ = (

@@ -223,6 +223,7 @@ ACTION_LABELS = {
     "booking_moved_by_customer": N_o("Booking moved by the customer"),
     "payment_record": N_o("Payment recorded"),
     "payment_reverse": N_o("Payment reversed"),
+    "cash_handover": N_o("Cash handed over"),
     # users and sign-in
     "set_admin_role": N_o("Made an admin"),
     "set_first_admin": N_o("Made the first admin"),

@@ -53,6 +53,7 @@ class Space(IntEnum):
     # 5 was the outbox's claim, when the mail cap was counted by the sender; not to be reused.
     RECEIPTS = 6  # the receipt numbers of one year (services/payments/receipts.py)
     BOOKING_MONEY = 7  # the payments of one booking (services/payments/ledger.py)
+    CASH = 8  # the cash one member of staff hands over (services/payments/cash.py)
 
 
 class Key(NamedTuple):
@@ -79,6 +80,11 @@ ADMIN_DECISIONS = Key(Space.ADMIN_DECISIONS, 1)
 def receipts(year: int) -> Key:
     """The key of one year's receipt numbers: taken by whoever gives the next one."""
     return Key(Space.RECEIPTS, year)
+
+
+def cash(staff_id: uuid.UUID) -> Key:
+    """The key of one member of staff's cash: a handover is counted under it."""
+    return Key(Space.CASH, _number(staff_id.bytes))
 
 
 def booking_money(booking_id: uuid.UUID) -> Key:

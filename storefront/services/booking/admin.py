@@ -47,6 +47,7 @@ from storefront.services.errors import ServiceError
 from storefront.services.fields import normalize_email
 from storefront.services.messaging import outbox
 from storefront.services.money import CENT, to_amount
+from storefront.services.payments import ledger
 
 MAX_PRICE = Decimal("1000000")
 # The edit form's fields: the booking's column -> its name in the booking's one validation
@@ -74,7 +75,8 @@ class AdminBookingError(ServiceError):
     `lines`: the services a save would move into the past), over_capacity
     (details `conflicts`: the items that would not fit; `fingerprint`: what an override must
     send back to confirm exactly these; `changed`: an override was sent for conflicts that are
-    no longer the ones there are), busy (the lock could not be had in time)."""
+    no longer the ones there are), busy (the lock could not be had in time), has_payments (a
+    booking with payments or a receipt number is kept: cancel it instead)."""
 
     CODES = {
         **permissions.ADMIN_CHECK_CODES,
@@ -87,6 +89,7 @@ class AdminBookingError(ServiceError):
         "not_found": "Booking not found",
         "nothing_to_undo": "There is no status change to undo",
         "over_capacity": "This would overbook",
+        "has_payments": "A booking with payments or a receipt is cancelled, not deleted",
     }
 
 
@@ -889,6 +892,8 @@ def delete_booking(*, session: Session, actor_id: object, booking_id: object) ->
         booking = session.get(Booking, target)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
+        if ledger.has_money(session, booking.id):
+            raise AdminBookingError("has_payments")
         items = _items(session, booking.id)
         before = {"booking": audit.snapshot(booking), "items": [audit.snapshot(i) for i in items]}
         for item in items:

@@ -13,6 +13,7 @@ its idempotency key). Every write is audited and commits its own transaction.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,12 +25,14 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from storefront.i18n import N_s
-from storefront.models import PAYMENT_METHODS, Booking, Payment, User, utcnow
+from storefront.models import PAYMENT_METHODS, Booking, Payment, Receipt, User, utcnow
 from storefront.services import audit, locks, permissions
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT
 
 ZERO = Decimal("0.00")
+# What an amount may be typed as (after spaces go and a decimal comma becomes a point).
+AMOUNT = re.compile(r"[0-9]{1,8}(\.[0-9]{1,2})?")
 # Above the balance, an admin may record at most this share of the booking's total more (a
 # customer who rounds up, a tip), and only after confirming it; staff never.
 OVERPAY_SHARE = Decimal("0.10")
@@ -127,6 +130,14 @@ def balance(session: Session, booking: Booking) -> Balance:
     return balance_of(booking, paid_of(session, [booking.id])[booking.id])
 
 
+def has_money(session: Session, booking_id: uuid.UUID) -> bool:
+    """Whether a booking has a payment or a receipt number: it is kept (cancelled, never
+    deleted), as a receipt's number must never go missing."""
+    paid = session.exec(select(Payment.id).where(Payment.booking_id == booking_id)).first()
+    numbered = session.exec(select(Receipt.id).where(Receipt.booking_id == booking_id)).first()
+    return paid is not None or numbered is not None
+
+
 def paid_sum():
     """The SQL of what was paid on `Booking` (a correlated subquery): the bookings list filters
     by it (`state_clause`)."""
@@ -197,6 +208,8 @@ def parse_amount(value: object) -> Decimal:
     text = str(value if value is not None else "").strip().replace("\u00a0", "").replace(" ", "")
     if text.count(",") == 1 and "." not in text:
         text = text.replace(",", ".")
+    if not AMOUNT.fullmatch(text):
+        raise PaymentError("invalid_amount")
     try:
         amount = Decimal(text)
     except (InvalidOperation, ValueError):
