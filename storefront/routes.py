@@ -264,6 +264,10 @@ ADMIN_CALENDAR = page("/admin/bookings/calendar", N_o("Week Calendar"), access="
 # The day sheet (event-day operations): today's, and one day's (YYYY-MM-DD).
 ADMIN_DAY = page("/admin/day", N_o("Day Sheet"), access="admin")
 ADMIN_DAY_OF = page("/admin/day/[day]", N_o("Day Sheet"), access="admin")
+# The day's cash (issue 36): what each member of staff collected and handed over; today's, and
+# one day's (YYYY-MM-DD).
+ADMIN_CASH = page("/admin/cash", N_o("Day's Cash"), access="admin")
+ADMIN_CASH_OF = page("/admin/cash/[day]", N_o("Day's Cash"), access="admin")
 # The back-office screens open to staff as well as admins (services/permissions.py).
 STAFF_PAGES = (ADMIN_DAY, ADMIN_CALENDAR)
 

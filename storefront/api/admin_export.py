@@ -76,6 +76,7 @@ async def bookings_csv(request: Request) -> Response:
             search=query.get("q", ""),
             date_from=query.get("from", ""),
             date_to=query.get("to", ""),
+            payment=query.get("paid", ""),
         )
     except AdminBookingError:
         return PlainTextResponse("Bad filter", status_code=400)

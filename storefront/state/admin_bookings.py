@@ -18,9 +18,11 @@ from storefront.services.booking import admin as admin_bookings
 from storefront.services.booking import admin_list as admin_booking_list
 from storefront.services.booking.admin import AdminBookingError
 from storefront.services.fields import FieldError
+from storefront.services.payments import ledger
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service, typed_just_now
 from storefront.state.errors import log_failure
+from storefront.state.payments import AdminPaymentsState
 
 # What the admin reads, written in English and shown through `_o()` (storefront/i18n.py).
 LOAD_FAILED = N_o("Failed to load bookings. Please try again later.")
@@ -55,7 +57,15 @@ UNDO_OVERBOOK = N_o(
 )
 SAVE_REDIRECT_SECONDS = 1.5
 # The list's filter in the address: ?status=&q=&from=&to=&page=, each cut to its length.
-LIMITS = {"status": 16, "q": admin_booking_list.SEARCH_MAX, "from": 10, "to": 10, "page": 6}
+LIMITS = {
+    "status": 16,
+    "paid": 16,
+    "q": admin_booking_list.SEARCH_MAX,
+    "from": 10,
+    "to": 10,
+    "page": 6,
+}
+PAYMENT_STATES = list(ledger.PAYMENT_STATES)
 STATUSES = list(admin_booking_list.STATUSES)
 # A status as the list, its filter and the status buttons name it.
 STATUS_LABELS = {
@@ -144,6 +154,8 @@ def _row(row: admin_booking_list.AdminBookingRow) -> dict[str, str]:
         "event": " · ".join(p for p in (row.event_type, guests) if p),
         "date": row.event_date,
         "total": row.total_label,
+        "balance": row.balance_label,
+        "money_state": row.money_state,
         "status": row.status,
         "status_label": status_label(row.status),
         "edit_url": i18n.href(routes.with_id(routes.ADMIN_BOOKING_EDIT, row.id)),
@@ -157,6 +169,7 @@ class AdminBookingsState(AdminState):
     pages: int = 1
     loading: bool = False
     status_filter: str = "all"
+    payment_filter: str = "all"
     search: str = ""
     date_from: str = ""
     date_to: str = ""
@@ -193,6 +206,7 @@ class AdminBookingsState(AdminState):
     def _typed_query(self, page: int = 1) -> dict[str, str]:
         query = {
             "status": "" if self.status_filter == "all" else self.status_filter,
+            "paid": "" if self.payment_filter == "all" else self.payment_filter,
             "q": self.search.strip(),
             "from": self.date_from,
             "to": self.date_to,
@@ -212,6 +226,7 @@ class AdminBookingsState(AdminState):
             search=self.applied.get("q", ""),
             date_from=self.applied.get("from", ""),
             date_to=self.applied.get("to", ""),
+            payment=self.applied.get("paid") or "all",
         )
 
     async def _reload(self, caller: str) -> None:
@@ -243,6 +258,7 @@ class AdminBookingsState(AdminState):
         given = {k: str(params.get(k) or "")[: LIMITS[k]] for k in LIMITS}
         self.applied = {k: v for k, v in given.items() if v}
         self.status_filter = given["status"] if given["status"] in STATUSES else "all"
+        self.payment_filter = given["paid"] if given["paid"] in PAYMENT_STATES else "all"
         if self.applied or not typed_just_now(self._typed_at):  # the address's filter wins
             self.search, self.date_from, self.date_to = given["q"], given["from"], given["to"]
         self._typed_at = 0.0
@@ -276,12 +292,19 @@ class AdminBookingsState(AdminState):
         return self._go(self._typed_query())
 
     @rx.event
+    def choose_payment(self, value: str):
+        value = str(value)
+        self.payment_filter = value if value in PAYMENT_STATES else "all"
+        return self._go(self._typed_query())
+
+    @rx.event
     def apply_filters(self, _form: dict | None = None):
         return self._go(self._typed_query())
 
     @rx.event
     def clear_filters(self):
         self.status_filter, self.search, self.date_from, self.date_to = "all", "", "", ""
+        self.payment_filter = "all"
         self._typed_at = 0.0
         return self._go({})
 
@@ -306,7 +329,8 @@ class AdminBookingsState(AdminState):
             return
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
         self.cancel_by, self.cancel_question, self.undo_error = "", "", ""
-        await self._load_detail(caller, str(booking_id)[:64])
+        if await self._load_detail(caller, str(booking_id)[:64]):
+            return AdminPaymentsState.show(self.detail["id"])
 
     async def _load_detail(self, caller: str, booking_id: str) -> bool:
         """Fill the detail modal with the booking as it is now; False when it cannot be read."""
@@ -362,6 +386,8 @@ class AdminBookingsState(AdminState):
         self.detail_open = False
         self.conflicts, self.asked_status, self._fingerprint = [], "", ""
         self.cancel_by, self.cancel_question, self.undo_error = "", "", ""
+        # A payment recorded in it shows in the list's balance.
+        return AdminBookingsState.refresh
 
     async def _set_status(self, status: str, override: str):
         caller = await self._admin_id()

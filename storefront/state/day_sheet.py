@@ -4,6 +4,7 @@ again."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 
 import reflex as rx
@@ -13,11 +14,14 @@ from storefront.i18n import N_o, _o
 from storefront.services import dates
 from storefront.services.booking.admin import AdminBookingError, set_status
 from storefront.services.fields import FieldError
+from storefront.services.money import format_price
 from storefront.services.operations import day_sheet
+from storefront.services.payments import ledger
 from storefront.state.admin_bookings import status_label
 from storefront.state.auth import StaffState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
+from storefront.state.payments import payment_message
 
 LOAD_FAILED = N_o("Failed to load the day sheet. Please try again.")
 BAD_DAY = N_o("Please give the day as DD.MM.YYYY.")
@@ -25,6 +29,8 @@ STATUS_FAILED = N_o("Failed to update booking status. Please try again.")
 STATUS_DONE = N_o("Booking {reference} is now {status}.")
 NOTE_FAILED = N_o("Failed to save the note. Please try again.")
 NOTE_SAVED = N_o("Note saved.")
+COLLECT_FAILED = N_o("Failed to record the payment. Please try again.")
+COLLECTED = N_o("{amount} collected for {reference}.")
 
 
 def day_url(day: date) -> str:
@@ -47,6 +53,16 @@ class DaySheetState(StaffState):
     note_for: str = ""
     note_text: str = ""
     note_error: str = ""
+    # 'Collected' (issue 36): the booking whose payment is typed, the amount (the balance to
+    # start with), how it was paid, and the press's key (a resend is the same payment).
+    collect_for: str = ""
+    collect_amount: str = ""
+    collect_method: str = "cash"
+    collect_error: str = ""
+    collect_busy: bool = False
+    _collect_key: str = ""
+    mine: list[str] = []
+    mine_total: str = ""
 
     async def _show(self, caller: str, day: object) -> None:
         try:
@@ -71,6 +87,7 @@ class DaySheetState(StaffState):
         self.today_url = i18n.href(routes.ADMIN_DAY)
         self.bookings = sheet.bookings
         self.business_name = sheet.business_name
+        self.mine, self.mine_total = sheet.mine, sheet.mine_total
         self.loaded = True
 
     @rx.event
@@ -78,6 +95,7 @@ class DaySheetState(StaffState):
         """on_load: the sheet of the day in the address (today's at /admin/day)."""
         self.notice = self.error = self.note_error = ""
         self.busy = self.note_for = self.note_text = ""
+        self.collect_for = self.collect_error = ""
         self.loaded = False
         caller = await self._staff_id()
         if caller:
@@ -143,3 +161,61 @@ class DaySheetState(StaffState):
         self.note_for, self.note_text, self.note_error = "", "", ""
         self.notice, self.error = _o(NOTE_SAVED), ""
         await self._show(caller, self.day)
+
+    # --- 'Collected' ----------------------------------------------------------------------------
+
+    @rx.event
+    def open_collect(self, booking_id: str):
+        shown = next((b for b in self.bookings if b.booking_id == str(booking_id)[:64]), None)
+        if shown is None:
+            return
+        self.collect_for, self.collect_error = shown.booking_id, ""
+        self.collect_amount, self.collect_method = shown.balance, "cash"
+        self._collect_key = uuid.uuid4().hex
+
+    @rx.event
+    def close_collect(self):
+        self.collect_for = self.collect_error = ""
+
+    @rx.event
+    async def save_collect(self, form: dict | None = None):
+        """Record what was collected (the ledger checks the caller, the amount against the
+        balance under the booking's lock, and returns the same payment for the same press)."""
+        if self.collect_busy or not self.collect_for:
+            return
+        caller = await self._staff_id()
+        if not caller:
+            return
+        shown = next((b for b in self.bookings if b.booking_id == self.collect_for), None)
+        form = form if isinstance(form, dict) else {}
+        self.collect_amount = str(form.get("amount", self.collect_amount))[:16]
+        method = str(form.get("method", "cash"))
+        self.collect_method = method if method in ledger.STAFF_METHODS else "cash"
+        self.collect_busy, self.collect_error = True, ""
+        yield
+        try:
+            payment = await call_service(
+                ledger.record_payment,
+                actor_id=caller,
+                booking_id=self.collect_for,
+                amount=self.collect_amount,
+                method=self.collect_method,
+                key=self._collect_key,
+            )
+        except ledger.PaymentError as exc:
+            self.collect_error = payment_message(exc)
+        except Exception as exc:
+            log_failure("DaySheetState.save_collect", exc, booking=self.collect_for)
+            self.collect_error = _o(COLLECT_FAILED)
+        else:
+            self.notice, self.error = (
+                _o(COLLECTED).format(
+                    amount=format_price(payment.amount, payment.currency),
+                    reference=shown.reference if shown else "",
+                ),
+                "",
+            )
+            self.collect_for, self.collect_amount, self._collect_key = "", "", ""
+            await self._show(caller, self.day)
+        finally:
+            self.collect_busy = False

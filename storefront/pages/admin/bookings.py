@@ -21,7 +21,9 @@ from storefront.components.modal import modal
 from storefront.components.ui import date_input, error_box
 from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
+from storefront.pages.admin.booking_payments import money_badge, payments_section
 from storefront.services.booking.contact import fields_for
+from storefront.services.payments import ledger
 from storefront.state.admin_bookings import (
     STATUSES,
     AdminBookingsState,
@@ -73,6 +75,13 @@ def _row(row: dict) -> rx.Component:
         cell(_o("Event Type"), row["event"]),
         cell(_o("Date"), row["date"]),
         cell(_o("Total"), row["total"], class_name="whitespace-nowrap"),
+        cell(
+            _o("Balance"),
+            rx.el.div(
+                rx.el.p(row["balance"], class_name="whitespace-nowrap"),
+                money_badge(row["money_state"], "row-money"),
+            ),
+        ),
         cell(_o("Status"), status_badge(row["status"], row["status_label"])),
         cell(
             _o("Actions"),
@@ -111,6 +120,20 @@ def _filters() -> rx.Component:
                 id="booking-status",
                 value=AdminBookingsState.status_filter,
                 on_change=AdminBookingsState.choose_status,
+                class_name=INPUT,
+            ),
+        ),
+        rx.el.div(
+            rx.el.label(_o("Payment"), html_for="booking-paid", class_name=LABEL),
+            rx.el.select(
+                rx.el.option(_o("All"), value="all"),
+                *[
+                    rx.el.option(_s(ledger.STATE_WORDS[state]), value=state)
+                    for state in ledger.PAYMENT_STATES
+                ],
+                id="booking-paid",
+                value=AdminBookingsState.payment_filter,
+                on_change=AdminBookingsState.choose_payment,
                 class_name=INPUT,
             ),
         ),
@@ -156,7 +179,7 @@ def _filters() -> rx.Component:
             class_name="flex gap-2 items-end",
         ),
         on_submit=AdminBookingsState.apply_filters,
-        class_name=CARD + " mt-6 p-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5",
+        class_name=CARD + " mt-6 p-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-6",
         data_testid="booking-filters",
     )
 
@@ -351,6 +374,7 @@ def _detail() -> rx.Component:
         rx.el.p(d["special_requests"], class_name="text-sm whitespace-pre-wrap"),
         rx.el.h3(_o("Services"), class_name="mt-4 font-semibold"),
         rx.el.ul(rx.foreach(AdminBookingsState.detail_lines, _detail_line), class_name="mt-1"),
+        payments_section(),
         rx.el.h3(_o("Update Status"), class_name="mt-4 font-semibold"),
         rx.el.div(*[_status_button(s) for s in STATUSES], class_name="mt-2 flex flex-wrap gap-2"),
         rx.el.div(
@@ -408,6 +432,7 @@ def admin_bookings_page() -> rx.Component:
                         _o("Event Type"),
                         _o("Date"),
                         _o("Total"),
+                        _o("Balance"),
                         _o("Status"),
                         _o("Actions"),
                     ],

@@ -10,10 +10,11 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.admin_layout import admin_frame, notices
-from storefront.components.ui import loaded_for_this_visit
+from storefront.components.ui import kept_input, kept_select, loaded_for_this_visit
 from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
 from storefront.services.booking.contact import fields_for
+from storefront.services.payments import ledger
 from storefront.state.admin_bookings import STATUS_LABELS
 from storefront.state.day_sheet import DaySheetState as S
 
@@ -133,6 +134,118 @@ def _note_form(booking) -> rx.Component:
     )
 
 
+def _collect(booking) -> rx.Component:
+    """What is left to collect, and 'Collected' (the balance to start with, editable)."""
+    return rx.el.div(
+        rx.cond(
+            booking.balance != "0.00",
+            rx.el.p(
+                _o("To collect: {amount}").format(amount=booking.balance_label),
+                class_name="text-xl font-extrabold text-slate-950",
+                data_testid="sheet-to-collect",
+            ),
+            rx.el.p(
+                _o("Paid: {amount}").format(amount=booking.paid_label),
+                class_name="text-lg font-bold text-green-800",
+                data_testid="sheet-paid",
+            ),
+        ),
+        rx.cond(
+            (booking.balance != "0.00") & (S.collect_for != booking.booking_id),
+            rx.el.button(
+                rx.icon("banknote", size=20),
+                _o("Collected"),
+                on_click=S.open_collect(booking.booking_id),
+                type="button",
+                class_name=f"{BIG_BUTTON} mt-2 bg-emerald-700 hover:bg-emerald-800 no-print",
+                data_testid="sheet-collect-open",
+            ),
+        ),
+        rx.cond(
+            S.collect_for == booking.booking_id,
+            rx.el.form(
+                rx.el.div(
+                    rx.el.div(
+                        rx.el.label(
+                            _o("Amount"), html_for="collect-amount", class_name="font-semibold"
+                        ),
+                        kept_input(
+                            id="collect-amount",
+                            name="amount",
+                            default_value=S.collect_amount,
+                            input_mode="decimal",
+                            auto_complete="off",
+                            class_name="w-full mt-1 p-3 text-lg rounded-xl border-2 border-slate-400",
+                        ),
+                    ),
+                    rx.el.div(
+                        rx.el.label(
+                            _o("Method"), html_for="collect-method", class_name="font-semibold"
+                        ),
+                        kept_select(
+                            *[
+                                rx.el.option(_s(ledger.METHOD_WORDS[m]), value=m)
+                                for m in ledger.STAFF_METHODS
+                            ],
+                            id="collect-method",
+                            name="method",
+                            default_value="cash",
+                            class_name="w-full mt-1 p-3 text-lg rounded-xl border-2 border-slate-400 bg-white",
+                        ),
+                    ),
+                    class_name="grid grid-cols-2 gap-3",
+                ),
+                rx.cond(
+                    S.collect_error != "",
+                    rx.el.p(
+                        S.collect_error,
+                        role="alert",
+                        class_name="mt-1 text-red-700 font-medium",
+                        data_testid="sheet-collect-error",
+                    ),
+                ),
+                rx.el.div(
+                    rx.el.button(
+                        _o("Save payment"),
+                        type="submit",
+                        disabled=S.collect_busy,
+                        class_name=f"{BIG_BUTTON} bg-emerald-700 hover:bg-emerald-800",
+                        data_testid="sheet-collect-save",
+                    ),
+                    rx.el.button(
+                        _o("Cancel"),
+                        type="button",
+                        on_click=S.close_collect,
+                        class_name=LINK_BUTTON,
+                    ),
+                    class_name="mt-2 flex flex-wrap gap-2",
+                ),
+                on_submit=S.save_collect,
+                key=S.collect_for,
+                class_name="mt-2 no-print",
+            ),
+        ),
+        class_name="mt-4 rounded-xl bg-emerald-50 border-2 border-emerald-300 p-3",
+        data_testid="sheet-money",
+    )
+
+
+def _my_day() -> rx.Component:
+    """What the signed-in member of staff recorded on this day."""
+    return rx.cond(
+        S.mine_total != "",
+        rx.el.div(
+            rx.el.p(
+                _o("You collected today: {amount}").format(amount=S.mine_total),
+                class_name="text-lg font-bold",
+            ),
+            rx.el.p(rx.foreach(S.mine, lambda part: rx.el.span(part, " ")), class_name="text-base"),
+            class_name="mt-4 rounded-xl border-2 border-emerald-400 bg-white p-3",
+            data_testid="sheet-my-day",
+        ),
+    )
+
+
 def _booking(booking) -> rx.Component:
     return rx.el.article(
         rx.el.div(
@@ -229,6 +342,7 @@ def _booking(booking) -> rx.Component:
                 rx.el.ul(rx.foreach(booking.notes, _note), class_name="mt-1 space-y-2"),
             ),
         ),
+        _collect(booking),
         rx.el.div(
             _status_button(booking, "on_the_way"),
             _status_button(booking, "completed"),
@@ -290,6 +404,7 @@ def day_sheet_page() -> rx.Component:
             rx.el.p(S.title, class_name="text-xl font-bold no-print", data_testid="sheet-day"),
             _day_nav(),
             rx.el.div(notices(S.notice, S.error), class_name="no-print"),
+            _my_day(),
             rx.cond(
                 loaded_for_this_visit(S.loaded),
                 rx.cond(

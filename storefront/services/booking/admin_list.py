@@ -28,6 +28,7 @@ from storefront.services.booking.contact import added_values, event_type_label, 
 from storefront.services.booking.views import BookingView, booking_for_view
 from storefront.services.messaging.notify import customer_name
 from storefront.services.money import format_price
+from storefront.services.payments import ledger
 
 PER_PAGE = 20
 STATUSES = BOOKING_STATUSES  # docs/product.md §4, in the order the status buttons show them
@@ -48,10 +49,16 @@ class BookingFilter:
     search: str = ""  # an MG- reference, part of an email or a phone number
     date_from: str = ""  # YYYY-MM-DD, local: bookings with a service on or after this day
     date_to: str = ""  # YYYY-MM-DD, local: ... on or before this day
+    payment: str = ""  # one of ledger.PAYMENT_STATES: unpaid, part_paid, paid
 
 
 def check_filter(
-    *, status: object = "", search: object = "", date_from: object = "", date_to: object = ""
+    *,
+    status: object = "",
+    search: object = "",
+    date_from: object = "",
+    date_to: object = "",
+    payment: object = "",
 ) -> BookingFilter:
     """A filter from what a browser sent, or `invalid_filter`."""
     status = str(status or "").strip().lower()
@@ -63,11 +70,17 @@ def check_filter(
         first, last = dates.typed_days(date_from, date_to)
     except ValueError as bad:
         raise AdminBookingError("invalid_filter", "Bad date", field=str(bad)) from None
+    payment = str(payment or "").strip().lower()
+    if payment in ("", "all"):
+        payment = ""
+    elif payment not in ledger.PAYMENT_STATES:
+        raise AdminBookingError("invalid_filter", "Unknown payment state", field="payment")
     return BookingFilter(
         status=status,
         search=str(search or "").strip()[:SEARCH_MAX],
         date_from=first.isoformat() if first else "",
         date_to=last.isoformat() if last else "",
+        payment=payment,
     )
 
 
@@ -75,6 +88,8 @@ def _where(filters: BookingFilter) -> list[Any]:
     clauses: list[Any] = []
     if filters.status:
         clauses.append(Booking.status == filters.status)
+    if filters.payment:
+        clauses.append(ledger.state_clause(filters.payment))
     term = filters.search
     if term:
         upper = term.upper()
@@ -124,6 +139,11 @@ class AdminBookingRow:
     special_requests: str = ""
     # The declared fields the CSV writes after these (contact.fields_for("csv", added=True)).
     extra: tuple[str, ...] = ()
+    # Its money (issue 36): what was paid, the balance, and unpaid / part_paid / paid.
+    paid: Decimal = Decimal("0.00")
+    balance: Decimal = Decimal("0.00")
+    balance_label: str = ""
+    money_state: str = ""
 
 
 @dataclass(frozen=True)
@@ -162,9 +182,11 @@ def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow
         .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
     ).all():
         lines.setdefault(item.booking_id, []).append(item)
+    paid = ledger.paid_of(session, [b.id for b in bookings])
     result = []
     for b in bookings:
         items = lines.get(b.id, [])
+        money = ledger.balance_of(b, paid[b.id])
         start = items[0].start_datetime if items else None
         result.append(
             AdminBookingRow(
@@ -187,6 +209,10 @@ def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow
                 zip_code=b.zip_code or "",
                 special_requests=b.special_requests or "",
                 extra=tuple(value for _label, value in added_values(b, "csv")),
+                paid=money.paid,
+                balance=money.balance,
+                balance_label=format_price(money.balance, b.currency),
+                money_state=money.state,
             )
         )
     return result
@@ -243,6 +269,9 @@ CSV_HEADER = (
     "Special Requests",
     # then the declared fields no screen lays out by hand, headed by their words in English
     *(f.label for f in fields_for("csv", added=True)),
+    # then its money (issue 36)
+    "Paid",
+    "Balance",
 )
 # The services of a booking in their one cell.
 CSV_LINES_JOINED = "; "
@@ -295,6 +324,8 @@ def csv_cells(row: AdminBookingRow) -> list[str]:
             row.zip_code,
             row.special_requests,
             *row.extra,
+            f"{row.paid:.2f}",
+            f"{row.balance:.2f}",
         )
     ]
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from urllib.parse import quote
 
 from sqlmodel import Session, col, select
 
-from storefront.i18n import _o
+from storefront.i18n import _o, _s
 from storefront.models import (
     Booking,
     BookingItem,
@@ -31,6 +32,8 @@ from storefront.services import audit, dates, fields, permissions
 from storefront.services.booking.admin import AdminBookingError, service_days, staff_statuses
 from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging.notify import customer_name, with_plus
+from storefront.services.money import format_price
+from storefront.services.payments import cash, ledger
 
 # The statuses a sheet shows (a cancelled booking is off it).
 SHOWN_STATUSES = ("pending", "confirmed", "on_the_way", "completed")
@@ -79,6 +82,12 @@ class SheetBooking:
     # The declared fields the sheet shows after the others (contact.fields_for("day_sheet",
     # added=True)): name -> value ('' when left empty).
     details: dict[str, str] = field(default_factory=dict)
+    # What is left to collect (issue 36): the balance as typed into 'Collected' ('40.00', '0.00'
+    # when paid) and as read ('40,00 €'), what it owed and what was paid.
+    balance: str = "0.00"
+    balance_label: str = ""
+    due_label: str = ""
+    paid_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,6 +97,9 @@ class DaySheet:
     next: date
     bookings: list[SheetBooking]
     business_name: str  # the printout's header
+    # What the caller recorded on this day, by method ('Cash: 200,00 €'), and its total.
+    mine: list[str] = field(default_factory=list)
+    mine_total: str = ""
 
 
 def _day(value: object, now: datetime | None) -> date:
@@ -140,15 +152,21 @@ def day_sheet(
     *, session: Session, actor_id: object, day: object = None, now: datetime | None = None
 ) -> DaySheet:
     """The sheet of `day` (YYYY-MM-DD or DD.MM.YYYY; today, in the business's zone, when blank)."""
-    permissions.require_staff(session, actor_id, AdminBookingError)
+    actor = permissions.require_staff(session, actor_id, AdminBookingError)
     picked = _day(day, now)
     settings = session.get(BusinessSettings, 1) or BusinessSettings()
+    mine = cash.my_day(session=session, actor_id=actor.id, day=picked)
     return DaySheet(
         day=picked,
         previous=picked - timedelta(days=1),
         next=picked + timedelta(days=1),
         bookings=jobs(session, picked, now=now),
         business_name=settings.business_name,
+        mine=[
+            f"{_s(ledger.METHOD_WORDS[method])}: {format_price(amount)}"
+            for method, amount in sorted(mine.items())
+        ],
+        mine_total=format_price(sum(mine.values(), Decimal("0"))) if mine else "",
     )
 
 
@@ -191,6 +209,7 @@ def _sheet(
     pickup_at = max((item.end_datetime for item, _service in back), default=None)
     venue = ", ".join(p for p in (booking.venue_address, booking.city) if p)
     phone = fields.readable_phone(booking.contact_phone)
+    money = ledger.balance(session, booking)
     notes = session.exec(
         select(BookingNote)
         .where(BookingNote.booking_id == booking_id)
@@ -236,6 +255,10 @@ def _sheet(
             for note in notes
         ],
         next_statuses=staff_statuses(booking.status, service_days(items, zone), today),
+        balance=f"{money.balance:.2f}",
+        balance_label=format_price(money.balance, booking.currency),
+        due_label=format_price(money.due, booking.currency),
+        paid_label=format_price(money.paid, booking.currency),
     )
     return leave_at, sheet
 

@@ -43,6 +43,7 @@ METHOD_WORDS = {
     "card": N_s("Card at the door"),
 }
 # What staff may record at the door (a bank transfer reaches the owner's account).
+METHODS = PAYMENT_METHODS
 STAFF_METHODS = ("cash", "card")
 # The balance filter of the bookings list.
 PAYMENT_STATES = ("unpaid", "part_paid", "paid")
@@ -416,3 +417,31 @@ def _committed(session: Session, work, press: str) -> Payment:
 
 def _name(user: User) -> str:
     return (user.full_name or user.email or "")[:255]
+
+
+@dataclass(frozen=True)
+class BookingMoney:
+    """A booking's money as its admin detail shows it."""
+
+    booking_id: str
+    reference: str
+    currency: str
+    status: str
+    money: Balance
+    rows: list[PaymentRow]
+
+
+def booking_money(*, session: Session, actor_id: object, booking_id: object) -> BookingMoney:
+    """The admin detail's payments section (admins only)."""
+    permissions.require_admin(session, actor_id, PaymentError)
+    booking = session.get(Booking, _booking_id(booking_id))
+    if booking is None:
+        raise PaymentError("not_found")
+    return BookingMoney(
+        booking_id=str(booking.id),
+        reference=booking.reference,
+        currency=booking.currency,
+        status=booking.status,
+        money=balance(session, booking),
+        rows=payments_of(session, booking.id),
+    )
