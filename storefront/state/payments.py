@@ -137,7 +137,7 @@ class AdminPaymentsState(AdminState):
         await self._read(caller)
 
     @rx.event
-    def clear_question(self, _value: str = ""):
+    def clear_question(self):
         """The amount is being changed: the question about the last one is gone."""
         self.over_question = ""
 

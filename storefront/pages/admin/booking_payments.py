@@ -11,7 +11,7 @@ from storefront.components.admin_layout import (
     SMALL_BUTTON,
     confirm_or_keep,
 )
-from storefront.components.ui import error_box, kept_input
+from storefront.components.ui import error_box, kept_input, kept_select
 from storefront.i18n import _o, _s
 from storefront.services.payments import ledger
 from storefront.state.payments import AdminPaymentsState as P
@@ -125,12 +125,11 @@ def _record_form() -> rx.Component:
             ),
             rx.el.div(
                 rx.el.label(_o("Method"), html_for="payment-method", class_name=LABEL),
-                rx.el.select(
+                kept_select(
                     *[rx.el.option(_s(ledger.METHOD_WORDS[m]), value=m) for m in ledger.METHODS],
                     id="payment-method",
                     name="method",
-                    value=P.method,
-                    on_change=P.choose_method,
+                    default_value="cash",
                     class_name=INPUT,
                 ),
             ),
