@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from babel.numbers import format_currency, format_decimal
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.i18n import N_, _
+from storefront.models import Payment
 from storefront.settings import get_settings
 
 CENT = Decimal("0.01")
@@ -58,3 +63,18 @@ def price_line(*, price: Decimal, price_unit: str, quantity: int, duration_hours
     §9.9)."""
     hours = duration_hours if price_unit == "per_hour" else 1
     return (Decimal(price) * quantity * hours).quantize(CENT)
+
+
+def paid_of(session: Session, booking_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Decimal]:
+    """{booking id: what was paid on it, net of reversals} in one query (0 for none): the one
+    sum of payments (services/payments/ledger.py reads balances from it, the mails too)."""
+    ids = list(booking_ids)
+    if not ids:
+        return {}
+    rows = session.exec(
+        select(Payment.booking_id, func.coalesce(func.sum(Payment.amount), 0))
+        .where(col(Payment.booking_id).in_(ids))
+        .group_by(col(Payment.booking_id))
+    ).all()
+    paid = {booking_id: Decimal(total).quantize(CENT) for booking_id, total in rows}
+    return {booking_id: paid.get(booking_id, Decimal("0.00")) for booking_id in ids}

@@ -155,6 +155,9 @@ class BookingViewState(rx.State):
             "status_code": view.status,
             "created_at": view.created_at,
             "total": view.total_label,
+            # What was paid and what is left, once something was paid (issue 36).
+            "paid": view.paid_label if view.paid > 0 else "",
+            "balance": view.balance_label,
             "name": view.contact_name,
             "email": view.contact_email,
             "phone": view.contact_phone,

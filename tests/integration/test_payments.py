@@ -306,3 +306,34 @@ def test_the_days_cash_by_staff_and_method_and_its_handover(session):
     with pytest.raises(CashError) as bad_day:
         cash.day_cash(session=session, actor_id=admin, day="31.02.2026")
     assert bad_day.value.code == "invalid_day"
+
+
+def test_the_customer_sees_what_is_paid_and_left(session):
+    from storefront import i18n
+    from storefront.models import BookingItem
+    from storefront.services.booking import views
+    from storefront.services.messaging import notify
+
+    staff, booking = _user(session), _booking(session)
+    owner = uuid.UUID(_user(session, "user"))
+    row = session.get(Booking, booking.id)
+    row.user_id = owner
+    session.add(row)
+    session.commit()
+    view = views.booking_for_view(session=session, booking_id=booking.id)
+    assert (view.paid, view.money_state) == (Decimal("0.00"), "unpaid")
+    _pay(session, staff, booking, "80")
+    session.expire_all()
+    view = views.booking_for_view(session=session, booking_id=booking.id)
+    assert (view.paid, view.balance, view.money_state) == (
+        Decimal("80.00"),
+        Decimal("120.00"),
+        "part_paid",
+    )
+    (summary,) = views.bookings_for_user(session=session, user_id=owner, now=NOW)
+    assert summary.money_state == "part_paid" and "120" in summary.balance_label
+    row = session.get(Booking, booking.id)
+    items = session.exec(select(BookingItem).where(BookingItem.booking_id == row.id)).all()
+    with i18n.using("en", office=True):
+        words = notify._booking_words(row, items)
+    assert words["balance"] == "Paid: €80.00 · Left to pay: €120.00"

@@ -314,7 +314,27 @@ def _booking_row(booking: dict) -> rx.Component:
         ),
         _order_cell(1, booking["event_date"]),
         _order_cell(2, booking["services"]),
-        _order_cell(3, rx.el.span(booking["total_label"], class_name="whitespace-nowrap")),
+        _order_cell(
+            3,
+            rx.el.span(booking["total_label"], class_name="whitespace-nowrap"),
+            # What is left to pay, once something was paid; 'Paid' when nothing is.
+            rx.cond(
+                booking["money_state"] == "part_paid",
+                rx.el.p(
+                    _("Left to pay: {balance}").format(balance=booking["balance_label"]),
+                    class_name="text-xs text-slate-600 whitespace-nowrap",
+                    data_testid="order-balance",
+                ),
+                rx.cond(
+                    booking["money_state"] == "paid",
+                    rx.el.p(
+                        _("Paid"),
+                        class_name="text-xs font-semibold text-green-800",
+                        data_testid="order-balance",
+                    ),
+                ),
+            ),
+        ),
         _order_cell(
             4,
             rx.el.span(

@@ -110,6 +110,17 @@ def _found() -> rx.Component:
             class_name="mt-4 text-lg font-bold",
             data_testid="confirmation-total",
         ),
+        rx.cond(
+            BookingViewState.booking["paid"] != "",
+            rx.el.p(
+                _("Paid: {paid} · Left to pay: {balance}").format(
+                    paid=BookingViewState.booking["paid"],
+                    balance=BookingViewState.booking["balance"],
+                ),
+                class_name="mt-1 text-slate-700",
+                data_testid="confirmation-balance",
+            ),
+        ),
         rx.el.dl(
             _row(_("Name"), "name"),
             _row(_("Email"), "email"),

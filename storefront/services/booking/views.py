@@ -25,6 +25,7 @@ from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging import links as booking_links
 from storefront.services.messaging.ics import ics_for_booking
 from storefront.services.money import CENT, format_price
+from storefront.services.payments import ledger
 from storefront.settings import get_settings
 
 # A booking's status as a person reads it (the stored code stays as it is).
@@ -91,6 +92,12 @@ class BookingView:
     # The declared fields the detail view shows after these (contact.fields_for("detail",
     # added=True)): name -> value.
     extra: dict[str, str] = field(default_factory=dict)
+    # What was paid on it and what is left (issue 36); unpaid / part_paid / paid.
+    paid: Decimal = Decimal("0.00")
+    paid_label: str = ""
+    balance: Decimal = Decimal("0.00")
+    balance_label: str = ""
+    money_state: str = "unpaid"
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,8 @@ class BookingSummary:
     total_label: str
     services: str
     changeable: bool  # its customer may still cancel or move it (booking_changes.can_change)
+    balance_label: str = ""  # what is left to pay ('' when nothing is)
+    money_state: str = "unpaid"
 
 
 # --- showing --------------------------------------------------------------------------------
@@ -126,6 +135,7 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         .where(BookingItem.booking_id == booking.id)
         .order_by(col(BookingItem.start_datetime), col(BookingItem.created_at))
     ).all()
+    money = ledger.balance(session, booking)
     return BookingView(
         id=str(booking.id),
         reference=booking.reference,
@@ -149,6 +159,11 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         extra={
             f.name: str(getattr(booking, f.column) or "") for f in fields_for("detail", added=True)
         },
+        paid=money.paid,
+        paid_label=format_price(money.paid, booking.currency),
+        balance=money.balance,
+        balance_label=format_price(money.balance, booking.currency),
+        money_state=money.state,
     )
 
 
@@ -193,6 +208,8 @@ def bookings_for_user(
         .order_by(col(BookingItem.start_datetime))
     ).all():
         items[item.booking_id].append(item)
+    paid = ledger.paid_of(session, [b.id for b in bookings])
+    money = {b.id: ledger.balance_of(b, paid[b.id]) for b in bookings}
     return [
         BookingSummary(
             id=str(b.id),
@@ -205,6 +222,10 @@ def bookings_for_user(
             changeable=booking_changes.can_change(
                 b, booking_changes.first_start(items[b.id]), now=now, settings=settings
             ),
+            balance_label=format_price(money[b.id].balance, b.currency)
+            if money[b.id].balance > 0
+            else "",
+            money_state=money[b.id].state,
         )
         for b in bookings
     ]

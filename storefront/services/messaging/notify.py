@@ -35,13 +35,14 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
+from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, select
 
 from storefront import i18n
 from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import Booking, BookingItem, BusinessSettings, User, utcnow
 from storefront.models.contact_fields import added_values
-from storefront.services import dates, fields
+from storefront.services import dates, fields, money
 from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
 from storefront.services.messaging import mail, mail_templates
@@ -425,6 +426,8 @@ def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, 
         "total": _o("Total: {amount}").format(
             amount=format_price(booking.total_amount, booking.currency)
         ),
+        # Once something was paid (issue 36): what was and what is left.
+        "balance": _balance_words(booking),
         "view_url": view_url(booking.id),
         "view_button": _o("View your booking"),
         # The declared fields the mails show after the lines, where filled in
@@ -435,6 +438,17 @@ def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, 
             if value
         ],
     }
+
+
+def _balance_words(booking: Booking) -> str:
+    session = object_session(booking)
+    paid = money.paid_of(session, [booking.id])[booking.id] if session is not None else 0
+    if paid <= 0:
+        return ""
+    left = max(Decimal(booking.total_amount) - paid, Decimal("0"))
+    return _o("Paid: {paid} · Left to pay: {balance}").format(
+        paid=format_price(paid, booking.currency), balance=format_price(left, booking.currency)
+    )
 
 
 def render_mail(notification: Notification, _session: Session) -> MailMessage:

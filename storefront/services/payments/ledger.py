@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -26,7 +25,7 @@ from sqlmodel import Session, col, select
 
 from storefront.i18n import N_s
 from storefront.models import PAYMENT_METHODS, Booking, Payment, Receipt, User, utcnow
-from storefront.services import audit, locks, permissions
+from storefront.services import audit, locks, money, permissions
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT
 
@@ -113,18 +112,9 @@ def balance_of(booking: Booking, paid: Decimal) -> Balance:
     )
 
 
-def paid_of(session: Session, booking_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Decimal]:
-    """{booking id: what was paid on it, net of reversals} in one query (0 for none)."""
-    ids = list(booking_ids)
-    if not ids:
-        return {}
-    rows = session.exec(
-        select(Payment.booking_id, func.coalesce(func.sum(Payment.amount), 0))
-        .where(col(Payment.booking_id).in_(ids))
-        .group_by(col(Payment.booking_id))
-    ).all()
-    paid = {booking_id: Decimal(total).quantize(CENT) for booking_id, total in rows}
-    return {booking_id: paid.get(booking_id, ZERO) for booking_id in ids}
+# What was paid on bookings, net of reversals: {id: amount} (services/money.py, which the mails
+# read too).
+paid_of = money.paid_of
 
 
 def balance(session: Session, booking: Booking) -> Balance:
