@@ -30,7 +30,7 @@ def money_badge(state, test_id: str = "money-badge") -> rx.Component:
         class_name=rx.match(
             state,
             *[
-                (code, f"px-2 py-0.5 rounded-full text-xs font-semibold {look}")
+                (code, f"px-2 py-0.5 rounded-full text-xs font-semibold whitespace-nowrap {look}")
                 for code, look in STATE_LOOK.items()
             ],
             "px-2 py-0.5 rounded-full text-xs font-semibold bg-slate-100",
