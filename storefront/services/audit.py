@@ -319,6 +319,14 @@ FIELD_LABELS = {
     "admin_two_factor_required": N_o("Two-factor sign-in required for admins"),
     "backup_daily": N_o("Daily backup"),
     "fiscal_number": N_o("Fiscal number (NUI)"),
+    # payments and cash handovers (issue 36)
+    "amount": N_o("Amount"),
+    "method": N_o("Method"),
+    "recorded_by_name": N_o("Recorded by"),
+    "recorded_at": N_o("Recorded at"),
+    "staff_name": N_o("Staff"),
+    "received_by_name": N_o("Received by"),
+    "day": N_o("Day"),
     "deposit_percent": N_o("Deposit (%)"),
     "deposit_above": N_o("Deposit asked above"),
     "transport_fees": N_o("Transport by municipality"),
@@ -377,6 +385,10 @@ HIDDEN_FIELDS = frozenset(
         "calendar_sequence",
         "submitted_by",
         "submitted_at",
+        "reverses_id",
+        "recorded_by_id",
+        "staff_id",
+        "received_by_id",
     }
 )
 # Parts of an entry's before/after that are one thing to a reader: their fields are merged.

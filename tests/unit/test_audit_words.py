@@ -15,6 +15,8 @@ from storefront.models import (
     Booking,
     BookingItem,
     BusinessSettings,
+    CashHandover,
+    Payment,
     Service,
     ServiceAvailability,
     ServiceCapacity,
@@ -262,6 +264,8 @@ def test_a_switch_says_which_way_it_went():
         BlockedDate,
         Banner,
         BannerItem,
+        Payment,
+        CashHandover,
     ],
 )
 def test_every_column_the_log_records_is_named_or_hidden(model):
