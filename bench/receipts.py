@@ -1,6 +1,6 @@
 """Receipts at 10,000 bookings (docs/payments.md, 'Receipts'): the time to give a booking its
 number (`receipts.give_number` and the commit, as `ledger.record_payment` gives it; and the
-admin's `issue_receipt`, audited) and to draw a receipt PDF (`receipts.receipt_pdf`: the
+admin's `issue_receipt`, audited) and to draw a receipt PDF (`receipt_pdf.receipt_pdf`: the
 booking's rows, its payments and balance, three lines, fpdf2 with the bundled fonts), as
 median and p95 of RUNS calls, each in its own session as a request is.
 
@@ -37,7 +37,7 @@ from storefront.models import (  # noqa: E402
     User,
     booking_reference,
 )
-from storefront.services.payments import receipts  # noqa: E402
+from storefront.services.payments import receipt_pdf, receipts  # noqa: E402
 from tests.conftest import create_database, migrate  # noqa: E402
 
 BOOKINGS = 10_000
@@ -172,7 +172,7 @@ def main(runs: int) -> None:
             receipts.issue_receipt(session=session, actor_id=admin, booking_id=booking_id, now=NOW)
 
         def draw(session: Session, booking_id: uuid.UUID) -> None:
-            assert receipts.receipt_pdf(session, booking_id)
+            assert receipt_pdf.receipt_pdf(session, booking_id)
 
         _timed(engine, [next(fresh)], give)  # warm: the first connection, the imports
         _timed(engine, ids[:2], draw)  # warm: the fonts' first reading from disk

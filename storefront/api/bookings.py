@@ -1,5 +1,5 @@
 """A booking's calendar file, `/api/bookings/{id}.ics`, and its receipt,
-`/api/bookings/{id}/receipt.pdf` (once it has a number: services/payments/receipts.py), for its
+`/api/bookings/{id}/receipt.pdf` (once it has a number: services/payments/receipt_pdf.py), for its
 owner, an admin, or the holder of the confirmation mail's signed link (`?key=`), as the
 confirmation page; 404 for anyone else."""
 
@@ -14,7 +14,7 @@ from starlette.routing import Route
 from storefront.db import session_scope
 from storefront.services.accounts import auth
 from storefront.services.booking import views as booking_views
-from storefront.services.payments import receipts
+from storefront.services.payments import receipt_pdf
 
 
 def _ics(booking_id: str, token: str | None, key: str | None) -> bytes | None:
@@ -56,7 +56,7 @@ def _receipt(booking_id: str, token: str | None, key: str | None):
             viewer_id=viewer.user_id if viewer else "",
             key=key,
         )
-        return receipts.receipt_document(session, view.id) if view else None
+        return receipt_pdf.receipt_document(session, view.id) if view else None
 
 
 async def booking_receipt(request: Request) -> Response:
@@ -70,7 +70,7 @@ async def booking_receipt(request: Request) -> Response:
         return PlainTextResponse("Not found", status_code=404)
     return Response(
         document.content,
-        media_type=receipts.PDF_TYPE,
+        media_type=receipt_pdf.PDF_TYPE,
         headers={
             "Content-Disposition": f'attachment; filename="{document.filename}"',
             "Cache-Control": "private, no-store",

@@ -28,7 +28,10 @@ def receipt_section(booking_id: rx.Var) -> rx.Component:
                         rx.icon("file-down", size=16),
                         _o("Download receipt"),
                         href=AdminReceiptState.href,
+                        # A file from a plain HTTP route: the browser fetches it, React
+                        # Router does not look it up among the pages.
                         download=True,
+                        custom_attrs={"reloadDocument": True},
                         class_name=SMALL_BUTTON,
                         data_testid="receipt-download",
                     ),

@@ -31,7 +31,7 @@ from storefront.models import (
 )
 from storefront.services.accounts import auth
 from storefront.services.messaging import links, outbox
-from storefront.services.payments import ledger, receipts
+from storefront.services.payments import ledger, receipt_pdf, receipts
 from tests.factories import make_user
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -288,7 +288,7 @@ def test_the_pdf_reads_back_in_albanian(session):
     admin.full_name = "Drita Berisha"
     booking = make_booking(session)  # 100.00 + 210.00 + 15.00 transport = 325.00
     session.commit()
-    assert receipts.receipt_pdf(session, booking.id) is None  # no number yet: no receipt
+    assert receipt_pdf.receipt_pdf(session, booking.id) is None  # no number yet: no receipt
 
     first = pay(session, admin, booking, "100.00")
     pay(session, admin, booking, "50.00", method="bank_transfer")
@@ -296,7 +296,7 @@ def test_the_pdf_reads_back_in_albanian(session):
         session=session, actor_id=admin.id, payment_id=first.id, reason="Gabim", key="r1"
     )
     receipts.issue_receipt(session=session, actor_id=admin.id, booking_id=booking.id, now=NOW)
-    content = receipts.receipt_pdf(session, booking.id)
+    content = receipt_pdf.receipt_pdf(session, booking.id)
     assert content.startswith(b"%PDF")
     reader = PdfReader(io.BytesIO(content))
     assert len(reader.pages) == 1
@@ -340,7 +340,7 @@ def test_the_pdf_speaks_english_for_an_english_booking(session):
     pay(session, admin, booking, "325.00", method="card")
     # Numbered when paid (the ledger) or by the admin: issuing again keeps the number.
     receipts.issue_receipt(session=session, actor_id=admin.id, booking_id=booking.id)
-    text = pdf_text(receipts.receipt_pdf(session, booking.id))
+    text = pdf_text(receipt_pdf.receipt_pdf(session, booking.id))
     for expected in (
         "Receipt 20",
         booking.reference,
@@ -361,7 +361,7 @@ def test_a_long_booking_flows_onto_more_pages(session):
     booking = make_booking(session, lines=60)
     session.commit()
     receipts.issue_receipt(session=session, actor_id=admin.id, booking_id=booking.id)
-    content = receipts.receipt_pdf(session, booking.id)
+    content = receipt_pdf.receipt_pdf(session, booking.id)
     reader = PdfReader(io.BytesIO(content))
     assert len(reader.pages) >= 2
     text = pdf_text(content)

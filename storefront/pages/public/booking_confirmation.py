@@ -142,6 +142,7 @@ def _found() -> rx.Component:
                     _("Download receipt"),
                     href=BookingViewState.receipt_href,
                     download=True,
+                    custom_attrs={"reloadDocument": True},  # a file, not a page of the app
                     class_name=SECONDARY_BUTTON,
                     data_testid="confirmation-receipt",
                 ),
