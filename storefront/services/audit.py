@@ -224,6 +224,8 @@ ACTION_LABELS = {
     "payment_record": N_o("Payment recorded"),
     "payment_reverse": N_o("Payment reversed"),
     "cash_handover": N_o("Cash handed over"),
+    "receipt_issue": N_o("Receipt issued"),
+    "receipt_reissue": N_o("Receipt issued again (same number)"),
     # users and sign-in
     "set_admin_role": N_o("Made an admin"),
     "set_first_admin": N_o("Made the first admin"),

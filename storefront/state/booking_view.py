@@ -10,6 +10,7 @@ from storefront.i18n import N_, _, ngettext
 from storefront.services.booking import changes as booking_changes
 from storefront.services.booking import views as booking_views
 from storefront.services.messaging import links as booking_links
+from storefront.services.payments import receipts
 from storefront.state.access import access
 from storefront.state.auth import AuthState
 from storefront.state.base import call_service
@@ -84,6 +85,8 @@ class BookingViewState(rx.State):
     booking: dict[str, str] = {}
     lines: list[dict[str, str]] = []
     ics_href: str = ""
+    # The receipt's download, once the booking has a number (services/payments/receipts.py).
+    receipt_href: str = ""
     # Cancelling or moving it (services/booking/changes.py): offered to whoever holds the
     # signed link and to the account that placed it, until the cutoff; after it (or once it
     # is on its way, completed or cancelled) the page says to call.
@@ -144,6 +147,7 @@ class BookingViewState(rx.State):
         )
         self.loading = False
         self.found = view is not None
+        self.receipt_href = ""
         await self._show_options(view.id if view else "", key, user_id)
         if view is None:
             return
@@ -186,6 +190,8 @@ class BookingViewState(rx.State):
             for line in view.lines
         ]
         self.ics_href = booking_links.ics_path(view.id, key)
+        if await call_service(receipts.number_of, booking_id=view.id):
+            self.receipt_href = booking_links.receipt_path(view.id, key)
 
     async def _show_options(self, booking_id: str, key: str | None, user_id: str) -> None:
         options = (

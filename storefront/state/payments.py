@@ -14,6 +14,7 @@ from storefront.i18n import N_o, _o, _s
 from storefront.services import dates
 from storefront.services.money import format_price, to_amount
 from storefront.services.payments import ledger
+from storefront.state.admin_receipt import AdminReceiptState
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.errors import log_failure
@@ -192,6 +193,8 @@ class AdminPaymentsState(AdminState):
             self._key = uuid.uuid4().hex
             self.form_key = self._key
             await self._read(caller)
+            # The first payment gave the booking its receipt number: the section shows it.
+            yield AdminReceiptState.load(self.booking_id)
         finally:
             self.busy = False
 

@@ -1,6 +1,8 @@
 import re
+
 import pytest
 from playwright.sync_api import expect
+
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_staff_day import _admin, _signed_in, _staff, _todays_booking
 

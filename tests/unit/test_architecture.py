@@ -203,6 +203,7 @@ COMMITTING_SERVICES = {
     "services/throttle.py",
     "services/accounts/two_factor.py",
     "services/payments/ledger.py",
+    "services/payments/receipts.py",
 }
 
 

@@ -146,6 +146,18 @@ def _found() -> rx.Component:
                 BookingViewState.upcoming,
                 calendar_link(BookingViewState.ics_href, "confirmation-ics"),
             ),
+            # The numbered receipt, once it has one (services/payments/receipts.py).
+            rx.cond(
+                BookingViewState.receipt_href != "",
+                rx.el.a(
+                    _("Download receipt"),
+                    href=BookingViewState.receipt_href,
+                    download=True,
+                    custom_attrs={"reloadDocument": True},  # a file, not a page of the app
+                    class_name=SECONDARY_BUTTON,
+                    data_testid="confirmation-receipt",
+                ),
+            ),
             rx.link(
                 _("Return to Home"),
                 href=i18n.href(routes.HOME),

@@ -58,6 +58,11 @@ def ics_path(booking_id: uuid.UUID | str, key: str | None = None) -> str:
     return f"/api/bookings/{booking_id}.ics" + (f"?key={key}" if key else "")
 
 
+def receipt_path(booking_id: uuid.UUID | str, key: str | None = None) -> str:
+    """`/api/bookings/{id}/receipt.pdf` (api/bookings.py), with `?key=` when a key is given."""
+    return f"/api/bookings/{booking_id}/receipt.pdf" + (f"?key={key}" if key else "")
+
+
 def view_url(booking_id: uuid.UUID | str, *, now: datetime | None = None) -> str:
     """`{PUBLIC_URL}/booking-confirmation/{id}?key=...`, in the edition of the language of the
     moment (a mail written in English links to `/en/booking-confirmation/...`)."""

@@ -13,6 +13,8 @@ Topics and their payloads:
   "reconfirm"}; a customer cancelled ("cancelled") or moved ("moved") their own booking
   (services/booking/changes.py); `before` (a move) holds each line's earlier times, `reconfirm`
   that it had been confirmed and waits to be confirmed again.
+- booking_paid (email): {"booking_id"}; 'Paid in full, thank you', with the receipt PDF
+  (services/payments/receipts.py queues it and draws the PDF: `ATTACHMENTS`).
 - mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
 
 The mail cap (MAIL_CAP_PER_RECIPIENT, services/messaging/outbox.py) counts and holds back only
@@ -63,8 +65,14 @@ TOPIC_CHANNELS = {
     "booking_reminder": "email",
     "staff_digest": "whatsapp",
     "staff_digest_mail": "email",
+    "booking_paid": "email",
     "mail": "email",
 }
+# What a mail attaches that a domain above messaging draws (the domain order forbids importing
+# it here): topic -> f(session, booking) -> attachments, registered by that domain when it is
+# imported (services/payments/receipts.py: the receipt PDF of `booking_paid`). It may raise
+# NotifyError('stale') when the mail is no longer true.
+ATTACHMENTS: dict[str, Callable[[Session, Booking], tuple[mail.Attachment, ...]]] = {}
 # Mails a stranger can cause by typing someone's address: a new booking's confirmation. Only
 # these count toward the mail cap and are held back over it; a mail about an existing booking
 # (its change, status, reminder, 'on the way') always goes (issue 33, finding 5). Reset links
@@ -630,6 +638,49 @@ def _to_customer(
     return render_booking_mail
 
 
+def render_booking_paid(notification: Notification, session: Session) -> MailMessage:
+    """'Paid in full, thank you', in the booking's language, with the receipt PDF that
+    services/payments/receipts.py draws now (stale when the booking is no longer paid)."""
+    attach = ATTACHMENTS.get("booking_paid")
+    if attach is None:  # the payments domain is not loaded in this process: try again later
+        raise NotifyError("send_failed", "The receipt's drawer is not loaded")
+    booking, items = _booking(notification, session)
+    with i18n.using(booking.language):
+        attachments = attach(session, booking)
+        message = _booking_paid(notification, booking, items, _business(session))
+    return MailMessage(
+        to=message.to,
+        subject=message.subject,
+        text=message.text,
+        html=message.html,
+        attachments=attachments,
+    )
+
+
+def _booking_paid(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    business: BusinessSettings,
+) -> MailMessage:
+    subject = _o("Booking {reference}: paid in full, thank you").format(reference=booking.reference)
+    text, html = mail_templates.render(
+        "booking_paid",
+        booking.language,
+        subject=subject,
+        business=business,
+        greeting=_greeting(booking),
+        headline=_o("Paid in full, thank you"),
+        thanks=_o(
+            "We have received the full payment of {amount} for your booking. Thank you! "
+            "Your receipt is attached to this mail."
+        ).format(amount=format_price(booking.total_amount, booking.currency)),
+        view_label=_o("View your booking:"),
+        **_booking_words(booking, items),
+    )
+    return MailMessage(to=notification.recipient, subject=subject, text=text, html=html)
+
+
 RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_placed": render_booking_placed,
     "contact_request": render_contact_request,
@@ -640,6 +691,7 @@ RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "booking_reminder": render_booking_reminder,
     "staff_digest": render_staff_digest,
     "staff_digest_mail": render_staff_digest_mail,
+    "booking_paid": render_booking_paid,
     "mail": render_mail,
 }
 

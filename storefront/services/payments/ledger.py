@@ -28,6 +28,7 @@ from storefront.models import PAYMENT_METHODS, Booking, Payment, Receipt, User, 
 from storefront.services import audit, locks, money, permissions
 from storefront.services.errors import ServiceError
 from storefront.services.money import CENT
+from storefront.services.payments import receipts
 
 ZERO = Decimal("0.00")
 # What an amount may be typed as (after spaces go and a decimal comma becomes a point).
@@ -312,6 +313,12 @@ def record_payment(
         )
         session.add(payment)
         session.flush()
+        # The first payment gives the booking its receipt number (under the year's lock, taken
+        # after this booking's: always in that order); the one that pays it in full mails the
+        # receipt.
+        receipts.give_number(session, booking, actor_id=actor.id)
+        if now.balance > 0 and value >= now.balance:
+            receipts.queue_booking_paid(session, booking)
         audit.record(
             session,
             actor_id=actor.id,
