@@ -21,6 +21,7 @@ SECTIONS = [
     ("services", N_o("Services"), routes.ADMIN_SERVICES, "package"),
     ("bookings", N_o("Bookings"), routes.ADMIN_BOOKINGS, "calendar-check"),
     ("day", N_o("Day Sheet"), routes.ADMIN_DAY, "clipboard-list"),
+    ("reports", N_o("Reports"), routes.ADMIN_REPORTS, "chart-column"),
     ("banners", N_o("Banners"), routes.ADMIN_BANNERS, "images"),
     ("settings", N_o("Settings"), routes.ADMIN_SETTINGS, "settings"),
     ("users", N_o("Users"), routes.ADMIN_USERS, "users"),

@@ -323,26 +323,37 @@ def _collected(session: Session, month: Month, cells: dict[str, _Cell]) -> Decim
             )
         ).one()
     )
+    # The month's payments per booking, and the lines' total of those bookings alone.
+    paid = (
+        select(
+            Payment.booking_id.label("booking_id"),
+            func.sum(Payment.amount).label("amount"),
+        )
+        .where(_in_month(Payment.recorded_at, month))
+        .group_by(Payment.booking_id)
+        .subquery()
+    )
     lines = (
         select(
             BookingItem.booking_id.label("booking_id"),
             func.sum(_line_total()).label("lines_total"),
         )
+        .where(col(BookingItem.booking_id).in_(select(paid.c.booking_id)))
         .group_by(BookingItem.booking_id)
         .subquery()
     )
     base = lines.c.lines_total + Booking.transport_amount
     share = type_coerce(
-        func.sum(Payment.amount * _line_total() / base),
+        func.sum(paid.c.amount * _line_total() / base),
         Numeric(20, 6, asdecimal=True),
     )
     query = _grouped_by_service(
         select(*_SERVICE_COLUMNS, share)
-        .select_from(Payment)
-        .join(Booking, col(Booking.id) == Payment.booking_id)
+        .select_from(paid)
+        .join(Booking, col(Booking.id) == paid.c.booking_id)
         .join(lines, lines.c.booking_id == Booking.id)
         .join(BookingItem, col(BookingItem.booking_id) == Booking.id)
-        .where(_in_month(Payment.recorded_at, month), base > 0)
+        .where(base > 0)
     )
     for row in session.exec(query).all():
         _cell(cells, row).collected += _money(row[5])
@@ -479,14 +490,16 @@ def utilisation(*, session: Session, month: Month) -> tuple[UtilisationRow, ...]
     return tuple(rows)
 
 
-def _spans():
-    """Each booking's first start and last end (a subquery over booking_items)."""
+def _spans(*where):
+    """Each booking's first start and last end (a subquery over booking_items), for the items
+    that `where` keeps."""
     return (
         select(
             BookingItem.booking_id.label("booking_id"),
             func.min(BookingItem.start_datetime).label("first_start"),
             func.max(BookingItem.end_datetime).label("last_end"),
         )
+        .where(*where)
         .group_by(BookingItem.booking_id)
         .subquery()
     )
@@ -494,7 +507,9 @@ def _spans():
 
 def cancellations(*, session: Session, month: Month) -> Cancellations:
     """The bookings whose event (first line) starts in the month, and how many were cancelled."""
-    spans = _spans()
+    # Only a booking with a line in the month can have its first line there.
+    in_month = select(BookingItem.booking_id).where(_in_month(BookingItem.start_datetime, month))
+    spans = _spans(col(BookingItem.booking_id).in_(in_month))
     is_cancelled = col(Booking.status) == "cancelled"
     total, cancelled, value = session.exec(
         select(
@@ -521,7 +536,8 @@ def _customer(name: str | None, email: str | None) -> str:
 def unpaid(*, session: Session, now: datetime, limit: int | None = UNPAID_SHOWN) -> Unpaid:
     """Bookings not cancelled whose last line ended before `now` with a balance above 0: the
     oldest `limit` (None: all), their number and the sum of their balances."""
-    spans = _spans()
+    # A cancelled booking's lines are cancelled with it: left out before grouping.
+    spans = _spans(col(BookingItem.status) != "cancelled")
     paid = (
         select(
             Payment.booking_id.label("booking_id"),
@@ -532,24 +548,9 @@ def unpaid(*, session: Session, now: datetime, limit: int | None = UNPAID_SHOWN)
     )
     paid_amount = func.coalesce(paid.c.paid, 0)
     balance = Booking.total_amount - paid_amount
-    conditions = (
-        col(Booking.status) != "cancelled",
-        spans.c.last_end < now,
-        balance > 0,
-    )
-
-    def over(query):
-        return (
-            query.select_from(Booking)
-            .join(spans, spans.c.booking_id == Booking.id)
-            .outerjoin(paid, paid.c.booking_id == Booking.id)
-            .where(*conditions)
-        )
-
-    count, owed = session.exec(
-        over(select(func.count(), func.coalesce(func.sum(balance), 0)))
-    ).one()
-    query = over(
+    # One query: the rows, and (a window over all of them, before the limit) their number and
+    # the sum of their balances.
+    query = (
         select(
             Booking.id,
             Booking.reference,
@@ -559,14 +560,23 @@ def unpaid(*, session: Session, now: datetime, limit: int | None = UNPAID_SHOWN)
             type_coerce(paid_amount, Numeric(12, 2, asdecimal=True)),
             spans.c.first_start,
             spans.c.last_end,
+            func.count().over(),
+            type_coerce(func.sum(balance).over(), Numeric(14, 2, asdecimal=True)),
         )
-    ).order_by(spans.c.first_start, Booking.reference)
+        .select_from(Booking)
+        .join(spans, spans.c.booking_id == Booking.id)
+        .outerjoin(paid, paid.c.booking_id == Booking.id)
+        .where(col(Booking.status) != "cancelled", spans.c.last_end < now, balance > 0)
+        .order_by(spans.c.first_start, Booking.reference)
+    )
     if limit is not None:
         query = query.limit(limit)
     zone = dates.business_zone()
     today = dates.today(now)
     rows = []
-    for booking_id, reference, name, email, total, paid_value, first, last in session.exec(query):
+    count, owed = 0, ZERO
+    for row in session.exec(query):
+        booking_id, reference, name, email, total, paid_value, first, last, count, owed = row
         first, last = _aware(first), _aware(last)
         ended = last.astimezone(zone).date()
         total, paid_value = _money(total), _money(paid_value)

@@ -1,0 +1,157 @@
+"""The owner's reports in Chromium (issue 36, item 6): an admin opens /admin/reports on a phone
+(390 px) and on a desktop and sees this month's revenue chart and tables, utilisation,
+cancellations and the unpaid balance of a past event linked to its booking; moves to the previous
+month and back; downloads a table as CSV. Anyone else gets neither the screen nor the CSV."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from sqlmodel import Session
+
+from storefront.db import make_engine
+from storefront.models import Booking, BookingItem, Payment, ServiceCategory, User
+from storefront.services.accounts import auth
+from tests.factories import make_service
+
+pytestmark = pytest.mark.e2e
+
+SHOTS = Path("/tmp/reports-shots")
+
+
+def _signed_in(page, server, role: str) -> None:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        user = User(email=f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role, language="en")
+        session.add(user)
+        session.flush()
+        token = auth.create_session(session=session, user_id=user.id, remember=False)
+        session.commit()
+    engine.dispose()
+    page.context.add_cookies([{"name": auth.COOKIE_NAME, "value": token, "url": server.url}])
+
+
+def _month_of_data(server) -> dict[str, str]:
+    """A category, a service, a booking that ended an hour ago (400 booked, 150 paid) and one
+    forty days ago with nothing paid."""
+    tag = uuid.uuid4().hex[:6]
+    now = datetime.now(UTC)
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        category = ServiceCategory(name=f"Festa {tag}", slug=f"festa-{tag}")
+        session.add(category)
+        session.flush()
+        service = make_service(session, title=f"Kështjellë {tag}", units=2)
+        service.category_id = category.id
+        references = []
+        for start, paid in ((now - timedelta(hours=3), "150"), (now - timedelta(days=40), None)):
+            booking = Booking(
+                idempotency_key=uuid.uuid4().hex,
+                status="confirmed",
+                contact_name=f"Arta {tag}",
+                contact_email=f"arta-{tag}@example.com",
+                contact_phone="+383 44 123 456",
+                total_amount=Decimal("400"),
+            )
+            session.add(booking)
+            session.flush()
+            session.add(
+                BookingItem(
+                    booking_id=booking.id,
+                    service_id=service.id,
+                    service_name=service.title,
+                    service_price=Decimal("200"),
+                    quantity=2,
+                    start_datetime=start,
+                    end_datetime=start + timedelta(hours=2),
+                    status="confirmed",
+                )
+            )
+            if paid:
+                session.add(
+                    Payment(
+                        booking_id=booking.id,
+                        amount=Decimal(paid),
+                        method="cash",
+                        recorded_at=now,
+                        idempotency_key=uuid.uuid4().hex,
+                    )
+                )
+            session.flush()
+            references.append((booking.reference, str(booking.id)))
+        session.commit()
+        found = {
+            "category": category.name,
+            "service": service.title,
+            "old_reference": references[1][0],
+            "old_id": references[1][1],
+            "recent_reference": references[0][0],
+        }
+    engine.dispose()
+    return found
+
+
+def _sees_the_reports(page, data: dict[str, str], shot: str) -> None:
+    page.goto("/admin/reports")
+    expect(page.get_by_test_id("reports")).to_be_visible(timeout=30_000)
+    month = page.get_by_test_id("report-month")
+    this_month = month.inner_text()
+    expect(
+        page.get_by_test_id("revenue-chart").locator(".recharts-bar-rectangle").first
+    ).to_be_visible()
+    expect(page.get_by_test_id("revenue-by-category")).to_contain_text(data["category"])
+    expect(page.get_by_test_id("revenue-by-service")).to_contain_text(data["service"])
+    expect(page.get_by_test_id("utilisation")).to_contain_text(data["service"])
+    expect(page.get_by_test_id("cancellations")).to_be_visible()
+    unpaid = page.get_by_test_id("unpaid")
+    expect(unpaid).to_contain_text(data["old_reference"])
+    expect(unpaid).to_contain_text(data["recent_reference"])  # ended an hour ago, 250 left
+    link = unpaid.get_by_role("link", name=data["old_reference"])
+    assert link.get_attribute("href").endswith(f"/admin/bookings/edit/{data['old_id']}")
+    # Nothing runs off the screen.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{shot}.png"), full_page=True)
+    # The previous month and back.
+    page.get_by_test_id("month-previous").click()
+    expect(month).not_to_have_text(this_month)
+    expect(page.get_by_test_id("revenue-by-service")).not_to_contain_text(data["service"])
+    page.get_by_test_id("month-this").click()
+    expect(month).to_have_text(this_month)
+    expect(page.get_by_test_id("revenue-by-service")).to_contain_text(data["service"])
+    # The CSV of a table, with the browser's own cookie.
+    href = page.get_by_test_id("csv-revenue_by_service").get_attribute("href")
+    answer = page.request.get(href)
+    assert answer.status == 200
+    assert data["service"] in answer.text()
+
+
+def test_an_admin_reads_the_reports_on_a_phone(phone, server):
+    data = _month_of_data(server)
+    _signed_in(phone, server, "admin")
+    _sees_the_reports(phone, data, "phone")
+
+
+def test_an_admin_reads_the_reports_on_a_desktop(page, server):
+    data = _month_of_data(server)
+    _signed_in(page, server, "admin")
+    _sees_the_reports(page, data, "desktop")
+
+
+@pytest.mark.parametrize("role", ["staff", "user"])
+def test_nobody_else_sees_them(page, server, role):
+    data = _month_of_data(server)
+    _signed_in(page, server, role)
+    page.goto("/admin/reports")
+    expect(page.get_by_test_id("access-denied")).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("reports")).to_have_count(0)
+    expect(page.locator("body")).not_to_contain_text(data["service"])
+    answer = page.request.get("/api/admin/reports/unpaid.csv")
+    assert answer.status == 403
+    assert data["old_reference"] not in answer.text()
