@@ -55,7 +55,8 @@ class AdminReportsState(AdminState):
     chart_height: int = 0
     booked_total: str = ""
     collected_total: str = ""
-    utilisation: list[dict[str, str]] = []
+    utilisation: list[dict[str, str]] = []  # the services with bookings this month
+    idle: list[dict[str, str]] = []  # the others (the screen folds them away)
     cancellations: dict[str, str] = {}
     unpaid: list[dict[str, str]] = []
     unpaid_count: int = 0
@@ -121,10 +122,10 @@ class AdminReportsState(AdminState):
             }
             for r in revenue.by_category
         ]
-        self.chart_height = 40 + 64 * len(self.chart)
+        self.chart_height = 90 + 56 * len(self.chart)
         self.booked_total = format_price(revenue.booked)
         self.collected_total = format_price(revenue.collected)
-        self.utilisation = [
+        rows = [
             {
                 "service": r.service,
                 "units": str(r.units),
@@ -136,6 +137,9 @@ class AdminReportsState(AdminState):
             }
             for r in found.utilisation
         ]
+        booked = [r.booked_hours > 0 for r in found.utilisation]
+        self.utilisation = [row for row, some in zip(rows, booked, strict=True) if some]
+        self.idle = [row for row, some in zip(rows, booked, strict=True) if not some]
         c = found.cancellations
         self.cancellations = {
             "bookings": str(c.bookings),

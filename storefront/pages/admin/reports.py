@@ -104,6 +104,7 @@ def _chart() -> rx.Component:
                 data_key="booked",
                 name=_o("Booked"),
                 fill=BOOKED_COLOUR,
+                is_animation_active=False,
             ),
             rx.recharts.bar(
                 rx.recharts.label_list(
@@ -112,6 +113,7 @@ def _chart() -> rx.Component:
                 data_key="collected",
                 name=_o("Collected"),
                 fill=COLLECTED_COLOUR,
+                is_animation_active=False,
             ),
             data=S.chart,
             layout="vertical",
@@ -145,8 +147,7 @@ def _service_row(row: dict) -> rx.Component:
 
 def _total_row(leading: int) -> rx.Component:
     return rx.el.tr(
-        cell(_o("Total"), _o("Total")),
-        *[cell("", "", class_name="hidden md:table-cell") for _ in range(leading - 1)],
+        cell("", _o("Total"), col_span=leading),
         cell(_o("Booked"), S.booked_total, class_name="whitespace-nowrap md:text-right"),
         cell(_o("Collected"), S.collected_total, class_name="whitespace-nowrap md:text-right"),
         class_name=TOTAL_ROW,
@@ -215,6 +216,17 @@ def _utilisation_row(row: dict) -> rx.Component:
     )
 
 
+def _idle(row: dict) -> rx.Component:
+    return rx.el.li(
+        rx.el.span(row["service"], class_name="[overflow-wrap:anywhere]"),
+        rx.el.span(
+            _o("{open} open unit-hours").format(open=row["open"]),
+            class_name="text-slate-600 whitespace-nowrap",
+        ),
+        class_name="flex justify-between gap-3 border-b border-slate-100 py-1",
+    )
+
+
 def _utilisation() -> list[rx.Component]:
     return [
         _section_head(
@@ -225,16 +237,35 @@ def _utilisation() -> list[rx.Component]:
                 "each day, blocked days left out, x units)."
             ),
         ),
-        admin_table(
-            [
-                _o("Service"),
-                _o("Units"),
-                _o("Booked unit-hours"),
-                _o("Open unit-hours"),
-                _o("Utilisation"),
-            ],
-            rx.foreach(S.utilisation, _utilisation_row),
-            test_id="utilisation",
+        rx.cond(
+            S.utilisation.length() > 0,
+            admin_table(
+                [
+                    _o("Service"),
+                    _o("Units"),
+                    _o("Booked unit-hours"),
+                    _o("Open unit-hours"),
+                    _o("Utilisation"),
+                ],
+                rx.foreach(S.utilisation, _utilisation_row),
+                test_id="utilisation",
+            ),
+            rx.el.p(_o("Nothing booked this month."), class_name="mt-4 text-slate-600"),
+        ),
+        rx.cond(
+            S.idle.length() > 0,
+            rx.el.details(
+                rx.el.summary(
+                    _o("{count} services with nothing booked").format(count=S.idle.length()),
+                    class_name="cursor-pointer font-medium",
+                ),
+                rx.el.ul(
+                    rx.foreach(S.idle, _idle),
+                    class_name="mt-3 grid gap-x-6 gap-y-1 sm:grid-cols-2 lg:grid-cols-3 text-sm",
+                ),
+                class_name=CARD + " mt-4 p-4",
+                data_testid="utilisation-idle",
+            ),
         ),
     ]
 
@@ -300,14 +331,13 @@ def _unpaid() -> list[rx.Component]:
                     rx.fragment(
                         rx.foreach(S.unpaid, _unpaid_row),
                         rx.el.tr(
-                            cell(_o("Total"), _o("Total")),
-                            *[cell("", "", class_name="hidden md:table-cell") for _ in range(4)],
+                            cell("", _o("Total"), col_span=5),
                             cell(
                                 _o("Balance"),
                                 S.unpaid_total,
                                 class_name="whitespace-nowrap md:text-right",
                             ),
-                            cell("", "", class_name="hidden md:table-cell"),
+                            cell("", ""),
                             class_name=TOTAL_ROW,
                             data_testid="unpaid-total",
                         ),
