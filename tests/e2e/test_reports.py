@@ -18,6 +18,8 @@ from storefront.db import make_engine
 from storefront.models import Booking, BookingItem, Payment, ServiceCategory, User
 from storefront.services import dates
 from storefront.services.accounts import auth
+from storefront.state.admin_reports import AdminReportsState as S
+from tests.e2e.socket_client import Tab, run
 from tests.factories import make_service
 
 pytestmark = pytest.mark.e2e
@@ -88,6 +90,7 @@ def _month_of_data(server) -> dict[str, str]:
             references.append((booking.reference, str(booking.id)))
         session.commit()
         found = {
+            "tag": tag,
             "category": category.name,
             "service": service.title,
             "old_reference": references[1][0],
@@ -160,3 +163,42 @@ def test_nobody_else_sees_them(page, server, role):
     answer = page.request.get("/api/admin/reports/unpaid.csv")
     assert answer.status == 403
     assert data["old_reference"] not in answer.text()
+
+
+def _token(server, role: str) -> str:
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        user = User(email=f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role)
+        session.add(user)
+        session.flush()
+        token = auth.create_session(session=session, user_id=user.id, remember=False)
+        session.commit()
+    engine.dispose()
+    return token
+
+
+def test_forged_report_events_show_nothing_but_to_an_admin(server):
+    """Every handler of the state, sent over the real websocket by a guest, a member of staff
+    and a customer: no figure, name or reference of the month reaches them; an admin's do."""
+    data = _month_of_data(server)
+    events = (S.load, S.previous_month, S.next_month, S.this_month)
+    seen: dict[str, str] = {}
+
+    async def scenario():
+        for who, token in (
+            ("guest", None),
+            ("staff", _token(server, "staff")),
+            ("user", _token(server, "user")),
+            ("admin", _token(server, "admin")),
+        ):
+            async with Tab(server.url, token) as tab:
+                for handler in events:
+                    await tab.send(handler, "/admin/reports")
+                seen[who] = "\n".join(tab.received)
+
+    run(scenario())
+    # (the messages are JSON with ASCII escapes: the tag, not the name with its 'ë', is sought)
+    assert data["tag"] in seen["admin"] and data["old_reference"] in seen["admin"]
+    for who in ("guest", "staff", "user"):
+        assert data["tag"] not in seen[who], who
+        assert data["old_reference"] not in seen[who], who
