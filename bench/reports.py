@@ -228,11 +228,13 @@ def main() -> None:
             "(aim < 300 ms):"
         )
         worst = 0.0
-        for label, fn in cases.items():
+        for n, (label, fn) in enumerate(cases.items()):
             p50, p95, _ = _time(engine, runs, fn)
-            worst = max(worst, p95)
+            if n < 4:  # the four reports the aim is about (not their sum, not the whole CSV)
+                worst = max(worst, p95)
             print(f"  {label:42s} {p50:7.1f} ms  (p95 {p95:6.1f})")
-        print(f"slowest p95: {worst:.1f} ms ({'within' if worst < 300 else 'OVER'} the aim)")
+        verdict = "within" if worst < 300 else "OVER"
+        print(f"slowest report's p95: {worst:.1f} ms ({verdict} the aim of 300 ms)")
         engine.dispose()
     finally:
         drop()
