@@ -372,3 +372,54 @@ async def test_the_csv_refuses_everyone_else(session, november, app_on_test_data
             answer = await _get(f"/api/admin/reports/{table}.csv?month=2026-11", token)
             assert answer.status_code == 403
             assert "Castle" not in answer.text and "MG-" not in answer.text
+
+
+def test_a_deleted_services_lines_keep_their_name(session, november):
+    """A line whose service was deleted (service_id None) is a row of its own name, under 'No
+    category', booked and collected; two such names stay two rows."""
+    for name, price in (("Old swing", "30"), ("Old slide", "20")):
+        booking = Booking(
+            idempotency_key=uuid.uuid4().hex,
+            status="confirmed",
+            contact_email="x@example.com",
+            contact_phone="+383 44 000 000",
+            total_amount=D(price),
+        )
+        session.add(booking)
+        session.flush()
+        session.add(
+            BookingItem(
+                booking_id=booking.id,
+                service_id=None,
+                service_name=name,
+                service_price=D(price),
+                quantity=1,
+                start_datetime=_local("2026-11-12", "10:00"),
+                end_datetime=_local("2026-11-12", "11:00"),
+                status="confirmed",
+            )
+        )
+        session.flush()
+        _pay(session, booking, price, _local("2026-11-12", "12:00"))
+    session.commit()
+    revenue = _report(session, november["admin"]).revenue
+    rows = {r.name: (r.category, r.booked, r.collected) for r in revenue.by_service}
+    assert rows["Old swing"] == ("No category", D("30.00"), D("30.00"))
+    assert rows["Old slide"] == ("No category", D("20.00"), D("20.00"))
+    assert (revenue.booked, revenue.collected) == (D("850.00"), D("470.00"))
+    categories = {r.name: (r.booked, r.collected) for r in revenue.by_category}
+    assert categories["No category"] == (D("50.00"), D("50.00"))
+    # Not in utilisation: no service to be open.
+    assert "Old swing" not in {r.service for r in _report(session, november["admin"]).utilisation}
+
+
+async def test_the_csv_speaks_the_admins_language(session, november, app_on_test_database):
+    november["admin"].language = "sq"
+    session.add(november["admin"])
+    session.commit()
+    token = _token(session, november["admin"])
+    answer = await _get("/api/admin/reports/revenue_by_category.csv?month=2026-11", token)
+    rows = list(csv.reader(io.StringIO(answer.text)))
+    assert rows[0] == ["Kategoria", "Të rezervuara", "Të arkëtuara"]
+    assert rows[-2] == ["Transporti dhe të tjera", "0.00", "25.00"]
+    assert rows[-1] == ["Totali", "800.00", "420.00"]
