@@ -27,10 +27,12 @@ pytestmark = pytest.mark.e2e
 SHOTS = Path("/tmp/reports-shots")
 
 
-def _signed_in(page, server, role: str) -> None:
+def _signed_in(page, server, role: str, language: str = "en") -> None:
     engine = make_engine(server.database_url)
     with Session(engine) as session:
-        user = User(email=f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role, language="en")
+        user = User(
+            email=f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role, language=language
+        )
         session.add(user)
         session.flush()
         token = auth.create_session(session=session, user_id=user.id, remember=False)
@@ -150,6 +152,39 @@ def test_an_admin_reads_the_reports_on_a_desktop(page, server):
     data = _month_of_data(server)
     _signed_in(page, server, "admin")
     _sees_the_reports(page, data, "desktop")
+
+
+def test_the_albanian_reports_on_a_phone(phone, server):
+    """The back office in Albanian: the same screen in its words, nothing off the screen."""
+    data = _month_of_data(server)
+    _signed_in(phone, server, "admin", "sq")
+    phone.goto("/sq/admin/reports")
+    expect(phone.get_by_test_id("reports")).to_be_visible(timeout=30_000)
+    expect(phone.locator("h1")).to_have_text("Raportet")
+    expect(phone.get_by_test_id("reports")).to_contain_text("Shfrytëzimi sipas shërbimit")
+    expect(phone.get_by_test_id("revenue-by-service")).to_contain_text(data["service"])
+    month = phone.get_by_test_id("report-month").inner_text()
+    assert month.split()[0] in ALBANIAN_MONTHS, month
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    SHOTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(SHOTS / "phone-sq.png"), full_page=True)
+
+
+ALBANIAN_MONTHS = {
+    "Janar",
+    "Shkurt",
+    "Mars",
+    "Prill",
+    "Maj",
+    "Qershor",
+    "Korrik",
+    "Gusht",
+    "Shtator",
+    "Tetor",
+    "Nëntor",
+    "Dhjetor",
+}
 
 
 @pytest.mark.parametrize("role", ["staff", "user"])
