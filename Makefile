@@ -16,7 +16,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run run-prod install install-dev migrate migration seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
-        browser lint format bench bench-ws lighthouse radix-css clean make-admin secret \
+        browser lint format bench bench-reports bench-ws lighthouse radix-css clean make-admin secret \
         backup restore \
         translations translations-check check-commits
 
@@ -196,7 +196,13 @@ bench: install-dev browser
 	$(BIN)/python bench/availability.py
 	$(BIN)/python bench/booking_race.py
 	$(BIN)/python bench/admin_bookings.py
+	$(BIN)/python bench/reports.py
 	$(BIN)/python bench/faults.py
+
+# The owner's reports at 10,000 bookings (docs/payments.md 'Reports'): PostgreSQL when
+# TEST_DATABASE_URL is set, else SQLite; median and p95 of each report.
+bench-reports: install-dev
+	$(BIN)/python bench/reports.py
 
 # Websocket load on the page-load, cart and slot events beside a blank Reflex app, once on one
 # worker with SQLite and once on 4 workers with Redis and PostgreSQL (about 25 minutes).

@@ -260,6 +260,8 @@ ADMIN_BANNERS = page("/admin/banners", N_o("Banner Management"), access="admin")
 ADMIN_SETTINGS = page("/admin/settings", N_o("Settings"), access="admin")
 ADMIN_ROLE_DEBUG = page("/admin/role-debug", N_o("Role Debug"), access="admin")
 ADMIN_AUDIT = page("/admin/audit", N_o("Audit Log"), access="admin")
+# The owner's reports per month (issue 36): revenue, utilisation, cancellations, unpaid.
+ADMIN_REPORTS = page("/admin/reports", N_o("Reports"), access="admin")
 ADMIN_CALENDAR = page("/admin/bookings/calendar", N_o("Week Calendar"), access="admin")
 # The day sheet (event-day operations): today's, and one day's (YYYY-MM-DD).
 ADMIN_DAY = page("/admin/day", N_o("Day Sheet"), access="admin")
@@ -288,6 +290,8 @@ def stem(route: str) -> str:
 AUTH_COMPLETE = "/api/auth/complete"
 AUTH_SIGN_OUT = "/api/auth/sign-out"
 ADMIN_BOOKINGS_CSV = "/api/admin/bookings.csv"
+# One table of /admin/reports (services/operations/reports.TABLES) as CSV: ?month=YYYY-MM.
+ADMIN_REPORTS_CSV = "/api/admin/reports/{table}.csv"
 OAUTH_START = "/api/auth/oauth/{provider}/start"
 OAUTH_CALLBACK = "/api/auth/oauth/{provider}/callback"
 # An admin's or staff member's private calendar subscription (services/accounts/calendar_feed.py).

@@ -3,6 +3,7 @@
 from starlette.applications import Starlette
 
 from storefront.api.admin_export import routes as admin_export_routes
+from storefront.api.admin_reports import routes as admin_report_routes
 from storefront.api.auth import routes as auth_routes
 from storefront.api.bookings import routes as booking_routes
 from storefront.api.calendar_feed import routes as calendar_feed_routes
@@ -18,6 +19,7 @@ def create_api() -> Starlette:
     return Starlette(
         routes=[
             *admin_export_routes,
+            *admin_report_routes,
             *auth_routes,
             *booking_routes,
             *calendar_feed_routes,
