@@ -29,8 +29,8 @@ pytestmark = pytest.mark.e2e
 NB = "\u00a0"
 
 
-def _with_transport_and_payment(server, booking_id: str, admin_id: str) -> None:
-    """Transport to Gjakovë on the booking (15.00 on its total), and 50.00 paid in cash."""
+def _with_transport(server, booking_id: str) -> None:
+    """Transport to Gjakovë on the booking (15.00 on its total)."""
     engine = make_engine(server.database_url)
     try:
         with Session(engine) as session:
@@ -40,6 +40,14 @@ def _with_transport_and_payment(server, booking_id: str, admin_id: str) -> None:
             booking.total_amount = Decimal(booking.total_amount) + Decimal("15.00")
             session.add(booking)
             session.commit()
+    finally:
+        engine.dispose()
+
+
+def _with_payment(server, booking_id: str, admin_id: str) -> None:
+    """50.00 paid in cash (the ledger keeps the receipt's number, or gives it)."""
+    engine = make_engine(server.database_url)
+    try:
         with Session(engine) as session:
             ledger.record_payment(
                 session=session,
@@ -63,9 +71,10 @@ def test_an_admin_issues_the_receipt_and_the_customer_downloads_it(page, phone, 
     admin_id = _signed_in(page, server, "admin")
     service_id, title = _service(server)
     placed = _place(server, service_id, date.today() + timedelta(days=30), "10:00")
-    _with_transport_and_payment(server, placed.id, admin_id)
+    _with_transport(server, placed.id)
 
-    # Before a number is given there is no receipt to download.
+    # Before a number is given (an admin's 'Issue receipt' or the first payment) there is no
+    # receipt to download.
     _open(phone, placed)
     expect(phone.get_by_test_id("confirmation-total")).to_be_visible()
     expect(phone.get_by_test_id("confirmation-receipt")).to_have_count(0)
@@ -85,6 +94,7 @@ def test_an_admin_issues_the_receipt_and_the_customer_downloads_it(page, phone, 
     shown = number.inner_text().removeprefix("Receipt ")
     assert download.value.suggested_filename == f"receipt-{shown}.pdf"
     assert placed.reference in _pdf_text(download)
+    _with_payment(server, placed.id, admin_id)  # reissued with it, under the same number
 
     # The customer's page offers it now; its text reads back in the booking's language.
     phone.goto(_link(placed))
