@@ -43,7 +43,7 @@ from storefront.models import (
 from storefront.models.kinds import read_details
 from storefront.models.service_details import own_hours
 from storefront.services import business, limit_keys, locks
-from storefront.services.booking import availability
+from storefront.services.booking import availability, transport
 from storefront.services.booking.contact import Contact, booking_columns, clean_contact
 from storefront.services.booking.lines import (
     BookingError,
@@ -446,13 +446,33 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
                 updated_at=now,
             )
         )
-    booking.total_amount = total
+    # What it owes: the lines, the transport to its municipality as the settings price it now
+    # (one not served online is refused), and the deposit asked of that total.
+    place = _served(session, order.contact.city)
+    booking.transport_amount = place.fee
+    booking.total_amount = total + place.fee
+    booking.deposit_amount = transport.deposit_of(session, booking.total_amount)
+    total = booking.total_amount
     session.add(booking)
     held = _announce(session, booking, now)
     session.flush()
     placed = PlacedBooking(str(booking.id), booking.reference, total, mail_held=held)
     session.commit()
     return placed
+
+
+def _served(session: Session, city: str) -> transport.Served:
+    """The booking's municipality and its fee, or `invalid_contact` on the city: not one of
+    the list, or not served online (its message gives the business's phone)."""
+    try:
+        return transport.served(session, city)
+    except transport.NotServed as refused:
+        raise BookingError(
+            "invalid_contact",
+            "Please check the form",
+            fields={"city": refused.code},
+            messages={"city": refused.message},
+        ) from None
 
 
 def _as_placed_before(session: Session, placed: PlacedBooking) -> PlacedBooking:
