@@ -62,9 +62,7 @@ MUNICIPALITIES: tuple[Municipality, ...] = (
     Municipality("kline", "Klinë", "Klina", ()),
     Municipality("skenderaj", "Skenderaj", "Skenderaj", ("Srbica", "Skenderaji")),
     Municipality("dragash", "Dragash", "Dragash", ("Dragaš", "Dragashi")),
-    Municipality(
-        "fushe_kosove", "Fushë Kosovë", "Fushë Kosova", ("Kosovo Polje", "Fushë-Kosovë")
-    ),
+    Municipality("fushe_kosove", "Fushë Kosovë", "Fushë Kosova", ("Kosovo Polje", "Fushë-Kosovë")),
     Municipality("kacanik", "Kaçanik", "Kaçanik", ("Kačanik", "Kaçaniku")),
     Municipality("shtime", "Shtime", "Shtime", ("Štimlje", "Shtimja")),
     Municipality("obiliq", "Obiliq", "Obiliq", ("Obilić", "Obiliqi")),

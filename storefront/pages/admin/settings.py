@@ -3,6 +3,7 @@ server's CURRENCY setting (one currency everywhere, docs/architecture.md §9.2),
 
 import reflex as rx
 
+import storefront.models.municipalities as places
 from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
@@ -15,7 +16,6 @@ from storefront.components.admin_layout import (
 from storefront.components.ui import PRIMARY_BUTTON
 from storefront.i18n import N_o, _o
 from storefront.pages import registry
-import storefront.models.municipalities as places
 from storefront.state.admin_settings import (
     AdminBackupState,
     AdminTransportState,

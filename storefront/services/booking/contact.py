@@ -13,6 +13,7 @@ from storefront.i18n import N_, N_s, _, _s
 from storefront.models import (
     Booking,
     User,
+    municipalities,
 )
 from storefront.models.contact_fields import (  # noqa: F401 (the screens read them here)
     CONTACT_FIELDS,
@@ -24,7 +25,6 @@ from storefront.models.contact_fields import (  # noqa: F401 (the screens read t
     fields_for,
     required_on,
 )
-from storefront.models import municipalities
 from storefront.services import fields
 from storefront.services.booking.lines import BookingError
 from storefront.services.booking.transport import UNKNOWN_MESSAGE

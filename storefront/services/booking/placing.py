@@ -419,6 +419,10 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
     # Each line for its service's own length as it is now (a package's length is not chosen).
     lines = [with_own_hours(line, offers[i].hours) for i, line in enumerate(order.lines)]
     spans = check_lines_free(session, lines, rules, now)
+    # The transport to its municipality as the settings price it now (one not served online,
+    # or not in the list, is refused) and the deposit rule.
+    place = _served(session, order.contact.city)
+    terms = business.settings_row(session)
     booking = _new_booking(order, plan, now)
     total = Decimal("0.00")
     for index, line in enumerate(lines):
@@ -446,12 +450,13 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
                 updated_at=now,
             )
         )
-    # What it owes: the lines, the transport to its municipality as the settings price it now
-    # (one not served online is refused), and the deposit asked of that total.
-    place = _served(session, order.contact.city)
+    # What it owes: the lines, the transport to its municipality as the settings priced it
+    # (read before any row is added), and the deposit asked of that total.
     booking.transport_amount = place.fee
     booking.total_amount = total + place.fee
-    booking.deposit_amount = transport.deposit_of(session, booking.total_amount)
+    booking.deposit_amount = transport.deposit_for(
+        booking.total_amount, terms.deposit_percent, Decimal(terms.deposit_above)
+    )
     total = booking.total_amount
     session.add(booking)
     held = _announce(session, booking, now)

@@ -158,9 +158,7 @@ def served(session: Session, city: object) -> Served:
     if fee is None:
         phone = business.business_details(session=session).phone
         name = found.name(i18n.language())
-        raise NotServed(
-            "not_served", _s(NOT_SERVED_MESSAGE).format(municipality=name, phone=phone)
-        )
+        raise NotServed("not_served", _s(NOT_SERVED_MESSAGE).format(municipality=name, phone=phone))
     return Served(found, fee)
 
 
@@ -218,10 +216,7 @@ NOT_SERVED = "not_served"  # the card's value of a municipality not served onlin
 
 def editable_fees(*, session: Session) -> dict[str, str]:
     """Each municipality's fee as the card shows it: '15.00', or NOT_SERVED."""
-    return {
-        key: NOT_SERVED if fee is None else str(fee)
-        for key, fee in all_fees(session).items()
-    }
+    return {key: NOT_SERVED if fee is None else str(fee) for key, fee in all_fees(session).items()}
 
 
 def check_fees(
