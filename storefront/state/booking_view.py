@@ -155,10 +155,14 @@ class BookingViewState(rx.State):
             "status_code": view.status,
             "created_at": view.created_at,
             "total": view.total_label,
+            "subtotal": view.subtotal_label,
+            "transport": view.transport_label,
+            "municipality": view.municipality,
+            "due": view.due,
             "name": view.contact_name,
             "email": view.contact_email,
             "phone": view.contact_phone,
-            "address": ", ".join(p for p in (view.venue_address, view.city) if p),
+            "address": ", ".join(p for p in (view.venue_address, view.municipality) if p),
             "event": " · ".join(
                 p
                 for p in (

@@ -11,7 +11,6 @@ a booking whose total is above `deposit_above` (0 %: no deposit)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from sqlmodel import Session
@@ -23,13 +22,17 @@ from storefront.models import municipalities as places
 from storefront.models.municipalities import Municipality
 from storefront.services import business, permissions
 from storefront.services.errors import ServiceError
-from storefront.services.money import CENT, format_price
+
+# The day a deposit is due by is a basic (services/money.py), so the mails say the same day.
+from storefront.services.money import (  # noqa: F401 (DEPOSIT_DAYS, deposit_due: read here)
+    CENT,
+    DEPOSIT_DAYS,
+    deposit_due,
+    format_price,
+)
 
 # The most a transport fee may be (a typo of 1500 instead of 15.00 is refused).
 MAX_FEE = Decimal("1000.00")
-# A deposit is paid by bank transfer this many days after the booking is placed, and never
-# later than the day before the event.
-DEPOSIT_DAYS = 3
 
 UNKNOWN_MESSAGE = N_s("Choose your municipality from the list")
 NOT_SERVED_MESSAGE = N_s(
@@ -93,16 +96,6 @@ def deposit_for(total: Decimal, percent: int, above: Decimal) -> Decimal:
     if not percent or percent <= 0 or total <= Decimal(above):
         return Decimal("0.00")
     return (total * Decimal(min(int(percent), 100)) / 100).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def deposit_due(placed: datetime | date, first_day: date | None) -> date:
-    """The day a deposit is due by: DEPOSIT_DAYS after the booking was placed, never later
-    than the day before its first service (and never before the day it was placed)."""
-    start = placed.date() if isinstance(placed, datetime) else placed
-    due = start + timedelta(days=DEPOSIT_DAYS)
-    if first_day is not None:
-        due = min(due, first_day - timedelta(days=1))
-    return max(due, start)
 
 
 # --- read through the settings --------------------------------------------------------------
