@@ -141,7 +141,7 @@ def test_the_feed_lists_the_days_bookings_at_belgrade_times_with_the_zone(sessio
     assert "DTSTART;TZID=Europe/Belgrade:20260704T150000" in calendar.to_ical().decode()
     assert day[2].decoded("DTEND").strftime("%H:%M") == "18:00"
     castle = day[2]
-    assert str(castle["LOCATION"]) == "Rruga Agim Ramadani 15, Prishtinë"
+    assert str(castle["LOCATION"]) == "Rruga Agim Ramadani 15, Prishtina"
     description = str(castle["DESCRIPTION"])
     for part in (party.reference, "+383 44 123 456", "40 guests", "Gate code 1234"):
         assert part in description

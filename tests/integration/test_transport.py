@@ -164,9 +164,7 @@ def test_the_settings_form_checks_the_deposit_and_the_fiscal_number(session):
         business.update_settings(
             session=session,
             actor_id=admin.id,
-            values=settings_form(
-                deposit_percent="120", deposit_above="-1", fiscal_number="NUI-81"
-            ),
+            values=settings_form(deposit_percent="120", deposit_above="-1", fiscal_number="NUI-81"),
         )
     assert refused.value.details["fields"] == {
         "deposit_percent": "out_of_range",
@@ -180,7 +178,9 @@ def test_the_settings_form_checks_the_deposit_and_the_fiscal_number(session):
     business.update_settings(
         session=session,
         actor_id=admin.id,
-        values=settings_form(deposit_percent="30", deposit_above="200,5", fiscal_number="811 234 567"),
+        values=settings_form(
+            deposit_percent="30", deposit_above="200,5", fiscal_number="811 234 567"
+        ),
     )
     session.commit()
     session.expire_all()

@@ -69,3 +69,16 @@ def test_deposit_due_is_before_the_event():
     assert transport.deposit_due(placed, date(2026, 7, 1)) == date(2026, 6, 4)
     assert transport.deposit_due(placed, date(2026, 6, 3)) == date(2026, 6, 2)
     assert transport.deposit_due(placed, date(2026, 6, 1)) == date(2026, 6, 1)
+
+
+def test_the_demo_fees_name_every_municipality_and_pass_the_card_checks():
+    from storefront.models import municipalities as places
+    from storefront.seed import catalog
+
+    assert set(catalog.TRANSPORT_FEES) == set(places.BY_KEY)
+    clean, codes, _messages = transport.check_fees(
+        {k: transport.NOT_SERVED if v is None else v for k, v in catalog.TRANSPORT_FEES.items()}
+    )
+    assert codes == {} and clean == catalog.TRANSPORT_FEES
+    assert catalog.TRANSPORT_FEES[places.HOME] == "0.00"
+    assert [k for k, v in catalog.TRANSPORT_FEES.items() if v is None] == ["dragash"]
