@@ -192,3 +192,111 @@ def test_the_settings_form_checks_the_deposit_and_the_fiscal_number(session):
     )
     assert business.editable_settings(session=session)["deposit_above"] == "200.50"
     session.rollback()
+
+
+def _edit(session, admin, placed, **overrides):
+    from storefront.services.booking import admin as admin_bookings
+
+    form = admin_bookings.edit_form(session=session, actor_id=admin.id, booking_id=placed.id)
+    session.rollback()
+    items = tuple(
+        admin_bookings.ItemEdit(
+            id=line.id,
+            unit_price=line.unit_price,
+            quantity=line.quantity,
+            date=line.date,
+            start_time=line.start_time,
+            duration_hours=line.duration_hours,
+        )
+        for line in form.lines
+    )
+    values = {
+        "contact_email": form.contact_email,
+        "contact_phone": form.contact_phone,
+        "venue_address": form.venue_address,
+        "event_type": form.event_type,
+        "guest_count": str(form.guest_count),
+        "special_requests": form.special_requests,
+        "contact_name": form.contact_name,
+        "city": form.city,
+        "zip_code": form.zip_code,
+    }
+    admin_bookings.update_booking(
+        session=session,
+        actor_id=admin.id,
+        booking_id=placed.id,
+        edit=admin_bookings.BookingEdit(**(values | overrides), items=items),
+        now=NOW,
+    )
+    session.commit()
+    return form
+
+
+def test_the_admin_edit_totals_lines_and_transport_and_reprices_a_new_municipality(session):
+    admin = make_user(session, role="admin")
+    bouncer = make_service(session, title="Bouncer", price="100.00")
+    _settings(session, transport_fees={"prizren": "20.00", "gjakove": "30.00", "dragash": None})
+    placed = place(session, [line(bouncer, DAY, "10:00", 2)], now=NOW, city="Prizren")
+    form = _edit(session, admin, placed)
+    # The form shows the transport, and a total that is lines + transport is not 'by hand'.
+    assert (form.city, form.transport_amount, form.lines_total) == ("Prizren", "20.00", "200.00")
+    # Settings changed since: an edit that keeps the municipality keeps its transport.
+    _settings(session, transport_fees={"prizren": "50.00", "gjakove": "30.00", "dragash": None})
+    _edit(session, admin, placed, guest_count="60")
+    row = _booking(session, placed)
+    assert (row.transport_amount, row.total_amount) == (Decimal("20.00"), Decimal("220.00"))
+    # Another municipality: its transport as priced now, in the total.
+    _edit(session, admin, placed, city="Gjakovë")
+    row = _booking(session, placed)
+    assert (row.city, row.transport_amount, row.total_amount) == (
+        "Gjakovë",
+        Decimal("30.00"),
+        Decimal("230.00"),
+    )
+    # One not served online keeps what was agreed (by phone).
+    _edit(session, admin, placed, city="Dragash")
+    row = _booking(session, placed)
+    assert (row.city, row.transport_amount, row.total_amount) == (
+        "Dragash",
+        Decimal("30.00"),
+        Decimal("230.00"),
+    )
+
+
+def test_the_confirmation_and_the_csv_show_the_transport_and_what_is_due(session):
+    from storefront.services.booking import admin_list, views
+
+    admin = make_user(session, role="admin")
+    bouncer = make_service(session, title="Bouncer", price="100.00")
+    _settings(
+        session,
+        transport_fees={"gjakove": "25.00"},
+        deposit_percent=30,
+        deposit_above=Decimal("200.00"),
+    )
+    placed = place(session, [line(bouncer, DAY, "10:00", 3)], now=NOW, city="Gjakova")
+    with i18n.using("en"):
+        view = views.booking_for_view(session=session, booking_id=placed.id)
+        # Placed on 1 June, the event on 10 June: the deposit is due three days later.
+        assert (view.subtotal_label, view.transport_label, view.municipality) == (
+            "€300.00",
+            "€25.00",
+            "Gjakova",
+        )
+        assert view.due == (
+            "Deposit of €97.50 by 04.06.2026 by bank transfer, the rest €227.50 at the service."
+        )
+    rows = list(
+        admin_list.export_rows(
+            session=session, actor_id=admin.id, filters=admin_list.BookingFilter()
+        )
+    )
+    header = admin_list.CSV_HEADER
+    cells = dict(zip(header, admin_list.csv_cells(rows[0]), strict=False))
+    assert (cells["City"], cells["Transport"], cells["Deposit"], cells["Total"]) == (
+        "Gjakovë",
+        "25.00",
+        "97.50",
+        "325.00",
+    )
+    session.rollback()
