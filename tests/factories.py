@@ -179,4 +179,7 @@ def settings_form(**overrides) -> dict[str, object]:
         "reminder_lead_hours": "24",
         "digest_hour": "19",
         "change_cutoff_hours": "48",
+        "deposit_percent": "0",
+        "deposit_above": "0",
+        "fiscal_number": "",
     } | overrides

@@ -56,7 +56,8 @@ _TYPED = _at("checkout", "booking", "admin")
 # §5); the admin edit requires the email and phone (and the address when the booking has one,
 # services/booking/admin.update_booking). The event type and the guests are asked for, never
 # assumed (issue 34): a mascot visit was saved as 'Wedding, 50 guests' when the form's first
-# choices were left as they were. The first fields are laid out by hand, where each screen
+# choices were left as they were. The municipality is asked on both public screens (its
+# transport, issue 36). The first fields are laid out by hand, where each screen
 # shows them (`shown` says where: the admin edit edits exactly those that name "admin").
 CONTACT_FIELDS: tuple[ContactField, ...] = (
     ContactField(
@@ -93,11 +94,15 @@ CONTACT_FIELDS: tuple[ContactField, ...] = (
         shown=_TYPED | _at("csv", "detail", "day_sheet"),
         by_hand=True,
     ),
+    # The municipality (models/municipalities.py): a choice on every screen, stored by its
+    # Albanian name; its transport is part of what the booking owes (issue 36), so every
+    # booking placed online names one.
     ContactField(
         "city",
         "city",
         N_("City"),
-        shown=_at("checkout", "admin", "csv", "detail", "day_sheet"),
+        required=PUBLIC_FORMS,
+        shown=_TYPED | _at("csv", "detail", "day_sheet"),
         by_hand=True,
     ),
     ContactField("state", "state", N_("State"), shown=_at("checkout"), by_hand=True),

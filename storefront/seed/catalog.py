@@ -1934,3 +1934,48 @@ GALLERIES = {
         "White Castle",
     ],
 }
+
+# What a demo booking owes besides its lines (issue 36): the transport to each municipality
+# by its distance from Prishtina (the home town: nothing), Dragash, the farthest, not served
+# online (its guests are asked to call); the demo's fiscal number (NUI) for the receipts.
+TRANSPORT_FEES: dict[str, str | None] = {
+    "prishtine": "0.00",
+    "fushe_kosove": "5.00",
+    "obiliq": "5.00",
+    "gracanice": "5.00",
+    "lipjan": "10.00",
+    "drenas": "10.00",
+    "podujeve": "10.00",
+    "shtime": "10.00",
+    "novoberde": "15.00",
+    "vushtrri": "15.00",
+    "ferizaj": "15.00",
+    "mitrovice": "15.00",
+    "mitrovice_veriut": "20.00",
+    "zvecan": "20.00",
+    "skenderaj": "20.00",
+    "malisheve": "20.00",
+    "gjilan": "20.00",
+    "kllokot": "25.00",
+    "partesh": "25.00",
+    "kamenice": "25.00",
+    "viti": "25.00",
+    "shterpce": "25.00",
+    "kacanik": "25.00",
+    "suhareke": "25.00",
+    "rahovec": "25.00",
+    "kline": "25.00",
+    "ranillug": "30.00",
+    "hani_elezit": "30.00",
+    "leposaviq": "30.00",
+    "zubin_potok": "30.00",
+    "istog": "30.00",
+    "peje": "30.00",
+    "gjakove": "30.00",
+    "prizren": "30.00",
+    "mamushe": "30.00",
+    "decan": "35.00",
+    "junik": "35.00",
+    "dragash": None,
+}
+FISCAL_NUMBER = "811234567"

@@ -71,7 +71,14 @@ def load_demo(*, session: Session) -> SeedReport:
         }
         _banner(session, banner, report, folder=f"galleries/{name}", size=GALLERY_SIZE)
     if session.get(BusinessSettings, 1) is None:
-        session.add(BusinessSettings(id=1))
+        # The demo's transport fees and fiscal number (issue 36); an owner's own stay.
+        session.add(
+            BusinessSettings(
+                id=1,
+                transport_fees=dict(catalog.TRANSPORT_FEES),
+                fiscal_number=catalog.FISCAL_NUMBER,
+            )
+        )
         report.add("business_settings")
     session.flush()
     return report

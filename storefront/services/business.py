@@ -5,6 +5,7 @@ exists."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from decimal import Decimal, InvalidOperation
 from urllib.parse import quote
 
 from sqlmodel import Session
@@ -134,7 +135,17 @@ NUMBER_FIELDS = {
     "reminder_lead_hours": (N_s("Reminder before the event (hours)"), 1, 24 * 7),
     "digest_hour": (N_s("Staff digest of tomorrow's jobs at (hour, 0-23)"), 0, 23),
     "change_cutoff_hours": (N_s("Customers may change a booking until (hours before)"), 0, 24 * 30),
+    # What a booking owes (issue 36): a deposit of this percent of the total (0: none).
+    "deposit_percent": (N_s("Deposit (%)"), 0, 100),
 }
+# The fiscal number (NUI) the receipts print: digits only (Kosovo's are 9), or empty.
+FISCAL_LABEL = N_s("Fiscal number (NUI)")
+FISCAL_MESSAGE = N_s("Fiscal number (NUI): digits only, for example 811234567, or leave it empty")
+# A deposit is asked of a booking whose total is above this amount.
+DEPOSIT_ABOVE_MESSAGE = N_s(
+    "Deposit asked above: enter an amount of 0 or more with up to two decimals, such as 200.00"
+)
+MAX_DEPOSIT_ABOVE = Decimal("1000000")
 NUMBER_MESSAGE = N_s("{label}: enter a whole number from {least} to {most}")
 
 
@@ -173,6 +184,8 @@ def editable_settings(*, session: Session) -> dict[str, str]:
     for name, (field, _label) in ENGLISH_FIELDS.items():
         values[name] = english.get(field, "")
     values["staff_language"] = row.staff_language
+    values["fiscal_number"] = row.fiscal_number or ""
+    values["deposit_above"] = str(Decimal(row.deposit_above).quantize(Decimal("0.01")))
     return values
 
 
@@ -230,7 +243,48 @@ def check_settings(
     else:
         errors["staff_language"] = "invalid"
         messages["staff_language"] = _s(STAFF_LANGUAGE_MESSAGE)
+    fiscal = _fiscal_number(values.get("fiscal_number", ""))
+    if fiscal is None:
+        errors["fiscal_number"] = "invalid"
+        messages["fiscal_number"] = _s(FISCAL_MESSAGE)
+    else:
+        clean["fiscal_number"] = fiscal
+    above = _amount(values.get("deposit_above", "0"))
+    if above is None:
+        errors["deposit_above"] = "invalid"
+        messages["deposit_above"] = _s(DEPOSIT_ABOVE_MESSAGE)
+    else:
+        clean["deposit_above"] = above
     return clean, errors, messages
+
+
+def _fiscal_number(value: object) -> str | None:
+    """The NUI as stored (spaces left out), '' for none; None when it is not digits."""
+    text = "".join(str(value or "").split())
+    limit = fields_limit("fiscal_number")
+    if not text:
+        return ""
+    return text if text.isascii() and text.isdigit() and len(text) <= limit else None
+
+
+def _amount(value: object) -> Decimal | None:
+    """'200', '200.5', '200,50' -> Decimal('200.50'); None unless 0 <= amount, two decimals."""
+    text = str(value if value is not None else "").strip().replace(",", ".") or "0"
+    try:
+        amount = Decimal(text)
+    except (InvalidOperation, ValueError):
+        return None
+    if not amount.is_finite() or not 0 <= amount <= MAX_DEPOSIT_ABOVE:
+        return None
+    if amount != amount.quantize(Decimal("0.01")):
+        return None
+    return amount.quantize(Decimal("0.01"))
+
+
+def fields_limit(name: str) -> int:
+    from storefront.services import fields
+
+    return fields.max_length(BusinessSettings, name)
 
 
 def _shown_phone(value: object, label: str, limit: int) -> str:

@@ -78,3 +78,28 @@ def paid_of(session: Session, booking_ids: Iterable[uuid.UUID]) -> dict[uuid.UUI
     ).all()
     paid = {booking_id: Decimal(total).quantize(CENT) for booking_id, total in rows}
     return {booking_id: paid.get(booking_id, Decimal("0.00")) for booking_id in ids}
+
+
+# --- what a booking owes, and when (issue 36; the rules: services/booking/transport.py) ------
+
+# A deposit is paid by bank transfer this many days after the booking is placed, and never
+# later than the day before its first service.
+DEPOSIT_DAYS = 3
+
+
+def deposit_due(placed, first_day):
+    """The day a deposit is due by (a `date`): DEPOSIT_DAYS after the booking was placed (a
+    datetime: its day in the business's time zone, or a date), never later than the day before
+    its first service (`first_day`, a date or None), never before the day it was placed. Here,
+    among the basics, so the mails (messaging) and the booking's pages say the same day."""
+    from datetime import datetime, timedelta
+
+    from storefront.services import dates
+
+    start = (
+        placed.astimezone(dates.business_zone()).date() if isinstance(placed, datetime) else placed
+    )
+    due = start + timedelta(days=DEPOSIT_DAYS)
+    if first_day is not None:
+        due = min(due, first_day - timedelta(days=1))
+    return max(due, start)

@@ -7,6 +7,7 @@ anyone but an admin. The list of bookings is state/admin_bookings.py."""
 from __future__ import annotations
 
 import asyncio
+from decimal import Decimal
 
 import reflex as rx
 
@@ -55,7 +56,8 @@ class AdminBookingEditState(AdminState):
     address_required: bool = False
     city: str = ""
     zip_code: str = ""
-    total_amount: str = ""  # typed by hand; '' is the sum of the lines
+    total_amount: str = ""  # typed by hand; '' is the sum of the lines and the transport
+    transport: str = "0.00"  # the transport to its municipality, as saved (issue 36)
     event_type: str = "other"
     guest_count: str = "1"
     special_requests: str = ""
@@ -83,7 +85,11 @@ class AdminBookingEditState(AdminState):
         if typed:
             amount = to_amount(typed, default=None)
             return format_price(amount) if amount is not None else typed
-        return format_price(_lines_total(self.lines))
+        return format_price(_lines_total(self.lines) + Decimal(self.transport or "0"))
+
+    @rx.var
+    def transport_label(self) -> str:
+        return format_price(Decimal(self.transport or "0"))
 
     @rx.event
     async def load(self):
@@ -115,7 +121,9 @@ class AdminBookingEditState(AdminState):
         self.guest_count, self.special_requests = str(form.guest_count), form.special_requests
         self.extra = dict(form.extra)
         # A total that is not the lines' sum was set by hand: it stays until changed.
-        self.total_amount = "" if form.total_amount == form.lines_total else form.total_amount
+        self.transport = form.transport_amount
+        owed = Decimal(form.lines_total) + Decimal(form.transport_amount)
+        self.total_amount = "" if Decimal(form.total_amount) == owed else form.total_amount
         self.lines = [
             _priced(
                 {

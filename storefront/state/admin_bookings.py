@@ -359,6 +359,11 @@ class AdminBookingsState(AdminState):
             "guests": "" if view.guest_count is None else str(view.guest_count),
             "created_at": view.created_at,
             "total": view.total_label,
+            # What it owes besides its lines (issue 36): '25,00 € (Gjakovë)', the deposit.
+            "transport": f"{view.transport_label} ({view.municipality})"
+            if view.transport_label
+            else "—",
+            "deposit": view.deposit_label or "—",
             "status": view.status,
             "status_label": status_label(view.status),
             "undo_to": found.undo_to,

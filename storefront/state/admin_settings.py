@@ -9,6 +9,7 @@ import reflex as rx
 from storefront.i18n import N_o, _o
 from storefront.services import business
 from storefront.services.accounts import two_factor
+from storefront.services.booking import transport
 from storefront.services.operations import backup
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
@@ -20,6 +21,8 @@ FIELDS = (
     *business.NUMBER_FIELDS,
     *business.ENGLISH_FIELDS,
     "staff_language",
+    "fiscal_number",
+    "deposit_above",
 )
 # The screen's words (marked for the office catalog, shown through `_o()`).
 SAVED = N_o("Settings saved successfully")
@@ -159,3 +162,73 @@ class AdminBackupState(AdminState):
             return
         self.daily = bool(daily)
         self.notice = _o(DAILY_ON) if daily else _o(DAILY_OFF)
+
+
+TRANSPORT_SAVED = N_o("Transport fees saved")
+TRANSPORT_FAILED = N_o("Failed to save the transport fees")
+
+
+class AdminTransportState(AdminState):
+    """The Transport card: each municipality's fee, or not served online
+    (services/booking/transport.py checks the admin and every value again)."""
+
+    fees: dict[str, str] = {}
+    not_served: list[str] = []
+    field_errors: dict[str, str] = {}
+    notice: str = ""
+    error: str = ""
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        self.field_errors = {}
+        if not await self._admin_id():
+            return
+        try:
+            shown = await call_service(transport.editable_fees)
+        except Exception as exc:
+            log_failure("AdminTransportState.load", exc)
+            self.error = _o(LOAD_FAILED)
+            return
+        self.not_served = [k for k, v in shown.items() if v == transport.NOT_SERVED]
+        self.fees = {k: ("" if v == transport.NOT_SERVED else v) for k, v in shown.items()}
+
+    @rx.event
+    def set_fee(self, key: str, value: str):
+        if key in self.fees:
+            self.fees[key] = str(value)[:32]
+            self.field_errors = {k: v for k, v in self.field_errors.items() if k != key}
+
+    @rx.event
+    def toggle_served(self, key: str):
+        """'not served online' on or off for one municipality."""
+        if key not in self.fees:
+            return
+        others = [k for k in self.not_served if k != key]
+        self.not_served = others if key in self.not_served else [*others, key]
+        self.field_errors = {k: v for k, v in self.field_errors.items() if k != key}
+
+    @rx.event
+    async def save(self, _form: dict | None = None):
+        caller = await self._admin_id()
+        if not caller:
+            return
+        self.notice = self.error = ""
+        values = {
+            key: transport.NOT_SERVED if key in self.not_served else value
+            for key, value in self.fees.items()
+        }
+        try:
+            await call_service(transport.update_transport_fees, actor_id=caller, values=values)
+        except transport.TransportError as exc:
+            messages = exc.details.get("messages", {})
+            self.field_errors = {
+                k: messages.get(k) or _o(TRANSPORT_FAILED) for k in exc.details.get("fields", {})
+            }
+            self.error = _o(TRANSPORT_FAILED)
+            return
+        except Exception as exc:
+            log_failure("AdminTransportState.save", exc)
+            self.error = _o(TRANSPORT_FAILED)
+            return
+        self.field_errors, self.notice = {}, _o(TRANSPORT_SAVED)

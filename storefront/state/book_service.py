@@ -14,10 +14,11 @@ from decimal import Decimal
 
 import reflex as rx
 
+import storefront.models.municipalities as places
 from storefront import i18n, routes
 from storefront.i18n import N_, _
 from storefront.services import fields
-from storefront.services.booking import cart, placing, pricing
+from storefront.services.booking import cart, placing, pricing, transport
 from storefront.services.booking import contact as booking_contact
 from storefront.services.booking import lines as booking_lines
 from storefront.services.catalog import public as catalog
@@ -41,6 +42,7 @@ FIELD_MESSAGES = {
     ("email", "invalid"): N_("Email is invalid"),
     ("phone", "required"): N_("Phone number is required"),
     ("event_type", "required"): N_("Event type is required"),
+    ("city", "required"): N_("Choose your municipality"),
     # the guests' messages and every field's limit are the booking's own (booking/contact.py)
 }
 CHECK_FORM = N_("Please check the fields marked below.")
@@ -78,9 +80,32 @@ class BookServiceState(rx.State):
     sign_in_href: str = ""
     _key: str = ""
 
+    # What it owes with the transport to the municipality chosen (transport.owed's labels).
+    owed: dict[str, str] = {}
+
     @rx.var
     def total_label(self) -> str:
-        return self.service.get("total", "")
+        return self.owed.get("total") or self.service.get("total", "")
+
+    async def _price_transport(self) -> None:
+        owed = await call_service(
+            transport.owed,
+            subtotal=Decimal(self.service.get("subtotal", "0")),
+            city=self.form.get("city", ""),
+        )
+        self.owed = owed.labels
+
+    @rx.event
+    async def choose_city(self, key: str):
+        """The municipality chosen: its transport at once in the summary (kept with the cart
+        too); one not served online is said beside it."""
+        key = key if places.by_key(key) else ""
+        self.form = self.form | {"city": key}
+        self.errors = {k: v for k, v in self.errors.items() if k != "city"}
+        (await self.get_state(CartState)).city = key
+        await self._price_transport()
+        if self.owed.get("refusal"):
+            self.errors = self.errors | {"city": self.owed["refusal"]}
 
     @rx.event
     async def load(self):
@@ -110,16 +135,20 @@ class BookServiceState(rx.State):
             "total": pricing.booking_total_label(found, 1),
             "price_unit": found.price_unit,
             "raw_price": str(found.price or 0),
+            "subtotal": str(pricing.booking_total(found, 1)),
         }
         self.counted = cart.counted(found.kind)
         self.errors, self.quantity = {}, "1"
         auth_state = await self.get_state(AuthState)
         self.form = await auth_state.with_known_contact(self.form)
+        cart_state = await self.get_state(CartState)
+        if not self.form.get("city") and places.by_key(cart_state.city):
+            self.form = self.form | {"city": cart_state.city}
+        await self._price_transport()
         self.form_key = secrets.token_hex(6)
         self.images = [found.image_url] if found.image_url else []
         self._key = secrets.token_urlsafe(24)
         self.status = "ready"
-        cart_state = await self.get_state(CartState)
         return SlotPickerState.open_for(found.id, 1, cart_json=cart_state.cart_json)
 
     @rx.event
@@ -148,7 +177,8 @@ class BookServiceState(rx.State):
             quantity=max(1, self._quantity()),
             duration_hours=hours,
         )
-        self.service = self.service | {"total": format_price(total)}
+        self.service = self.service | {"total": format_price(total), "subtotal": str(total)}
+        await self._price_transport()
 
     @rx.event
     async def submit(self, form_data: dict):
@@ -164,6 +194,10 @@ class BookServiceState(rx.State):
         contact = booking_contact.contact_from_form(self.form)
         checked = booking_contact.check_contact(contact)
         self.errors = _in_words(checked.codes, checked.messages)
+        await self._price_transport()
+        if self.owed.get("refusal") and "city" not in self.errors:
+            # Not served online: the guest is asked to call (what was typed stays).
+            self.errors = self.errors | {"city": self.owed["refusal"]}
         if self.counted and not 1 <= self._quantity() <= cart.MAX_QUANTITY:
             self.errors = self.errors | {
                 "quantity": _(QUANTITY_MESSAGE).format(most=cart.MAX_QUANTITY)

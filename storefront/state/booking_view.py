@@ -162,10 +162,14 @@ class BookingViewState(rx.State):
             # What was paid and what is left, once something was paid (issue 36).
             "paid": view.paid_label if view.paid > 0 else "",
             "balance": view.balance_label,
+            "subtotal": view.subtotal_label,
+            "transport": view.transport_label,
+            "municipality": view.municipality,
+            "due": view.due,
             "name": view.contact_name,
             "email": view.contact_email,
             "phone": view.contact_phone,
-            "address": ", ".join(p for p in (view.venue_address, view.city) if p),
+            "address": ", ".join(p for p in (view.venue_address, view.municipality) if p),
             "event": " · ".join(
                 p
                 for p in (

@@ -6,13 +6,15 @@ from __future__ import annotations
 import functools
 import json
 import time
+from decimal import Decimal
 
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
+import storefront.models.municipalities as places
 from storefront import i18n, routes
 from storefront.i18n import N_, _
-from storefront.services.booking import cart
+from storefront.services.booking import cart, transport
 from storefront.services.booking.lines import BookingError
 from storefront.state.access import access
 from storefront.state.base import call_service
@@ -98,9 +100,15 @@ class CartState(rx.State):
     cart_json: str = rx.LocalStorage("[]", name=cart.STORAGE_KEY, sync=True)
     # The cart page: lines and total priced from the catalogue (refresh), the line whose date
     # and time are being chosen, and what went wrong with that choice.
+    # The municipality it is taken to (a key, models/municipalities.py), kept with the cart.
+    city: str = rx.LocalStorage("", name=cart.CITY_STORAGE_KEY, sync=True)
     lines: list[dict[str, str]] = []
-    total_label: str = ""
+    total_label: str = ""  # with the transport, once the municipality is known
+    # What it owes (transport.owed): the lines, the transport ('' until the municipality is
+    # known), and why it cannot be booked online ('' when it can).
+    owed: dict[str, str] = {}
     complete: bool = False
+    _subtotal: str = "0"
     editing_id: str = ""
     time_error: str = ""
     # The server's own copy of the 'Adding...' mark, so a second add of the same service while
@@ -167,7 +175,23 @@ class CartState(rx.State):
         if view.fitted_cart is not None:
             self._keep(view.fitted_cart)
         self.lines = [_line_dict(line) for line in view.lines]
-        self.total_label, self.complete = view.total_label, view.complete
+        self.complete, self._subtotal = view.complete, str(view.subtotal)
+        await self._price_transport()
+
+    async def _price_transport(self) -> None:
+        """The transport line and the total with it, for the municipality chosen."""
+        owed = await call_service(
+            transport.owed, subtotal=Decimal(self._subtotal or "0"), city=self.city
+        )
+        self.owed = owed.labels
+        self.total_label = owed.labels["total"]
+
+    @rx.event
+    async def choose_city(self, key: str):
+        """The cart's municipality: its transport is shown at once, and checkout starts from
+        it."""
+        self.city = key if places.by_key(key) else ""
+        await self._price_transport()
 
     @rx.event
     async def remove(self, item_id: str):

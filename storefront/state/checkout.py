@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import logging
 import secrets
+from decimal import Decimal
 
 import reflex as rx
 
+import storefront.models.municipalities as places
 from storefront import i18n, routes
 from storefront.db import error_summary, is_outage
 from storefront.i18n import N_, _
 from storefront.services import fields
-from storefront.services.booking import cart, placing
+from storefront.services.booking import cart, placing, transport
 from storefront.services.booking import contact as booking_contact
 from storefront.services.booking import lines as booking_lines
 from storefront.services.messaging import links as booking_links
@@ -34,6 +36,7 @@ FIELD_MESSAGES = {
     ("address", "required"): N_("Address is required"),
     ("zip_code", "required"): N_("ZIP code is required"),
     ("event_type", "required"): N_("Event type is required"),
+    ("city", "required"): N_("Choose your municipality"),
     # the guests' messages and every field's limit are the booking's own (booking/contact.py)
 }
 INVALID = N_("This field is invalid")
@@ -84,7 +87,10 @@ class CheckoutState(rx.State):
     form_key: str = ""
     errors: dict[str, str] = {}
     lines: list[dict[str, str]] = []
-    total_label: str = ""
+    total_label: str = ""  # with the transport, once the municipality is known
+    # What it owes (transport.owed: subtotal, transport, total, deposit, municipality, refusal).
+    owed: dict[str, str] = {}
+    _subtotal: str = "0"
     reference: str = ""
     # The placed booking's page (the mail's signed link) and calendar file, for the last step.
     booking_href: str = ""
@@ -98,6 +104,31 @@ class CheckoutState(rx.State):
     @rx.var
     def event_type_label(self) -> str:
         return booking_contact.event_type_label(self.form.get("event_type"))
+
+    @rx.var
+    def city_label(self) -> str:
+        """The municipality chosen, in the page's language (the review shows it)."""
+        return places.shown_name(self.form.get("city", ""), i18n.language())
+
+    async def _price_transport(self, city: str) -> None:
+        owed = await call_service(
+            transport.owed, subtotal=Decimal(self._subtotal or "0"), city=city
+        )
+        self.owed, self.total_label = owed.labels, owed.labels["total"]
+
+    @rx.event
+    async def choose_city(self, key: str):
+        """The municipality chosen on the information step: its transport at once in the
+        summary (and kept with the cart); typing elsewhere stays typed."""
+        key = key if places.by_key(key) else ""
+        if "city" in self.errors:
+            self.errors = {k: v for k, v in self.errors.items() if k != "city"}
+        self.form = self.form | {"city": key}
+        cart_state = await self.get_state(CartState)
+        cart_state.city = key
+        await self._price_transport(key)
+        if self.owed.get("refusal"):
+            self.errors = self.errors | {"city": self.owed["refusal"]}
 
     @rx.event
     async def load(self):
@@ -121,8 +152,13 @@ class CheckoutState(rx.State):
             for line in view.lines
         ]
         self.total_label, self.errors, self.place_error = view.total_label, {}, ""
+        self._subtotal = str(view.subtotal)
         auth_state = await self.get_state(AuthState)
         self.form = await auth_state.with_known_contact(self.form)
+        # The municipality starts from the cart's (kept with it in the browser).
+        if not self.form.get("city") and places.by_key(cart_state.city):
+            self.form = self.form | {"city": cart_state.city}
+        await self._price_transport(self.form.get("city", ""))
         self.form_key = secrets.token_hex(6)
         self._key = self._key or secrets.token_urlsafe(24)
 
@@ -133,11 +169,19 @@ class CheckoutState(rx.State):
             self.errors = {k: v for k, v in self.errors.items() if k != field}
 
     @rx.event
-    def continue_to_review(self, form_data: dict):
+    async def continue_to_review(self, form_data: dict):
         """The information step, sent with every field as the browser holds it."""
         self.form = {f: str(form_data.get(f) or "")[:5000] for f in booking_contact.FORM_FIELDS}
         checked = booking_contact.checkout_check(booking_contact.contact_from_form(self.form))
         self.errors = field_messages(checked.codes, checked.messages)
+        city = places.find(self.form.get("city", ""))
+        await self._price_transport(city.key if city else "")
+        if city is not None:
+            self.form = self.form | {"city": city.key}
+            (await self.get_state(CartState)).city = city.key
+        if self.owed.get("refusal") and "city" not in self.errors:
+            # Not served online: the guest is asked to call (what was typed stays).
+            self.errors = self.errors | {"city": self.owed["refusal"]}
         if not self.errors:
             self.step, self.place_error = "review", ""
             return None

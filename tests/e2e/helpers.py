@@ -115,8 +115,18 @@ def _month(month: int, language: str) -> str:
         return dates.month_name(month)
 
 
-def event_details(page, prefix: str = "", *, event: str = "birthday", guests: str = "30") -> None:
+def event_details(
+    page,
+    prefix: str = "",
+    *,
+    event: str = "birthday",
+    guests: str = "30",
+    city: str | None = "prishtine",
+) -> None:
     """The event type and the guests, which the checkout (prefix '') and the booking screen
-    ('book-') ask for: neither starts chosen (issue 34, item 4)."""
+    ('book-') ask for: neither starts chosen (issue 34, item 4); and the municipality (a key of
+    models/municipalities.py; issue 36), unless `city` is None (chosen already)."""
     page.locator(f"#{prefix}event_type").select_option(event)
     page.locator(f"#{prefix}guest_count").fill(guests)
+    if city is not None:
+        page.locator(f"#{prefix}city").select_option(city)

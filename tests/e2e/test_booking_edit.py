@@ -12,14 +12,15 @@ import io
 import re
 import uuid
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 from playwright.sync_api import expect
 from sqlmodel import Session, select
 
 from storefront.db import make_engine
 from storefront.models import AuditLog, Booking
-from storefront.services.booking import placing
-from tests.e2e.helpers import sq
+from storefront.services.booking import placing, transport
+from tests.e2e.helpers import read, sq
 from tests.e2e.test_admin_catalogue import _signed_in
 from tests.factories import contact, line, make_service
 
@@ -42,7 +43,7 @@ def _placed(server, *, address: str = "", hours: int = 2) -> tuple[str, str]:
                 full_name="Bora Berisha",
                 email="bora.k.berisha@example.com",
                 address=address,
-                city="",
+                city="Prishtinë",  # the home town: no transport (issue 36)
                 zip_code="",
                 event_type="graduation",
             ),
@@ -85,7 +86,8 @@ def test_a_booking_without_an_address_keeps_its_event_type_and_reprices_by_the_h
     expect(form.get_by_test_id("line-subtotal")).to_have_text("€2,396.00")
     expect(form.get_by_test_id("edit-total")).to_contain_text("€2,396.00")
     form.get_by_label("Customer name").fill("Bora Berisha-Krasniqi")
-    form.get_by_label("City").fill("Prizren")
+    # The municipality is a choice; another one reprices the transport when saved (issue 36).
+    form.get_by_label("Municipality").select_option("Prizren")
     form.get_by_label("ZIP Code").fill("20000")
     form.get_by_test_id("edit-save").click()
     expect(page.get_by_test_id("admin-notice")).to_have_text("Booking updated successfully")
@@ -98,7 +100,9 @@ def test_a_booking_without_an_address_keeps_its_event_type_and_reprices_by_the_h
         "20000",
     )
     assert row.event_type == "graduation"
-    assert str(row.total_amount) == "2396.00"
+    fee = read(server, lambda session: transport.transport_fee(session, "prizren"))
+    assert row.transport_amount == fee
+    assert row.total_amount == Decimal("2396.00") + fee
 
 
 def test_a_total_set_by_hand_overrides_the_sum_and_is_logged(page, server):

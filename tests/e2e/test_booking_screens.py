@@ -187,8 +187,9 @@ def test_each_status_says_so_on_the_booking_page(page, server, language):
         sq("Your booking is confirmed. We look forward to your event!", language)
     )
     expect(page.get_by_test_id("confirmation-ics")).to_be_visible()
-    expect(page.get_by_test_id("confirmation-payment")).to_have_text(
-        sq("Payment is collected at the time of service.", language)
+    # What is due and when (issue 36): no deposit is asked here, all is paid at the service.
+    expect(page.get_by_test_id("confirmation-payment")).to_contain_text(
+        sq("Pay {amount} at the service.", language).split("{amount}")[0]
     )
 
     for status, headline, note in (

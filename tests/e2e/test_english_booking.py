@@ -83,7 +83,7 @@ def test_a_guest_books_in_english(page, server, mail_server, webhook_server):
     assert mail["Subject"] == f"Booking {ref} received"
     text = mail.get_body(("plain",)).get_content()
     assert text.startswith("Hello Arta Krasniqi,")
-    assert "Total: €35.00" in text and "Payment is collected at the time of service." in text
+    assert "Total: €35.00" in text and "Pay €35.00 at the service." in text
     [ics] = [p for p in mail.iter_attachments() if p.get_content_type() == "text/calendar"]
     [event] = icalendar.Calendar.from_ical(ics.get_payload(decode=True)).walk("VEVENT")
     assert str(event["DESCRIPTION"]).startswith(f"Booking {ref}")

@@ -413,6 +413,7 @@ def _placed_booking(server, *, title: str, day: str, email: str, user_id: str | 
                 email=email,
                 phone="+38344999888",
                 address="Secret street 7",
+                city="Prishtinë",
             ),
             idempotency_key=uuid.uuid4().hex,
             user_id=user_id,

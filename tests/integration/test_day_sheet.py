@@ -103,7 +103,7 @@ def test_the_sheet_lists_the_days_bookings_in_the_order_the_crew_leaves(session)
     assert table_job.special_requests == "Gate code 1234"
     assert table_job.phone_link == "tel:+38344123456"
     assert castle.phone_link == "tel:+38344555666"
-    assert table_job.venue == "Rruga Agim Ramadani 15, Prishtina"
+    assert table_job.venue == "Rruga Agim Ramadani 15, Prishtinë"
     assert table_job.maps_link.startswith("https://www.google.com/maps/search/?api=1&query=Rruga")
     assert table_job.guests == "40"
     # What comes back is collected when the event ends; a mascot's actor comes home alone.
@@ -158,7 +158,7 @@ def test_staff_set_a_booking_on_its_way_and_completed_and_the_customer_hears_of_
     assert [m.payload["status"] for m in mails] == ["confirmed", "on_the_way", "completed"]
     on_the_way = notify.render(outbox._detached(mails[1]), session=session)
     assert on_the_way.subject == f"We are on our way: booking {placed.reference}"
-    assert "We are on our way to Rruga Agim Ramadani 15, Prishtina." in on_the_way.text
+    assert "We are on our way to Rruga Agim Ramadani 15, Prishtinë." in on_the_way.text
     audited = session.exec(
         select(AuditLog).where(AuditLog.action == "booking_status").order_by(AuditLog.created_at)
     ).all()

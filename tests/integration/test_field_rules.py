@@ -71,6 +71,7 @@ def _form(**fields) -> dict[str, str]:
         "phone": "044 123 456",
         "address": "Rruga 1",
         "zip_code": "10000",
+        "city": "Prishtinë",
         "event_type": "wedding",
         "guest_count": "50",
     }
@@ -314,7 +315,11 @@ def test_the_admin_edit_and_checkout_share_one_validation(monkeypatch):
     monkeypatch.setattr(admin_bookings, "check_fields", spy)
     long_address = "x" * (booking_contact.CONTACT_LIMITS["address"] + 1)
     contact = booking_contact.Contact(
-        full_name="Arta", email="arta@example.com", phone="+383 44 123 456", address=long_address
+        full_name="Arta",
+        email="arta@example.com",
+        phone="+383 44 123 456",
+        address=long_address,
+        city="Prishtinë",
     )
     assert booking_contact.check_contact(contact).codes == {"address": "too_long"}
     edit = BookingEdit(

@@ -138,7 +138,11 @@ def test_the_confirmation_mail_carries_the_ics_and_a_signed_link(session, engine
     assert message["Subject"] == f"Booking {booking.reference} received"
     text = message.get_body(("plain",)).get_content()
     assert "- Wedding offer for 100 people: €650.00 x 1 = €650.00 (12.06.2027, 18:00)" in text
-    assert "Total: €650.00" in text and "Payment is collected at the time of service." in text
+    assert "Total: €650.00" in text and "Pay €650.00 at the service." in text
+    # Its subtotal and the transport to its municipality before the total (issue 36).
+    assert "Subtotal: €650.00\nTransport (Pristina): €0.00\nTotal: €650.00" in text.replace(
+        "\r\n", "\n"
+    )
     assert "info@magicevents.example" in text
     assert "Dasmë" in webhook.requests[0]["templateParams"][2]
 
@@ -168,7 +172,8 @@ def test_a_booking_made_in_the_default_edition_is_answered_in_albanian(
     [message] = mailbox.messages
     assert message["Subject"] == f"Morëm rezervimin {booking.reference}"
     text = message.get_body(("plain",)).get_content()
-    assert "Përshëndetje" in text and "Pagesa bëhet në momentin e shërbimit." in text
+    assert "Përshëndetje" in text and "Paguani 650,00\u00a0€ në shërbim." in text
+    assert "Transporti (Prishtinë): 0,00\u00a0€" in text
     assert "Totali: 650,00\u00a0€" in text
     link = next(line for line in text.splitlines() if "/booking-confirmation/" in line)
     assert urlsplit(link).path == f"/booking-confirmation/{booking.id}"

@@ -67,7 +67,7 @@ def test_a_reminder_is_queued_once_a_day_before_and_sent_once(session, engine, m
     [message] = [m for m in mailbox.messages if "Kujtesë" in m["Subject"]]
     text = message.get_body(("plain",)).get_content()
     assert placed.reference in text and "10.06.2026" in text and "10:00" in text
-    assert "Rruga Agim Ramadani 15, Prishtina" in text
+    assert "Rruga Agim Ramadani 15, Prishtinë" in text
     assert "/booking-confirmation/" in text
     session.rollback()  # a fresh read of what the sender wrote
     assert session.get(NotificationOutbox, row.id).status == "sent"

@@ -11,6 +11,7 @@ GOOD = {
     "phone": "+383 44 123 456",
     "address": "Rruga 1",
     "zip_code": "10000",
+    "city": "Prishtinë",
     "event_type": "wedding",
     "guest_count": "50",
 }
@@ -21,11 +22,23 @@ def test_a_complete_form_has_no_errors():
 
 
 def test_each_required_field_is_named():
-    for field in ("full_name", "email", "phone", "address", "zip_code"):
+    for field in ("full_name", "email", "phone", "address", "zip_code", "city"):
         errors = booking_contact.checkout_errors(
             booking_contact.contact_from_form(GOOD | {field: "  "})
         )
         assert errors == {field: "required"}
+
+
+def test_the_city_is_a_municipality_stored_by_its_albanian_name():
+    """Issue 36: the municipality, however typed, is stored by its Albanian name; a place that
+    is not one of Kosovo's municipalities is refused with a message saying so."""
+    contact = booking_contact.contact_from_form(GOOD | {"city": "Đakovica"})
+    assert booking_contact.clean_contact(contact).city == "Gjakovë"
+    checked = booking_contact.checkout_check(
+        booking_contact.contact_from_form(GOOD | {"city": "Tirana"})
+    )
+    assert checked.codes == {"city": "invalid"}
+    assert checked.messages["city"] == "Zgjidhni komunën tuaj nga lista"
 
 
 def test_email_guest_count_and_event_type_are_checked():

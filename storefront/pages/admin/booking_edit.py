@@ -4,6 +4,7 @@ Back to Bookings. Each refused field says why beside it."""
 
 import reflex as rx
 
+import storefront.models.municipalities as places
 from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
@@ -177,7 +178,27 @@ def _form() -> rx.Component:
                 S.venue_address,
                 required=S.address_required,
             ),
-            _field(_o("City"), "city", S.city),
+            # The municipality (models/municipalities.py), stored by its Albanian name; another
+            # one reprices the transport (services/booking/admin.update_booking).
+            rx.el.div(
+                rx.el.label(_o("Municipality"), html_for="edit-city", class_name=LABEL),
+                rx.el.select(
+                    rx.el.option("-", value=""),
+                    *[
+                        rx.el.option(
+                            places.BY_KEY[key].name(i18n.language()), value=places.BY_KEY[key].sq
+                        )
+                        for key, _name in places.choices(i18n.language())
+                    ],
+                    id="edit-city",
+                    value=S.city,
+                    on_change=lambda v: S.set_field("city", v),
+                    aria_invalid=rx.cond(S.field_errors.contains("city"), "true", "false"),
+                    aria_describedby="edit-city-error",
+                    class_name=INPUT,
+                ),
+                _field_error("city", "edit-city"),
+            ),
             _field(_o("ZIP Code"), "zip_code", S.zip_code),
             rx.el.div(
                 rx.el.label(_o("Event Type"), html_for="edit-event_type", class_name=LABEL),
@@ -231,6 +252,15 @@ def _form() -> rx.Component:
                 _o("Services:"),
                 " ",
                 rx.el.span(S.lines_total_label, data_testid="lines-total"),
+            ),
+            rx.el.p(
+                _o("Transport:"),
+                " ",
+                rx.el.span(S.transport_label, data_testid="edit-transport"),
+                rx.el.span(
+                    " " + _o("(another municipality reprices it when saved)"),
+                    class_name="text-xs text-slate-500",
+                ),
             ),
             rx.el.div(
                 rx.el.label(

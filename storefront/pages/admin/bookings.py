@@ -365,7 +365,9 @@ def _detail() -> rx.Component:
         rx.el.dl(
             _fact(_o("Event Type"), d["event_type"]),
             _fact(_o("Guests"), d["guests"]),
+            _fact(_o("Transport"), d["transport"]),
             _fact(_o("Total"), d["total"]),
+            _fact(_o("Deposit"), d["deposit"]),
             _fact(_o("Status"), status_badge(d["status"], d["status_label"])),
             # The declared fields laid out by no screen by hand (models/contact_fields.py).
             *[_fact(_s(f.label), d[f"field_{f.name}"]) for f in fields_for("detail", added=True)],

@@ -3,6 +3,7 @@ server's CURRENCY setting (one currency everywhere, docs/architecture.md §9.2),
 
 import reflex as rx
 
+import storefront.models.municipalities as places
 from storefront import i18n, routes
 from storefront.components.admin_layout import (
     CARD,
@@ -15,7 +16,11 @@ from storefront.components.admin_layout import (
 from storefront.components.ui import PRIMARY_BUTTON
 from storefront.i18n import N_o, _o
 from storefront.pages import registry
-from storefront.state.admin_settings import AdminBackupState, AdminTwoFactorState
+from storefront.state.admin_settings import (
+    AdminBackupState,
+    AdminTransportState,
+    AdminTwoFactorState,
+)
 from storefront.state.admin_settings import AdminSettingsState as S
 
 # (field, label, input type, hint)
@@ -70,6 +75,20 @@ FIELDS = [
         N_o("Customers may change a booking until (hours before)"),
         "number",
         N_o("After that, the booking's page asks them to call"),
+    ),
+    # What a booking owes (issue 36): the receipts' fiscal number and the deposit rule.
+    ("fiscal_number", N_o("Fiscal number (NUI)"), "text", N_o("Printed on receipts")),
+    (
+        "deposit_percent",
+        N_o("Deposit (%)"),
+        "number",
+        N_o("Of the total, asked by bank transfer before the day; 0 for no deposit"),
+    ),
+    (
+        "deposit_above",
+        N_o("Deposit asked above"),
+        "text",
+        N_o("Bookings whose total is above this amount are asked for the deposit"),
     ),
 ]
 
@@ -188,9 +207,83 @@ def _backup_setting() -> rx.Component:
     )
 
 
+def _fee_row(key: str, name: str) -> rx.Component:
+    """One municipality's fee, or 'not served online' (the fee's field is then off)."""
+    T = AdminTransportState
+    field_id = f"transport-{key}"
+    off = T.not_served.contains(key)
+    return rx.el.div(
+        rx.el.label(name, html_for=field_id, class_name="text-sm font-medium sm:w-44"),
+        rx.el.div(
+            rx.el.input(
+                id=field_id,
+                type="text",
+                input_mode="decimal",
+                value=T.fees.get(key, ""),
+                disabled=off,
+                placeholder="0.00",
+                on_change=lambda v: T.set_fee(key, v),
+                aria_invalid=rx.cond(T.field_errors.contains(key), "true", "false"),
+                class_name=INPUT + " w-28 disabled:opacity-40",
+                data_testid=field_id,
+            ),
+            rx.el.span("€", class_name="ml-1 text-sm text-slate-500"),
+            rx.el.label(
+                rx.el.input(
+                    type="checkbox",
+                    checked=off,
+                    on_change=lambda _v: T.toggle_served(key),
+                    class_name="mr-1",
+                    data_testid=f"{field_id}-not-served",
+                ),
+                _o("not served online"),
+                class_name="ml-3 flex items-center text-xs",
+            ),
+            class_name="flex items-center",
+        ),
+        rx.cond(
+            T.field_errors.contains(key),
+            rx.el.p(T.field_errors[key], class_name="text-sm text-red-700 sm:basis-full"),
+        ),
+        class_name="flex flex-col gap-1 border-b border-slate-100 py-2 sm:flex-row "
+        "sm:flex-wrap sm:items-center sm:gap-3",
+    )
+
+
+def _transport_setting() -> rx.Component:
+    """The transport to each of Kosovo's municipalities (services/booking/transport.py)."""
+    T = AdminTransportState
+    language = i18n.language()
+    return rx.el.form(
+        rx.el.h2(_o("Transport"), class_name="text-lg font-bold"),
+        notices(T.notice, T.error, "transport-setting-notice"),
+        rx.el.p(
+            _o(
+                "The transport a booking adds to its total, by the municipality of the event. "
+                "0 for none (the home town); a municipality not served online asks the guest "
+                "to call you."
+            ),
+            class_name="mt-2 text-sm text-slate-600",
+        ),
+        rx.el.div(
+            *[_fee_row(key, name) for key, name in places.choices(language)],
+            class_name="mt-4 grid gap-x-8 lg:grid-cols-2",
+        ),
+        rx.el.button(
+            _o("Save transport fees"),
+            type="submit",
+            class_name=PRIMARY_BUTTON + " mt-6",
+            data_testid="transport-save",
+        ),
+        on_submit=T.save,
+        class_name=CARD + " mt-6 p-4 md:p-6",
+        data_testid="transport-setting",
+    )
+
+
 @registry.page(
     routes.ADMIN_SETTINGS,
-    loaders=[S.load, AdminTwoFactorState.load, AdminBackupState.load],
+    loaders=[S.load, AdminTwoFactorState.load, AdminBackupState.load, AdminTransportState.load],
 )
 def admin_settings_page() -> rx.Component:
     return admin_frame(
@@ -213,6 +306,7 @@ def admin_settings_page() -> rx.Component:
             class_name=CARD + " mt-6 p-4 md:p-6",
             data_testid="settings-form",
         ),
+        _transport_setting(),
         _two_factor_setting(),
         _backup_setting(),
         current="settings",

@@ -5,6 +5,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
+from storefront.components.municipality import municipality_options, transport_rows
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import (
@@ -112,6 +113,23 @@ def _details() -> rx.Component:
                 _error("event_type"),
             ),
             _input(_("Address"), "address"),
+            rx.el.div(
+                rx.el.label(
+                    _("Municipality *"), html_for="book-city", class_name="text-sm font-semibold"
+                ),
+                kept_select(
+                    *municipality_options(),
+                    id="book-city",
+                    name="city",
+                    default_value=BookServiceState.form["city"],
+                    on_change=BookServiceState.choose_city,
+                    aria_invalid=rx.cond(BookServiceState.errors.contains("city"), "true", "false"),
+                    aria_describedby="book-city-error",
+                    class_name=INPUT,
+                    data_testid="book-city",
+                ),
+                _error("city"),
+            ),
             _input(_("Guests *"), "guest_count", "number", min=MIN_GUESTS, max=MAX_GUESTS),
             rx.cond(BookServiceState.counted, _quantity()),
             # The declared fields laid out by no screen by hand (models/contact_fields.py).
@@ -183,6 +201,7 @@ def _summary() -> rx.Component:
                     class_name="flex justify-between gap-3",
                 ),
             ),
+            transport_rows(BookServiceState.owed, "book"),
             rx.el.div(
                 rx.el.dt(_("Total")),
                 rx.el.dd(BookServiceState.total_label, data_testid="book-total"),

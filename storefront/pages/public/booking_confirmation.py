@@ -105,6 +105,30 @@ def _found() -> rx.Component:
             ),
             class_name="mt-6 divide-y rounded-2xl border border-slate-100 bg-white px-5",
         ),
+        # Its subtotal and transport (issue 36), for a booking with a municipality.
+        rx.cond(
+            BookingViewState.booking["transport"] != "",
+            rx.el.dl(
+                rx.el.div(
+                    rx.el.dt(_("Subtotal")),
+                    rx.el.dd(BookingViewState.booking["subtotal"]),
+                    class_name="flex justify-between gap-3",
+                ),
+                rx.el.div(
+                    rx.el.dt(
+                        _("Transport ({municipality})").format(
+                            municipality=BookingViewState.booking["municipality"]
+                        )
+                    ),
+                    rx.el.dd(
+                        BookingViewState.booking["transport"],
+                        data_testid="confirmation-transport",
+                    ),
+                    class_name="flex justify-between gap-3",
+                ),
+                class_name="mt-4 space-y-1 text-slate-700",
+            ),
+        ),
         rx.el.p(
             _("Total: {total}").format(total=BookingViewState.booking["total"]),
             class_name="mt-4 text-lg font-bold",
@@ -136,7 +160,7 @@ def _found() -> rx.Component:
         rx.cond(
             BookingViewState.upcoming,
             rx.el.p(
-                _("Payment is collected at the time of service."),
+                BookingViewState.booking["due"],
                 class_name="mt-6 text-slate-600",
                 data_testid="confirmation-payment",
             ),

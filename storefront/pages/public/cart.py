@@ -6,6 +6,7 @@ import reflex as rx
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.modal import return_focus
+from storefront.components.municipality import municipality_options, transport_rows
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
@@ -183,6 +184,31 @@ def _summary() -> rx.Component:
                     class_name="flex justify-between gap-3 text-sm",
                 ),
             ),
+            class_name="mt-4 space-y-2",
+        ),
+        rx.el.div(
+            rx.el.label(
+                _("Municipality of the event"),
+                html_for="cart-city",
+                class_name="text-sm font-semibold",
+            ),
+            rx.el.select(
+                *municipality_options(),
+                id="cart-city",
+                value=CartState.city,
+                on_change=CartState.choose_city,
+                class_name="mt-1 w-full px-3 py-2 rounded-lg border-2 border-slate-200",
+                data_testid="cart-city",
+            ),
+            class_name="mt-4",
+        ),
+        rx.el.dl(
+            rx.el.div(
+                rx.el.dt(_("Subtotal")),
+                rx.el.dd(CartState.owed["subtotal"], data_testid="cart-subtotal"),
+                class_name="flex justify-between gap-3 text-sm",
+            ),
+            transport_rows(CartState.owed, "cart"),
             class_name="mt-4 space-y-2",
         ),
         rx.el.div(

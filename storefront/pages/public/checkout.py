@@ -4,6 +4,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
+from storefront.components.municipality import municipality_options, transport_rows
 from storefront.components.ui import (
     NOT_READY,
     PRIMARY_BUTTON,
@@ -139,7 +140,23 @@ def _information() -> rx.Component:
         rx.el.h2(_("Address"), class_name="mt-8 text-lg font-bold"),
         rx.el.div(
             _field(_("Address *"), "address", wide=True, auto="street-address"),
-            _field(_("City"), "city", auto="address-level2"),
+            rx.el.div(
+                rx.el.label(
+                    _("Municipality *"), html_for="city", class_name="text-sm font-semibold"
+                ),
+                kept_select(
+                    *municipality_options(),
+                    id="city",
+                    name="city",
+                    default_value=CheckoutState.form["city"],
+                    on_change=CheckoutState.choose_city,
+                    aria_invalid=rx.cond(CheckoutState.errors.contains("city"), "true", "false"),
+                    aria_describedby="city-error",
+                    class_name=INPUT,
+                    data_testid="checkout-city",
+                ),
+                _error("city"),
+            ),
             _field(_("State"), "state", auto="address-level1"),
             _field(_("ZIP Code *"), "zip_code", auto="postal-code"),
             # The declared fields laid out by no screen by hand (models/contact_fields.py).
@@ -170,7 +187,8 @@ def _information() -> rx.Component:
 
 def _review_row(label: str, field: str) -> rx.Component:
     """A detail as it will be booked; left out when it was left empty (City, Special Requests)."""
-    value = CheckoutState.event_type_label if field == "event_type" else CheckoutState.form[field]
+    shown = {"event_type": CheckoutState.event_type_label, "city": CheckoutState.city_label}
+    value = shown.get(field, CheckoutState.form[field])
     return rx.cond(
         value != "",
         rx.el.div(
@@ -191,7 +209,7 @@ def _review() -> rx.Component:
             _review_row(_("Event Type"), "event_type"),
             _review_row(_("Guests"), "guest_count"),
             _review_row(_("Address"), "address"),
-            _review_row(_("City"), "city"),
+            _review_row(_("Municipality"), "city"),
             _review_row(_("ZIP Code"), "zip_code"),
             _review_row(_("Special Requests"), "special_requests"),
             *[_review_row(_s(f.label), f.name) for f in fields_for("checkout", added=True)],
@@ -346,11 +364,13 @@ def _summary() -> rx.Component:
                     class_name="flex justify-between text-sm",
                 )
                 for label, value in (
-                    (N_("Subtotal"), CheckoutState.total_label),
+                    (N_("Subtotal"), CheckoutState.owed["subtotal"]),
                     (N_("Service fee"), zero),
                     (N_("Tax"), zero),
                 )
             ],
+            # The transport to the municipality, once it is chosen (issue 36).
+            transport_rows(CheckoutState.owed, "checkout"),
             rx.el.div(
                 rx.el.dt(_("Total")),
                 rx.el.dd(CheckoutState.total_label, data_testid="checkout-total"),

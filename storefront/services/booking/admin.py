@@ -33,8 +33,9 @@ from storefront.models import (
     User,
     utcnow,
 )
+from storefront.models.municipalities import find as find_municipality
 from storefront.services import audit, dates, fields, locks, permissions
-from storefront.services.booking import availability
+from storefront.services.booking import availability, transport
 from storefront.services.booking.contact import (
     check_fields,
     fields_for,
@@ -692,6 +693,17 @@ def _check_edit(
     return clean, codes, messages
 
 
+def _repriced_transport(session: Session, booking: Booking) -> Decimal:
+    """The transport to a booking's new municipality as the settings price it now; one not
+    served online keeps what the booking had (the business agreed it by phone), none costs
+    nothing."""
+    found = find_municipality(booking.city)
+    if found is None:
+        return Decimal("0.00")
+    fee = transport.transport_fee(session, found.key)
+    return Decimal(booking.transport_amount or 0) if fee is None else fee
+
+
 def _integer(value: object) -> int | None:
     if isinstance(value, bool):
         return None
@@ -848,22 +860,27 @@ def update_booking(
             )
             _confirm_override(found, override)
             conflicts = found.labels
+        city_before = booking.city
         for declared in fields_for("admin"):  # models/contact_fields.py
             setattr(booking, declared.column, stored(declared, clean[declared.column]))
+        if booking.city != city_before:
+            booking.transport_amount = _repriced_transport(session, booking)
         booking.contact_email = normalize_email(clean["contact_email"])
         booking.guest_count = clean["guest_count"]
         lines_total = sum(
             (Decimal(i.service_price) * i.quantity for i in items), Decimal("0")
         ).quantize(CENT)
         by_hand = clean.get("total_amount")
-        booking.total_amount = lines_total if by_hand is None else by_hand
+        # What it owes: its lines and the transport to its municipality (issue 36).
+        owed = lines_total + Decimal(booking.transport_amount or 0)
+        booking.total_amount = owed if by_hand is None else by_hand
         booking.updated_at = now
         session.add(booking)
         for item in items:
             session.add(item)
         session.flush()
         extra: dict[str, Any] = {"override": True, "conflicts": conflicts} if conflicts else {}
-        if by_hand is not None and by_hand != lines_total:
+        if by_hand is not None and by_hand != owed:
             extra["total_set_by_hand"] = {"lines_total": f"{lines_total:.2f}"}
         if moved_past:
             extra["moved_into_past"] = moved_past
@@ -947,6 +964,8 @@ class EditForm:
     total_amount: str  # '1198.00' as stored
     lines_total: str  # the sum of its lines as they are priced
     lines: tuple[EditLine, ...]
+    # The transport to its municipality ('25.00'), part of the total (issue 36).
+    transport_amount: str = "0.00"
     # The declared fields the admin edits that have no attribute above: column -> value.
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -975,6 +994,7 @@ def edit_form(*, session: Session, actor_id: object, booking_id: object) -> Edit
         special_requests=found.special_requests or "",
         total_amount=f"{Decimal(found.total_amount):.2f}",
         lines_total=f"{sum((Decimal(i.service_price) * i.quantity for i in items), Decimal('0')):.2f}",
+        transport_amount=f"{Decimal(found.transport_amount or 0):.2f}",
         lines=tuple(
             EditLine(
                 id=str(item.id),

@@ -137,6 +137,10 @@ class AdminBookingRow:
     city: str = ""
     zip_code: str = ""
     special_requests: str = ""
+    # What it owes besides its lines (issue 36): the transport to its municipality (in the
+    # total) and the deposit asked before the day.
+    transport: Decimal = Decimal("0")
+    deposit: Decimal = Decimal("0")
     # The declared fields the CSV writes after these (contact.fields_for("csv", added=True)).
     extra: tuple[str, ...] = ()
     # Its money (issue 36): what was paid, the balance, and unpaid / part_paid / paid.
@@ -208,6 +212,8 @@ def _rows(session: Session, bookings: Sequence[Booking]) -> list[AdminBookingRow
                 city=b.city or "",
                 zip_code=b.zip_code or "",
                 special_requests=b.special_requests or "",
+                transport=Decimal(b.transport_amount or 0),
+                deposit=Decimal(b.deposit_amount or 0),
                 extra=tuple(value for _label, value in added_values(b, "csv")),
                 paid=money.paid,
                 balance=money.balance,
@@ -267,6 +273,9 @@ CSV_HEADER = (
     "City",
     "ZIP Code",
     "Special Requests",
+    # What it owes besides its lines (issue 36): the transport (in the total), the deposit.
+    "Transport",
+    "Deposit",
     # then the declared fields no screen lays out by hand, headed by their words in English
     *(f.label for f in fields_for("csv", added=True)),
     # then its money (issue 36)
@@ -323,6 +332,8 @@ def csv_cells(row: AdminBookingRow) -> list[str]:
             row.city,
             row.zip_code,
             row.special_requests,
+            f"{row.transport:.2f}",
+            f"{row.deposit:.2f}",
             *row.extra,
             f"{row.paid:.2f}",
             f"{row.balance:.2f}",

@@ -39,6 +39,9 @@ DEFAULT_DESCRIPTION = N_("No description provided")
 MAX_ITEMS = 50
 # The browser's localStorage key of the cart (state/CartState.cart_json).
 STORAGE_KEY = "cartItems"
+# The municipality the cart is taken to (a key of models/municipalities.py), kept beside it:
+# the cart shows its transport and checkout starts from it.
+CITY_STORAGE_KEY = "cartCity"
 MAX_QUANTITY = 1000
 # A stored cart longer than this is not read (MAX_ITEMS lines fit many times over).
 MAX_CART_JSON = 200_000
@@ -389,6 +392,8 @@ class CartView:
     # Set when a line held more than its service can, or other hours than its package's own
     # length: the cart to keep (the browser's copy must change).
     fitted_cart: Cart | None = None
+    # The lines' total as a number: the transport is added to it (services/booking/transport.py).
+    subtotal: Decimal = Decimal("0")
 
 
 @from_caches
@@ -430,6 +435,7 @@ def cart_view(*, session: Session, cart: Cart) -> CartView:
         total_label=format_price(total),
         complete=complete,
         fitted_cart=fitted if fitted is not cart else None,
+        subtotal=total,
     )
 
 

@@ -13,6 +13,7 @@ from storefront.i18n import N_, N_s, _, _s
 from storefront.models import (
     Booking,
     User,
+    municipalities,
 )
 from storefront.models.contact_fields import (  # noqa: F401 (the screens read them here)
     CONTACT_FIELDS,
@@ -26,6 +27,7 @@ from storefront.models.contact_fields import (  # noqa: F401 (the screens read t
 )
 from storefront.services import fields
 from storefront.services.booking.lines import BookingError
+from storefront.services.booking.transport import UNKNOWN_MESSAGE
 
 # The one list of a booking's event types, stored lowercase and shown by their labels: the
 # booking screen's six (docs/product.md §5), offered by checkout and the admin edit too (the
@@ -137,6 +139,14 @@ def check_fields(
         if "event_type" not in checked.codes and event_type not in EVENT_TYPES:
             checked.refuse("event_type", "invalid", _("Event type is invalid"))
         checked.values["event_type"] = event_type
+    if "city" in values and "city" not in checked.codes and checked.values.get("city"):
+        # The municipality, whichever way it was written, stored by its Albanian name
+        # (models/municipalities.py); one not in the list is refused.
+        found = municipalities.find(checked.values["city"])
+        if found is None:
+            checked.refuse("city", "invalid", _s(UNKNOWN_MESSAGE))
+        else:
+            checked.values["city"] = found.sq
     if "guest_count" in values:
         guests = values["guest_count"]
         if guests is None:

@@ -43,7 +43,7 @@ from storefront.models import (
 from storefront.models.kinds import read_details
 from storefront.models.service_details import own_hours
 from storefront.services import business, limit_keys, locks
-from storefront.services.booking import availability
+from storefront.services.booking import availability, transport
 from storefront.services.booking.contact import Contact, booking_columns, clean_contact
 from storefront.services.booking.lines import (
     BookingError,
@@ -419,6 +419,10 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
     # Each line for its service's own length as it is now (a package's length is not chosen).
     lines = [with_own_hours(line, offers[i].hours) for i, line in enumerate(order.lines)]
     spans = check_lines_free(session, lines, rules, now)
+    # The transport to its municipality as the settings price it now (one not served online,
+    # or not in the list, is refused) and the deposit rule.
+    place = _served(session, order.contact.city)
+    terms = business.settings_row(session)
     booking = _new_booking(order, plan, now)
     total = Decimal("0.00")
     for index, line in enumerate(lines):
@@ -446,13 +450,34 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
                 updated_at=now,
             )
         )
-    booking.total_amount = total
+    # What it owes: the lines, the transport to its municipality as the settings priced it
+    # (read before any row is added), and the deposit asked of that total.
+    booking.transport_amount = place.fee
+    booking.total_amount = total + place.fee
+    booking.deposit_amount = transport.deposit_for(
+        booking.total_amount, terms.deposit_percent, Decimal(terms.deposit_above)
+    )
+    total = booking.total_amount
     session.add(booking)
     held = _announce(session, booking, now)
     session.flush()
     placed = PlacedBooking(str(booking.id), booking.reference, total, mail_held=held)
     session.commit()
     return placed
+
+
+def _served(session: Session, city: str) -> transport.Served:
+    """The booking's municipality and its fee, or `invalid_contact` on the city: not one of
+    the list, or not served online (its message gives the business's phone)."""
+    try:
+        return transport.served(session, city)
+    except transport.NotServed as refused:
+        raise BookingError(
+            "invalid_contact",
+            "Please check the form",
+            fields={"city": refused.code},
+            messages={"city": refused.message},
+        ) from None
 
 
 def _as_placed_before(session: Session, placed: PlacedBooking) -> PlacedBooking:

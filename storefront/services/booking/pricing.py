@@ -121,17 +121,22 @@ def line_name(service: Service) -> str:
     return content.line_name(title, service.kind, meta.get("type"))
 
 
+def booking_total(service: ServiceView, duration_hours: int) -> Decimal:
+    """The booking screen's total as a number (`booking_total_label`); 0 for no price."""
+    if service.price is None:
+        return Decimal("0.00")
+    return price_line(
+        price=service.price,
+        price_unit=service.price_unit,
+        quantity=1,
+        duration_hours=own_hours(service.details) or duration_hours,
+    )
+
+
 def booking_total_label(service: ServiceView, duration_hours: int) -> str:
     """The booking screen's total: price x hours for a service priced per hour (the spec's
     reading; a package's own length, when it has one), the price for one priced per event
     (docs/architecture.md §9.9)."""
     if service.price is None:
         return ""
-    return format_price(
-        price_line(
-            price=service.price,
-            price_unit=service.price_unit,
-            quantity=1,
-            duration_hours=own_hours(service.details) or duration_hours,
-        )
-    )
+    return format_price(booking_total(service, duration_hours))

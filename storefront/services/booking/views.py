@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, col, select
 
+from storefront import i18n
 from storefront.i18n import N_, _
 from storefront.models import (
     HOLD_STATUSES,
@@ -19,12 +20,13 @@ from storefront.models import (
     BookingItem,
     utcnow,
 )
+from storefront.models.municipalities import shown_name
 from storefront.services import business, dates, permissions
 from storefront.services.booking import changes as booking_changes
 from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging import links as booking_links
 from storefront.services.messaging.ics import ics_for_booking
-from storefront.services.money import CENT, format_price
+from storefront.services.money import CENT, deposit_due, format_price
 from storefront.services.payments import ledger
 from storefront.settings import get_settings
 
@@ -98,6 +100,14 @@ class BookingView:
     balance: Decimal = Decimal("0.00")
     balance_label: str = ""
     money_state: str = "unpaid"
+    # What it owes (issue 36): the lines' subtotal, the transport to its municipality (its
+    # name in the language of the moment; '' for a booking placed before the transport was),
+    # and what is due when (`due_words`).
+    subtotal_label: str = ""
+    transport_label: str = ""
+    municipality: str = ""
+    deposit_label: str = ""
+    due: str = ""
 
 
 @dataclass(frozen=True)
@@ -164,6 +174,41 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         balance=money.balance,
         balance_label=format_price(money.balance, booking.currency),
         money_state=money.state,
+        **_owed_words(booking, items),
+    )
+
+
+def _owed_words(booking: Booking, items: list[BookingItem]) -> dict[str, str]:
+    """The subtotal, the transport and its municipality, the deposit and `due_words`."""
+    transport = Decimal(booking.transport_amount or 0)
+    deposit = Decimal(booking.deposit_amount or 0)
+    return {
+        "subtotal_label": format_price(Decimal(booking.total_amount) - transport, booking.currency),
+        "transport_label": format_price(transport, booking.currency) if booking.city else "",
+        "municipality": shown_name(booking.city, i18n.language()) if booking.city else "",
+        "deposit_label": format_price(deposit, booking.currency) if deposit > 0 else "",
+        "due": due_words(booking, items),
+    }
+
+
+DUE_DEPOSIT = N_("Deposit of {deposit} by {date} by bank transfer, the rest {rest} at the service.")
+DUE_AT_SERVICE = N_("Pay {amount} at the service.")
+
+
+def due_words(booking: Booking, items: list[BookingItem]) -> str:
+    """What is due when, in the language of the moment (the mails say it in theirs:
+    messaging/notify.payment_due): 'Deposit of 97,50 € by 04.06.2026 by bank transfer, the
+    rest 227,50 € at the service.' or 'Pay 325,00 € at the service.'"""
+    total = Decimal(booking.total_amount)
+    deposit = Decimal(booking.deposit_amount or 0)
+    if deposit <= 0:
+        return _(DUE_AT_SERVICE).format(amount=format_price(total, booking.currency))
+    first = min((item.start_datetime for item in items), default=None)
+    first_day = first.astimezone(dates.business_zone()).date() if first else None
+    return _(DUE_DEPOSIT).format(
+        deposit=format_price(deposit, booking.currency),
+        date=dates.display_day(deposit_due(booking.created_at, first_day)),
+        rest=format_price(total - deposit, booking.currency),
     )
 
 

@@ -44,13 +44,14 @@ from storefront import i18n
 from storefront.i18n import N_o, _o, office_ngettext
 from storefront.models import Booking, BookingItem, BusinessSettings, User, utcnow
 from storefront.models.contact_fields import added_values
+from storefront.models.municipalities import shown_name
 from storefront.services import dates, fields, money
 from storefront.services.business import settings_row as business_settings_row
 from storefront.services.errors import ServiceError
 from storefront.services.messaging import mail, mail_templates
 from storefront.services.messaging.ics import MIME_TYPE, ics_for_booking, mail_method
 from storefront.services.messaging.links import view_url
-from storefront.services.money import CENT, format_price, format_price_with_unit
+from storefront.services.money import CENT, deposit_due, format_price, format_price_with_unit
 from storefront.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -224,7 +225,7 @@ def _booking_placed(booking: Booking, items: list[BookingItem]) -> WebhookMessag
             booking.reference,
             _joined(customer_name(booking), booking.contact_phone, booking.contact_email),
             _joined(_label(booking.event_type), when, guests, _venue(booking)),
-            format_price(booking.total_amount, booking.currency),
+            _total_with_transport(booking),
             services,
         ],
         phone=booking.contact_phone,
@@ -266,7 +267,7 @@ def _booking_confirmation(
         thanks=_o("Thank you for your booking at {business}.").format(
             business=business.business_name
         ),
-        payment=_o("Payment is collected at the time of service."),
+        payment=payment_due(booking, items),
         view_label=_o("View your booking:"),
         **_booking_words(booking, items),
     )
@@ -436,6 +437,8 @@ def _booking_words(booking: Booking, items: Sequence[BookingItem]) -> dict[str, 
         ),
         # Once something was paid (issue 36): what was and what is left.
         "balance": _balance_words(booking),
+        # Its subtotal and transport before the total (issue 36), once it has a municipality.
+        "money": _money_lines(booking),
         "view_url": view_url(booking.id),
         "view_button": _o("View your booking"),
         # The declared fields the mails show after the lines, where filled in
@@ -456,6 +459,45 @@ def _balance_words(booking: Booking) -> str:
     left = max(Decimal(booking.total_amount) - paid, Decimal("0"))
     return _o("Paid: {paid} · Left to pay: {balance}").format(
         paid=format_price(paid, booking.currency), balance=format_price(left, booking.currency)
+    )
+
+
+def _money_lines(booking: Booking) -> list[str]:
+    """'Subtotal: 300,00 €' and 'Transport (Gjakovë): 25,00 €', in the language of the moment
+    (the municipality by its name in the booking's language); none for a booking without a
+    municipality (placed before the transport was)."""
+    if not booking.city:
+        return []
+    transport = Decimal(booking.transport_amount or 0)
+    subtotal = Decimal(booking.total_amount) - transport
+    return [
+        _o("Subtotal: {amount}").format(amount=format_price(subtotal, booking.currency)),
+        _o("Transport ({municipality}): {amount}").format(
+            municipality=shown_name(booking.city, booking.language),
+            amount=format_price(transport, booking.currency),
+        ),
+    ]
+
+
+def payment_due(booking: Booking, items: Sequence[BookingItem]) -> str:
+    """What is due when, in the language of the moment: with a deposit 'Deposit of 97,50 € by
+    04.06.2026 by bank transfer, the rest 227,50 € at the service.', without one 'Pay 325,00 €
+    at the service.'"""
+    total = Decimal(booking.total_amount)
+    deposit = Decimal(booking.deposit_amount or 0)
+    if deposit <= 0:
+        return _o("Pay {amount} at the service.").format(
+            amount=format_price(total, booking.currency)
+        )
+    first = min((item.start_datetime for item in items), default=None)
+    first_day = first.astimezone(dates.business_zone()).date() if first else None
+    due = deposit_due(booking.created_at, first_day)
+    return _o(
+        "Deposit of {deposit} by {date} by bank transfer, the rest {rest} at the service."
+    ).format(
+        deposit=format_price(deposit, booking.currency),
+        date=dates.display_day(due),
+        rest=format_price(total - deposit, booking.currency),
     )
 
 
@@ -756,6 +798,17 @@ def _label(slug: str | None) -> str:
     if slug in EVENT_WORDS:
         return _o(EVENT_WORDS[slug])
     return (slug or "").replace("-", " ").replace("_", " ").capitalize()
+
+
+def _total_with_transport(booking: Booking) -> str:
+    """The staff's total: '325,00 € (transport 25,00 €)'; the total alone without one."""
+    total = format_price(booking.total_amount, booking.currency)
+    transport = Decimal(booking.transport_amount or 0)
+    if not booking.city or transport <= 0:
+        return total
+    return _o("{total} (transport {transport})").format(
+        total=total, transport=format_price(transport, booking.currency)
+    )
 
 
 def _venue(booking: Booking) -> str:
