@@ -130,3 +130,63 @@ def test_the_owner_records_and_reverses_a_payment_on_the_detail(page, server):
     expect(page.get_by_test_id("booking-row")).to_have_count(1, timeout=15000)
     page.goto(f"/admin/bookings?paid=paid&q={reference}")
     expect(page.get_by_test_id("bookings-empty")).to_be_visible(timeout=15000)
+
+
+def pay_in_full_and_read_the_mailed_receipt(phone, server, mail_server, reference: str) -> str:
+    """An admin records the whole balance of the booking `reference` (as at the door); the
+    customer's 'paid in full' mail arrives through the real SMTP server with the receipt
+    attached and the booking's signed link; the customer opens the link on the phone and
+    downloads the receipt. Its text, read back."""
+    import io
+    import time
+
+    from pypdf import PdfReader
+
+    from storefront.models import Booking, User
+    from storefront.services.payments import ledger
+
+    engine = make_engine(server.database_url)
+    try:
+        with Session(engine) as session:
+            booking = session.exec(select(Booking).where(Booking.reference == reference)).one()
+            admin = User(email=f"till-{uuid.uuid4().hex[:8]}@example.com", role="admin")
+            session.add(admin)
+            session.commit()
+            owed = ledger.balance(session, booking).balance
+            ledger.record_payment(
+                session=session,
+                actor_id=admin.id,
+                booking_id=booking.id,
+                amount=f"{owed:.2f}",
+                method="cash",
+                key=uuid.uuid4().hex,
+            )
+    finally:
+        engine.dispose()
+    deadline, mail = time.monotonic() + 30, None
+    while mail is None and time.monotonic() < deadline:
+        mail = next(
+            (
+                m
+                for m in mail_server.messages
+                if reference in m["Subject"]
+                and any(a.get_content_type() == "application/pdf" for a in m.iter_attachments())
+            ),
+            None,
+        )
+        time.sleep(0.2)
+    assert mail is not None, "the paid mail with the receipt did not arrive"
+    [attachment] = list(mail.iter_attachments())
+    assert attachment.get_content_type() == "application/pdf"
+    link = re.search(
+        r"https?://\S+/booking-confirmation/\S+\?key=\S+", mail.get_body(("plain",)).get_content()
+    )
+    assert link, "the mail has the booking's signed link"
+    phone.goto(link.group(0))
+    download_link = phone.get_by_test_id("confirmation-receipt")
+    expect(download_link).to_be_visible(timeout=15000)
+    with phone.expect_download() as download:
+        download_link.click()
+    with open(download.value.path(), "rb") as file:
+        reader = PdfReader(io.BytesIO(file.read()))
+    return "\n".join(page.extract_text() for page in reader.pages).replace("\u00a0", " ")

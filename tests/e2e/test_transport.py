@@ -16,6 +16,7 @@ from storefront import i18n
 from storefront.models import Booking, BusinessSettings
 from storefront.services.money import format_price
 from tests.e2e.helpers import calendar_day, event_details, read, sq
+from tests.e2e.test_money_at_the_door import pay_in_full_and_read_the_mailed_receipt
 
 pytestmark = pytest.mark.e2e
 CART_ANSWER = 15000
@@ -42,11 +43,25 @@ def _set_fees(session) -> None:
     session.commit()
 
 
+def stored_line_name(server, reference: str) -> str:
+    from storefront.models import BookingItem
+
+    def name(session, reference: str) -> str:
+        booking = _booking(session, reference)
+        return session.exec(
+            select(BookingItem.service_name).where(BookingItem.booking_id == booking.id)
+        ).first()
+
+    return read(server, name, reference=reference)
+
+
 def _booking(session, reference: str) -> Booking:
     return session.exec(select(Booking).where(Booking.reference == reference)).one()
 
 
-def test_a_guest_sees_the_transport_to_gjakove_from_cart_to_confirmation(phone, server):
+def test_a_guest_sees_the_transport_to_gjakove_from_cart_to_confirmation(
+    phone, server, mail_server
+):
     page = phone
     read(server, _set_fees)
     day = _a_bookable_day()
@@ -110,3 +125,24 @@ def test_a_guest_sees_the_transport_to_gjakove_from_cart_to_confirmation(phone, 
         sq("Pay {amount} at the service.").format(amount=_price(subtotal + FEE))
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # Paid in full at the door: the receipt comes by mail, and from the mailed link it reads
+    # back with the reference, the line, the transport to Gjakovë, the payment and the balance.
+    text = pay_in_full_and_read_the_mailed_receipt(page, server, mail_server, ref)
+    with i18n.using(i18n.DEFAULT, office=True):
+        words = {
+            "transport": i18n._o("Transport ({municipality})").format(municipality="Gjakovë"),
+            "cash": i18n._s("Cash"),
+            "balance": i18n._o("Balance"),
+        }
+    for expected in (
+        ref,
+        stored_line_name(server, ref),
+        words["transport"],
+        _price(FEE),
+        words["cash"],
+        _price(subtotal + FEE),
+        words["balance"],
+        _price(0),
+    ):
+        assert expected.replace("\u00a0", " ") in text, (expected, text)
