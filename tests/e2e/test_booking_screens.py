@@ -123,10 +123,11 @@ def test_checkout_says_the_booking_is_pending_and_offers_its_page_and_calendar(p
     page.goto("/checkout")
     _fill_checkout(page)
     page.get_by_test_id("checkout-continue").click()
-    # The review leaves out what was left empty (no city, no special requests).
+    # The review leaves out what was left empty (no special requests); the municipality, now
+    # asked for (issue 36), shows by its name.
     expect(page.get_by_test_id("review-full_name")).to_contain_text("Arta Krasniqi")
     expect(page.get_by_test_id("review-event_type")).to_contain_text(sq("Birthday"))
-    expect(page.get_by_test_id("review-city")).to_have_count(0)
+    expect(page.get_by_test_id("review-city")).to_contain_text("Prishtinë")
     expect(page.get_by_test_id("review-special_requests")).to_have_count(0)
     page.get_by_test_id("checkout-complete").click()
     done = page.get_by_test_id("checkout-confirmation")
