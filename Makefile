@@ -197,6 +197,7 @@ bench: install-dev browser
 	$(BIN)/python bench/booking_race.py
 	$(BIN)/python bench/admin_bookings.py
 	$(BIN)/python bench/reports.py
+	$(BIN)/python bench/receipts.py
 	$(BIN)/python bench/faults.py
 
 # The owner's reports at 10,000 bookings (docs/payments.md 'Reports'): PostgreSQL when
