@@ -239,9 +239,6 @@ def update_transport_fees(*, session: Session, actor_id: object, values: dict[st
     """Save every municipality's transport fee (admins only): each value checked (TransportError
     `invalid` names each refused one), audited as a settings change, the other settings kept.
     The caller commits."""
-    from storefront.models import utcnow
-    from storefront.services import audit
-
     try:
         permissions.require_admin(session, actor_id, _AdminCheck)
     except _AdminCheck:
@@ -249,15 +246,4 @@ def update_transport_fees(*, session: Session, actor_id: object, values: dict[st
     clean, codes, messages = check_fees(values if isinstance(values, dict) else {})
     if codes:
         raise TransportError("invalid", fields=codes, messages=messages)
-    existing = session.get(BusinessSettings, 1)
-    row = existing or BusinessSettings(id=1)
-    with audit.changing(
-        session,
-        row,
-        actor_id=actor_id,
-        action="settings_update",
-        entity_type="settings",
-        new=existing is None,
-    ):
-        row.transport_fees = clean
-        row.updated_at = utcnow()
+    business.set_settings(session, actor_id, transport_fees=clean)

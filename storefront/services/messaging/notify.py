@@ -26,6 +26,7 @@ customer's. Their text is written in English and marked `_o()` (the `office` cat
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -690,13 +691,7 @@ def render_booking_paid(notification: Notification, session: Session) -> MailMes
     with i18n.using(booking.language):
         attachments = attach(session, booking)
         message = _booking_paid(notification, booking, items, _business(session))
-    return MailMessage(
-        to=message.to,
-        subject=message.subject,
-        text=message.text,
-        html=message.html,
-        attachments=attachments,
-    )
+    return dataclasses.replace(message, attachments=attachments)
 
 
 def _booking_paid(
