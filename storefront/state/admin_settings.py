@@ -4,6 +4,8 @@ page and the notifications show. An AdminState; the business service checks the 
 
 from __future__ import annotations
 
+import uuid
+
 import reflex as rx
 
 from storefront.i18n import N_o, _o
@@ -174,6 +176,8 @@ class AdminTransportState(AdminState):
 
     fees: dict[str, str] = {}
     not_served: list[str] = []
+    # New at each load: the card's fields are drawn again from `fees` and `not_served`.
+    form_key: str = ""
     field_errors: dict[str, str] = {}
     notice: str = ""
     error: str = ""
@@ -192,32 +196,24 @@ class AdminTransportState(AdminState):
             return
         self.not_served = [k for k, v in shown.items() if v == transport.NOT_SERVED]
         self.fees = {k: ("" if v == transport.NOT_SERVED else v) for k, v in shown.items()}
+        self.form_key = uuid.uuid4().hex
 
     @rx.event
-    def set_fee(self, key: str, value: str):
-        if key in self.fees:
-            self.fees[key] = str(value)[:32]
-            self.field_errors = {k: v for k, v in self.field_errors.items() if k != key}
-
-    @rx.event
-    def toggle_served(self, key: str):
-        """'not served online' on or off for one municipality."""
-        if key not in self.fees:
-            return
-        others = [k for k in self.not_served if k != key]
-        self.not_served = others if key in self.not_served else [*others, key]
-        self.field_errors = {k: v for k, v in self.field_errors.items() if k != key}
-
-    @rx.event
-    async def save(self, _form: dict | None = None):
+    async def save(self, form: dict | None = None):
+        """The card as the browser sent it: `fee-{key}` and, when ticked, `off-{key}`."""
         caller = await self._admin_id()
         if not caller:
             return
         self.notice = self.error = ""
+        form = form if isinstance(form, dict) else {}
         values = {
-            key: transport.NOT_SERVED if key in self.not_served else value
+            key: transport.NOT_SERVED
+            if form.get(f"off-{key}")
+            else str(form.get(f"fee-{key}", value))[:32]
             for key, value in self.fees.items()
         }
+        self.fees = {k: ("" if v == transport.NOT_SERVED else v) for k, v in values.items()}
+        self.not_served = [k for k, v in values.items() if v == transport.NOT_SERVED]
         try:
             await call_service(transport.update_transport_fees, actor_id=caller, values=values)
         except transport.TransportError as exc:

@@ -146,3 +146,85 @@ def test_a_guest_sees_the_transport_to_gjakove_from_cart_to_confirmation(
         _price(0),
     ):
         assert expected.replace("\u00a0", " ") in text, (expected, text)
+
+
+def _fees(session) -> dict:
+    return dict((session.get(BusinessSettings, 1) or BusinessSettings()).transport_fees or {})
+
+
+def test_the_owner_sets_the_fees_on_a_phone(phone, server):
+    """The Transport card of Settings at 390 px: a bad fee is refused beside its field and what
+    was typed stays; a fee and a 'not served online' are saved together."""
+    from tests.e2e.test_staff_day import _admin, _signed_in
+
+    _admin_id, token = _admin(server, language="en")
+    _signed_in(phone, server, token)
+    before = read(server, _fees)
+    phone.goto("/admin/settings")
+    card = phone.get_by_test_id("transport-setting")
+    fee = card.get_by_test_id("transport-gjakove")
+    expect(fee).to_be_enabled(timeout=15000)
+    fee.fill("12,5x")
+    card.get_by_test_id("transport-podujeve").fill("8")
+    card.get_by_test_id("transport-kacanik-not-served").check()
+    card.get_by_test_id("transport-save").click()
+    expect(card.get_by_text("Gjakova")).to_have_count(2)  # its label and its message
+    expect(fee).to_have_value("12,5x")
+    expect(card.get_by_test_id("transport-podujeve")).to_have_value("8")
+    assert read(server, _fees) == before  # nothing saved while one is refused
+    fee.fill("12.50")
+    card.get_by_test_id("transport-save").click()
+    expect(card.get_by_test_id("transport-setting-notice-notice")).to_be_visible(timeout=15000)
+    fees = read(server, _fees)
+    assert (fees["gjakove"], fees["podujeve"], fees["kacanik"]) == ("12.50", "8.00", None)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.reload()
+    expect(card.get_by_test_id("transport-gjakove")).to_have_value("12.50", timeout=15000)
+    expect(card.get_by_test_id("transport-kacanik-not-served")).to_be_checked()
+    phone.screenshot(path="/tmp/shots/transport_card_390.png", full_page=True)
+
+
+def _ask_a_deposit(session) -> None:
+    row = session.get(BusinessSettings, 1) or BusinessSettings(id=1)
+    row.transport_fees = {**(row.transport_fees or {}), "gjakove": str(FEE)}
+    row.deposit_percent, row.deposit_above = 30, Decimal("100")
+    session.add(row)
+    session.commit()
+
+
+def _no_deposit(session) -> None:
+    row = session.get(BusinessSettings, 1)
+    row.deposit_percent = 0
+    session.add(row)
+    session.commit()
+
+
+def test_a_deposit_is_said_before_the_guest_books(phone, server):
+    """With the owner's deposit rule, the cart and checkout say the deposit under the total,
+    and the confirmation when it is due."""
+    page = phone
+    read(server, _ask_a_deposit)
+    try:
+        page.goto("/services/bouncers")
+        page.get_by_test_id("bouncer-option").first.click()
+        page.get_by_test_id("product-add").click()
+        expect(page.get_by_test_id("cart-count")).to_have_text("1", timeout=CART_ANSWER)
+        page.goto("/cart")
+        page.get_by_test_id("cart-select-time").click()
+        picker = page.get_by_test_id("slot-picker")
+        picker.locator("#picker-duration").select_option("2")
+        # The first test's bouncer holds 10:00 of the same day.
+        calendar_day(page, _a_bookable_day()).click()
+        picker.get_by_test_id("picker-slot").filter(has_text="14:00").click()
+        page.get_by_test_id("cart-time-set").click()
+        page.get_by_test_id("cart-city").select_option("gjakove")
+        total = page.get_by_test_id("cart-total")
+        expect(page.get_by_test_id("cart-transport")).to_have_text(_price(FEE))
+        amount = Decimal(re.sub(r"[^\d,]", "", total.inner_text()).replace(",", "."))
+        deposit = _price((amount * Decimal("0.30")).quantize(Decimal("0.01")))
+        expect(page.get_by_test_id("cart-deposit")).to_contain_text(deposit)
+        page.get_by_test_id("cart-checkout").click()
+        expect(page.get_by_test_id("checkout-deposit")).to_contain_text(deposit)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        read(server, _no_deposit)

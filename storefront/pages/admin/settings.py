@@ -13,7 +13,7 @@ from storefront.components.admin_layout import (
     admin_frame,
     notices,
 )
-from storefront.components.ui import PRIMARY_BUTTON
+from storefront.components.ui import PRIMARY_BUTTON, kept_input
 from storefront.i18n import N_o, _o
 from storefront.pages import registry
 from storefront.state.admin_settings import (
@@ -208,36 +208,35 @@ def _backup_setting() -> rx.Component:
 
 
 def _fee_row(key: str, name: str) -> rx.Component:
-    """One municipality's fee, or 'not served online' (the fee's field is then off)."""
+    """One municipality's fee, or 'not served online'. Kept by the browser (components/ui.py:
+    what is typed stays typed) and read when the card is saved."""
     T = AdminTransportState
     field_id = f"transport-{key}"
-    off = T.not_served.contains(key)
     return rx.el.div(
         rx.el.label(name, html_for=field_id, class_name="text-sm font-medium sm:w-44"),
         rx.el.div(
-            rx.el.input(
+            kept_input(
                 id=field_id,
+                name=f"fee-{key}",
                 type="text",
                 input_mode="decimal",
-                value=T.fees.get(key, ""),
-                disabled=off,
+                default_value=T.fees.get(key, ""),
                 placeholder="0.00",
-                on_change=lambda v: T.set_fee(key, v),
                 aria_invalid=rx.cond(T.field_errors.contains(key), "true", "false"),
-                class_name=INPUT + " w-28 disabled:opacity-40",
+                class_name=INPUT.replace("w-full ", "") + " w-28",
                 data_testid=field_id,
             ),
             rx.el.span("€", class_name="ml-1 text-sm text-slate-500"),
             rx.el.label(
-                rx.el.input(
+                kept_input(
                     type="checkbox",
-                    checked=off,
-                    on_change=lambda _v: T.toggle_served(key),
+                    name=f"off-{key}",
+                    default_checked=T.not_served.contains(key),
                     class_name="mr-1",
                     data_testid=f"{field_id}-not-served",
                 ),
                 _o("not served online"),
-                class_name="ml-3 flex items-center text-xs",
+                class_name="ml-3 flex items-center text-xs whitespace-nowrap",
             ),
             class_name="flex items-center",
         ),
@@ -276,6 +275,7 @@ def _transport_setting() -> rx.Component:
             data_testid="transport-save",
         ),
         on_submit=T.save,
+        key=T.form_key,
         class_name=CARD + " mt-6 p-4 md:p-6",
         data_testid="transport-setting",
     )
