@@ -39,3 +39,17 @@ def transport_rows(owed: rx.Var, test_prefix: str) -> rx.Component:
             ),
         ),
     )
+
+
+def deposit_note(owed: rx.Var, test_prefix: str) -> rx.Component:
+    """Under the total, when the owner's rule asks this booking a deposit (transport.owed)."""
+    return rx.cond(
+        owed["deposit"],  # "" and not yet known (undefined) are both false
+        rx.el.p(
+            _("A deposit of {amount} is asked by bank transfer before the event.").format(
+                amount=owed["deposit"]
+            ),
+            class_name="mt-2 text-sm text-slate-700",
+            data_testid=f"{test_prefix}-deposit",
+        ),
+    )

@@ -5,7 +5,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
-from storefront.components.municipality import municipality_options, transport_rows
+from storefront.components.municipality import deposit_note, municipality_options, transport_rows
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import (
@@ -209,6 +209,7 @@ def _summary() -> rx.Component:
             ),
             class_name="mt-4 space-y-2 text-sm",
         ),
+        deposit_note(BookServiceState.owed, "book"),
         rx.cond(
             BookServiceState.error != "",
             rx.el.p(

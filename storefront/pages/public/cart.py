@@ -6,7 +6,7 @@ import reflex as rx
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
 from storefront.components.modal import return_focus
-from storefront.components.municipality import municipality_options, transport_rows
+from storefront.components.municipality import deposit_note, municipality_options, transport_rows
 from storefront.components.photo import img
 from storefront.components.slot_picker import slot_picker
 from storefront.components.ui import PRIMARY_BUTTON, SECONDARY_BUTTON, page_title
@@ -216,6 +216,7 @@ def _summary() -> rx.Component:
             rx.el.span(CartState.total_label, data_testid="cart-total"),
             class_name="mt-4 pt-4 border-t flex justify-between font-bold text-lg",
         ),
+        deposit_note(CartState.owed, "cart"),
         rx.el.button(
             _("Proceed to Checkout"),
             type="button",

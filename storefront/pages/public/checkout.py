@@ -4,7 +4,7 @@ import reflex as rx
 
 from storefront import i18n, routes
 from storefront.components.layout import page_layout
-from storefront.components.municipality import municipality_options, transport_rows
+from storefront.components.municipality import deposit_note, municipality_options, transport_rows
 from storefront.components.ui import (
     NOT_READY,
     PRIMARY_BUTTON,
@@ -378,6 +378,7 @@ def _summary() -> rx.Component:
             ),
             class_name="mt-4 pt-4 border-t space-y-2",
         ),
+        deposit_note(CheckoutState.owed, "checkout"),
         class_name="rounded-2xl border border-slate-100 shadow-lg p-5 sm:p-6 bg-white h-fit min-w-0",
     )
 
