@@ -82,6 +82,16 @@ class Booking(SQLModel, table=True):
     # write path sets `updated_at`), so a calendar that imported an earlier file takes the new
     # one as its update (services/messaging/ics.py).
     calendar_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Proof of delivery (issue 37): when the crew marked it 'Set up', who marked it (the audit
+    # log has the account), the name of who received it at the venue and the photo taken (a
+    # stored upload's path, kind 'delivery').
+    set_up_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    set_up_by_name: str = Field(default="", max_length=255, sa_column_kwargs={"server_default": ""})
+    received_by: str = Field(default="", max_length=120, sa_column_kwargs={"server_default": ""})
+    set_up_photo: str | None = Field(default=None, max_length=255)
+    # A rainy day (issue 37): when the customer was offered a move or a cancellation because of
+    # the weather (None: never); the day sheet marks the job until it is moved or cancelled.
+    weather_offered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 def booking_reference(booking_id: uuid.UUID) -> str:

@@ -159,6 +159,15 @@ class BusinessSettings(SQLModel, table=True):
     transport_fees: dict[str, Any] = Field(
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
+    # Crews and vans (issue 37): the depot's municipality (where the vans leave from) and the
+    # driving minutes between municipalities ({"prishtine|gjakove": 75}, the two keys sorted):
+    # what a run's leave and return times add to the setup lead.
+    depot_municipality: str = Field(
+        default="prishtine", max_length=32, sa_column_kwargs={"server_default": "prishtine"}
+    )
+    travel_minutes: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 

@@ -11,7 +11,7 @@ from sqlmodel import Field, SQLModel
 
 from storefront.models.base import UTCDateTime, utcnow
 
-UPLOAD_KINDS = ("service", "banner", "avatar")
+UPLOAD_KINDS = ("service", "banner", "avatar", "delivery")
 
 
 class StoredUpload(SQLModel, table=True):
@@ -20,7 +20,9 @@ class StoredUpload(SQLModel, table=True):
 
     __tablename__ = "stored_files"
     __table_args__ = (
-        CheckConstraint("kind IN ('service', 'banner', 'avatar')", name="ck_stored_files_kind"),
+        CheckConstraint(
+            "kind IN ('service', 'banner', 'avatar', 'delivery')", name="ck_stored_files_kind"
+        ),
         CheckConstraint("bytes >= 0", name="ck_stored_files_bytes"),
         Index("ix_stored_files_owner_id", "owner_id"),
         Index("ix_stored_files_referenced_created", "referenced", "created_at"),
