@@ -14,7 +14,6 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from urllib.parse import quote
 
 from sqlmodel import Session, col, select
 
@@ -25,7 +24,6 @@ from storefront.models import (
     BookingNote,
     BusinessSettings,
     Service,
-    kinds,
     utcnow,
 )
 from storefront.services import audit, dates, fields, permissions
@@ -33,13 +31,12 @@ from storefront.services.booking.admin import AdminBookingError, service_days, s
 from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging.notify import customer_name, with_plus
 from storefront.services.money import format_price
+from storefront.services.operations.runs import comes_back, maps_link, setup_lead
 from storefront.services.payments import cash, ledger
 
 # The statuses a sheet shows (a cancelled booking is off it).
 SHOWN_STATUSES = ("pending", "confirmed", "on_the_way", "completed")
 NOTE_MAX = fields.max_length(BookingNote, "text")
-# When a service is gone from the catalogue, the crew still leaves this long before.
-DEFAULT_LEAD_MINUTES = 60
 
 
 @dataclass(frozen=True)
@@ -111,43 +108,6 @@ def _day(value: object, now: datetime | None) -> date:
     return picked
 
 
-def maps_link(address: str) -> str:
-    """A link that opens `address` in the phone's maps app (Google's universal address opens
-    the app on Android and iOS, a map in a browser)."""
-    return "https://www.google.com/maps/search/?api=1&query=" + quote(address) if address else ""
-
-
-def _lead(service: Service | None) -> timedelta:
-    if service is None:
-        return timedelta(minutes=DEFAULT_LEAD_MINUTES)
-    minutes = service.setup_lead_minutes
-    if minutes is None:
-        minutes = kinds.kind(service.kind).setup_lead_minutes
-    return timedelta(minutes=minutes)
-
-
-# Packages that are a visit of people (a mascot, a mascot with activities): nothing is set up
-# at the venue, so nothing is collected after it.
-VISIT_PACKAGES = ("mascot", "mascot-activities")
-
-
-def comes_back(service: Service | None) -> bool:
-    """Whether what a booked service brings to the venue is collected after the event (the
-    sheet's and the digest's pickup): its kind says (`Kind.comes_back`: a mascot's actor comes
-    home alone, tables and bouncers are collected), and a package its type (a mascot package is
-    a visit, a bouncer package is set up). A service gone from the catalogue is collected: the
-    crew looks rather than leave something behind. The one place this is decided."""
-    if service is None:
-        return True
-    if not kinds.kind(service.kind).comes_back:
-        return False
-    if service.kind == "package":
-        return getattr(kinds.read_details(service.kind, service.meta), "type", "") not in (
-            VISIT_PACKAGES
-        )
-    return True
-
-
 def day_sheet(
     *, session: Session, actor_id: object, day: object = None, now: datetime | None = None
 ) -> DaySheet:
@@ -204,7 +164,7 @@ def _sheet(
         .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
     ).all()
     items = [item for item, _service in rows]
-    leave_at = min(item.start_datetime - _lead(service) for item, service in rows)
+    leave_at = min(item.start_datetime - setup_lead(service) for item, service in rows)
     back = [(item, service) for item, service in rows if comes_back(service)]
     pickup_at = max((item.end_datetime for item, _service in back), default=None)
     venue = ", ".join(p for p in (booking.venue_address, booking.city) if p)
