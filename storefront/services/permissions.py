@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import uuid
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from storefront.models import BusinessSettings, TwoFactor, User
+from storefront.models import BusinessSettings, TwoFactor, User, VanJob, VanJobCrew
 from storefront.services.errors import ServiceError
 
 
@@ -53,6 +53,33 @@ def require_staff(session: Session, actor_id: object, error: type[ServiceError])
     return actor
 
 
+def require_crew(
+    session: Session, actor_id: object, booking_id: object, error: type[ServiceError]
+) -> User:
+    """The calling admin, or the member of staff who may act on a booking's job on the day
+    (its status, notes, what was collected, its set-up): once a van run of the booking is
+    assigned (issue 37, services/operations/vans.py), only the crews of its runs; before, any
+    member of staff. `error` with the codes of `require_staff`, or `not_allowed` when the job is
+    another van's."""
+    actor = require_staff(session, actor_id, error)
+    if actor.role == "admin":
+        return actor
+    try:
+        target = uuid.UUID(str(booking_id))
+    except (TypeError, ValueError):
+        return actor  # the caller says the booking is not found
+    crews = session.exec(
+        select(VanJobCrew.user_id)
+        .join(VanJob, col(VanJob.id) == VanJobCrew.job_id)
+        .where(VanJob.booking_id == target)
+    ).all()
+    assigned = session.exec(select(VanJob.id).where(VanJob.booking_id == target)).first()
+    if assigned is not None and actor.id not in set(crews):
+        raise error("not_allowed", ANOTHER_VAN)
+    return actor
+
+
+ANOTHER_VAN = "This job is another van's"
 TWO_FACTOR_REQUIRED = "Set up two-factor sign-in (Account, Security) to use the admin screens"
 # The codes require_admin raises, in every error type it is given (each declares them).
 ADMIN_CHECK_CODES = {

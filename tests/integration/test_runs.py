@@ -169,3 +169,34 @@ def test_the_travel_card_checks_every_value_and_keeps_other_drives(session):
     with pytest.raises(TravelError) as refused:
         travel.update_travel(session=session, actor_id=str(staff.id), values={"depot": "peje"})
     assert refused.value.code == "not_allowed"
+
+
+def test_once_a_run_is_assigned_only_its_crew_and_admins_may_act_on_the_job(session):
+    from storefront.services import permissions
+    from storefront.services.booking.admin import AdminBookingError
+
+    castle = _kind(session, make_service(session, title="Castle", units=2), "service")
+    job = _place(session, [line(castle, str(DAY), "10:00", hours=2)], city="Prishtina")
+    driver, other = (
+        User(email=f"{n}-{uuid.uuid4().hex[:6]}@example.com", role="staff") for n in "ab"
+    )
+    customer = User(email=f"c-{uuid.uuid4().hex[:6]}@example.com", role="user")
+    van = Van(name=f"Van {uuid.uuid4().hex[:4]}")
+    session.add_all([driver, other, customer, van])
+    session.commit()
+
+    def may(user) -> bool:
+        try:
+            permissions.require_crew(session, str(user), job.id, AdminBookingError)
+        except AdminBookingError:
+            return False
+        return True
+
+    # Before any van is given the job, every member of staff may act on it.
+    assert may(driver.id) and may(other.id) and not may(customer.id)
+    run = VanJob(booking_id=uuid.UUID(job.id), leg="pickup", day=DAY, van_id=van.id)
+    session.add(run)
+    session.flush()
+    session.add(VanJobCrew(job_id=run.id, user_id=driver.id))
+    session.commit()
+    assert may(driver.id) and not may(other.id) and may(_admin(session))
