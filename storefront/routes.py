@@ -270,6 +270,8 @@ ADMIN_DAY_OF = page("/admin/day/[day]", N_o("Day Sheet"), access="admin")
 # one day's (YYYY-MM-DD).
 ADMIN_CASH = page("/admin/cash", N_o("Day's Cash"), access="admin")
 ADMIN_CASH_OF = page("/admin/cash/[day]", N_o("Day's Cash"), access="admin")
+# A rainy day (issue 37): offer the customers of a day's inflatables a move or a cancellation.
+ADMIN_RAINY_DAY = page("/admin/rainy-day", N_o("Rainy Day"), access="admin")
 # The back-office screens open to staff as well as admins (services/permissions.py).
 STAFF_PAGES = (ADMIN_DAY, ADMIN_CALENDAR)
 

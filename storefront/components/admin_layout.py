@@ -33,7 +33,7 @@ STAFF_SECTIONS = [
     ("calendar", N_o("Calendar"), routes.ADMIN_CALENDAR, "calendar-days"),
 ]
 # A section's link is marked on the screens below it too (the calendar is the bookings').
-ALSO_MARKS = {"bookings": ("calendar",)}
+ALSO_MARKS = {"bookings": ("calendar",), "day": ("rainy",)}
 # Shown through access_denied(), which translates them (pass these, not their translation).
 VIEW_DENIED = N_o("You must be an admin to view this page.")
 ACCESS_DENIED = N_o("You must be an admin to access this page.")

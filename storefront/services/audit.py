@@ -221,6 +221,7 @@ ACTION_LABELS = {
     "booking_note": N_o("Note added to a booking"),
     "booking_cancelled_by_customer": N_o("Booking cancelled by the customer"),
     "booking_moved_by_customer": N_o("Booking moved by the customer"),
+    "booking_weather_offer": N_o("Move offered for the weather"),
     "payment_record": N_o("Payment recorded"),
     "payment_reverse": N_o("Payment reversed"),
     "cash_handover": N_o("Cash handed over"),
@@ -332,6 +333,17 @@ FIELD_LABELS = {
     "deposit_percent": N_o("Deposit (%)"),
     "deposit_above": N_o("Deposit asked above"),
     "transport_fees": N_o("Transport by municipality"),
+    # crews and vans (issue 37): the settings' driving times, the proof of delivery, the
+    # weather's offer
+    "depot_municipality": N_o("Depot"),
+    "travel_minutes": N_o("Driving times"),
+    "set_up_at": N_o("Set up at"),
+    "set_up_by_name": N_o("Set up by"),
+    "received_by": N_o("Received by at the venue"),
+    "set_up_photo": N_o("Set-up photo"),
+    "weather_offered_at": N_o("Move offered for the weather"),
+    "categories": N_o("Kinds of service"),
+    "services": N_o("Services"),
     # availability and blocked dates (their forms)
     "day_of_week": N_o("Day"),
     "start_time": N_o("Start Time"),

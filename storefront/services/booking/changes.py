@@ -109,9 +109,12 @@ def can_change(
     booking: Booking, first: datetime | None, *, now: datetime, settings: BusinessSettings
 ) -> bool:
     """The one rule: a pending or confirmed booking whose earliest service (`first`) starts
-    more than the cutoff from `now`."""
+    more than the cutoff from `now`; one offered a move because of the weather
+    (services/operations/weather.py) until it starts."""
     if booking.status not in CHANGEABLE_STATUSES or first is None:
         return False
+    if booking.weather_offered_at is not None:
+        return first > now
     return first - now > cutoff(settings)
 
 
@@ -295,6 +298,8 @@ def move_own(
             item.updated_at = now
             session.add(item)
         booking.status, booking.updated_at = status, now
+        # A move answers the weather's offer: the new day is an ordinary one.
+        booking.weather_offered_at = None
         session.add(booking)
         session.flush()
         audit.record(

@@ -15,6 +15,9 @@ Topics and their payloads:
   that it had been confirmed and waits to be confirmed again.
 - booking_paid (email): {"booking_id"}; 'Paid in full, thank you', with the receipt PDF
   (services/payments/receipts.py queues it and draws the PDF: `ATTACHMENTS`).
+- booking_weather (email): {"booking_id", "day"}; the weather on `day` (YYYY-MM-DD): a move or a
+  cancellation offered (services/operations/weather.py); stale once the booking is cancelled
+  or no longer has a line that day.
 - mail (email): {"subject", "text", optional "html"}; any other mail (password reset).
 
 The mail cap (MAIL_CAP_PER_RECIPIENT, services/messaging/outbox.py) counts and holds back only
@@ -33,7 +36,7 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -68,6 +71,7 @@ TOPIC_CHANNELS = {
     "staff_digest": "whatsapp",
     "staff_digest_mail": "email",
     "booking_paid": "email",
+    "booking_weather": "email",
     "mail": "email",
 }
 # What a mail attaches that a domain above messaging draws (the domain order forbids importing
@@ -596,6 +600,56 @@ def _booking_change(
     return _with_calendar(notification, booking, items, business, subject, text, html)
 
 
+# --- a rainy day (services/operations/weather.py queues it) ---------------------------------------
+
+
+def render_booking_weather(notification: Notification, session: Session) -> MailMessage:
+    """The weather on the booking's day: a move or a cancellation offered, in the booking's
+    language. Checked again now: a booking cancelled or moved off that day gets nothing."""
+    booking, items = _booking(notification, session)
+    items = [item for item in items if item.status != "cancelled"]
+    try:
+        day = date.fromisoformat(str(notification.payload.get("day") or ""))
+    except ValueError as exc:
+        raise NotifyError("bad_payload", "A weather mail needs its day") from exc
+    zone = dates.business_zone()
+    if booking.status not in REMINDED_STATUSES or not any(
+        item.start_datetime.astimezone(zone).date() == day for item in items
+    ):
+        raise NotifyError("stale", f"Booking {booking.reference} was cancelled or moved")
+    with i18n.using(booking.language):
+        return _booking_weather(notification, booking, items, day, _business(session))
+
+
+def _booking_weather(
+    notification: Notification,
+    booking: Booking,
+    items: list[BookingItem],
+    day: date,
+    business: BusinessSettings,
+) -> MailMessage:
+    shown_day = day.strftime(dates.DATE_FORMAT)
+    subject = _o("Booking {reference}: the weather on {day}").format(
+        reference=booking.reference, day=shown_day
+    )
+    text, html = mail_templates.render(
+        "booking_weather",
+        booking.language,
+        subject=subject,
+        business=business,
+        greeting=_greeting(booking),
+        news=_o(
+            "The forecast for {day} is rain or strong wind, and inflatables cannot be set up "
+            "safely in it. We are sorry: you may move your booking to another day, or cancel it "
+            "at no cost."
+        ).format(day=shown_day),
+        choose=_o("Nothing changes until you choose. Move or cancel it on your booking's page:"),
+        move_button=_o("Move or cancel"),
+        **_booking_words(booking, items),
+    )
+    return MailMessage(to=notification.recipient, subject=subject, text=text, html=html)
+
+
 # --- reminders (services/operations/reminders.py queues them) ---------------------------------------------
 
 # The statuses a reminder still goes to when it is sent.
@@ -729,6 +783,7 @@ RENDERERS: dict[str, Callable[[Notification, Session], Message]] = {
     "staff_digest": render_staff_digest,
     "staff_digest_mail": render_staff_digest_mail,
     "booking_paid": render_booking_paid,
+    "booking_weather": render_booking_weather,
     "mail": render_mail,
 }
 
