@@ -19,7 +19,7 @@ from storefront.state.errors import log_failure
 
 LOAD_FAILED = N_o("Failed to load the bookings. Please try again.")
 OFFER_FAILED = N_o("Failed to send the offers. Please try again.")
-OFFERED = N_o("Offered a move or a cancellation to {count} customers: {references}.")
+OFFERED = N_o("Offered a move or a cancellation to the customers of: {references}.")
 NONE_LEFT = N_o("Every affected customer has already been offered a move.")
 # What the service's refusals say on this screen.
 REFUSALS = {
@@ -147,7 +147,7 @@ class AdminWeatherState(AdminState):
             self.busy = False
             return
         self.notice = (
-            _o(OFFERED).format(count=len(offered), references=", ".join(offered))
+            _o(OFFERED).format(references=", ".join(offered))
             if offered
             else _o(NONE_LEFT)
         )

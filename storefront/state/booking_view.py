@@ -166,6 +166,7 @@ class BookingViewState(rx.State):
             "transport": view.transport_label,
             "municipality": view.municipality,
             "due": view.due,
+            "weather": view.weather,
             "name": view.contact_name,
             "email": view.contact_email,
             "phone": view.contact_phone,

@@ -154,6 +154,17 @@ def _found() -> rx.Component:
             _row(_("Special requests"), "requests"),
             class_name="mt-6 grid gap-3 sm:grid-cols-2",
         ),
+        # The weather's offer (issue 37): move or cancel below, past the usual cutoff.
+        rx.cond(
+            BookingViewState.booking["weather"] != "",
+            rx.el.p(
+                rx.icon("cloud-rain", size=18, class_name="inline mr-2 -mt-1"),
+                BookingViewState.booking["weather"],
+                class_name="mt-6 rounded-xl border border-sky-200 bg-sky-50 p-4 text-sky-900",
+                role="status",
+                data_testid="confirmation-weather",
+            ),
+        ),
         success_box(BookingViewState.change_notice, "change-notice"),
         _change(),
         # A cancelled or completed booking has nothing left to pay or to put in a calendar.

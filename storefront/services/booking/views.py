@@ -108,6 +108,8 @@ class BookingView:
     municipality: str = ""
     deposit_label: str = ""
     due: str = ""
+    # The weather's offer (issue 37): said while the booking waits for the customer's choice.
+    weather: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,8 +176,25 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         balance=money.balance,
         balance_label=format_price(money.balance, booking.currency),
         money_state=money.state,
+        weather=_weather_words(booking, items),
         **_owed_words(booking, items),
     )
+
+
+WEATHER_OFFER = N_(
+    "The forecast for {day} is rain or strong wind, and inflatables cannot be set up safely in "
+    "it. You may move this booking to another day or cancel it at no cost; nothing changes "
+    "until you choose."
+)
+
+
+def _weather_words(booking: Booking, items: list[BookingItem]) -> str:
+    """The weather's offer while it waits (services/operations/weather.py), in the language of
+    the moment; '' when none was made or the booking is no longer open."""
+    if booking.weather_offered_at is None or booking.status not in ("pending", "confirmed"):
+        return ""
+    start = min((i.start_datetime for i in items if i.status != "cancelled"), default=None)
+    return _(WEATHER_OFFER).format(day=dates.local_date(start)) if start else ""
 
 
 def _owed_words(booking: Booking, items: list[BookingItem]) -> dict[str, str]:
