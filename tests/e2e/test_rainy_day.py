@@ -136,3 +136,51 @@ def test_only_an_admin_may_open_the_rainy_day(phone, server):
     _signed_in(phone, server, token)
     phone.goto("/admin/rainy-day")
     expect(phone.get_by_test_id("rainy-day")).to_have_count(0)
+
+
+def test_forged_rainy_day_events_offer_nothing_but_for_an_admin(server):
+    """Every handler of the screen, sent over the real websocket by a guest, a member of staff
+    and a customer, with the day and the bouncers in its form: nothing is offered, no reference
+    reaches them; an admin's offer is made."""
+    from storefront.services.accounts import auth
+    from storefront.state.admin_weather import AdminWeatherState as S
+    from tests.e2e.socket_client import Tab, run
+
+    day = dates.today() + timedelta(days=75)
+    booking_id, reference = _booked(server, day, "bouncers", "forged-rain@example.com")
+    form = {"form_data": {"day": dates.display_day(day), "category-bouncers": "on"}}
+
+    def token(role: str) -> str:
+        engine = make_engine(server.database_url)
+        with Session(engine) as session:
+            user = User(email=f"{role}-{uuid.uuid4().hex[:8]}@example.com", role=role)
+            session.add(user)
+            session.flush()
+            made = auth.create_session(session=session, user_id=user.id, remember=False)
+            session.commit()
+        engine.dispose()
+        return made
+
+    seen: dict[str, str] = {}
+    offered: dict[str, bool] = {}
+
+    async def scenario():
+        for who, cookie in (
+            ("guest", None),
+            ("staff", token("staff")),
+            ("user", token("user")),
+            ("admin", token("admin")),
+        ):
+            async with Tab(server.url, cookie) as tab:
+                await tab.send(S.load, "/admin/rainy-day")
+                await tab.send(S.look_up, "/admin/rainy-day", **form)
+                await tab.send(S.ask, "/admin/rainy-day")
+                await tab.send(S.offer, "/admin/rainy-day")
+                seen[who] = "\n".join(tab.received)
+            offered[who] = _stored(server, booking_id)[1]
+
+    run(scenario())
+    for who in ("guest", "staff", "user"):
+        assert reference not in seen[who], who
+        assert not offered[who], who
+    assert reference in seen["admin"] and offered["admin"]
