@@ -254,9 +254,14 @@ class Settings(BaseSettings):
     @model_validator(mode="before")
     @classmethod
     def _production_stores_in_the_bucket(cls, data: object) -> object:
+        """Without STORAGE_BACKEND, images go to the bucket in production and whenever a
+        bucket is named (S3_BUCKET): every command run with the several-hosts settings (`make
+        seed` in the same shell too) stores where the hosts share them (issue 38)."""
         if isinstance(data, dict):
-            keys = {str(k).lower() for k in data}
-            if "storage_backend" not in keys and str(data.get("environment", "")).lower() == "prod":
+            values = {str(k).lower(): v for k, v in data.items()}
+            named = str(values.get("s3_bucket") or "").strip() != ""
+            prod = str(values.get("environment", "")).lower() == "prod"
+            if "storage_backend" not in values and (prod or named):
                 data = {**data, "storage_backend": "s3"}
         return data
 

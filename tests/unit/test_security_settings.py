@@ -115,3 +115,17 @@ def test_production_settings_store_images_in_the_bucket_unless_told_otherwise():
     assert Settings(_env_file=None, **prod).storage_backend == "s3"
     assert Settings(_env_file=None, **prod, storage_backend="local").storage_backend == "local"
     assert Settings(_env_file=None).storage_backend == "local"
+
+
+def test_a_named_bucket_stores_images_in_it_in_any_environment(monkeypatch):
+    """The several-hosts recipe exports S3_BUCKET but not ENVIRONMENT: `make seed` in the same
+    shell must store the demo images in the bucket the hosts share, not on one host's disk."""
+    from storefront.settings import Settings
+
+    monkeypatch.setenv("S3_BUCKET", "images")
+    assert Settings(_env_file=None).storage_backend == "s3"
+    monkeypatch.setenv("STORAGE_BACKEND", "local")
+    assert Settings(_env_file=None).storage_backend == "local"
+    monkeypatch.delenv("STORAGE_BACKEND")
+    monkeypatch.setenv("S3_BUCKET", " ")
+    assert Settings(_env_file=None).storage_backend == "local"
