@@ -270,6 +270,11 @@ ADMIN_DAY_OF = page("/admin/day/[day]", N_o("Day Sheet"), access="admin")
 # one day's (YYYY-MM-DD).
 ADMIN_CASH = page("/admin/cash", N_o("Day's Cash"), access="admin")
 ADMIN_CASH_OF = page("/admin/cash/[day]", N_o("Day's Cash"), access="admin")
+# Vans and crews (issue 37): the vans, and the day's plan of which van and crew take each run;
+# today's, and one day's (YYYY-MM-DD).
+ADMIN_VANS = page("/admin/vans", N_o("Vans"), access="admin")
+ADMIN_VANS_PLAN = page("/admin/vans/plan", N_o("Day's Plan"), access="admin")
+ADMIN_VANS_PLAN_OF = page("/admin/vans/plan/[day]", N_o("Day's Plan"), access="admin")
 # The back-office screens open to staff as well as admins (services/permissions.py).
 STAFF_PAGES = (ADMIN_DAY, ADMIN_CALENDAR)
 

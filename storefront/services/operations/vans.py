@@ -100,23 +100,24 @@ def save_van(
         if van is None:
             raise VanError("not_found")
     values = values if isinstance(values, dict) else {}
+    labels = {key: _o(label) for key, label in VAN_LABELS.items()}
     checked = fields.check(
         {
             "name": fields.rule(
                 "line",
                 values.get("name"),
-                _o(VAN_LABELS["name"]),
+                labels["name"],
                 fields.max_length(Van, "name"),
                 required=True,
             ),
             "plate": fields.rule(
                 "line",
                 values.get("plate"),
-                _o(VAN_LABELS["plate"]),
+                labels["plate"],
                 fields.max_length(Van, "plate"),
             ),
             "note": fields.rule(
-                "text", values.get("note"), _o(VAN_LABELS["note"]), fields.max_length(Van, "note")
+                "text", values.get("note"), labels["note"], fields.max_length(Van, "note")
             ),
         }
     )
