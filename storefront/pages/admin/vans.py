@@ -295,7 +295,7 @@ def admin_van_plan_page() -> rx.Component:
                     P.clash_count > 0,
                     rx.el.p(
                         _o(
-                            "{count} clashes: a van or a member of staff on two runs at once."
+                            "Clashes: {count}. A van or a member of staff is on two runs at once."
                         ).format(count=P.clash_count),
                         class_name="mt-4 font-semibold text-red-700",
                         data_testid="plan-clash-count",
