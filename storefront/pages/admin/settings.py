@@ -297,7 +297,10 @@ def _minutes_row(key: str, name: str) -> rx.Component:
                 type="text",
                 input_mode="numeric",
                 default_value=T.minutes.get(key, ""),
-                placeholder=str(travel.DEFAULT_MINUTES),
+                # Empty: the default drive, or the drive within the depot's own municipality.
+                placeholder=rx.cond(
+                    T.depot == key, str(travel.LOCAL_MINUTES), str(travel.DEFAULT_MINUTES)
+                ),
                 aria_invalid=rx.cond(T.field_errors.contains(key), "true", "false"),
                 class_name=INPUT.replace("w-full ", "") + " w-24",
                 data_testid=field_id,
