@@ -272,6 +272,11 @@ ADMIN_CASH = page("/admin/cash", N_o("Day's Cash"), access="admin")
 ADMIN_CASH_OF = page("/admin/cash/[day]", N_o("Day's Cash"), access="admin")
 # A rainy day (issue 37): offer the customers of a day's inflatables a move or a cancellation.
 ADMIN_RAINY_DAY = page("/admin/rainy-day", N_o("Rainy Day"), access="admin")
+# Vans and crews (issue 37): the vans, and the day's plan of which van and crew take each run;
+# today's, and one day's (YYYY-MM-DD).
+ADMIN_VANS = page("/admin/vans", N_o("Vans"), access="admin")
+ADMIN_VANS_PLAN = page("/admin/vans/plan", N_o("Day's Plan"), access="admin")
+ADMIN_VANS_PLAN_OF = page("/admin/vans/plan/[day]", N_o("Day's Plan"), access="admin")
 # The back-office screens open to staff as well as admins (services/permissions.py).
 STAFF_PAGES = (ADMIN_DAY, ADMIN_CALENDAR)
 

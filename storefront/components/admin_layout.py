@@ -22,6 +22,7 @@ SECTIONS = [
     ("bookings", N_o("Bookings"), routes.ADMIN_BOOKINGS, "calendar-check"),
     ("day", N_o("Day Sheet"), routes.ADMIN_DAY, "clipboard-list"),
     ("cash", N_o("Day's Cash"), routes.ADMIN_CASH, "wallet"),
+    ("vans", N_o("Vans"), routes.ADMIN_VANS_PLAN, "truck"),
     ("reports", N_o("Reports"), routes.ADMIN_REPORTS, "chart-column"),
     ("banners", N_o("Banners"), routes.ADMIN_BANNERS, "images"),
     ("settings", N_o("Settings"), routes.ADMIN_SETTINGS, "settings"),

@@ -18,7 +18,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from storefront import i18n
 from storefront.i18n import N_o, _o, _s
-from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, kinds
+from storefront.models import AuditLog, Banner, BannerItem, Booking, Service, User, Van, kinds
 from storefront.models.contact_fields import CONTACT_FIELDS
 from storefront.services import dates, money, paging, permissions
 from storefront.services.errors import ServiceError
@@ -225,6 +225,10 @@ ACTION_LABELS = {
     "payment_record": N_o("Payment recorded"),
     "payment_reverse": N_o("Payment reversed"),
     "cash_handover": N_o("Cash handed over"),
+    "van_create": N_o("Van added"),
+    "van_update": N_o("Van changed"),
+    "van_assign": N_o("Run given to a van"),
+    "van_unassign": N_o("Run taken off its van"),
     "receipt_issue": N_o("Receipt issued"),
     "receipt_reissue": N_o("Receipt issued again (same number)"),
     # users and sign-in
@@ -263,6 +267,13 @@ SWITCH_ACTIONS = {
 # the service form, the booking edit, the availability and blocked dates forms, the settings.
 # Every column of a table the log records is named here or hidden (test_audit_words.py).
 FIELD_LABELS = {
+    # vans and their runs (services/operations/vans.py)
+    "van": N_o("Van"),
+    "crew": N_o("Crew"),
+    "plate": N_o("Plate"),
+    "leg": N_o("Run"),
+    "depot_municipality": N_o("Depot's municipality"),
+    "travel_minutes": N_o("Driving times"),
     # services and their capacity (the service form)
     "title": N_o("Title"),
     "slug": N_o("Slug"),
@@ -335,8 +346,6 @@ FIELD_LABELS = {
     "transport_fees": N_o("Transport by municipality"),
     # crews and vans (issue 37): the settings' driving times, the proof of delivery, the
     # weather's offer
-    "depot_municipality": N_o("Depot"),
-    "travel_minutes": N_o("Driving times"),
     "set_up_at": N_o("Set up at"),
     "set_up_by_name": N_o("Set up by"),
     "received_by": N_o("Received by at the venue"),
@@ -417,6 +426,7 @@ ENTITY_LABELS = {
     "service_availability": N_o("Availability"),
     "blocked_date": N_o("Blocked dates"),
     "storage": N_o("Storage"),
+    "van": N_o("Van"),
 }
 EMPTY = N_o("(empty)")
 # A text kept in another language beside the default one (a service's or the settings'
@@ -641,6 +651,7 @@ NAME_FIELDS = {
     "user": (User, "email"),
     "banner": (Banner, "name"),
     "banner_item": (BannerItem, "title"),
+    "van": (Van, "name"),
 }
 
 

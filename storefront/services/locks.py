@@ -54,6 +54,7 @@ class Space(IntEnum):
     RECEIPTS = 6  # the receipt numbers of one year (services/payments/receipts.py)
     BOOKING_MONEY = 7  # the payments of one booking (services/payments/ledger.py)
     CASH = 8  # the cash one member of staff hands over (services/payments/cash.py)
+    VAN_JOB = 9  # the van and crew of one booking's runs (services/operations/vans.py)
 
 
 class Key(NamedTuple):
@@ -90,6 +91,12 @@ def cash(staff_id: uuid.UUID) -> Key:
 def booking_money(booking_id: uuid.UUID) -> Key:
     """The key of one booking's payments: a payment is checked against the balance under it."""
     return Key(Space.BOOKING_MONEY, _number(booking_id.bytes))
+
+
+def van_job(booking_id: uuid.UUID) -> Key:
+    """The key of one booking's runs: a van and crew are given to its delivery or pickup
+    under it, so two admins assigning at once end with one assignment."""
+    return Key(Space.VAN_JOB, _number(booking_id.bytes))
 
 
 def begin_write(session: Session) -> None:

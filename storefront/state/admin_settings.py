@@ -12,7 +12,7 @@ from storefront.i18n import N_o, _o
 from storefront.services import business
 from storefront.services.accounts import two_factor
 from storefront.services.booking import transport
-from storefront.services.operations import backup
+from storefront.services.operations import backup, travel
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.business import BusinessState
@@ -228,3 +228,67 @@ class AdminTransportState(AdminState):
             self.error = _o(TRANSPORT_FAILED)
             return
         self.field_errors, self.notice = {}, _o(TRANSPORT_SAVED)
+
+
+TRAVEL_SAVED = N_o("Driving times saved")
+TRAVEL_FAILED = N_o("Failed to save the driving times")
+
+
+class AdminTravelState(AdminState):
+    """The Travel card: the depot's municipality and the minutes from it to each municipality
+    (services/operations/travel.py checks the admin and every value again)."""
+
+    depot: str = ""
+    minutes: dict[str, str] = {}
+    # New at each load: the card's fields are drawn again from `depot` and `minutes`.
+    form_key: str = ""
+    field_errors: dict[str, str] = {}
+    notice: str = ""
+    error: str = ""
+
+    @rx.event
+    async def load(self):
+        self.notice = self.error = ""
+        self.field_errors = {}
+        if not await self._admin_id():
+            return
+        try:
+            shown = await call_service(travel.editable_travel)
+        except Exception as exc:
+            log_failure("AdminTravelState.load", exc)
+            self.error = _o(LOAD_FAILED)
+            return
+        self.depot = shown.pop("depot", "")
+        self.minutes = shown
+        self.form_key = uuid.uuid4().hex
+
+    @rx.event
+    async def save(self, form: dict | None = None):
+        """The card as the browser sent it: `depot` and `minutes-{key}`."""
+        caller = await self._admin_id()
+        if not caller:
+            return
+        self.notice = self.error = ""
+        form = form if isinstance(form, dict) else {}
+        self.depot = str(form.get("depot", self.depot))[:64]
+        self.minutes = {
+            key: str(form.get(f"minutes-{key}", value))[:16] for key, value in self.minutes.items()
+        }
+        try:
+            await call_service(
+                travel.update_travel,
+                actor_id=caller,
+                values={"depot": self.depot, **self.minutes},
+            )
+        except travel.TravelError as exc:
+            messages = exc.details.get("messages", {})
+            self.field_errors = {
+                k: messages.get(k) or _o(TRAVEL_FAILED) for k in exc.details.get("fields", {})
+            }
+            self.error = _o(TRAVEL_FAILED)
+            return
+        except Exception as exc:
+            log_failure("AdminTravelState.save", exc)
+            self.error = _o(TRAVEL_FAILED)
+            return
+        self.field_errors, self.notice = {}, _o(TRAVEL_SAVED)

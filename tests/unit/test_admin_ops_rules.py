@@ -14,7 +14,8 @@ from storefront.state.admin_bookings import AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
-from storefront.state.admin_settings import AdminSettingsState
+from storefront.state.admin_settings import AdminSettingsState, AdminTravelState
+from storefront.state.admin_vans import AdminVanPlanState, AdminVansState
 from storefront.state.day_sheet import DaySheetState
 
 NEW_STATES = {
@@ -24,6 +25,9 @@ NEW_STATES = {
     AdminDashboardState,
     RoleDebugState,
     AdminSettingsState,
+    AdminTravelState,
+    AdminVansState,
+    AdminVanPlanState,
 }
 # The event-day screens (issue 22): staff (drivers, decorators) and admins.
 STAFF_STATES = {AdminCalendarState, DaySheetState}

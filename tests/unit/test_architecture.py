@@ -204,6 +204,7 @@ COMMITTING_SERVICES = {
     "services/accounts/two_factor.py",
     "services/payments/ledger.py",
     "services/payments/receipts.py",
+    "services/operations/vans.py",
 }
 
 

@@ -20,6 +20,7 @@ from storefront.models import (
     Service,
     ServiceAvailability,
     ServiceCapacity,
+    Van,
 )
 from storefront.services import audit, business
 
@@ -266,6 +267,7 @@ def test_a_switch_says_which_way_it_went():
         BannerItem,
         Payment,
         CashHandover,
+        Van,
     ],
 )
 def test_every_column_the_log_records_is_named_or_hidden(model):

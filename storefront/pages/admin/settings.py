@@ -13,12 +13,14 @@ from storefront.components.admin_layout import (
     admin_frame,
     notices,
 )
-from storefront.components.ui import PRIMARY_BUTTON, kept_input
+from storefront.components.ui import PRIMARY_BUTTON, kept_input, kept_select
 from storefront.i18n import N_o, _o
 from storefront.pages import registry
+from storefront.services.operations import travel
 from storefront.state.admin_settings import (
     AdminBackupState,
     AdminTransportState,
+    AdminTravelState,
     AdminTwoFactorState,
 )
 from storefront.state.admin_settings import AdminSettingsState as S
@@ -281,9 +283,101 @@ def _transport_setting() -> rx.Component:
     )
 
 
+def _minutes_row(key: str, name: str) -> rx.Component:
+    """One municipality's minutes from the depot (empty: the default). Kept by the browser and
+    read when the card is saved."""
+    T = AdminTravelState
+    field_id = f"travel-{key}"
+    return rx.el.div(
+        rx.el.label(name, html_for=field_id, class_name="text-sm font-medium sm:w-44"),
+        rx.el.div(
+            kept_input(
+                id=field_id,
+                name=f"minutes-{key}",
+                type="text",
+                input_mode="numeric",
+                default_value=T.minutes.get(key, ""),
+                # Empty: the default drive, or the drive within the depot's own municipality.
+                placeholder=rx.cond(
+                    T.depot == key, str(travel.LOCAL_MINUTES), str(travel.DEFAULT_MINUTES)
+                ),
+                aria_invalid=rx.cond(T.field_errors.contains(key), "true", "false"),
+                class_name=INPUT.replace("w-full ", "") + " w-24",
+                data_testid=field_id,
+            ),
+            rx.el.span(_o("min"), class_name="ml-1 text-sm text-slate-500"),
+            class_name="flex items-center",
+        ),
+        rx.cond(
+            T.field_errors.contains(key),
+            rx.el.p(
+                T.field_errors[key],
+                class_name="text-sm text-red-700 sm:basis-full",
+                data_testid=f"{field_id}-error",
+            ),
+        ),
+        class_name="flex flex-col gap-1 border-b border-slate-100 py-2 sm:flex-row "
+        "sm:flex-wrap sm:items-center sm:gap-3",
+    )
+
+
+def _travel_setting() -> rx.Component:
+    """The drive from the depot to each municipality (services/operations/travel.py): what the
+    day's runs leave and come back by."""
+    T = AdminTravelState
+    language = i18n.language()
+    return rx.el.form(
+        rx.el.h2(_o("Travel"), class_name="text-lg font-bold"),
+        notices(T.notice, T.error, "travel-setting-notice"),
+        rx.el.p(
+            _o(
+                "How many minutes a van drives from the depot to each municipality: the day's "
+                "runs leave and come back by them. Empty: {default} minutes."
+            ).format(default=travel.DEFAULT_MINUTES),
+            class_name="mt-2 text-sm text-slate-600",
+        ),
+        rx.el.div(
+            rx.el.label(_o("The depot's municipality"), html_for="travel-depot", class_name=LABEL),
+            kept_select(
+                *[rx.el.option(name, value=key) for key, name in places.choices(language)],
+                id="travel-depot",
+                name="depot",
+                default_value=T.depot,
+                class_name=INPUT + " sm:w-72",
+                data_testid="travel-depot",
+            ),
+            rx.cond(
+                T.field_errors.contains("depot"),
+                rx.el.p(T.field_errors["depot"], class_name="text-sm text-red-700"),
+            ),
+            class_name="mt-4",
+        ),
+        rx.el.div(
+            *[_minutes_row(key, name) for key, name in places.choices(language)],
+            class_name="mt-4 grid gap-x-8 lg:grid-cols-2",
+        ),
+        rx.el.button(
+            _o("Save driving times"),
+            type="submit",
+            class_name=PRIMARY_BUTTON + " mt-6",
+            data_testid="travel-save",
+        ),
+        on_submit=T.save,
+        key=T.form_key,
+        class_name=CARD + " mt-6 p-4 md:p-6",
+        data_testid="travel-setting",
+    )
+
+
 @registry.page(
     routes.ADMIN_SETTINGS,
-    loaders=[S.load, AdminTwoFactorState.load, AdminBackupState.load, AdminTransportState.load],
+    loaders=[
+        S.load,
+        AdminTwoFactorState.load,
+        AdminBackupState.load,
+        AdminTransportState.load,
+        AdminTravelState.load,
+    ],
 )
 def admin_settings_page() -> rx.Component:
     return admin_frame(
@@ -307,6 +401,7 @@ def admin_settings_page() -> rx.Component:
             data_testid="settings-form",
         ),
         _transport_setting(),
+        _travel_setting(),
         _two_factor_setting(),
         _backup_setting(),
         current="settings",
