@@ -344,8 +344,7 @@ FIELD_LABELS = {
     "deposit_percent": N_o("Deposit (%)"),
     "deposit_above": N_o("Deposit asked above"),
     "transport_fees": N_o("Transport by municipality"),
-    # crews and vans (issue 37): the settings' driving times, the proof of delivery, the
-    # weather's offer
+    # crews and vans (issue 37): the proof of delivery, the weather's offer
     "set_up_at": N_o("Set up at"),
     "set_up_by_name": N_o("Set up by"),
     "received_by": N_o("Received by at the venue"),
