@@ -205,3 +205,16 @@ def test_on_s3_the_photo_goes_to_the_bucket(session, job, staff, s3):
     status, body, _headers = s3_tests.fetch(shown.photo_url)
     with Image.open(io.BytesIO(body)) as stored:
         assert status == 200 and stored.size == (delivery.PHOTO_MAX_SIDE, 80)
+
+
+def test_a_photo_sent_before_save_is_a_draft_until_the_mark_points_at_it(session, job, staff):
+    path, url = delivery.store_photo(session, staff.id, job.id, image_bytes(), now=ON_THE_DAY)
+    session.commit()
+    row = session.get(StoredUpload, path)
+    assert (row.referenced, row.kind) == (False, "delivery") and url == storage.public_url(path)
+    shown = _mark(session, staff, job.id, photo=path)
+    session.commit()
+    session.refresh(row)
+    assert row.referenced and shown.photo_url == url
+    with pytest.raises(DeliveryError):  # only on the job's day, as the mark
+        delivery.store_photo(session, staff.id, job.id, image_bytes(), now=BOOKED)

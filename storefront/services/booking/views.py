@@ -108,6 +108,8 @@ class BookingView:
     municipality: str = ""
     deposit_label: str = ""
     due: str = ""
+    # When the crew marked it set up at the venue (issue 37), local HH:MM; '' until then.
+    set_up_at: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,7 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         reference=booking.reference,
         status=booking.status,
         created_at=dates.local_date(booking.created_at, zone),
+        set_up_at=dates.local_time(booking.set_up_at, zone) if booking.set_up_at else "",
         total=Decimal(booking.total_amount),
         total_label=format_price(booking.total_amount, booking.currency),
         currency=booking.currency,

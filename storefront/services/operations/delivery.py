@@ -21,7 +21,7 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from storefront.i18n import N_o
+from storefront.i18n import N_o, _o
 from storefront.models import Booking, BookingItem, StoredUpload, User, utcnow
 from storefront.models.crews import VanJob
 from storefront.services import audit, dates, fields, permissions
@@ -39,6 +39,7 @@ NOT_FOUND = N_o("Booking not found")
 CANCELLED = N_o("A cancelled booking cannot be set up.")
 NOT_ITS_DAY = N_o("A job is marked set up only on its day.")
 NO_PHOTO = N_o("The photo was not found. Please take it again.")
+SHEET_LINE = N_o("Set up at {time} · received by {name}")
 
 
 class DeliveryError(ServiceError):
@@ -80,6 +81,23 @@ def set_up_of(booking: Booking) -> SetUp:
     )
 
 
+def proof(session: Session, actor_id: object, booking_id: object) -> SetUp:
+    """A booking's proof of delivery for the owner (the admin's booking detail)."""
+    permissions.require_admin(session, actor_id, DeliveryError)
+    try:
+        booking = session.get(Booking, uuid.UUID(str(booking_id)[:64]))
+    except ValueError:
+        booking = None
+    if booking is None:
+        raise DeliveryError("not_found", NOT_FOUND)
+    return set_up_of(booking)
+
+
+def sheet_line(shown: SetUp) -> str:
+    """What the day sheet says of a job set up, in the language of the moment ('' when not)."""
+    return _o(SHEET_LINE).format(time=shown.at, name=shown.received_by) if shown.at else ""
+
+
 def on_its_day(session: Session, booking: Booking, now: datetime | None = None) -> bool:
     """Whether today (the business's zone) is the job's day: a day one of its services starts,
     or the day of one of its van runs."""
@@ -114,6 +132,50 @@ def _photo_path(session: Session, actor: User, photo: bytes | str, now: datetime
     return row.path
 
 
+def _job(
+    session: Session, actor_id: object, booking_id: object, now: datetime
+) -> tuple[User, Booking]:
+    """The caller and the booking when the caller may mark it set up now (see the module)."""
+    actor = permissions.require_crew(session, actor_id, booking_id, DeliveryError)
+    try:
+        target = uuid.UUID(str(booking_id)[:64])
+    except ValueError:
+        raise DeliveryError("not_found", NOT_FOUND) from None
+    booking = session.get(Booking, target)
+    if booking is None:
+        raise DeliveryError("not_found", NOT_FOUND)
+    if booking.status == "cancelled":
+        raise DeliveryError("cancelled", CANCELLED)
+    if not on_its_day(session, booking, now):
+        raise DeliveryError("not_its_day", NOT_ITS_DAY)
+    return actor, booking
+
+
+def store_photo(
+    session: Session,
+    actor_id: object,
+    booking_id: object,
+    data: bytes,
+    now: datetime | None = None,
+) -> tuple[str, str]:
+    """Keep a photo the crew took for a job before they press 'Save' (the phone sends it as soon
+    as it is chosen): checked, shrunk and counted as `mark_set_up` does, held as the job's draft
+    upload until a mark points at it (else swept). Returns its path and address."""
+    now = now or utcnow()
+    actor, booking = _job(session, actor_id, booking_id, now)
+    stored = storage.save_upload(
+        session,
+        PHOTO_FOLDER,
+        bytes(data),
+        owner=actor,
+        kind="delivery",
+        draft=f"set-up-{booking.id}",
+        now=now,
+        max_side=PHOTO_MAX_SIDE,
+    )
+    return stored.path, stored.url
+
+
 def mark_set_up(
     session: Session,
     actor_id: object,
@@ -125,19 +187,8 @@ def mark_set_up(
     """Mark a booking's job set up (see the module). `photo`: the bytes of a new photo, or the
     path of a stored upload of kind 'delivery' the caller made. Refusals: DeliveryError,
     fields.FieldError (the name), storage.StorageError (the photo); nothing is changed then."""
-    actor = permissions.require_crew(session, actor_id, booking_id, DeliveryError)
-    try:
-        target = uuid.UUID(str(booking_id)[:64])
-    except ValueError:
-        raise DeliveryError("not_found", NOT_FOUND) from None
-    booking = session.get(Booking, target)
-    if booking is None:
-        raise DeliveryError("not_found", NOT_FOUND)
-    if booking.status == "cancelled":
-        raise DeliveryError("cancelled", CANCELLED)
     now = now or utcnow()
-    if not on_its_day(session, booking, now):
-        raise DeliveryError("not_its_day", NOT_ITS_DAY)
+    actor, booking = _job(session, actor_id, booking_id, now)
     name = fields.single_line(received_by, RECEIVED_BY_LABEL, RECEIVED_BY_MAX, required=True)
     before = {
         "set_up_at": booking.set_up_at,
@@ -177,5 +228,8 @@ __all__ = [
     "SetUp",
     "mark_set_up",
     "on_its_day",
+    "proof",
     "set_up_of",
+    "sheet_line",
+    "store_photo",
 ]
