@@ -84,7 +84,7 @@ def _form(booking) -> rx.Component:
             auto_complete="off",
             max_length=120,
             aria_describedby="set-up-name-error",
-            class_name="w-full mt-1 min-h-[48px] px-3 text-base rounded-xl border-2 "
+            class_name="w-full mt-1 min-h-[48px] px-3 text-base rounded-xl border-2 bg-white "
             "border-slate-400",
             data_testid="set-up-received-by",
         ),
