@@ -13,11 +13,15 @@ from playwright.sync_api import expect
 from sqlmodel import Session
 
 from storefront.db import make_engine
-from storefront.models import Booking
+from storefront.models import Booking, User, Van, VanJob, VanJobCrew
 from storefront.services import dates
 from storefront.services.messaging import links as booking_links
+from storefront.state.set_up import SetUpState
+from tests.e2e.helpers import PASSWORD
+from tests.e2e.socket_client import Tab
+from tests.e2e.socket_client import run as _run
 from tests.e2e.test_staff_day import _admin, _signed_in, _staff, _todays_booking
-from tests.factories import image_bytes
+from tests.factories import image_bytes, signed_in_account
 
 pytestmark = pytest.mark.e2e
 
@@ -112,3 +116,49 @@ def test_a_blank_name_is_refused_and_the_photo_kept(phone, server):
     expect(sheet.get_by_test_id("set-up-name-error")).to_contain_text("Received by")
     expect(sheet.get_by_test_id("set-up-preview")).to_be_visible()
     expect(sheet.get_by_test_id("sheet-set-up")).to_have_count(0)
+
+
+def _another_vans(server, booking_id: str) -> None:
+    """Give the booking's delivery to a van whose crew is someone else."""
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        other = User(email=f"crew-{uuid.uuid4().hex[:8]}@example.com", role="staff")
+        van = Van(name=f"Van {uuid.uuid4().hex[:6]}")
+        session.add_all([other, van])
+        session.flush()
+        run = VanJob(
+            booking_id=uuid.UUID(booking_id), leg="delivery", day=dates.today(), van_id=van.id
+        )
+        session.add(run)
+        session.flush()
+        session.add(VanJobCrew(job_id=run.id, user_id=other.id))
+        session.commit()
+    engine.dispose()
+
+
+def test_forged_set_up_events_change_nothing(server):
+    """Another van's job today, and a job of tomorrow: a member of staff's forged 'Save' marks
+    neither; a signed-in customer's is refused by the guard."""
+    vans_id, _ref = _todays_booking(server)
+    _another_vans(server, vans_id)
+    later_id, _later = _todays_booking(server, days=1)
+    _staff_id, token, _email = _staff(server)
+    name = SetUpState.get_full_name()
+
+    async def forged(caller_token):
+        async with Tab(server.url, caller_token) as tab:
+            path = "/admin/day"
+            for booking_id in (vans_id, later_id):
+                await tab.send_event(f"{name}.open", path, {"booking_id": booking_id})
+                await tab.send_event(f"{name}.save", path, {"form": {"received_by": "Forged"}})
+            return tab.states_text()
+
+    text = _run(forged(token))
+    assert "This job is another van's" in text  # said beside the field
+    _cid, customer_token, _e = signed_in_account(
+        server.database_url, role="user", password=PASSWORD, full_name="Guest"
+    )
+    _run(forged(customer_token))
+    for booking_id in (vans_id, later_id):
+        booking = _set_up(server, booking_id)
+        assert (booking.set_up_at, booking.received_by) == (None, "")

@@ -39,6 +39,9 @@ NOT_FOUND = N_o("Booking not found")
 CANCELLED = N_o("A cancelled booking cannot be set up.")
 NOT_ITS_DAY = N_o("A job is marked set up only on its day.")
 NO_PHOTO = N_o("The photo was not found. Please take it again.")
+# The words of permissions.require_crew's refusals, marked here so that the sheet can say them
+# in the back office's language (the state shows `_o(exc.message)`).
+REFUSED_WORDS = (N_o("This job is another van's"), N_o("Only staff may do this"))
 SHEET_LINE = N_o("Set up at {time} · received by {name}")
 
 
