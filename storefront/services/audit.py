@@ -219,6 +219,7 @@ ACTION_LABELS = {
     "booking_delete": N_o("Booking deleted"),
     "booking_bulk_cancel": N_o("Pending bookings cancelled together"),
     "booking_note": N_o("Note added to a booking"),
+    "booking_set_up": N_o("Job marked set up at the venue"),
     "booking_cancelled_by_customer": N_o("Booking cancelled by the customer"),
     "booking_moved_by_customer": N_o("Booking moved by the customer"),
     "booking_weather_offer": N_o("Move offered for the weather"),

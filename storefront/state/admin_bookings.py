@@ -23,6 +23,7 @@ from storefront.state.auth import AdminState
 from storefront.state.base import call_service, typed_just_now
 from storefront.state.errors import log_failure
 from storefront.state.payments import AdminPaymentsState
+from storefront.state.set_up import SetUpProofState
 
 # What the admin reads, written in English and shown through `_o()` (storefront/i18n.py).
 LOAD_FAILED = N_o("Failed to load bookings. Please try again later.")
@@ -330,7 +331,10 @@ class AdminBookingsState(AdminState):
         self.detail_error, self.conflicts, self.asked_status = "", [], ""
         self.cancel_by, self.cancel_question, self.undo_error = "", "", ""
         if await self._load_detail(caller, str(booking_id)[:64]):
-            return AdminPaymentsState.show(self.detail["id"])
+            return [
+                AdminPaymentsState.show(self.detail["id"]),
+                SetUpProofState.show(self.detail["id"]),
+            ]
 
     async def _load_detail(self, caller: str, booking_id: str) -> bool:
         """Fill the detail modal with the booking as it is now; False when it cannot be read."""

@@ -184,6 +184,7 @@ class BookingViewState(rx.State):
                 if p
             ),
             "requests": view.special_requests or "",
+            "set_up": _("Set up at {time}").format(time=view.set_up_at) if view.set_up_at else "",
         }
         self.lines = [
             {

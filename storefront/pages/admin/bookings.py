@@ -19,6 +19,7 @@ from storefront.components.admin_layout import (
 )
 from storefront.components.admin_receipt import receipt_section
 from storefront.components.modal import modal
+from storefront.components.set_up import set_up_proof
 from storefront.components.ui import date_input, error_box
 from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
@@ -378,6 +379,7 @@ def _detail() -> rx.Component:
         rx.el.h3(_o("Services"), class_name="mt-4 font-semibold"),
         rx.el.ul(rx.foreach(AdminBookingsState.detail_lines, _detail_line), class_name="mt-1"),
         payments_section(),
+        set_up_proof(),
         receipt_section(d["id"]),
         rx.el.h3(_o("Update Status"), class_name="mt-4 font-semibold"),
         rx.el.div(*[_status_button(s) for s in STATUSES], class_name="mt-2 flex flex-wrap gap-2"),

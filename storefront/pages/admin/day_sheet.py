@@ -10,6 +10,7 @@ import reflex as rx
 
 from storefront import routes
 from storefront.components.admin_layout import admin_frame, notices
+from storefront.components.set_up import set_up
 from storefront.components.ui import kept_input, kept_select, loaded_for_this_visit
 from storefront.i18n import N_o, _o, _s
 from storefront.pages import registry
@@ -343,6 +344,7 @@ def _booking(booking) -> rx.Component:
             ),
         ),
         _collect(booking),
+        set_up(booking),
         rx.el.div(
             _status_button(booking, "on_the_way"),
             _status_button(booking, "completed"),

@@ -82,6 +82,15 @@ def _found() -> rx.Component:
             rx.el.span(BookingViewState.booking["status"], data_testid="confirmation-status"),
             class_name="mt-2 text-slate-600",  # 'Statusi: në pritje', not 'Në Pritje'
         ),
+        rx.cond(
+            BookingViewState.booking["set_up"],
+            rx.el.p(
+                rx.icon("circle-check", size=18, class_name="text-emerald-700 shrink-0"),
+                BookingViewState.booking["set_up"],
+                class_name="mt-1 flex items-center gap-2 font-semibold text-emerald-800",
+                data_testid="confirmation-set-up",
+            ),
+        ),
         rx.el.p(
             BookingViewState.status_note,
             class_name="mt-1 text-slate-700",

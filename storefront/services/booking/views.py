@@ -110,6 +110,8 @@ class BookingView:
     due: str = ""
     # The weather's offer (issue 37): said while the booking waits for the customer's choice.
     weather: str = ""
+    # When the crew marked it set up at the venue (issue 37), local HH:MM; '' until then.
+    set_up_at: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,7 @@ def booking_for_view(*, session: Session, booking_id: str | uuid.UUID) -> Bookin
         reference=booking.reference,
         status=booking.status,
         created_at=dates.local_date(booking.created_at, zone),
+        set_up_at=dates.local_time(booking.set_up_at, zone) if booking.set_up_at else "",
         total=Decimal(booking.total_amount),
         total_label=format_price(booking.total_amount, booking.currency),
         currency=booking.currency,

@@ -17,8 +17,14 @@ from storefront.services.errors import ServiceError
 log = logging.getLogger(__name__)
 
 MB = 1024 * 1024
-# docs/product.md §9: service image 5 MB, banner image 5 MB, avatar 2 MB.
-MAX_BYTES: dict[str, int] = {"service": 5 * MB, "banner": 5 * MB, "avatar": 2 * MB}
+# docs/product.md §9: service image 5 MB, banner image 5 MB, avatar 2 MB; a delivery photo taken
+# on a phone at a venue (issue 37, services/operations/delivery.py) 5 MB like a service image.
+MAX_BYTES: dict[str, int] = {
+    "service": 5 * MB,
+    "banner": 5 * MB,
+    "avatar": 2 * MB,
+    "delivery": 5 * MB,
+}
 # docs/product.md §9, in its order
 ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/webp", "image/gif")
 
@@ -142,8 +148,11 @@ def check_image(data: bytes, *, max_bytes: int) -> str:
     return fmt
 
 
-def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
-    """Check `data` and write it anew; returns the clean bytes and their extension."""
+def reencode_image(
+    data: bytes, *, max_bytes: int, max_side: int | None = None
+) -> tuple[bytes, str]:
+    """Check `data` and write it anew; returns the clean bytes and their extension. With
+    `max_side`, a still image is shrunk to fit it (its longest side, proportions kept)."""
     fmt = check_image(data, max_bytes=max_bytes)
     try:
         # Only the plugin of the format found: no other decoder ever sees the bytes.
@@ -154,7 +163,7 @@ def reencode_image(data: bytes, *, max_bytes: int) -> tuple[bytes, str]:
                 frames > MAX_FRAMES or frames * image.size[0] * image.size[1] > MAX_ANIMATION_PIXELS
             ):
                 raise _too_many_pixels()
-            return _encode(image, fmt, frames)
+            return _encode(image, fmt, frames, max_side)
     except StorageError:
         raise
     except Image.DecompressionBombError as exc:
@@ -193,7 +202,9 @@ def _clean_frame(image: Image.Image, icc: bytes | None, *, reuse: bool) -> Image
     return clean
 
 
-def _encode(image: Image.Image, fmt: str, frames: int) -> tuple[bytes, str]:
+def _encode(
+    image: Image.Image, fmt: str, frames: int, max_side: int | None = None
+) -> tuple[bytes, str]:
     out_format, ext = ("GIF", "gif") if fmt == "GIF" else ("WEBP", "webp")
     icc = image.info.get("icc_profile")
     out = io.BytesIO()
@@ -218,6 +229,8 @@ def _encode(image: Image.Image, fmt: str, frames: int) -> tuple[bytes, str]:
         if fmt != "GIF":
             ImageOps.exif_transpose(image, in_place=True)  # upright, as the camera meant
         clean = _clean_frame(image, icc, reuse=True)
+        if max_side and max(clean.size) > max_side:
+            clean.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
         if out_format == "GIF":
             clean.save(out, format="GIF")
         else:

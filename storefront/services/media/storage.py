@@ -54,7 +54,15 @@ from urllib.parse import quote, unquote, urlsplit
 from sqlalchemy import String, cast, event, func, or_
 from sqlmodel import Session, col, select
 
-from storefront.models import BannerItem, Service, ServiceRevision, StoredUpload, User, utcnow
+from storefront.models import (
+    BannerItem,
+    Booking,
+    Service,
+    ServiceRevision,
+    StoredUpload,
+    User,
+    utcnow,
+)
 from storefront.services import throttle
 from storefront.services.media.images import (
     MAX_BYTES,
@@ -87,11 +95,12 @@ SPEC_FOLDERS = (
     "catering",
     *BANNER_FOLDERS,
 )
-# Also accepted: "galleries/<name>", the seeded photo galleries of the public pages.
-FOLDERS = (*SPEC_FOLDERS, "galleries")
+# Also accepted: "galleries/<name>", the seeded photo galleries of the public pages, and
+# "deliveries", the crews' photos of a job set up (services/operations/delivery.py).
+FOLDERS = (*SPEC_FOLDERS, "galleries", "deliveries")
 PLACEHOLDER = ".placeholder"
 
-Kind = Literal["service", "banner", "avatar"]
+Kind = Literal["service", "banner", "avatar", "delivery"]
 CACHE_CONTROL = "public, max-age=3600"  # docs/product.md §9: storage cache control 3600 s
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 _SAFE_SEGMENT = re.compile(r"^[a-z0-9][a-z0-9-]{0,60}$")
@@ -423,12 +432,13 @@ def save_image(
     kind: Kind | None = None,
     name: str | None = None,
     max_bytes: int | None = None,
+    max_side: int | None = None,
 ) -> StoredFile:
     """Check and store an uploaded image under `folder/{name or uuid}.{ext}`.
 
     `kind` sets the size cap (docs/product.md §9); without it the folder decides (`kind_of`).
     `max_bytes`
-    may lower the cap, never raise it. `name` is the caller's generated stem, e.g.
+    may lower the cap, never raise it; `max_side` shrinks a still image to fit it. `name` is the caller's generated stem, e.g.
     `banner-{timestamp}` or `avatar-{userId}-{timestamp}`. Refusals raise StorageError and
     store nothing."""
     _check_folder(folder)
@@ -440,7 +450,7 @@ def save_image(
         cap = min(cap, max_bytes)
     stem = name or str(uuid.uuid4())
     _check_name(stem)
-    clean, ext = reencode_image(data, max_bytes=cap)
+    clean, ext = reencode_image(data, max_bytes=cap, max_side=max_side)
     path = f"{folder}/{stem}.{ext}"
     _check_name(f"{stem}.{ext}")
     store = backend()
@@ -590,6 +600,7 @@ def save_upload(
     draft: str | None = None,
     referenced: bool = False,
     now: datetime | None = None,
+    max_side: int | None = None,
 ) -> StoredFile:
     """`save_image` for a user's upload, within the account's bounds: counted by the upload
     throttle first (so a refused or costly file counts too), then held to the account's quota,
@@ -603,7 +614,7 @@ def save_upload(
     used = used_bytes(session, owner.id) if quota is not None else 0
     if quota is not None and used >= quota:
         raise _quota_refusal(quota)  # refused before any decoding
-    stored = save_image(folder, data, kind=kind, name=name, max_bytes=max_bytes)
+    stored = save_image(folder, data, kind=kind, name=name, max_bytes=max_bytes, max_side=max_side)
     if quota is not None and used + stored.size > quota:
         _remove_files([stored.path])
         raise _quota_refusal(quota)
@@ -686,7 +697,7 @@ def _image_paths(images: object) -> set[str]:
 
 def pointed_at(session: Session, paths: Iterable[str] | None = None) -> set[str]:
     """The stored paths saved rows point at: a service's or a pending revision's images, a
-    banner item's image, an avatar. Only those among `paths` when given (else all)."""
+    banner item's image, an avatar, a booking's delivery photo. Only those among `paths` when given (else all)."""
     wanted = None if paths is None else set(paths)
     if wanted is not None and not wanted:
         return set()
@@ -699,6 +710,10 @@ def pointed_at(session: Session, paths: Iterable[str] | None = None) -> set[str]
             query = query.where(or_(*(text.contains(path) for path in wanted)))
         return session.exec(query).all()
 
+    photos = select(Booking.set_up_photo).where(col(Booking.set_up_photo).is_not(None))
+    if wanted is not None:
+        photos = photos.where(col(Booking.set_up_photo).in_(wanted))
+    found |= {path for path in session.exec(photos).all() if path}
     for images in _json_rows(Service.images):
         found |= _image_paths(images)
     for values in _json_rows(ServiceRevision.values):

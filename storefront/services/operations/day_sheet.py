@@ -31,6 +31,7 @@ from storefront.services.booking.admin import AdminBookingError, service_days, s
 from storefront.services.booking.contact import event_type_label, fields_for
 from storefront.services.messaging.notify import customer_name, with_plus
 from storefront.services.money import format_price
+from storefront.services.operations import delivery
 from storefront.services.operations.runs import comes_back, maps_link, setup_lead
 from storefront.services.payments import cash, ledger
 
@@ -85,6 +86,7 @@ class SheetBooking:
     balance_label: str = ""
     due_label: str = ""
     paid_label: str = ""
+    set_up: str = ""  # proof of delivery, issue 37: 'Set up at 14:05 · received by Besa'
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,7 @@ def _sheet(
         balance_label=format_price(money.balance, booking.currency),
         due_label=format_price(money.due, booking.currency),
         paid_label=format_price(money.paid, booking.currency),
+        set_up=delivery.sheet_line(delivery.set_up_of(booking)),
     )
     return leave_at, sheet
 
