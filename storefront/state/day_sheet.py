@@ -119,7 +119,9 @@ class DaySheetState(StaffState):
         try:
             await call_service(set_status, actor_id=caller, booking_id=booking_id, status=status)
         except AdminBookingError as exc:
-            self.error = _o(exc.message) if exc.code == "invalid_status" else _o(STATUS_FAILED)
+            # Why not now, or that the job is another van's (permissions.require_crew).
+            refused = exc.code in ("invalid_status", "not_allowed")
+            self.error = _o(exc.message) if refused else _o(STATUS_FAILED)
         except Exception as exc:
             log_failure("DaySheetState.mark", exc, booking=booking_id)
             self.error = _o(STATUS_FAILED)
@@ -153,6 +155,9 @@ class DaySheetState(StaffState):
             )
         except FieldError as exc:
             self.note_error = exc.message
+            return
+        except AdminBookingError as exc:
+            self.note_error = _o(exc.message) if exc.code == "not_allowed" else _o(NOTE_FAILED)
             return
         except Exception as exc:
             log_failure("DaySheetState.save_note", exc, booking=self.note_for)
