@@ -519,7 +519,7 @@ def test_the_digest_marks_the_jobs_not_confirmed_yet(session):
     with i18n.using("sq"):
         mail, params = reminders.digest(date(2026, 6, 10), jobs)
     assert mail["lines"][0] == "Punët për 10.06.2026: 2 (1 e pakonfirmuar)"
-    assert f"[PA KONFIRMIM] 08:00 {pending.reference}" in params[4]
+    assert f"[PA KONFIRMIM] 07:45 {pending.reference}" in params[4]
 
 
 # --- an admin's undo -----------------------------------------------------------------------

@@ -10,9 +10,11 @@ from functools import partial
 from urllib.parse import unquote
 
 import pytest
+from reflex.state import State
 from sqlalchemy import event
 from sqlmodel import select
 
+import storefront.storefront  # noqa: F401  (registers every page and state)
 from storefront.models import (
     Booking,
     BookingNote,
@@ -27,6 +29,7 @@ from storefront.services.booking import admin as ab
 from storefront.services.booking.admin import AdminBookingError
 from storefront.services.operations import day_sheet, travel
 from storefront.services.payments import ledger
+from storefront.state.day_sheet import DaySheetState
 from tests.factories import line, make_service, place
 
 NOW = datetime(2026, 6, 1, 6, 0, tzinfo=UTC)
@@ -278,3 +281,81 @@ def test_the_sheet_reads_a_day_in_a_few_queries(session, day):
     # items, vans, crews), the vans' names, then the sheet's bookings, items, notes,
     # payments and the crew's names.
     assert len(seen) <= 20, seen
+
+
+# --- forged events from a member of staff's socket --------------------------------------------
+
+
+@pytest.fixture
+def app_database(engine, monkeypatch):
+    """The app's own calls (state/base.call_service) on the test database."""
+    import storefront.db
+    import storefront.state.base
+
+    monkeypatch.setattr(storefront.db, "get_engine", lambda: engine)
+    monkeypatch.setattr(storefront.state.base, "get_engine", lambda: engine)
+
+
+def _sheet_tab(monkeypatch, caller: str, day: str):
+    """A day sheet's state as a signed-in member of staff's socket holds it."""
+
+    async def staff_id(_self):
+        return caller
+
+    monkeypatch.setattr(DaySheetState, "_staff_id", staff_id)
+    root = State(_reflex_internal_init=True)
+    tab = root.get_substate(DaySheetState.get_full_name().split(".")[1:])
+    tab.day = day
+    return DaySheetState, tab
+
+
+async def _run(handler, *args):
+    result = handler(*args)
+    if hasattr(result, "__aiter__"):
+        async for _ in result:
+            pass
+    elif hasattr(result, "__await__"):
+        await result
+
+
+async def test_forged_events_from_a_drivers_socket_change_nothing_on_another_vans_job(
+    session, day, app_database, monkeypatch
+):
+    S, tab = _sheet_tab(monkeypatch, str(day["blerta"].id), DAY)
+    await S._show(tab, str(day["blerta"].id), DAY)
+    assert tab.view == "mine" and [b.reference for b in tab.bookings] == [day["other"].reference]
+    far = day["far"].id
+
+    # The other van's job is not on her sheet: a status for it is dropped.
+    await _run(S.mark.fn, tab, far, "on_the_way")
+    # 'All jobs': it shows, without buttons; a forged status, note and payment for it are
+    # refused by the services, with a clear message.
+    await _run(S.show_every.fn, tab, True)
+    shown = next(b for b in tab.bookings if b.booking_id == far)
+    assert not shown.can_change and shown.next_statuses == []
+    await _run(S.mark.fn, tab, far, "on_the_way")
+    # Even a sheet whose buttons were forged into the state: the service says no.
+    tab.bookings = [
+        b
+        if b.booking_id != far
+        else day_sheet.SheetBooking(
+            **{**b.__dict__, "next_statuses": ["on_the_way"], "can_change": True}
+        )
+        for b in tab.bookings
+    ]
+    await _run(S.mark.fn, tab, far, "on_the_way")
+    assert tab.error == "This job is another van's"
+    S.open_note.fn(tab, far)
+    S.type_note.fn(tab, "Moved to 16:00")
+    await _run(S.save_note.fn, tab, {})
+    assert tab.note_error == "This job is another van's"
+    S.open_collect.fn(tab, far)
+    await _run(S.save_collect.fn, tab, {"amount": "10.00", "method": "cash"})
+    assert tab.collect_error == "This job is another van's"
+
+    session.expire_all()
+    assert session.get(Booking, uuid.UUID(far)).status == "confirmed"
+    assert not session.exec(
+        select(BookingNote).where(BookingNote.booking_id == uuid.UUID(far))
+    ).all()
+    assert not session.exec(select(Payment).where(Payment.booking_id == uuid.UUID(far))).all()

@@ -167,7 +167,8 @@ def day_sheet(
     picked = _day(day, now)
     settings = session.get(BusinessSettings, 1) or BusinessSettings()
     mine = cash.my_day(session=session, actor_id=actor.id, day=picked)
-    runs = day_runs(session, picked)
+    loaded: dict = {}
+    runs = day_runs(session, picked, loaded=loaded)
     van_names = (
         {
             v.id: v.name
@@ -208,6 +209,7 @@ def day_sheet(
         booking_ids=booking_ids,
         actor=actor,
         van_names=van_names,
+        loaded=loaded,
     )
     route = ""
     if view != "all":
@@ -250,6 +252,7 @@ def jobs(
     booking_ids: list[uuid.UUID] | None = None,
     actor: User | None = None,
     van_names: dict[uuid.UUID, str] | None = None,
+    loaded: dict | None = None,
 ) -> list[SheetBooking]:
     """The bookings of `day`'s sheet in the order the crew leaves, each with the statuses staff
     may set at `now` (no caller check: for the sheet above and the staff's digest,
@@ -277,17 +280,25 @@ def jobs(
     if runs is None:
         runs = day_runs(session, day, booking_ids=booking_ids)
     by_run = {(r.booking_id, r.leg): r for r in runs}
-    bookings = {
-        b.id: b for b in session.exec(select(Booking).where(col(Booking.id).in_(booking_ids))).all()
-    }
+    # The runs' reading has the day's bookings and items already (every booking of the sheet
+    # has a run that day); read only what it does not have.
+    loaded = loaded or {}
+    bookings = dict(loaded.get("bookings", {}))
     rows: dict[uuid.UUID, list[tuple[BookingItem, Service | None]]] = defaultdict(list)
-    for item, service in session.exec(
-        select(BookingItem, Service)
-        .join(Service, col(Service.id) == BookingItem.service_id, isouter=True)
-        .where(col(BookingItem.booking_id).in_(booking_ids), BookingItem.status != "cancelled")
-        .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
-    ).all():
-        rows[item.booking_id].append((item, service))
+    rows.update(loaded.get("items", {}))
+    missing = [b for b in booking_ids if b not in bookings or b not in rows]
+    if missing:
+        bookings.update(
+            (b.id, b)
+            for b in session.exec(select(Booking).where(col(Booking.id).in_(missing))).all()
+        )
+        for item, service in session.exec(
+            select(BookingItem, Service)
+            .join(Service, col(Service.id) == BookingItem.service_id, isouter=True)
+            .where(col(BookingItem.booking_id).in_(missing), BookingItem.status != "cancelled")
+            .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
+        ).all():
+            rows[item.booking_id].append((item, service))
     notes: dict[uuid.UUID, list[BookingNote]] = defaultdict(list)
     for note in session.exec(
         select(BookingNote)
