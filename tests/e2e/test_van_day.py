@@ -55,15 +55,19 @@ def _van_day(server, day) -> dict:
             ("12:00", mine, driver),
             ("09:00", theirs, other),
         ):
+            lines = [
+                line(house, day.isoformat(), start, hours=2),
+                line(chair, day.isoformat(), start, hours=2, quantity=20),
+            ]
+            booked_by = contact(email="van.guest@example.com", full_name="Vjosa Hoxha")
+            placed_at = datetime.now(dates.business_zone()) - timedelta(days=2)
+            session.commit()  # the booking engine opens its own transaction
             placed = placing.place_booking(
                 session=session,
-                lines=[
-                    line(house, day.isoformat(), start, hours=2),
-                    line(chair, day.isoformat(), start, hours=2, quantity=20),
-                ],
-                contact=contact(email="van.guest@example.com", full_name="Vjosa Hoxha"),
+                lines=lines,
+                contact=booked_by,
                 idempotency_key=f"van-{uuid.uuid4().hex}",
-                now=datetime.now(dates.business_zone()) - timedelta(days=2),
+                now=placed_at,
             )
             admin_bookings.set_status(
                 session=session, actor_id=admin.id, booking_id=placed.id, status="confirmed"
