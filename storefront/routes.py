@@ -266,6 +266,10 @@ ADMIN_CALENDAR = page("/admin/bookings/calendar", N_o("Week Calendar"), access="
 # The day sheet (event-day operations): today's, and one day's (YYYY-MM-DD).
 ADMIN_DAY = page("/admin/day", N_o("Day Sheet"), access="admin")
 ADMIN_DAY_OF = page("/admin/day/[day]", N_o("Day Sheet"), access="admin")
+# A van's load list (issue 37): today's, and one day's; staff see their van's (under /admin/day,
+# so open to staff with the sheet).
+ADMIN_DAY_LOAD = page("/admin/day/load", N_o("Load List"), access="admin")
+ADMIN_DAY_LOAD_OF = page("/admin/day/load/[day]", N_o("Load List"), access="admin")
 # The day's cash (issue 36): what each member of staff collected and handed over; today's, and
 # one day's (YYYY-MM-DD).
 ADMIN_CASH = page("/admin/cash", N_o("Day's Cash"), access="admin")

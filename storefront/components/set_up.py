@@ -135,7 +135,7 @@ def set_up(booking) -> rx.Component:
             S.open_for == booking.booking_id,
             _form(booking),
             rx.cond(
-                booking.status != "cancelled",
+                (booking.status != "cancelled") & booking.can_change,
                 rx.el.button(
                     rx.icon("package-check", size=20),
                     rx.cond(said != "", _o("Change set-up"), _o("Set up")),

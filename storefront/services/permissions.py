@@ -8,6 +8,7 @@ import uuid
 
 from sqlmodel import Session, col, select
 
+from storefront.i18n import N_o
 from storefront.models import BusinessSettings, TwoFactor, User, VanJob, VanJobCrew
 from storefront.services.errors import ServiceError
 
@@ -79,7 +80,7 @@ def require_crew(
     return actor
 
 
-ANOTHER_VAN = "This job is another van's"
+ANOTHER_VAN = N_o("This job is another van's")  # shown by the day sheet through _o()
 TWO_FACTOR_REQUIRED = "Set up two-factor sign-in (Account, Security) to use the admin screens"
 # The codes require_admin raises, in every error type it is given (each declares them).
 ADMIN_CHECK_CODES = {

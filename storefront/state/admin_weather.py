@@ -147,9 +147,7 @@ class AdminWeatherState(AdminState):
             self.busy = False
             return
         self.notice = (
-            _o(OFFERED).format(references=", ".join(offered))
-            if offered
-            else _o(NONE_LEFT)
+            _o(OFFERED).format(references=", ".join(offered)) if offered else _o(NONE_LEFT)
         )
         await self._look_up(caller)
         self.busy = False

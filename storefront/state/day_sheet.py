@@ -37,6 +37,10 @@ def day_url(day: date) -> str:
     return i18n.href(routes.with_id(routes.ADMIN_DAY_OF, day.isoformat()))
 
 
+def load_url(day: date) -> str:
+    return i18n.href(routes.with_id(routes.ADMIN_DAY_LOAD_OF, day.isoformat()))
+
+
 class DaySheetState(StaffState):
     day: str = ""  # YYYY-MM-DD of the sheet shown
     title: str = ""  # 'Wednesday, 25.11.2026'
@@ -63,10 +67,27 @@ class DaySheetState(StaffState):
     _collect_key: str = ""
     mine: list[str] = []
     mine_total: str = ""
+    # The van's day (issue 37): 'mine' (the caller's van), 'van' (an admin's pick) or 'all';
+    # the vans of the day (an admin's filter), the one shown, its Route link, the load list.
+    view: str = "all"
+    vans: list[day_sheet.SheetVan] = []
+    van_id: str = ""
+    van_name: str = ""
+    route_link: str = ""
+    has_own_van: bool = False
+    load_url: str = ""
+    show_all: bool = False  # a driver's 'All jobs' tap
+    van_pick: str = ""  # an admin's van filter ('' every van)
 
     async def _show(self, caller: str, day: object) -> None:
         try:
-            sheet = await call_service(day_sheet.day_sheet, actor_id=caller, day=day)
+            sheet = await call_service(
+                day_sheet.day_sheet,
+                actor_id=caller,
+                day=day,
+                van=self.van_pick,
+                show_all=self.show_all,
+            )
         except AdminBookingError as exc:
             if exc.code == "invalid_filter":
                 self.error = _o(BAD_DAY)
@@ -88,6 +109,10 @@ class DaySheetState(StaffState):
         self.bookings = sheet.bookings
         self.business_name = sheet.business_name
         self.mine, self.mine_total = sheet.mine, sheet.mine_total
+        self.view, self.vans, self.van_id = sheet.view, sheet.vans, sheet.van_id
+        self.van_name, self.route_link = sheet.van_name, sheet.route_link
+        self.has_own_van = sheet.has_own_van
+        self.load_url = load_url(sheet.day)
         self.loaded = True
 
     @rx.event
@@ -96,10 +121,26 @@ class DaySheetState(StaffState):
         self.notice = self.error = self.note_error = ""
         self.busy = self.note_for = self.note_text = ""
         self.collect_for = self.collect_error = ""
-        self.loaded = False
+        self.loaded, self.show_all, self.van_pick = False, False, ""
         caller = await self._staff_id()
         if caller:
             await self._show(caller, str(self.router.page.params.get("day") or "")[:10])
+
+    @rx.event
+    async def show_every(self, every: bool):
+        """A driver's 'All jobs' (True) and 'Your van' (False) taps."""
+        caller = await self._staff_id()
+        if caller:
+            self.show_all = bool(every)
+            await self._show(caller, self.day)
+
+    @rx.event
+    async def pick_van(self, van_id: str):
+        """An admin's van filter ('' every van); the service ignores a van not on the day."""
+        caller = await self._staff_id()
+        if caller:
+            self.van_pick = str(van_id)[:64]
+            await self._show(caller, self.day)
 
     @rx.event
     async def mark(self, booking_id: str, status: str):
@@ -119,7 +160,9 @@ class DaySheetState(StaffState):
         try:
             await call_service(set_status, actor_id=caller, booking_id=booking_id, status=status)
         except AdminBookingError as exc:
-            self.error = _o(exc.message) if exc.code == "invalid_status" else _o(STATUS_FAILED)
+            # Why not now, or that the job is another van's (permissions.require_crew).
+            refused = exc.code in ("invalid_status", "not_allowed")
+            self.error = _o(exc.message) if refused else _o(STATUS_FAILED)
         except Exception as exc:
             log_failure("DaySheetState.mark", exc, booking=booking_id)
             self.error = _o(STATUS_FAILED)
@@ -153,6 +196,9 @@ class DaySheetState(StaffState):
             )
         except FieldError as exc:
             self.note_error = exc.message
+            return
+        except AdminBookingError as exc:
+            self.note_error = _o(exc.message) if exc.code == "not_allowed" else _o(NOTE_FAILED)
             return
         except Exception as exc:
             log_failure("DaySheetState.save_note", exc, booking=self.note_for)

@@ -140,7 +140,8 @@ def test_a_driver_runs_the_day_from_a_phone(phone, server):
     sheet = phone.get_by_test_id("sheet-booking").filter(has_text=reference)
     expect(sheet).to_be_visible()
     expect(sheet).to_contain_text("Vjosa Hoxha")
-    expect(sheet.get_by_test_id("sheet-leave")).to_have_text("Leave at 11:00")
+    # The van leaves the depot the setup lead and the drive (15 min within Prishtinë) before.
+    expect(sheet.get_by_test_id("sheet-leave")).to_have_text("Leave the depot at 10:45")
     expect(sheet.get_by_test_id("sheet-call")).to_have_attribute("href", "tel:+38344123456")
     expect(sheet.get_by_test_id("sheet-map")).to_have_attribute(
         "href", re.compile(r"^https://www\.google\.com/maps/search/\?api=1&query=Rruga")

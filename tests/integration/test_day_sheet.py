@@ -94,10 +94,11 @@ def test_the_sheet_lists_the_days_bookings_in_the_order_the_crew_leaves(session)
     ]
     assert other_day.reference not in {b.reference for b in sheet.bookings}
     castle, table_job, elsa = sheet.bookings
-    # Local times (Europe/Belgrade, summer: UTC+2).
-    assert (castle.leave, castle.start, castle.end) == ("10:00", "13:00", "16:00")
-    assert (table_job.leave, table_job.start) == ("10:30", "12:00")
-    assert (elsa.leave, elsa.start, elsa.end) == ("11:30", "12:00", "14:00")
+    # Local times (Europe/Belgrade, summer: UTC+2). The van leaves the depot the lead and the
+    # drive before (issue 37): the depot and the venues are in Prishtinë, 15 min apart.
+    assert (castle.leave, castle.start, castle.end) == ("09:45", "13:00", "16:00")
+    assert (table_job.leave, table_job.start) == ("10:15", "12:00")
+    assert (elsa.leave, elsa.start, elsa.end) == ("11:15", "12:00", "14:00")
     assert [(x.service, x.quantity) for x in table_job.lines] == [("Round table", 6)]
     assert table_job.customer == "Arta Krasniqi"
     assert table_job.special_requests == "Gate code 1234"
@@ -512,12 +513,13 @@ def test_the_digest_marks_the_jobs_not_confirmed_yet(session):
     assert not confirmed_line.startswith("[")
     assert "Pending: not confirmed yet; check with the office before loading." in text
     assert params[2] == "Jobs for 10.06.2026: 2 (1 not confirmed)"
-    assert f"[NOT CONFIRMED] 08:00 {pending.reference}" in params[4]
-    assert f"[NOT CONFIRMED] 11:00 {confirmed.reference}" not in params[4]
+    # Leaves the depot the lead and the 15 min drive within Prishtinë before (issue 37).
+    assert f"[NOT CONFIRMED] 07:45 {pending.reference}" in params[4]
+    assert f"[NOT CONFIRMED] 10:45 {confirmed.reference}" not in params[4]
     with i18n.using("sq"):
         mail, params = reminders.digest(date(2026, 6, 10), jobs)
     assert mail["lines"][0] == "Punët për 10.06.2026: 2 (1 e pakonfirmuar)"
-    assert f"[PA KONFIRMIM] 08:00 {pending.reference}" in params[4]
+    assert f"[PA KONFIRMIM] 07:45 {pending.reference}" in params[4]
 
 
 # --- an admin's undo -----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from storefront.pages import registry
 from storefront.services.booking.contact import fields_for
 from storefront.services.payments import ledger
 from storefront.state.admin_bookings import STATUS_LABELS
+from storefront.state.auth import AuthState
 from storefront.state.day_sheet import DaySheetState as S
 
 DENIED = N_o("You must be staff or an admin to view this page.")
@@ -252,7 +253,7 @@ def _booking(booking) -> rx.Component:
         rx.el.div(
             rx.el.div(
                 rx.el.p(
-                    _o("Leave at {time}").format(time=booking.leave),
+                    _o("Leave the depot at {time}").format(time=booking.leave),
                     class_name="text-2xl font-extrabold text-slate-950",
                     data_testid="sheet-leave",
                 ),
@@ -302,6 +303,10 @@ def _booking(booking) -> rx.Component:
                     "—",
                 ),
             ),
+            rx.cond(
+                booking.van != "",
+                _fact(_o("Van"), booking.van, rx.cond(booking.crew != "", " · ", ""), booking.crew),
+            ),
             rx.cond(booking.guests != "", _fact(_o("Guests"), booking.guests)),
             rx.cond(booking.event_type != "", _fact(_o("Event Type"), booking.event_type)),
             # The declared fields laid out by no screen by hand (models/contact_fields.py).
@@ -314,7 +319,7 @@ def _booking(booking) -> rx.Component:
             ],
             class_name="mt-3 grid gap-3 sm:grid-cols-2",
         ),
-        rx.el.h3(_o("Load"), class_name="mt-4 text-lg font-bold"),
+        rx.el.h3(_o("Unload"), class_name="mt-4 text-lg font-bold"),
         rx.el.ul(rx.foreach(booking.lines, _line), class_name="mt-1 space-y-1"),
         rx.cond(
             booking.special_requests != "",
@@ -330,8 +335,30 @@ def _booking(booking) -> rx.Component:
                     _o("Pick up at {time}").format(time=booking.pickup),
                     class_name="text-lg font-bold",
                 ),
+                rx.cond(
+                    booking.pickup_leave != "",
+                    rx.el.p(
+                        _o("Leave the depot at {time}").format(time=booking.pickup_leave),
+                        class_name="text-base font-semibold",
+                        data_testid="sheet-pickup-leave",
+                    ),
+                ),
+                rx.cond(
+                    (booking.pickup_van != "") & (booking.pickup_van != booking.van),
+                    rx.el.p(
+                        _o("Van"),
+                        ": ",
+                        booking.pickup_van,
+                        " · ",
+                        booking.pickup_crew,
+                        class_name="text-base",
+                    ),
+                ),
                 rx.el.p(_o("From {place}").format(place=booking.venue), class_name="text-base"),
-                rx.el.p(booking.pickup_load, class_name="text-base text-slate-800"),
+                rx.el.p(
+                    _o("Bring back: {items}").format(items=booking.pickup_load),
+                    class_name="text-base text-slate-800",
+                ),
                 class_name="mt-4 rounded-xl bg-amber-50 border-2 border-amber-300 p-3",
                 data_testid="sheet-pickup",
             ),
@@ -343,14 +370,15 @@ def _booking(booking) -> rx.Component:
                 rx.el.ul(rx.foreach(booking.notes, _note), class_name="mt-1 space-y-2"),
             ),
         ),
-        _collect(booking),
+        # Another van's job (a driver's 'All jobs') is read only: require_crew refuses it.
+        rx.cond(booking.can_change, _collect(booking)),
         set_up(booking),
         rx.el.div(
             _status_button(booking, "on_the_way"),
             _status_button(booking, "completed"),
             class_name="mt-4 flex flex-wrap gap-2 no-print",
         ),
-        rx.el.div(_note_form(booking), class_name="mt-3"),
+        rx.cond(booking.can_change, rx.el.div(_note_form(booking), class_name="mt-3")),
         class_name="rounded-2xl border-2 border-slate-300 bg-white p-4 md:p-5",
         data_testid="sheet-booking",
     )
@@ -385,6 +413,90 @@ def _day_nav() -> rx.Component:
     )
 
 
+def _van_bar() -> rx.Component:
+    """The van's day (issue 37): a driver's van with its Route and load list, 'All jobs' and
+    back; an admin's van filter."""
+    route = rx.cond(
+        S.route_link != "",
+        rx.el.a(
+            rx.icon("route", size=20),
+            _o("Route"),
+            href=S.route_link,
+            target="_blank",
+            rel="noopener",
+            class_name=f"{BIG_BUTTON} bg-sky-700 hover:bg-sky-800",
+            data_testid="sheet-route",
+        ),
+    )
+    load = rx.el.a(
+        rx.icon("package", size=20),
+        _o("Load List"),
+        href=S.load_url,
+        class_name=LINK_BUTTON,
+        data_testid="sheet-load-list",
+    )
+    driver = rx.el.div(
+        rx.cond(
+            S.view == "mine",
+            rx.el.p(
+                _o("Your van: {van}").format(van=S.van_name),
+                class_name="text-xl font-extrabold",
+                data_testid="sheet-my-van",
+            ),
+            rx.el.p(_o("All jobs of the day"), class_name="text-xl font-extrabold"),
+        ),
+        rx.el.div(
+            route,
+            load,
+            rx.cond(
+                S.view == "mine",
+                rx.el.button(
+                    rx.icon("list", size=20),
+                    _o("All jobs"),
+                    on_click=S.show_every(True),
+                    type="button",
+                    class_name=LINK_BUTTON,
+                    data_testid="sheet-all-jobs",
+                ),
+                rx.el.button(
+                    rx.icon("truck", size=20),
+                    _o("Your van"),
+                    on_click=S.show_every(False),
+                    type="button",
+                    class_name=LINK_BUTTON,
+                    data_testid="sheet-my-jobs",
+                ),
+            ),
+            class_name="mt-2 flex flex-wrap gap-2",
+        ),
+        class_name="mt-4 rounded-2xl border-2 border-sky-300 bg-sky-50 p-3 no-print",
+        data_testid="sheet-van-bar",
+    )
+    admin = rx.el.div(
+        rx.el.label(_o("Van"), html_for="sheet-van", class_name="font-semibold"),
+        rx.el.div(
+            kept_select(
+                rx.el.option(_o("Every van"), value=""),
+                rx.foreach(S.vans, lambda v: rx.el.option(v.name, value=v.id)),
+                id="sheet-van",
+                value=S.van_id,
+                on_change=S.pick_van,
+                class_name="p-3 text-lg rounded-xl border-2 border-slate-400 bg-white",
+                data_testid="sheet-van",
+            ),
+            route,
+            load,
+            class_name="mt-1 flex flex-wrap items-center gap-2",
+        ),
+        class_name="mt-4 no-print",
+    )
+    return rx.cond(
+        S.has_own_van,
+        driver,
+        rx.cond(AuthState.is_admin & (S.vans.length() > 0), admin),
+    )
+
+
 def _print_header() -> rx.Component:
     """What heads the printout (the screen has the frame's title): the sheet's title, the
     business's name and the day, in the page's language."""
@@ -405,6 +517,7 @@ def day_sheet_page() -> rx.Component:
             _print_header(),
             rx.el.p(S.title, class_name="text-xl font-bold no-print", data_testid="sheet-day"),
             _day_nav(),
+            _van_bar(),
             rx.el.div(notices(S.notice, S.error), class_name="no-print"),
             _my_day(),
             rx.cond(

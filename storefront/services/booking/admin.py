@@ -138,12 +138,15 @@ def staff_statuses(before: str, days: set[date], today: date) -> list[str]:
     return [s for s in STAFF_STATUSES if not _staff_refusal(s, before, days, today)]
 
 
-def _require_for_status(session: Session, actor_id: object, status: str) -> User:
+def _require_for_status(
+    session: Session, actor_id: object, status: str, booking_id: uuid.UUID
+) -> User:
     """The caller when they may set `status` at all: an admin any, a member of staff only on
-    the way or completed (whether this booking may go there now: `_staff_refusal`)."""
+    the way or completed (whether this booking may go there now: `_staff_refusal`), and only
+    on a job of their van once a van has it (permissions.require_crew, issue 37)."""
     if status not in STAFF_STATUSES:
         return permissions.require_admin(session, actor_id, AdminBookingError)
-    return permissions.require_staff(session, actor_id, AdminBookingError)
+    return permissions.require_crew(session, actor_id, booking_id, AdminBookingError)
 
 
 def _booking_id(value: object) -> uuid.UUID:
@@ -376,7 +379,7 @@ def set_status(
 
     def work() -> StatusChange:
         booking = session.get(Booking, target)
-        actor = _require_for_status(session, actor_id, status)
+        actor = _require_for_status(session, actor_id, status, target)
         if booking is None:
             raise AdminBookingError("not_found", "Booking not found")
         items = _items(session, booking.id)

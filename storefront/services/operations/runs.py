@@ -116,9 +116,12 @@ def day_runs(
     *,
     booking_ids: list[uuid.UUID] | None = None,
     travel: Travel | None = None,
+    loaded: dict | None = None,
 ) -> list[Run]:
     """Every run driven on `day`, in the order the vans leave (then by reference), each with
-    its van and crew when assigned. `booking_ids` narrows it to those bookings."""
+    its van and crew when assigned. `booking_ids` narrows it to those bookings. `loaded`, when
+    given, receives the rows read ('bookings': id -> Booking, 'items': id -> [(item,
+    service)]), so the day sheet does not read them twice."""
     zone = dates.business_zone()
     start, end = dates.day_start_utc(day), dates.day_start_utc(day + timedelta(days=1))
     travel = travel or travel_of(session)
@@ -153,6 +156,8 @@ def day_runs(
         .order_by(col(BookingItem.start_datetime), col(BookingItem.id))
     ).all():
         items[item.booking_id].append((item, service))
+    if loaded is not None:
+        loaded["bookings"], loaded["items"] = bookings, items
     assigned = {
         (job.booking_id, job.leg): job
         for job in session.exec(select(VanJob).where(col(VanJob.booking_id).in_(ids))).all()

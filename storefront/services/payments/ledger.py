@@ -272,7 +272,8 @@ def record_payment(
 
     def work() -> Payment:
         locks.take(session, locks.booking_money(target))
-        actor = permissions.require_staff(session, actor_id, PaymentError)
+        # Staff collect only on their van's jobs once a van has the booking (issue 37).
+        actor = permissions.require_crew(session, actor_id, target, PaymentError)
         if method not in PAYMENT_METHODS or (actor.role != "admin" and method not in STAFF_METHODS):
             raise PaymentError("invalid_method")
         value = parse_amount(amount)
