@@ -72,7 +72,10 @@ def test_the_owner_offers_a_rainy_days_bouncers_a_move_from_a_phone(phone, serve
     _admin_id, token = _admin(server, language="en")
     _signed_in(phone, server, token)
 
-    phone.goto("/admin/rainy-day")
+    # From the day sheet, as the owner finds it.
+    phone.goto("/admin/day")
+    phone.get_by_test_id("sheet-rainy-day").click()
+    expect(phone).to_have_url(re.compile(r"/admin/rainy-day/?$"), timeout=15000)
     form_day = phone.get_by_test_id("rainy-day")
     expect(form_day).to_be_visible(timeout=15000)
     form_day.fill(dates.display_day(day))
@@ -115,6 +118,14 @@ def test_the_owner_offers_a_rainy_days_bouncers_a_move_from_a_phone(phone, serve
     # Nothing was cancelled; the tables were neither marked nor mailed.
     assert _stored(server, castle_id) == ("pending", True, 1)
     assert _stored(server, tables_id) == ("pending", False, 0)
+
+    # The day sheet marks the job offered, and only it.
+    phone.goto(f"/admin/day/{day.isoformat()}")
+    jobs = phone.get_by_test_id("sheet-booking")
+    expect(jobs.filter(has_text=castle).get_by_test_id("sheet-weather")).to_be_visible(
+        timeout=15000
+    )
+    expect(jobs.filter(has_text=tables).get_by_test_id("sheet-weather")).to_have_count(0)
 
     phone.goto(link.group(0))
     notice = phone.get_by_test_id("confirmation-weather")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from storefront import routes
+from storefront import i18n, routes
 from storefront.components.admin_layout import admin_frame, notices
 from storefront.components.set_up import set_up
 from storefront.components.ui import kept_input, kept_select, loaded_for_this_visit
@@ -273,6 +273,17 @@ def _booking(booking) -> rx.Component:
             ),
             class_name="flex flex-wrap items-start justify-between gap-2",
         ),
+        # A rainy day's offer waits for the customer (issue 37): nothing to load yet.
+        rx.cond(
+            booking.weather_offered,
+            rx.el.p(
+                rx.icon("cloud-rain", size=20, class_name="shrink-0"),
+                _o("Weather: the customer was offered a move or a cancellation"),
+                class_name="mt-2 flex items-center gap-2 rounded-xl border-2 border-sky-700 "
+                "bg-sky-50 px-3 py-2 text-base font-semibold text-sky-900",
+                data_testid="sheet-weather",
+            ),
+        ),
         rx.el.dl(
             _fact(_o("Customer"), booking.customer),
             _fact(
@@ -490,10 +501,24 @@ def _van_bar() -> rx.Component:
         ),
         class_name="mt-4 no-print",
     )
+    rainy = rx.el.a(
+        rx.icon("cloud-rain", size=18),
+        _o("Rainy Day"),
+        href=i18n.href(routes.ADMIN_RAINY_DAY),
+        class_name="inline-flex items-center gap-1 p-3 text-lg rounded-xl border-2 "
+        "border-slate-400 bg-white font-semibold",
+        data_testid="sheet-rainy-day",
+    )
     return rx.cond(
         S.has_own_van,
         driver,
-        rx.cond(AuthState.is_admin & (S.vans.length() > 0), admin),
+        rx.cond(
+            AuthState.is_admin,
+            rx.fragment(
+                rx.cond(S.vans.length() > 0, admin),
+                rx.el.div(rainy, class_name="mt-3 no-print"),
+            ),
+        ),
     )
 
 

@@ -98,6 +98,9 @@ class SheetBooking:
     due_label: str = ""
     paid_label: str = ""
     set_up: str = ""  # proof of delivery, issue 37: 'Set up at 14:05 · received by Besa'
+    # A rainy day (issue 37): its customer was offered a move or a cancellation and has not
+    # answered (services/operations/weather.py); the crew waits before loading it.
+    weather_offered: bool = False
     # Issue 37: when the van leaves the depot for the pickup ('' without one that day), the
     # delivery's and the pickup's van and crew ('' when not assigned), and whether the caller
     # may change the job (permissions.require_crew: staff only on their van's).
@@ -435,6 +438,7 @@ def _sheet(
         due_label=format_price(money.due, booking.currency),
         paid_label=format_price(money.paid, booking.currency),
         set_up=proof_of_delivery.sheet_line(proof_of_delivery.set_up_of(booking)),
+        weather_offered=booking.weather_offered_at is not None,
         pickup_leave=dates.local_time(pickup.depart, zone) if pickup is not None else "",
         van=van_names.get(delivery.van_id, "") if delivery and delivery.van_id else "",
         crew=_crew(delivery, names),
