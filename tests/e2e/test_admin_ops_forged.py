@@ -20,7 +20,9 @@ from storefront.state.admin_bookings import AdminBookingsState
 from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
-from storefront.state.admin_settings import AdminSettingsState
+from storefront.state.admin_settings import AdminSettingsState, AdminTravelState
+from storefront.state.admin_vans import AdminVanPlanState, AdminVansState
+from storefront.state.admin_weather import AdminWeatherState
 from storefront.state.admin_users import AdminUsersState
 from tests.e2e.socket_client import Tab, event_name
 from tests.e2e.socket_client import run as _run
@@ -37,6 +39,11 @@ STATES = [
     RoleDebugState,
     AdminAuditState,
     AdminUsersState,
+    # Crews and vans (issue 37): the vans, the day's plan, the driving times, a rainy day.
+    AdminVansState,
+    AdminVanPlanState,
+    AdminTravelState,
+    AdminWeatherState,
 ]
 
 
@@ -158,7 +165,7 @@ def test_forged_admin_events_change_nothing_for_guests_and_plain_users(server):
     _admin_id, admin_token = _account(server, "admin")
     before = _snapshot(server, booking_id)
     events = _forged_events(booking_id, plain_id)
-    assert len(events) > 40  # every handler of the eight states is in the list
+    assert len(events) > 60  # every handler of the twelve states is in the list
     seen: list[str] = []
 
     async def scenario():
