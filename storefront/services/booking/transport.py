@@ -10,8 +10,10 @@ a booking whose total is above `deposit_above` (0 %: no deposit)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from types import MappingProxyType
 
 from sqlmodel import Session
 
@@ -21,6 +23,7 @@ from storefront.models import BusinessSettings
 from storefront.models import municipalities as places
 from storefront.models.municipalities import Municipality
 from storefront.services import business, permissions
+from storefront.services.cache import cached, from_caches
 from storefront.services.errors import ServiceError
 
 # The day a deposit is due by is a basic (services/money.py), so the mails say the same day.
@@ -62,10 +65,10 @@ class _AdminCheck(ServiceError):
 # --- the rules, without a database ---------------------------------------------------------
 
 
-def fee_of(fees: dict[str, object] | None, key: str) -> Decimal | None:
+def fee_of(fees: Mapping[str, object] | None, key: str) -> Decimal | None:
     """The fee of municipality `key` in the stored `fees`: its amount, None when it is not
     served online, 0 when it is not named (or the stored text is not an amount)."""
-    fees = fees if isinstance(fees, dict) else {}
+    fees = fees if isinstance(fees, Mapping) else {}
     if key in fees and fees[key] is None:
         return None
     amount = parse_fee(fees.get(key, "0"))
@@ -124,6 +127,26 @@ def deposit_of(session: Session, total: Decimal) -> Decimal:
 
 
 @dataclass(frozen=True)
+class Terms:
+    """What the settings ask of every booking, as the pages price it: the transport fees
+    (`BusinessSettings.transport_fees`, read-only) and the deposit rule."""
+
+    fees: Mapping[str, object]
+    deposit_percent: int
+    deposit_above: Decimal
+
+
+@cached
+def terms(*, session: Session) -> Terms:
+    """The settings' transport fees and deposit rule, from the catalogue's cache (the settings
+    row is one of its tables, services/cache.py): the cart, the checkout and the booking screen
+    price every change through `owed` without reading the row each time."""
+    row = _row(session)
+    fees = row.transport_fees if isinstance(row.transport_fees, dict) else {}
+    return Terms(MappingProxyType(dict(fees)), row.deposit_percent, Decimal(row.deposit_above))
+
+
+@dataclass(frozen=True)
 class Served:
     """A municipality a booking may be placed to online, and its transport."""
 
@@ -143,15 +166,25 @@ class NotServed(ServiceError):
 
 def served(session: Session, city: object) -> Served:
     """The municipality a guest chose (any spelling, services/booking/contact.py has stored its
-    Albanian name) and its fee, or NotServed."""
+    Albanian name) and its fee, or NotServed: as the settings row says now (placing a booking
+    reads it under its lock)."""
+    return _served_by(
+        _row(session).transport_fees,
+        city,
+        phone=lambda: business.business_details(session=session).phone,
+    )
+
+
+def _served_by(fees: object, city: object, *, phone: Callable[[], str]) -> Served:
+    """`served` with the stored `fees`; `phone` gives the business's phone for the refusal."""
     found = places.find(city) if isinstance(city, str) else None
     if found is None:
         raise NotServed("unknown", _s(UNKNOWN_MESSAGE))
-    fee = transport_fee(session, found.key)
+    fee = fee_of(fees, found.key)  # type: ignore[arg-type]
     if fee is None:
-        phone = business.business_details(session=session).phone
         name = found.name(i18n.language())
-        raise NotServed("not_served", _s(NOT_SERVED_MESSAGE).format(municipality=name, phone=phone))
+        message = _s(NOT_SERVED_MESSAGE).format(municipality=name, phone=phone())
+        raise NotServed("not_served", message)
     return Served(found, fee)
 
 
@@ -179,16 +212,24 @@ class Owed:
         }
 
 
+@from_caches
 def owed(*, session: Session, subtotal: Decimal, city: object) -> Owed:
     """What a cart of `subtotal` owes when taken to `city` (a key or any spelling; empty: not
     chosen yet): the transport line as soon as the municipality is known (the cart and the
-    checkout show it), the total with it, and the deposit the settings ask."""
+    checkout show it), the total with it, and the deposit the settings ask. Read through the
+    catalogue's cache only (`terms`, the business's details): a page's change of municipality,
+    quantity or hours is priced in the event loop while the cache is current."""
     subtotal = Decimal(subtotal).quantize(CENT)
+    rules = terms(session=session)
     if not str(city or "").strip():
-        return Owed(subtotal, None, subtotal, deposit_of(session, subtotal))
+        return Owed(subtotal, None, subtotal, _deposit(rules, subtotal))
     found = places.by_key(city) or places.find(city)
     try:
-        place = served(session, found.key if found else city)
+        place = _served_by(
+            rules.fees,
+            found.key if found else city,
+            phone=lambda: business.business_details(session=session).phone,
+        )
     except NotServed as refused:
         name = found.name(i18n.language()) if found else ""
         return Owed(subtotal, None, subtotal, Decimal("0.00"), name, refused.message)
@@ -197,9 +238,13 @@ def owed(*, session: Session, subtotal: Decimal, city: object) -> Owed:
         subtotal,
         place.fee,
         total,
-        deposit_of(session, total),
+        _deposit(rules, total),
         place.municipality.name(i18n.language()),
     )
+
+
+def _deposit(rules: Terms, total: Decimal) -> Decimal:
+    return deposit_for(total, rules.deposit_percent, rules.deposit_above)
 
 
 # --- the admin's Transport card -------------------------------------------------------------
