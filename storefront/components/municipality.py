@@ -23,7 +23,7 @@ def transport_rows(owed: rx.Var, test_prefix: str) -> rx.Component:
     why it cannot be booked online."""
     return rx.fragment(
         rx.cond(
-            owed["transport"] != "",
+            owed["transport"],  # "" and not yet known (undefined) are both false
             rx.el.div(
                 rx.el.dt(_("Transport ({municipality})").format(municipality=owed["municipality"])),
                 rx.el.dd(owed["transport"], data_testid=f"{test_prefix}-transport"),
@@ -31,7 +31,7 @@ def transport_rows(owed: rx.Var, test_prefix: str) -> rx.Component:
             ),
         ),
         rx.cond(
-            owed["refusal"] != "",
+            owed["refusal"],
             rx.el.p(
                 owed["refusal"],
                 class_name="text-sm text-red-700",
