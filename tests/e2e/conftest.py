@@ -23,6 +23,23 @@ from tests.webhook_server import WebhookServer
 ROOT = Path(__file__).resolve().parents[2]
 PORT = int(os.environ.get("E2E_PORT", "3111"))
 ARTIFACTS = ROOT / "test-results"
+
+# How long an `expect(...)` waits for the page by default (Playwright's own is 5 s). The suite
+# runs two Chromium workers, the server and, in one file, five tabs slowed to a phone's
+# processor on two cores: an answer that takes 0.1-0.3 s alone has been seen to take more than
+# 5 s there (a CI failure with an empty <main>, no error). No test here judges speed (bench/
+# does), so an assertion waits long enough for a loaded machine; one that fails still fails.
+EXPECT_TIMEOUT_MS = 15_000
+
+
+def pytest_configure(config):
+    try:
+        from playwright.sync_api import expect
+    except ImportError:  # the browser tests skip without Playwright's browser anyway
+        return
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+
+
 # The session's one frontend build is made for this address. Its host is `localhost`, so the
 # page opens its websocket on whatever host it was loaded from (Reflex's getBackendURL): each
 # test worker serves the same build on a loopback address of its own, all on PORT.

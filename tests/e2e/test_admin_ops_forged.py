@@ -21,9 +21,9 @@ from storefront.state.admin_calendar import AdminCalendarState
 from storefront.state.admin_dashboard import AdminDashboardState
 from storefront.state.admin_roles import RoleDebugState
 from storefront.state.admin_settings import AdminSettingsState, AdminTravelState
+from storefront.state.admin_users import AdminUsersState
 from storefront.state.admin_vans import AdminVanPlanState, AdminVansState
 from storefront.state.admin_weather import AdminWeatherState
-from storefront.state.admin_users import AdminUsersState
 from tests.e2e.socket_client import Tab, event_name
 from tests.e2e.socket_client import run as _run
 from tests.factories import contact, line, make_service
