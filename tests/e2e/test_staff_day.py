@@ -250,7 +250,7 @@ def test_forged_admin_events_from_staff_change_nothing(server):
     staff_id, token, _email = _staff(server)
     before = _snapshot(server, booking_id)
     events = [e for e in _forged_events(booking_id, staff_id) if "calendar" not in e[0].lower()]
-    assert len(events) > 40 and len(STATES) == 8
+    assert len(events) > 60 and len(STATES) == 12
     seen: list[str] = []
 
     async def scenario():
