@@ -6,7 +6,7 @@ import reflex as rx
 
 from storefront.services.catalog import banners
 from storefront.state.access import access
-from storefront.state.base import call_service
+from storefront.state.base import call_service, set_changed
 
 
 @access("public", catalogue_only=True)
@@ -20,10 +20,13 @@ class HomeBannerState(rx.State):
 
     @rx.event
     async def load(self):
-        self.cards = await banner_cards(banners.HOME_BANNER)
-        self.weddings = await banner_cards(banners.HOME_WEDDINGS_GALLERY)
-        self.bouncers = await banner_cards(banners.HOME_BOUNCERS_GALLERY)
-        self.mascots = await banner_cards(banners.HOME_MASCOTS_GALLERY)
+        set_changed(
+            self,
+            cards=await banner_cards(banners.HOME_BANNER),
+            weddings=await banner_cards(banners.HOME_WEDDINGS_GALLERY),
+            bouncers=await banner_cards(banners.HOME_BOUNCERS_GALLERY),
+            mascots=await banner_cards(banners.HOME_MASCOTS_GALLERY),
+        )
 
 
 async def banner_cards(name: str) -> list[dict[str, str]]:

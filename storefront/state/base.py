@@ -26,6 +26,16 @@ async def call_service(fn: Callable[..., T], **kwargs: Any) -> T:
     return await asyncio.to_thread(_call, fn, kwargs)
 
 
+def set_changed(state: Any, **values: Any) -> None:
+    """Assign each of `values` to `state` only when it differs from what the state holds.
+    Reflex sends every var an event assigned, equal or not: a page opened again in the same tab
+    (its on_load reads the catalogue afresh) then resends its whole list. Assigned through
+    here, a page whose data has not changed gets no delta beyond what changed (issue 38)."""
+    for name, value in values.items():
+        if getattr(state, name) != value:
+            setattr(state, name, value)
+
+
 # A form's on_load may run a moment after the page is on screen, once its first keys (or the
 # browser's autofill) have reached the state: what was typed this recently is kept, not blanked.
 TYPED_JUST_NOW = 3.0

@@ -10,7 +10,7 @@ from storefront.i18n import N_, _
 from storefront.services.catalog import showcase
 from storefront.services.errors import ServiceError
 from storefront.state.access import access
-from storefront.state.base import call_service
+from storefront.state.base import call_service, set_changed
 
 log = logging.getLogger(__name__)
 
@@ -41,16 +41,19 @@ class BouncersState(rx.State):
             log.exception("loading the bouncers page failed")
             self._failed(_(UNKNOWN_ERROR))
             return
-        self.options = page.options
-        self.bubble_packages = page.packages["bouncer"]
-        self.castle_packages = page.packages["castle"]
-        self.combo_packages = page.packages["combo"]
-        self.banner = page.banner
-        self.strip = page.strip
-        self.bubbles = page.bubbles
-        self.bouncers = page.bouncers
-        self.error = ""
-        self.loaded = True
+        set_changed(
+            self,
+            options=page.options,
+            bubble_packages=page.packages["bouncer"],
+            castle_packages=page.packages["castle"],
+            combo_packages=page.packages["combo"],
+            banner=page.banner,
+            strip=page.strip,
+            bubbles=page.bubbles,
+            bouncers=page.bouncers,
+            error="",
+            loaded=True,
+        )
 
     def _failed(self, message: str) -> None:
         self.error = message

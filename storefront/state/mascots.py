@@ -11,7 +11,7 @@ from storefront.i18n import N_, _
 from storefront.services.catalog import showcase
 from storefront.services.errors import ServiceError
 from storefront.state.access import access
-from storefront.state.base import call_service
+from storefront.state.base import call_service, set_changed
 from storefront.state.errors import log_failure
 
 log = logging.getLogger(__name__)
@@ -48,13 +48,16 @@ class MascotsState(rx.State):
             log.exception("loading the mascots page failed")
             self._failed(_(UNKNOWN_ERROR))
             return
-        self.mascots = page.mascots
-        self.mascot_packages = page.packages["mascot"]
-        self.activity_packages = page.packages["mascot-activities"]
-        self.banner = page.banner
-        self.works = page.works
-        self.error = ""
-        self.loaded = True
+        set_changed(
+            self,
+            mascots=page.mascots,
+            mascot_packages=page.packages["mascot"],
+            activity_packages=page.packages["mascot-activities"],
+            banner=page.banner,
+            works=page.works,
+            error="",
+            loaded=True,
+        )
 
     def _failed(self, message: str) -> None:
         self.error = message

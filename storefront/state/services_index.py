@@ -10,7 +10,7 @@ from storefront.services.catalog import public as catalog
 from storefront.services.catalog import seo
 from storefront.services.money import format_price_with_unit
 from storefront.state.access import access
-from storefront.state.base import call_service
+from storefront.state.base import call_service, set_changed
 
 
 @access("public", catalogue_only=True)
@@ -28,14 +28,17 @@ class ServicesIndexState(rx.State):
         themes = await call_service(catalog.list_public_services, kind="theme")
         others = await call_service(catalog.list_public_services, kind="service")
         # Categories with a page of their own; the others are listed by their services.
-        self.categories = [
-            {"name": c.name, "description": c.description or "", "href": i18n.href(page)}
-            for c in categories
-            if (page := seo.category_page(c.slug))
-        ]
-        self.themes = [_card(t, from_price=True) for t in themes]
-        self.others = [_card(s) for s in others]
-        self.loaded = True
+        set_changed(
+            self,
+            categories=[
+                {"name": c.name, "description": c.description or "", "href": i18n.href(page)}
+                for c in categories
+                if (page := seo.category_page(c.slug))
+            ],
+            themes=[_card(t, from_price=True) for t in themes],
+            others=[_card(s) for s in others],
+            loaded=True,
+        )
 
 
 def _card(view: catalog.ServiceView, *, from_price: bool = False) -> dict[str, str]:

@@ -12,7 +12,7 @@ from storefront.services.booking import cart
 from storefront.services.catalog import showcase
 from storefront.services.money import format_price
 from storefront.state.access import access
-from storefront.state.base import call_service
+from storefront.state.base import call_service, set_changed
 
 log = logging.getLogger(__name__)
 LOAD_FAILED = N_("Unknown error occurred")
@@ -47,7 +47,7 @@ class TablesState(rx.State):
             log.exception("loading table services failed")
             self.tables, self.error = [], _(LOAD_FAILED)
         else:
-            self.tables = [dataclasses.asdict(table) for table in tables]
+            set_changed(self, tables=[dataclasses.asdict(table) for table in tables])
 
     @rx.var
     def selected(self) -> dict[str, str]:
