@@ -16,7 +16,7 @@ from storefront.services.operations import backup, travel
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
 from storefront.state.business import BusinessState
-from storefront.state.errors import log_failure
+from storefront.state.errors import log_failure, refused_fields
 
 FIELDS = (
     *business.SETTINGS_FIELDS,
@@ -217,10 +217,7 @@ class AdminTransportState(AdminState):
         try:
             await call_service(transport.update_transport_fees, actor_id=caller, values=values)
         except transport.TransportError as exc:
-            messages = exc.details.get("messages", {})
-            self.field_errors = {
-                k: messages.get(k) or _o(TRANSPORT_FAILED) for k in exc.details.get("fields", {})
-            }
+            self.field_errors = refused_fields(exc, _o(TRANSPORT_FAILED))
             self.error = _o(TRANSPORT_FAILED)
             return
         except Exception as exc:
@@ -281,10 +278,7 @@ class AdminTravelState(AdminState):
                 values={"depot": self.depot, **self.minutes},
             )
         except travel.TravelError as exc:
-            messages = exc.details.get("messages", {})
-            self.field_errors = {
-                k: messages.get(k) or _o(TRAVEL_FAILED) for k in exc.details.get("fields", {})
-            }
+            self.field_errors = refused_fields(exc, _o(TRAVEL_FAILED))
             self.error = _o(TRAVEL_FAILED)
             return
         except Exception as exc:

@@ -13,7 +13,7 @@ from storefront.services import dates
 from storefront.services.operations import vans
 from storefront.state.auth import AdminState
 from storefront.state.base import call_service
-from storefront.state.errors import log_failure
+from storefront.state.errors import log_failure, refused_fields
 
 LOAD_FAILED = N_o("Failed to load the vans. Please try again.")
 SAVE_FAILED = N_o("Failed to save the van. Please check the fields.")
@@ -119,10 +119,7 @@ class AdminVansState(AdminState):
                 vans.save_van, actor_id=caller, values=values, van_id=self.editing or None
             )
         except vans.VanError as exc:
-            messages = exc.details.get("messages", {})
-            self.field_errors = {
-                k: messages.get(k) or _o(SAVE_FAILED) for k in exc.details.get("fields", {})
-            }
+            self.field_errors = refused_fields(exc, _o(SAVE_FAILED))
             self.error = _o(SAVE_FAILED)
             return
         except Exception as exc:

@@ -22,6 +22,15 @@ log = logging.getLogger(__name__)
 TRY_LATER = N_("Something went wrong. Please try again later.")
 
 
+def refused_fields(exc: Exception, fallback: str) -> dict[str, str]:
+    """A service's refusal of a form, field by field: each field its `details["fields"]` names,
+    with the message its `details["messages"]` gives (already in the caller's language), else
+    `fallback`. What a card shows beside its refused fields."""
+    details = getattr(exc, "details", None) or {}
+    messages = details.get("messages", {})
+    return {k: messages.get(k) or fallback for k in details.get("fields", {})}
+
+
 def log_failure(what: str, exception: Exception, **context: object) -> None:
     """Log a handler's unexpected failure once, with what it was doing and on what (ids): one
     line while the database is unavailable (as the handler below logs an outage), the
