@@ -62,7 +62,11 @@ def image_upload(
             on_drop_rejected=lambda refused: state.upload_refused(refusal_codes(refused)),
             data_testid=f"{test_id}-input",
         ),
-        rx.el.p(chosen.join(", "), class_name="text-xs text-slate-500"),
+        rx.el.p(
+            chosen.join(", "),
+            class_name="text-xs text-slate-500",
+            data_testid=f"{test_id}-chosen",
+        ),
         rx.el.button(
             rx.cond(state.uploading, _("Uploading..."), button_label),
             on_click=[

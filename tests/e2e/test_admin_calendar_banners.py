@@ -362,6 +362,8 @@ def test_an_admin_adds_a_banner_item_and_sees_it_on_the_home_page(page, server):
     )
     modal.get_by_test_id("banner-image-upload").click()
     expect(modal.get_by_test_id("banner-image-error")).to_have_text("File must be an image")
+    # the refused file leaves the picker before the next is chosen
+    expect(modal.get_by_test_id("banner-image-chosen")).to_have_text("")
     modal.get_by_test_id("banner-image-input").locator("input[type=file]").set_input_files(
         {"name": "balloons.png", "mimeType": "image/png", "buffer": _png()}
     )

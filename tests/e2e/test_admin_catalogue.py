@@ -33,6 +33,9 @@ def _upload(page, name: str, color) -> None:
     )
     page.get_by_test_id("service-image-upload").click()
     expect(page.get_by_test_id("form-image")).to_have_count(before + 1, timeout=15000)
+    # The picker is emptied just after the image shows (the upload's last step): a file chosen
+    # before that would be emptied with it.
+    expect(page.get_by_test_id("service-image-chosen")).to_have_text("")
 
 
 def _fill(page, title: str, description: str, price: str, language: str = "en") -> None:
