@@ -112,6 +112,9 @@ def scripts_after_first_paint(html: str) -> str:
 # The page of the routes with a part that varies (/themes/<slug>, a booking screen): it has
 # nothing to paint before its scripts render the page, so they load at once (404.html is a copy).
 SPA_FALLBACK = "__spa-fallback.html"
+# Its copy with the scripts after the first paint: the catalogue's pages whose address varies
+# are sent with their content ahead (storefront/api/prepaint.py), so they paint before them.
+PREPAINT_FALLBACK = "__prepaint.html"
 
 
 # Checkout sends a cart it cannot take back to the cart (docs/product.md). CheckoutState.load
@@ -163,8 +166,14 @@ class FirstPaintPlugin(rx.plugins.Plugin):
 
     def post_build(self, **context):
         root = Path(context["static_dir"])
+        fallback = root / SPA_FALLBACK
+        if fallback.is_file():
+            # The fallback with its scripts after the first paint, for the catalogue's pages
+            # the server sends with their content ahead (storefront/api/prepaint.py).
+            deferred = scripts_after_first_paint(fallback.read_text(encoding="utf-8"))
+            (root / PREPAINT_FALLBACK).write_text(deferred, encoding="utf-8")
         for page in root.rglob("*.html"):
-            if page.name == SPA_FALLBACK:
+            if page.name in (SPA_FALLBACK, PREPAINT_FALLBACK):
                 continue
             html = page.read_text(encoding="utf-8")
             if _NOT_FOUND_PAGE.match(page.relative_to(root).as_posix()):

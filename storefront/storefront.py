@@ -8,6 +8,7 @@ from storefront.api.addresses import catalogue_addresses
 from storefront.api.body_limit import upload_body_limit
 from storefront.api.language import remembered_language
 from storefront.api.media import static_files
+from storefront.api.prepaint import prepaint_pages
 from storefront.api.security import security_headers
 from storefront.components.head import document_language, site_head, toaster
 from storefront.i18n import _
@@ -28,11 +29,12 @@ from storefront.state.errors import backend_exception_handler
 from storefront.state.guard import AuthGuard
 
 app = rx.App(
-    # Long cache lifetimes on the build's hashed assets, old and unknown addresses of the
-    # catalogue (301, 404), the remembered language, the API routes, the cap on upload bodies,
+    # Long cache lifetimes on the build's hashed assets, the catalogue's pages with their
+    # content in the HTML, old and unknown addresses of the catalogue (301, 404), the remembered language, the API routes, the cap on upload bodies,
     # then the security headers on every response.
     api_transformer=[
         static_files,
+        prepaint_pages,
         catalogue_addresses,
         remembered_language,
         create_api(),

@@ -5,10 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from storefront import i18n
-from storefront.i18n import _
+from storefront.services.catalog import pages, seo
 from storefront.services.catalog import public as catalog
-from storefront.services.catalog import seo
-from storefront.services.money import format_price_with_unit
 from storefront.state.access import access
 from storefront.state.base import call_service, set_changed
 
@@ -35,20 +33,8 @@ class ServicesIndexState(rx.State):
                 for c in categories
                 if (page := seo.category_page(c.slug))
             ],
-            themes=[_card(t, from_price=True) for t in themes],
-            others=[_card(s) for s in others],
+            themes=[pages.card(t, from_price=True) for t in themes],
+            others=[pages.card(s) for s in others],
             loaded=True,
         )
 
-
-def _card(view: catalog.ServiceView, *, from_price: bool = False) -> dict[str, str]:
-    """A service's card; a theme's price reads 'From ...' (its packages cost more)."""
-    price = format_price_with_unit(view.price, view.price_unit) if view.price is not None else ""
-    return {
-        "id": view.id,
-        "title": view.title,
-        "description": view.description,
-        "image": view.image_url or "",
-        "price": _("From {price}").format(price=price) if from_price and price else price,
-        "href": i18n.href(seo.detail_path(view.slug)),
-    }

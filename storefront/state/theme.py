@@ -10,9 +10,9 @@ from storefront import i18n
 from storefront.i18n import _
 from storefront.models.service_details import ThemeDetails, details_as
 from storefront.services import business
+from storefront.services.catalog import pages, seo
 from storefront.services.catalog import public as catalog
-from storefront.services.catalog import seo
-from storefront.services.money import format_price, format_price_with_unit
+from storefront.services.money import format_price
 from storefront.state.access import access
 from storefront.state.base import call_service
 
@@ -58,17 +58,7 @@ class ThemeState(rx.State):
             return
         self.gallery = list(view.image_urls)
         details = details_as(view.details, ThemeDetails)
-        self.theme = {
-            "id": view.id,
-            "title": view.title,
-            "slug": view.slug,
-            "description": view.description,
-            "image": view.image_url or "",
-            "price": format_price_with_unit(view.price, view.price_unit),
-            "age": details.age,
-            "duration": details.duration,
-            "capacity": details.capacity,
-        }
+        self.theme = pages.theme_fields(view)
         long_text = details.long_description or view.description
         self.paragraphs = [p.strip() for p in long_text.split("\n\n") if p.strip()]
         self.features = list(details.features)
