@@ -37,4 +37,3 @@ class ServicesIndexState(rx.State):
             others=[pages.card(s) for s in others],
             loaded=True,
         )
-
