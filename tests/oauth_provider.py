@@ -31,8 +31,11 @@ CLIENTS = {
     "github": ("github-client-id", "github-client-secret"),
 }
 # How Google's ID token can be wrong: signed by a key it does not publish (under a kid it
-# does), for another client, with another nonce, long expired, from another issuer.
-IdTokenFault = Literal["foreign_key", "wrong_audience", "wrong_nonce", "expired", "wrong_issuer"]
+# does, or under a kid of its own), for another client, with another nonce, long expired, from
+# another issuer.
+IdTokenFault = Literal[
+    "foreign_key", "unknown_key", "wrong_audience", "wrong_nonce", "expired", "wrong_issuer"
+]
 
 
 def _b64(data: bytes) -> str:
@@ -197,7 +200,11 @@ class _Server(ThreadingHTTPServer):
             # OpenID Connect's at_hash: the left half of the access token's SHA-256.
             "at_hash": _b64(hashlib.sha256(access_token.encode()).digest()[:16]),
         }
-        key = self.signing if fault != "foreign_key" else SigningKey(self.signing.kid)
+        key = self.signing
+        if fault == "foreign_key":
+            key = SigningKey(kid=self.signing.kid)
+        elif fault == "unknown_key":
+            key = SigningKey(kid=secrets.token_hex(4))
         return jwt.encode(claims, key.private, algorithm="RS256", headers={"kid": key.kid})
 
 

@@ -388,6 +388,7 @@ async def test_a_verifier_changed_in_the_cookie_is_refused_by_the_provider(sessi
     ("fault", "why"),
     [
         ("foreign_key", "BadSignatureError"),
+        ("unknown_key", "InvalidKeyIdError"),
         ("wrong_audience", "'aud'"),
         ("wrong_nonce", "'nonce'"),
         ("expired", "ExpiredTokenError"),
@@ -401,6 +402,8 @@ async def test_a_bad_google_id_token_is_refused(session, idp, caplog, fault, why
     refused(await sign_in("google"), "Google", caplog, "bad_id_token")
     [reason] = [r.getMessage() for r in caplog.records if "ID token refused" in r.getMessage()]
     assert why in reason
+    # An unknown key is looked for once more among freshly read keys, and no more.
+    assert idp.state.jwks_requests == (2 if fault == "unknown_key" else 1)
     assert users(session) == []
     assert session.exec(select(func.count()).select_from(OAuthAccount)).one() == 0
 
