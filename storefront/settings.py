@@ -182,7 +182,9 @@ class Settings(BaseSettings):
     # Provider endpoints; the defaults are the real ones, tests point them at a local provider.
     google_authorize_url: str = "https://accounts.google.com/o/oauth2/v2/auth"
     google_token_url: str = "https://oauth2.googleapis.com/token"
-    google_userinfo_url: str = "https://openidconnect.googleapis.com/v1/userinfo"
+    # Google's ID tokens: the keys that sign them and the issuer they must name.
+    google_jwks_url: str = "https://www.googleapis.com/oauth2/v3/certs"
+    google_issuer: str = "https://accounts.google.com"
     github_authorize_url: str = "https://github.com/login/oauth/authorize"
     github_token_url: str = "https://github.com/login/oauth/access_token"
     github_user_url: str = "https://api.github.com/user"

@@ -1,9 +1,9 @@
-"""Sign in with Google or GitHub: the start and callback routes.
+"""Sign in with Google or GitHub: the start and callback routes (the rules are in
+services/accounts/oauth.py).
 
 The callback never sets the session cookie itself: like every other sign-in it hands the browser
 a single-use ticket for the cookie route (docs/architecture.md §4). Whatever goes wrong, the browser
-lands on
-the sign-in page with a generic error; the reason goes to the log only."""
+lands on the sign-in page with a generic error; the reason goes to the log only."""
 
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ from storefront.settings import get_settings
 
 log = logging.getLogger(__name__)
 
-# Holds the nonce that binds a provider's answer to the browser that asked (see services/oauth).
-NONCE_COOKIE = "sf_oauth_nonce"
-NONCE_COOKIE_PATH = "/api/auth/oauth"
+# Holds what binds a provider's answer to the browser that asked: the nonce and the PKCE code
+# verifier (`oauth.Start.kept`).
+FLOW_COOKIE = "sf_oauth_flow"
+FLOW_COOKIE_PATH = "/api/auth/oauth"
 
 
 def _failure(provider: str, lang: str = i18n.DEFAULT) -> RedirectResponse:
@@ -36,26 +37,23 @@ def _failure(provider: str, lang: str = i18n.DEFAULT) -> RedirectResponse:
         query["provider"] = oauth.provider_label(provider)
     sign_in = i18n.href(site_routes.SIGN_IN, lang)
     response = RedirectResponse(f"{sign_in}?{urlencode(query)}", status_code=302)
-    response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    response.delete_cookie(FLOW_COOKIE, path=FLOW_COOKIE_PATH)
     return response
 
 
 async def start(request: Request) -> RedirectResponse:
     provider = request.path_params["provider"]
-    nonce = oauth.new_nonce()
     try:
-        url = oauth.authorization_url(
-            provider, redirect_to=request.query_params.get("redirectTo"), nonce=nonce
-        )
+        begun = oauth.begin(provider, redirect_to=request.query_params.get("redirectTo"))
     except oauth.OAuthError as error:
         log.info("OAuth start refused for %r: %s", provider[:32], error.code)
         return _failure(provider)
-    response = RedirectResponse(url, status_code=302)
+    response = RedirectResponse(begun.url, status_code=302)
     response.set_cookie(
-        NONCE_COOKIE,
-        nonce,
+        FLOW_COOKIE,
+        begun.kept,
         max_age=int(oauth.STATE_LIFETIME.total_seconds()),
-        path=NONCE_COOKIE_PATH,
+        path=FLOW_COOKIE_PATH,
         httponly=True,
         samesite="lax",  # sent on the provider's top-level redirect back to us
         secure=get_settings().public_url.startswith("https://"),
@@ -63,14 +61,16 @@ async def start(request: Request) -> RedirectResponse:
     return response
 
 
-def _finish(provider: str, code: str, state: str, nonce: str | None) -> tuple[uuid.UUID, str, bool]:
-    redirect_to = oauth.verify_state(state, provider=provider, nonce=nonce).redirect_to
+def _finish(provider: str, code: str, state: str, kept: str | None) -> tuple[uuid.UUID, str, bool]:
+    # The state is used up before the provider is asked anything, and no transaction stays
+    # open while it answers.
     with session_scope() as session:
-        user_id = oauth.complete(
-            session=session, provider=provider, code=code, state=state, nonce=nonce
-        )
+        flow = oauth.accept_state(session=session, provider=provider, state=state, kept=kept)
+    profile = oauth.fetch_profile(flow, code)
+    with session_scope() as session:
+        user_id = oauth.account_for(session=session, provider=provider, profile=profile)
         needs_code = two_factor.is_enabled(session=session, user_id=user_id)
-    return user_id, redirect_to, needs_code
+    return user_id, flow.redirect_to, needs_code
 
 
 def _second_step(user_id: uuid.UUID, redirect_to: str) -> RedirectResponse:
@@ -79,7 +79,7 @@ def _second_step(user_id: uuid.UUID, redirect_to: str) -> RedirectResponse:
     query = urlencode({"step": two_factor.SIGN_IN_STEP, "redirectTo": redirect_to})
     sign_in = i18n.href(site_routes.SIGN_IN, i18n.site_language_of(redirect_to))
     response = RedirectResponse(f"{sign_in}?{query}", status_code=302)
-    response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    response.delete_cookie(FLOW_COOKIE, path=FLOW_COOKIE_PATH)
     response.set_cookie(
         two_factor.PENDING_COOKIE,
         two_factor.pending_ticket(user_id, remember=True),
@@ -104,7 +104,7 @@ async def callback(request: Request) -> RedirectResponse:
             provider,
             params.get("code", ""),
             params.get("state", ""),
-            request.cookies.get(NONCE_COOKIE),
+            request.cookies.get(FLOW_COOKIE),
         )
         if needs_code:
             return _second_step(user_id, redirect_to)
@@ -117,7 +117,7 @@ async def callback(request: Request) -> RedirectResponse:
         log.exception("OAuth sign-in with %r failed", provider[:32])
         return _failure(provider)
     response = RedirectResponse(auth.completion_url(ticket, redirect_to), status_code=302)
-    response.delete_cookie(NONCE_COOKIE, path=NONCE_COOKIE_PATH)
+    response.delete_cookie(FLOW_COOKIE, path=FLOW_COOKIE_PATH)
     set_binding_cookie(response, binding)
     return response
 

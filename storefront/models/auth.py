@@ -55,8 +55,9 @@ class SignInThrottle(SQLModel, table=True):
 
 
 class UsedSignInTicket(SQLModel, table=True):
-    """A sign-in ticket already turned into a session: kept until it expires, so it works once
-    even after the session it made has ended."""
+    """A single-use signed token already used (`services/accounts/auth.use_once`): a sign-in
+    ticket turned into a session, or an OAuth sign-in's state ('oauth:' and its id). Kept until
+    the token expires, so it works once even after what it made has ended."""
 
     __tablename__ = "used_sign_in_tickets"
 

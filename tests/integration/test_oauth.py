@@ -1,5 +1,6 @@
 """Signing in with Google and GitHub through the real routes, against a local provider over
-HTTP, on SQLite and PostgreSQL. The browser's redirects are followed by hand."""
+HTTP (tests/oauth_provider.py: PKCE checked, Google's ID tokens really signed), on SQLite and
+PostgreSQL. The browser's redirects are followed by hand."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from sqlmodel import select
 
 import storefront.db
 from storefront.api import create_api
-from storefront.api.oauth import NONCE_COOKIE
+from storefront.api.oauth import FLOW_COOKIE
 from storefront.models import OAuthAccount, User
 from storefront.services.accounts import auth, oauth
 from storefront.settings import get_settings
-from tests.oauth_provider import LocalOAuthProvider
+from tests.oauth_provider import LocalOAuthProvider, s256
 
 SITE = "http://localhost:3000"
 PASSWORD = "correct horse battery"
@@ -41,6 +42,7 @@ def idp(provider, monkeypatch, engine, caplog):
         monkeypatch.setattr(settings, name, value)
     monkeypatch.setattr(settings, "public_url", SITE)
     monkeypatch.setattr(storefront.db, "get_engine", lambda: engine)
+    monkeypatch.setattr(oauth, "_google_keys", {})  # each test reads the provider's keys anew
     provider.state.google_profile = google_profile()
     provider.state.github_user = {
         "id": 583231,
@@ -152,18 +154,31 @@ async def test_google_creates_the_first_account_as_admin_and_the_next_as_user(se
     assert sorted(links) == [("google", "g-1001"), ("google", "g-2002")]
 
 
-async def test_the_callback_talks_to_the_provider_as_registered(session, idp):
+@pytest.mark.parametrize("name", ["google", "github"])
+async def test_the_callback_talks_to_the_provider_as_registered(session, idp, name):
     async with browser() as site:
-        start = await site.get("/api/auth/oauth/google/start")
+        start = await site.get(f"/api/auth/oauth/{name}/start")
+        back = await visit_provider(start.headers["location"])
+        done = completed(await site.get(back))
     cookie = start.headers["set-cookie"].lower()
+    assert cookie.startswith(f"{FLOW_COOKIE}=")
     assert "httponly" in cookie and "samesite=lax" in cookie and "path=/api/auth/oauth" in cookie
-    authorize = parse_qs(urlsplit(start.headers["location"]).query)
-    assert authorize["redirect_uri"] == [f"{SITE}/api/auth/oauth/google/callback"]
-    assert authorize["scope"] == ["openid email profile"]
-    completed(await sign_in("google"))
+    nonce, _dot, verifier = start.cookies[FLOW_COOKIE].partition(".")
+    [authorize] = idp.state.authorize_requests
+    assert authorize["redirect_uri"] == f"{SITE}/api/auth/oauth/{name}/callback"
+    assert authorize["scope"] == oauth.SCOPES[name]
+    # PKCE: the challenge goes out, the verifier stays in the browser's cookie until the code
+    # is traded.
+    assert authorize["code_challenge_method"] == "S256"
+    assert authorize["code_challenge"] == s256(verifier) and verifier not in authorize.values()
+    assert 43 <= len(verifier) <= 128
+    assert authorize.get("nonce") == (nonce if name == "google" else None)
     [request] = idp.state.token_requests
-    assert request["redirect_uri"] == f"{SITE}/api/auth/oauth/google/callback"
+    assert request["redirect_uri"] == f"{SITE}/api/auth/oauth/{name}/callback"
     assert request["grant_type"] == "authorization_code"
+    assert request["code_verifier"] == verifier
+    assert idp.state.refusals == []
+    assert redeem(session, done).email == "arta@example.com"
 
 
 async def test_signing_in_again_reuses_the_linked_account(session, idp):
@@ -287,15 +302,19 @@ async def test_a_tampered_state_is_refused(session, idp, caplog):
     assert users(session) == []
 
 
+def keep(site: httpx.AsyncClient, kept: str) -> None:
+    """Give the browser the cookie the start route sets (httpx files "localhost" under
+    ".local")."""
+    site.cookies.set(FLOW_COOKIE, kept, domain="localhost.local", path="/api/auth/oauth")
+
+
 @pytest.mark.parametrize("minutes_ago", [9, 11])
 async def test_a_state_lasts_ten_minutes(session, idp, caplog, minutes_ago):
-    nonce = oauth.new_nonce()
     issued = datetime.now(UTC) - timedelta(minutes=minutes_ago)
-    url = oauth.authorization_url("google", redirect_to="/account", nonce=nonce, now=issued)
+    begun = oauth.begin("google", redirect_to="/account", now=issued)
     async with browser() as site:
-        # The cookie the start route would have set (httpx files "localhost" under ".local").
-        site.cookies.set(NONCE_COOKIE, nonce, domain="localhost.local", path="/api/auth/oauth")
-        answer = await _callback_with(site, url)
+        keep(site, begun.kept)
+        answer = await _callback_with(site, begun.url)
     if minutes_ago < 10:
         assert completed(answer)["redirectTo"] == "/account"
     else:
@@ -319,6 +338,88 @@ async def test_a_state_for_the_other_provider_is_refused(session, idp, caplog):
         back = urlsplit(await visit_provider(start.headers["location"]))
         answer = await site.get("/api/auth/oauth/github/callback", params=parse_qs(back.query))
     refused(answer, "GitHub", caplog, "bad_state")
+
+
+async def test_a_state_is_used_once_even_with_its_cookie_kept(session, idp, caplog):
+    """The callback's address replayed, cookie and all (a second tab, a copied address, a
+    cookie that outlived its deletion): the state was used, so the provider is not even asked."""
+    async with browser() as site:
+        start = await site.get("/api/auth/oauth/github/start")
+        kept = start.cookies[FLOW_COOKIE]
+        back = await visit_provider(start.headers["location"])
+        completed(await site.get(back))
+        assert FLOW_COOKIE not in site.cookies  # the callback deleted it
+        refused(await site.get(back), "GitHub", caplog, "bad_state")
+        keep(site, kept)
+        refused(await site.get(back), "GitHub", caplog, "bad_state")
+    assert len(idp.state.token_requests) == 1
+    assert len(users(session)) == 1
+
+
+async def test_a_stolen_code_is_worth_nothing_without_its_verifier(session, idp, caplog):
+    """PKCE: a code intercepted on its way to the victim's browser, slipped into the
+    attacker's own sign-in (their state, their cookie), is traded with the attacker's verifier,
+    which does not match the victim's challenge: the provider refuses it."""
+    async with browser() as victim:
+        start = await victim.get("/api/auth/oauth/google/start")
+        stolen = parse_qs(urlsplit(await visit_provider(start.headers["location"])).query)
+    async with browser() as attacker:
+        start = await attacker.get("/api/auth/oauth/google/start")
+        answer = await _callback_with(
+            attacker, start.headers["location"], lambda q: q | {"code": stolen["code"][0]}
+        )
+    refused(answer, "Google", caplog, "provider_error")
+    assert idp.state.refusals == ["invalid_grant: code_verifier"]
+    assert users(session) == []
+
+
+async def test_a_verifier_changed_in_the_cookie_is_refused_by_the_provider(session, idp, caplog):
+    async with browser() as site:
+        start = await site.get("/api/auth/oauth/github/start")
+        nonce, _dot, verifier = start.cookies[FLOW_COOKIE].partition(".")
+        keep(site, f"{nonce}.{verifier[::-1]}")
+        answer = await _callback_with(site, start.headers["location"])
+    refused(answer, "GitHub", caplog, "provider_error")
+    assert idp.state.refusals == ["invalid_grant: code_verifier"]
+    assert users(session) == []
+
+
+@pytest.mark.parametrize(
+    ("fault", "why"),
+    [
+        ("foreign_key", "BadSignatureError"),
+        ("unknown_key", "InvalidKeyIdError"),
+        ("wrong_audience", "'aud'"),
+        ("wrong_nonce", "'nonce'"),
+        ("expired", "ExpiredTokenError"),
+        ("wrong_issuer", "'iss'"),
+    ],
+)
+async def test_a_bad_google_id_token_is_refused(session, idp, caplog, fault, why):
+    """Signed by a key Google does not publish, for another client, for another sign-in (its
+    nonce), expired, or from another issuer: no account, and the usual message."""
+    idp.state.id_token_fault = fault
+    refused(await sign_in("google"), "Google", caplog, "bad_id_token")
+    [reason] = [r.getMessage() for r in caplog.records if "ID token refused" in r.getMessage()]
+    assert why in reason
+    # An unknown key is looked for once more among freshly read keys, and no more.
+    assert idp.state.jwks_requests == (2 if fault == "unknown_key" else 1)
+    assert users(session) == []
+    assert session.exec(select(func.count()).select_from(OAuthAccount)).one() == 0
+
+
+async def test_googles_keys_are_kept_a_while_and_read_again_when_it_rotates_them(
+    session, idp, monkeypatch
+):
+    completed(await sign_in("google"))
+    completed(await sign_in("google"))
+    assert idp.state.jwks_requests == 1  # kept between sign-ins
+    idp.rotate_key()
+    redeem(session, completed(await sign_in("google")))  # a kid it has not seen: read again
+    assert idp.state.jwks_requests == 2
+    monkeypatch.setattr(oauth, "KEYS_LIFETIME", 0.0)  # as if they had been kept too long
+    completed(await sign_in("google"))
+    assert idp.state.jwks_requests == 3
 
 
 async def test_a_refused_code_or_a_cancelled_sign_in_lands_on_the_sign_in_page(
@@ -362,7 +463,7 @@ async def test_providers_without_credentials_are_not_enabled(session, idp, monke
     assert unknown.headers["location"] == "/sign-in?error=oauth"
 
 
-def test_errors_carry_the_spec_fallback_message(idp):
+def test_errors_carry_the_spec_fallback_message(session, idp):
     with pytest.raises(oauth.OAuthError) as error:
-        oauth.verify_state("not-a-jwt", provider="github", nonce="n")
+        oauth.accept_state(session=session, provider="github", state="not-a-jwt", kept="n.v")
     assert (error.value.code, error.value.message) == ("bad_state", "Error signing in with GitHub")

@@ -25,7 +25,7 @@ def test_only_same_site_paths_are_destinations(asked, kept):
 
 def test_an_unknown_provider_is_refused_before_anything_else():
     with pytest.raises(oauth.OAuthError) as error:
-        oauth.authorization_url("myspace", redirect_to="/")
+        oauth.begin("myspace", redirect_to="/")
     assert (error.value.code, error.value.message) == (
         "unknown_provider",
         "Error signing in with OAuth",

@@ -379,6 +379,21 @@ def _invalid_ticket() -> AuthError:
     return AuthError("invalid_ticket", "This sign-in link is invalid or has expired")
 
 
+def use_once(*, session: Session, token_id: str, expires_at: datetime, now: datetime) -> bool:
+    """Record that the single-use signed token `token_id` (a sign-in ticket's id, an OAuth
+    state's) has been used, in the caller's transaction; False when it already was. Kept until
+    the token expires, so it works once even after what it made has ended."""
+    session.exec(delete(UsedSignInTicket).where(col(UsedSignInTicket.expires_at) < now))
+    if session.get(UsedSignInTicket, token_id) is not None:
+        return False
+    session.add(UsedSignInTicket(ticket_id=token_id, expires_at=expires_at))
+    try:
+        session.flush()
+    except IntegrityError:  # the same token used at the same instant elsewhere
+        return False
+    return True
+
+
 def redeem_ticket(
     *,
     session: Session,
@@ -415,14 +430,10 @@ def redeem_ticket(
         or session.get(User, user_id) is None
     ):
         raise _invalid_ticket()
-    session.exec(delete(UsedSignInTicket).where(col(UsedSignInTicket.expires_at) < now))
-    if session.get(UsedSignInTicket, str(claims["jti"])[:64]) is not None:
+    if not use_once(
+        session=session, token_id=str(claims["jti"])[:64], expires_at=expires_at, now=now
+    ):
         raise _invalid_ticket()
-    session.add(UsedSignInTicket(ticket_id=str(claims["jti"])[:64], expires_at=expires_at))
-    try:
-        session.flush()
-    except IntegrityError as exc:  # the same ticket redeemed at the same instant elsewhere
-        raise _invalid_ticket() from exc
     remember = bool(claims.get("remember"))
     token = create_session(
         session=session, user_id=user_id, remember=remember, user_agent=user_agent, ip=ip, now=now

@@ -1,23 +1,36 @@
-"""Signing in with Google or GitHub (OAuth 2.0 authorization code flow).
+"""Signing in with Google or GitHub: OAuth 2.0's authorization code flow with PKCE, through
+Authlib; for Google, OpenID Connect, whose ID token is verified against Google's keys.
 
-The `state` sent to the provider is a signed 10-minute JWT naming the provider, where to go
-afterwards and a nonce. The start route also puts that nonce in a short-lived cookie, and the
-callback must present both: a state minted for one browser cannot finish a sign-in in another,
-so nobody can slip their own account into a victim's browser (login CSRF)."""
+A sign-in keeps three values bound to the browser that started it. The `state` sent to the
+provider is a signed 10-minute JWT naming the provider, where to go afterwards, a nonce and its
+own id; the start route puts that nonce and the PKCE code verifier in a short-lived HttpOnly
+cookie (`Start.kept`). The callback must present the state and that cookie: a state minted for
+one browser cannot finish a sign-in in another, so nobody can slip their own account into a
+victim's browser (login CSRF), and a state is used once (its id is recorded). The code is
+traded for tokens with the verifier, so a code stolen on its way back is worth nothing without
+the cookie. Google's ID token must carry the same nonce."""
 
 from __future__ import annotations
 
 import hmac
 import logging
 import secrets
+import time
 import uuid
+import warnings
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlencode
 
 import httpx
 import jwt
+from authlib.deprecate import AuthlibDeprecationWarning
+from authlib.integrations.base_client import OAuthError as ProviderRefusal
+from authlib.oauth2.client import OAuth2Client as AuthorizationRequest
+from authlib.oidc.core import CodeIDToken
+from joserfc import jwt as jose_jwt
+from joserfc.errors import InvalidKeyIdError, JoseError
+from joserfc.jwk import KeySet
 from sqlmodel import Session, select
 
 from storefront import routes
@@ -27,6 +40,12 @@ from storefront.services import fields
 from storefront.services.accounts import auth
 from storefront.services.errors import ServiceError
 from storefront.settings import Settings, get_settings
+
+with warnings.catch_warnings():
+    # Authlib 1.9 warns, on every start, that its httpx client will move to httpx2; it works
+    # with the httpx the rest of the app uses (requirements.txt). Nothing else is silenced.
+    warnings.filterwarnings("ignore", "The httpx module is deprecated", AuthlibDeprecationWarning)
+    from authlib.integrations.httpx_client import OAuth2Client
 
 log = logging.getLogger(__name__)
 
@@ -38,13 +57,20 @@ STATE_PURPOSE = "oauth-state"
 HTTP_TIMEOUT = 10.0
 DEFAULT_REDIRECT = routes.ADMIN  # docs/product.md §9: the default post-login destination
 FALLBACK_MESSAGE = N_("Error signing in with {provider}")  # docs/product.md §8
+# Google signs its ID tokens with RS256; its keys are read again after this long, or at once
+# when a token names a key not among them (Google has rotated its keys).
+ID_TOKEN_ALGORITHMS = ["RS256"]
+ID_TOKEN_LEEWAY = 60  # seconds of clock skew allowed on exp and iat
+KEYS_LIFETIME = 300.0  # seconds
+GITHUB_API_HEADERS = {"Accept": "application/vnd.github+json"}
 
 
 class OAuthError(ServiceError):
-    """Codes: unknown_provider, bad_state, provider_error, unverified_email. The message is
-    The spec's fallback 'Error signing in with {provider}'; details stay in logs."""
+    """Codes: unknown_provider, bad_state, provider_error, bad_id_token, unverified_email. The
+    message is the spec's fallback 'Error signing in with {provider}'; details stay in logs."""
 
     CODES = {
+        "bad_id_token": "Bad ID token",
         "bad_state": "Bad state",
         "provider_error": "Provider error",
         "unknown_provider": "Unknown provider",
@@ -53,10 +79,22 @@ class OAuthError(ServiceError):
 
 
 @dataclass(frozen=True)
-class OAuthState:
+class Start:
+    """Where to send the browser (`url`), and what it keeps until it comes back (`kept`: the
+    nonce and the PKCE code verifier, for the start route's HttpOnly cookie)."""
+
+    url: str
+    kept: str
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A sign-in whose state this browser has presented, once: what the callback needs."""
+
     provider: str
     redirect_to: str
     nonce: str
+    code_verifier: str
 
 
 @dataclass(frozen=True)
@@ -114,95 +152,89 @@ def _client(provider: str) -> tuple[str, str]:
     return credentials
 
 
-def new_nonce() -> str:
-    return secrets.token_urlsafe(24)
+def _client_settings(provider: str) -> dict[str, Any]:
+    client_id, secret = _client(provider)
+    return {
+        "client_id": client_id,
+        "client_secret": secret,
+        "token_endpoint_auth_method": "client_secret_post",
+        "scope": SCOPES[provider],
+        "redirect_uri": callback_url(provider),
+        "code_challenge_method": "S256",
+    }
 
 
-def authorization_url(
-    provider: str, *, redirect_to: str | None, nonce: str | None = None, now: datetime | None = None
-) -> str:
-    """Where to send the browser to sign in at `provider`. Pass the `nonce` you also keep in
-    the browser's cookie; `complete` will ask for it back."""
-    client_id, _secret = _client(provider)
+# --- the way there: state, nonce, PKCE --------------------------------------------------------
+
+
+def begin(provider: str, *, redirect_to: str | None, now: datetime | None = None) -> Start:
+    """Where to send the browser to sign in at `provider`, and what it must keep meanwhile."""
+    request = AuthorizationRequest(None, **_client_settings(provider))  # builds a URL, no HTTP
     now = now or utcnow()
-    settings = get_settings()
+    nonce = secrets.token_urlsafe(24)
+    code_verifier = secrets.token_urlsafe(48)  # 64 characters, RFC 7636 asks for 43 to 128
     state = jwt.encode(
         {
             "purpose": STATE_PURPOSE,
             "provider": provider,
             "redirect_to": safe_redirect(redirect_to),
-            "nonce": nonce or new_nonce(),
+            "nonce": nonce,
+            "jti": secrets.token_hex(16),
             "iat": now,
             "exp": now + STATE_LIFETIME,
         },
-        settings.secret_key,
+        get_settings().secret_key,
         algorithm="HS256",
     )
-    query = {
-        "client_id": client_id,
-        "redirect_uri": callback_url(provider),
-        "response_type": "code",
-        "scope": SCOPES[provider],
-        "state": state,
-    }
     if provider == "google":
-        query["prompt"] = "select_account"
+        extra = {"nonce": nonce, "prompt": "select_account"}
     else:
-        query["allow_signup"] = "true"
-    return f"{getattr(settings, f'{provider}_authorize_url')}?{urlencode(query)}"
+        extra = {"allow_signup": "true"}
+    url, _state = request.create_authorization_url(
+        getattr(get_settings(), f"{provider}_authorize_url"),
+        state=state,
+        code_verifier=code_verifier,
+        **extra,
+    )
+    return Start(url=url, kept=f"{nonce}.{code_verifier}")
 
 
-def verify_state(
-    state: str, *, provider: str, nonce: str | None, now: datetime | None = None
-) -> OAuthState:
-    """The state's contents, when it is ours, unexpired, for this provider and this browser."""
+def accept_state(
+    *, session: Session, provider: str, state: str, kept: str | None, now: datetime | None = None
+) -> Flow:
+    """The sign-in `state` stands for, when it is ours, unexpired, for this provider, presented
+    by the browser that started it (`kept`, its cookie) and never before; it is used up here, in
+    the caller's transaction."""
+    _client(provider)
     now = now or utcnow()
+    nonce, _dot, code_verifier = str(kept or "")[:256].partition(".")
     try:
         claims = jwt.decode(
             str(state)[:4096],
             get_settings().secret_key,
             algorithms=["HS256"],
             # Expiry is checked against `now` below, so tests can set the clock.
-            options={"require": ["exp", "nonce"], "verify_exp": False, "verify_iat": False},
+            options={"require": ["exp", "nonce", "jti"], "verify_exp": False, "verify_iat": False},
         )
-        expired = float(claims["exp"]) <= now.timestamp()
-    except (jwt.PyJWTError, ValueError, KeyError, TypeError) as exc:
+        expires_at = datetime.fromtimestamp(float(claims["exp"]), tz=now.tzinfo)
+    except (jwt.PyJWTError, ValueError, KeyError, TypeError, OverflowError) as exc:
         raise _error("bad_state", provider) from exc
     if (
-        expired
+        expires_at <= now
         or claims.get("purpose") != STATE_PURPOSE
         or claims.get("provider") != provider
         or not nonce
-        or not hmac.compare_digest(str(claims["nonce"]), str(nonce))
+        or not code_verifier
+        or not hmac.compare_digest(str(claims["nonce"]), nonce)
+        or not auth.use_once(
+            session=session, token_id=f"oauth:{claims['jti']}"[:64], expires_at=expires_at, now=now
+        )
     ):
         raise _error("bad_state", provider)
-    return OAuthState(provider, safe_redirect(claims.get("redirect_to")), str(claims["nonce"]))
+    return Flow(provider, safe_redirect(claims.get("redirect_to")), nonce, code_verifier)
 
 
-# --- talking to the provider ------------------------------------------------------------------
-
-
-def _exchange_code(provider: str, code: str, http: httpx.Client) -> str:
-    client_id, secret = _client(provider)
-    response = http.post(
-        getattr(get_settings(), f"{provider}_token_url"),
-        data={
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": callback_url(provider),
-            "client_id": client_id,
-            "client_secret": secret,
-        },
-        headers={"Accept": "application/json"},
-    )
-    # GitHub answers a refused code with 200 and {"error": ...}.
-    body = _json(response, provider)
-    body = body if isinstance(body, dict) else {}
-    token = body.get("access_token")
-    if not isinstance(token, str) or not token:
-        log.warning("%s refused the code: %s", provider, body.get("error", "no access token"))
-        raise _error("provider_error", provider)
-    return token
+# --- the way back: tokens and who signed in ---------------------------------------------------
 
 
 def _json(response: httpx.Response, provider: str) -> Any:
@@ -215,31 +247,72 @@ def _json(response: httpx.Response, provider: str) -> Any:
         raise _error("provider_error", provider) from exc
 
 
-def _get(http: httpx.Client, url: str, token: str, provider: str) -> Any:
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
-    if provider == "github":
-        headers["Accept"] = "application/vnd.github+json"
-    return _json(http.get(url, headers=headers), provider)
+# Google's keys, per address they are read from: (when read, on the monotonic clock; the keys).
+_google_keys: dict[str, tuple[float, KeySet]] = {}
 
 
-def _google_profile(token: str, http: httpx.Client) -> Profile:
-    info = _get(http, get_settings().google_userinfo_url, token, "google")
-    if not isinstance(info, dict) or not info.get("sub") or not info.get("email"):
+def _signing_keys(client: OAuth2Client, *, fresh: bool = False) -> KeySet:
+    url = get_settings().google_jwks_url
+    kept = _google_keys.get(url)
+    if kept is not None and not fresh and time.monotonic() - kept[0] < KEYS_LIFETIME:
+        return kept[1]
+    keys = KeySet.import_key_set(_json(client.request("GET", url, withhold_token=True), "google"))
+    _google_keys[url] = (time.monotonic(), keys)
+    return keys
+
+
+def _id_token(client: OAuth2Client, token: dict, *, nonce: str, now: datetime) -> CodeIDToken:
+    """Google's ID token, once its signature, issuer, audience, times and nonce hold."""
+    settings = get_settings()
+    # Google writes its issuer with or without the scheme.
+    issuers = list(
+        dict.fromkeys([settings.google_issuer, settings.google_issuer.removeprefix("https://")])
+    )
+    try:
+        raw = str(token.get("id_token") or "")
+        try:
+            decoded = jose_jwt.decode(raw, _signing_keys(client), algorithms=ID_TOKEN_ALGORITHMS)
+        except InvalidKeyIdError:  # a key Google started using after they were read
+            keys = _signing_keys(client, fresh=True)
+            decoded = jose_jwt.decode(raw, keys, algorithms=ID_TOKEN_ALGORITHMS)
+        claims = CodeIDToken(
+            decoded.claims,
+            decoded.header,
+            {
+                "iss": {"essential": True, "values": issuers},
+                "aud": {"essential": True, "value": settings.google_client_id},
+            },
+            {
+                "nonce": nonce,
+                "client_id": settings.google_client_id,
+                "access_token": token.get("access_token"),
+            },
+        )
+        claims.validate(now=int(now.timestamp()), leeway=ID_TOKEN_LEEWAY)
+    except (JoseError, ValueError) as exc:
+        log.warning("Google's ID token refused: %r", exc)
+        raise _error("bad_id_token", "google") from exc
+    return claims
+
+
+def _google_profile(client: OAuth2Client, token: dict, *, nonce: str, now: datetime) -> Profile:
+    claims = _id_token(client, token, nonce=nonce, now=now)
+    if not claims.get("email"):
         raise _error("provider_error", "google")
-    verified = info.get("email_verified")
+    verified = claims.get("email_verified")
     return Profile(
-        subject=str(info["sub"]),
-        email=str(info["email"]),
+        subject=str(claims["sub"]),
+        email=str(claims["email"]),
         email_verified=verified is True or str(verified).lower() == "true",
-        full_name=info.get("name"),
-        avatar_url=info.get("picture"),
+        full_name=claims.get("name"),
+        avatar_url=claims.get("picture"),
     )
 
 
-def _github_profile(token: str, http: httpx.Client) -> Profile:
+def _github_profile(client: OAuth2Client) -> Profile:
     settings = get_settings()
-    user = _get(http, settings.github_user_url, token, "github")
-    emails = _get(http, settings.github_emails_url, token, "github")
+    user = _json(client.get(settings.github_user_url, headers=GITHUB_API_HEADERS), "github")
+    emails = _json(client.get(settings.github_emails_url, headers=GITHUB_API_HEADERS), "github")
     if not isinstance(user, dict) or user.get("id") is None or not isinstance(emails, list):
         raise _error("provider_error", "github")
     primary = next(
@@ -254,16 +327,32 @@ def _github_profile(token: str, http: httpx.Client) -> Profile:
     )
 
 
-def fetch_profile(provider: str, code: str) -> Profile:
-    """Trade the code for an access token and read who signed in."""
+def fetch_profile(flow: Flow, code: str, *, now: datetime | None = None) -> Profile:
+    """Trade the code and the flow's code verifier for tokens, and read who signed in: Google's
+    verified ID token, or GitHub's user and its primary email."""
+    provider = flow.provider
+    if not code:
+        raise _error("provider_error", provider)
     try:
-        with httpx.Client(timeout=HTTP_TIMEOUT) as http:
-            token = _exchange_code(provider, code, http)
+        with OAuth2Client(timeout=HTTP_TIMEOUT, **_client_settings(provider)) as client:
+            # GitHub answers a refused code with 200 and {"error": ...}, Google with a 400:
+            # Authlib raises for both.
+            token = client.fetch_token(
+                getattr(get_settings(), f"{provider}_token_url"),
+                grant_type="authorization_code",
+                code=str(code)[:2048],
+                code_verifier=flow.code_verifier,
+            )
+            if not isinstance(token.get("access_token"), str) or not token["access_token"]:
+                raise _error("provider_error", provider)
             if provider == "google":
-                return _google_profile(token, http)
-            return _github_profile(token, http)
-    except httpx.HTTPError as exc:
-        log.warning("%s could not be reached: %s", provider, exc)
+                return _google_profile(client, token, nonce=flow.nonce, now=now or utcnow())
+            return _github_profile(client)
+    except ProviderRefusal as exc:
+        log.warning("%s refused the code: %s", provider, exc.error)
+        raise _error("provider_error", provider) from exc
+    except (httpx.HTTPError, ValueError) as exc:
+        log.warning("%s could not be reached or answered nonsense: %r", provider, exc)
         raise _error("provider_error", provider) from exc
 
 
@@ -336,22 +425,3 @@ def account_for(
     )
     session.flush()
     return user.id
-
-
-def complete(
-    *,
-    session: Session,
-    provider: str,
-    code: str,
-    state: str,
-    nonce: str | None,
-    now: datetime | None = None,
-) -> uuid.UUID:
-    """Finish a sign-in the provider sent back: check the state against the browser's nonce,
-    fetch the profile, and return the id of the account to sign in."""
-    _client(provider)
-    verify_state(state, provider=provider, nonce=nonce, now=now)
-    if not code:
-        raise _error("provider_error", provider)
-    profile = fetch_profile(provider, str(code)[:2048])
-    return account_for(session=session, provider=provider, profile=profile, now=now)
