@@ -46,7 +46,7 @@ _UNIQUE = re.compile(r'\s(?:id|data-testid)="[^"]*"')
 _MAIN = re.compile(r"(<main\b[^>]*>).*(</main>)", re.DOTALL)
 _HTML_LANG = re.compile(r'<html lang="[a-z]{2}"')
 _GZIPPED: OrderedDict[bytes, bytes] = OrderedDict()
-_GZIP_CACHE = 256
+_GZIP_CACHE = 64  # about 3 MB: a page is some 40 KB, 10 KB compressed
 SWAP_AFTER_MS = 20000
 
 
