@@ -1,19 +1,20 @@
 """nginx (Debian's package) in front of the two-process tests' hosts, configured by the site
 the operator installs, deploy/nginx.conf.
 
-The site is used as it is: `render_site` changes only the upstream's `server` lines (the
-hosts), the `listen` line and the access log's path, and refuses a file whose form it does
-not recognise, so an edit of the site reaches the tests. It runs inside a small main
-configuration standing in for Debian's /etc/nginx/nginx.conf (the same worker settings, with
-the pid file, the error log and the temporary folders in the test's own folder), as a child
-process (`daemon off`) that stops with the test.
+The site is used as it is: `render_site` changes only the `listen` line and the access log's
+path, and refuses a file whose form it does not recognise, so an edit of the site reaches the
+tests; the hosts are the `server` lines of deploy/storefront-hosts.conf, which `render_hosts`
+replaces with the test's. Both go beside a small main configuration standing in for Debian's
+/etc/nginx/nginx.conf (the same worker settings, with the pid file, the error log and the
+temporary folders in the test's own folder), and nginx runs as a child process (`daemon off`)
+that stops with the test.
 
 What each host served is read from the site's own access log (`$upstream_addr`, one line per
 request, a websocket's when it closes): page loads, other requests, websockets, and the
 websockets that carried the answers to events (more bytes to the browser than a websocket that
 answered none; socket.io's own messages are a few hundred). `pin(i)` sends every new request to
-host i by reloading nginx with that host alone in the upstream (as an operator takes a host out
-of the rotation); `pin(None)` lists them all again."""
+host i by reloading nginx with that host alone in storefront-hosts.conf (as an operator takes a
+host out of the rotation); `pin(None)` lists them all again."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"
+HOSTS = ROOT / "deploy" / "storefront-hosts.conf"
 # Debian's nginx (`make nginx` installs it): /usr/sbin is not on every user's PATH.
 NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
 # Debian's mime.types, which its nginx.conf includes (package nginx-common).
@@ -65,16 +67,15 @@ http {{
 
 _LISTEN = re.compile(r"^(\s*)listen\s+80;$", re.M)
 _ACCESS_LOG = re.compile(r"^(\s*)access_log\s+\S+\s+storefront;$", re.M)
-_UPSTREAM = re.compile(r"^upstream storefront \{\n(.*?)^\}", re.M | re.S)
-_SERVER = re.compile(r"^(\s*)server\s+[^;\s]+;[^\n]*\n", re.M)
+_SERVER = re.compile(r"^server\s+[^;\s]+;[^\n]*\n", re.M)
 _LINE = re.compile(
     r'^\S+ \[[^\]]+\] "(?P<method>\S+) (?P<path>\S+)[^"]*" (?P<status>\d{3}) (?P<bytes>\d+) '
     r"(?P<duration>[\d.]+) (?P<end>[\d.]+) upstream=(?P<upstream>\S+(?:, \S+)*) "
 )
 
 
-def render_site(text: str, *, listen: str, hosts: list[str], access_log: Path) -> str:
-    """deploy/nginx.conf with the test's hosts, address and log; nothing else changes."""
+def render_site(text: str, *, listen: str, access_log: Path) -> str:
+    """deploy/nginx.conf listening on `listen`, logging to `access_log`; nothing else changes."""
 
     def once(pattern: re.Pattern, replacement: str, what: str, text: str) -> str:
         text, count = pattern.subn(replacement, text)
@@ -83,16 +84,17 @@ def render_site(text: str, *, listen: str, hosts: list[str], access_log: Path) -
         return text
 
     text = once(_LISTEN, rf"\g<1>listen {listen};", "`listen 80;` line", text)
-    text = once(_ACCESS_LOG, rf"\g<1>access_log {access_log} storefront;", "storefront log", text)
-    upstream = _UPSTREAM.search(text)
-    if upstream is None or not _SERVER.search(upstream.group(1)):
-        raise ValueError(f"{SITE.name}: expected `upstream storefront {{` with `server` lines")
-    indent = _SERVER.search(upstream.group(1)).group(1)
-    servers = "".join(f"{indent}server {host};\n" for host in hosts)
-    body = _SERVER.sub("", upstream.group(1))
-    first = _SERVER.search(upstream.group(1)).start()
-    body = body[:first] + servers + body[first:]
-    return text[: upstream.start(1)] + body + text[upstream.end(1) :]
+    return once(_ACCESS_LOG, rf"\g<1>access_log {access_log} storefront;", "storefront log", text)
+
+
+def render_hosts(text: str, hosts: list[str]) -> str:
+    """deploy/storefront-hosts.conf listing `hosts`: its `server` lines replaced, in place of
+    the first one."""
+    found = _SERVER.search(text)
+    if found is None:
+        raise ValueError(f"{HOSTS.name}: expected `server HOST:PORT;` lines")
+    servers = "".join(f"server {host};\n" for host in hosts)
+    return text[: found.start()] + servers + _SERVER.sub("", text[found.start() :])
 
 
 @dataclass
@@ -146,6 +148,7 @@ class Nginx:
     def __init__(self, host: str, port: int, hosts: list[str], folder: Path) -> None:
         self.host, self.port, self.hosts, self.folder = host, port, hosts, folder
         self.site = folder / "storefront.conf"
+        self.hosts_file = folder / HOSTS.name  # the site includes it from beside nginx.conf
         self.access_log = folder / "storefront.access.log"
         self.process: subprocess.Popen | None = None
         self._since = 0.0
@@ -154,14 +157,8 @@ class Nginx:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def _write_site(self, hosts: list[str]) -> None:
-        text = render_site(
-            SITE.read_text(),
-            listen=f"{self.host}:{self.port}",
-            hosts=hosts,
-            access_log=self.access_log,
-        )
-        self.site.write_text(text)
+    def _write_hosts(self, hosts: list[str]) -> None:
+        self.hosts_file.write_text(render_hosts(HOSTS.read_text(), hosts))
 
     def check(self) -> str:
         """`nginx -t` on the configuration: its output, raising when nginx refuses it."""
@@ -180,7 +177,11 @@ class Nginx:
         self.folder.mkdir(parents=True, exist_ok=True)
         main = MAIN.format(prefix=self.folder, mime_types=MIME_TYPES, site=self.site)
         (self.folder / "nginx.conf").write_text(main)
-        self._write_site(self.hosts)
+        site = render_site(
+            SITE.read_text(), listen=f"{self.host}:{self.port}", access_log=self.access_log
+        )
+        self.site.write_text(site)
+        self._write_hosts(self.hosts)
         self.check()
         with (self.folder / "stderr.log").open("w") as stderr:
             self.process = subprocess.Popen(
@@ -233,7 +234,7 @@ class Nginx:
         """Only host `index` from now on (None: all of them again): nginx reloads its
         configuration, and returns once the workers of the old one take no new connection
         (their title says they are shutting down; they finish what they hold)."""
-        self._write_site(self.hosts if index is None else [self.hosts[index]])
+        self._write_hosts(self.hosts if index is None else [self.hosts[index]])
         self.check()
         before = set(self._children())
         self.process.send_signal(signal.SIGHUP)

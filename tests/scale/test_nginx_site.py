@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scale.nginx import NGINX, SITE, render_site
+from tests.scale.nginx import HOSTS, NGINX, SITE, render_hosts, render_site
 
 DEBIAN_CONF = Path("/etc/nginx/nginx.conf")
 
@@ -21,12 +21,12 @@ def test_the_site_loads_in_debians_nginx_conf(tmp_path):
     site = tmp_path / "storefront"
     site.write_text(
         render_site(
-            SITE.read_text(),
-            listen="127.0.0.1:8080",
-            hosts=["127.0.0.1:3000", "10.0.0.12:3000"],
-            access_log=tmp_path / "storefront.access.log",
+            SITE.read_text(), listen="127.0.0.1:8080", access_log=tmp_path / "storefront.log"
         )
     )
+    # Included from beside nginx.conf, as /etc/nginx/storefront-hosts.conf is.
+    hosts = render_hosts(HOSTS.read_text(), ["127.0.0.1:3000", "10.0.0.12:3000"])
+    (tmp_path / HOSTS.name).write_text(hosts)
     main = DEBIAN_CONF.read_text()
     # Its sites (Debian's `default` among them) and conf.d give way to this one site; its
     # files (pid, logs) go to tmp_path, so the check needs no root.
