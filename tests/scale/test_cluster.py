@@ -1,7 +1,12 @@
-"""Two app processes (as on two hosts) behind a round-robin balancer without sticky sessions,
-sharing PostgreSQL, Redis and S3 (see conftest.py).
+"""Two app processes (as on two hosts) behind nginx with the site of deploy/nginx.conf (round
+robin, no sticky sessions), sharing PostgreSQL, Redis and S3, started as docs/operations.md,
+'Several workers and hosts', says (see conftest.py).
 
 - Building the app leaves every tracked file of the checkout as it was.
+- The recipe's `make seed` puts the demo images in the bucket, none on the host's disk, and
+  the other process shows them from there.
+- nginx passes websockets, caps uploads as the app does, compresses and sets cache headers;
+  the site also loads in Debian's own nginx.conf.
 - Without a browser: a tab's state written through one process is read through the other.
 - In Chromium: one visitor's session (sign-up, cart, a booking, the orders page) is served by
   both processes, page loads and websocket events alike.
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import ipaddress
 import json
 import random
 import re
@@ -36,7 +42,8 @@ from tests.factories import signed_in_account
 
 
 def _visitor() -> dict[str, str]:
-    """Each browser is its own visitor behind the (trusted) balancer."""
+    """A browser that claims an address of its own in X-Forwarded-For. nginx appends the address
+    it sees (127.0.0.1), and with TRUSTED_PROXY_HOPS=1 that is the one the app counts."""
     address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
     return {"X-Forwarded-For": address}
 
@@ -86,10 +93,10 @@ def _a_bookable_day() -> date:
     return day
 
 
-def _report(title: str, cluster) -> None:
+def _report(title: str, stats) -> None:
     print(f"\n{title}")
-    for name, stats in zip(("A", "B"), cluster.proxy.stats, strict=True):
-        print(f"  process {name}: {stats.summary()}")
+    for name, served in zip(("A", "B"), stats, strict=True):
+        print(f"  process {name}: {served.summary()}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,6 +110,112 @@ def test_building_the_app_leaves_tracked_files_as_they_were(cluster):
         pytest.skip("not inside a git checkout: nothing to compare")
     changed = changed_by_build(before, after)
     assert not changed, f"building the app changed tracked files; commit them as written:{changed}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The recipe's `make seed`
+
+
+def _seeded_image_urls(cluster) -> list[str]:
+    """The image address of every seeded service and banner card, as the database holds it."""
+    services = [row[0] for row in _sql(cluster, "SELECT images FROM services")]
+    cards = [row[0] for row in _sql(cluster, "SELECT image_url FROM banner_items")]
+    images = [image for listed in services for image in listed]
+    return [image["url"] for image in images] + cards
+
+
+def test_the_recipes_seed_stores_the_demo_images_in_the_bucket(cluster):
+    seeded = cluster.seeded
+    print(
+        f"\nmake seed: {seeded.output.strip().splitlines()[-1]}\n  {len(seeded.bucket_keys)} "
+        f"objects in the bucket, {len(seeded.new_local_files)} new files on the host's disk"
+    )
+    assert not seeded.new_local_files, f"make seed wrote to the disk: {seeded.new_local_files[:5]}"
+    urls = _seeded_image_urls(cluster)
+    prefix = f"{cluster.s3_endpoint}/{cluster.bucket}/"
+    assert urls and all(url.startswith(prefix) for url in urls), urls[:5]
+    assert len(seeded.bucket_keys) == len(set(urls)), "not every seeded image is in the bucket"
+    assert {prefix + key for key in seeded.bucket_keys} == set(urls)
+
+
+def test_the_other_process_shows_the_seeded_images_from_the_bucket(cluster, browser):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(base_url=cluster.url, extra_http_headers=_visitor())
+    page = context.new_page()
+    prefix = f"{cluster.s3_endpoint}/{cluster.bucket}/"
+    try:
+        cluster.proxy.pin(1)  # the process that did not run the seed's host
+        cluster.proxy.reset_stats()
+        page.goto("/")
+        cards = page.get_by_test_id("home-banner").get_by_test_id("banner-card")
+        expect(cards.first.locator("img")).to_have_attribute("src", re.compile(re.escape(prefix)))
+        sources = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.src)")
+        first = cards.first.locator("img").first
+        page.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=first.element_handle()
+        )
+        context.close()
+        cluster.proxy.settle()
+        a, b = cluster.proxy.stats
+    finally:
+        context.close()
+        cluster.proxy.pin(None)
+    catalogue = [src for src in sources if src.startswith(prefix) or "/media/" in src]
+    print(f"\nB's home page: {len(catalogue)} catalogue images, all from {prefix}")
+    assert catalogue and all(src.startswith(prefix) for src in catalogue), catalogue
+    assert b.documents and b.answering_websockets and not a.requests
+
+
+# ---------------------------------------------------------------------------------------------
+# nginx, as deploy/nginx.conf sets it up
+
+
+def test_nginx_compresses_caches_and_caps_uploads_as_the_site_says(cluster):
+    from storefront.settings import Settings
+
+    gzip = {"Accept-Encoding": "gzip"}
+    page = httpx.get(f"{cluster.url}/", headers=gzip, timeout=10)
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
+    script = re.search(r'/assets/[^"]+\.js', page.text).group(0)
+    asset = httpx.get(cluster.url + script, headers=gzip, timeout=10)
+    assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert asset.headers["content-encoding"] == "gzip"
+    # The app's own policies pass as they are.
+    assert httpx.get(f"{cluster.url}/_health", timeout=10).headers["cache-control"] == "no-store"
+    # A text answer the app does not compress, compressed by nginx.
+    direct = httpx.get(f"{cluster.backends[0]}/sitemap.xml", headers=gzip, timeout=10)
+    proxied = httpx.get(f"{cluster.url}/sitemap.xml", headers=gzip, timeout=10)
+    assert "content-encoding" not in direct.headers
+    assert proxied.headers["content-encoding"] == "gzip" and proxied.text == direct.text
+
+    cap = Settings.model_fields["upload_max_bytes"].default
+    over = httpx.post(f"{cluster.url}/_upload", content=b"x" * (cap + 1), timeout=30)
+    assert over.status_code == 413 and "<center>nginx" in over.text, "nginx let it through"
+    at_cap = httpx.post(f"{cluster.url}/_upload", content=b"x" * cap, timeout=30)
+    assert "<center>nginx" not in at_cap.text and at_cap.status_code != 413, (
+        "nginx refused what the app takes"
+    )
+
+
+def test_the_log_tells_a_websocket_that_answered_from_one_that_did_not(cluster):
+    """What the other tests count as 'answered events': a websocket that only connected
+    carries less than ANSWERED_BYTES to the browser, one that answered a page's first event
+    more."""
+    from tests.scale.nginx import ANSWERED_BYTES
+
+    async def scenario() -> None:
+        async with Tab(cluster.url, None, hydrate=False):
+            pass  # connected, no event
+        async with Tab(cluster.url, None):  # the page's first event, answered
+            pass
+
+    cluster.proxy.reset_stats()
+    run_async(scenario())
+    cluster.proxy.settle()
+    sent = sorted(b for host in cluster.proxy.stats for b in host.websocket_bytes)
+    print(f"\nbytes to the client: a silent websocket {sent[0]}, an answering one {sent[-1]}")
+    assert len(sent) == 2 and sent[0] < ANSWERED_BYTES < sent[1], sent
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,7 +327,8 @@ def test_one_browser_session_is_served_by_both_processes(cluster, browser):
     from playwright.sync_api import expect
 
     _account(cluster, "admin")  # so the sign-up below is an ordinary account
-    context = browser.new_context(base_url=cluster.url, extra_http_headers=_visitor())
+    claimed = _visitor()
+    context = browser.new_context(base_url=cluster.url, extra_http_headers=claimed)
     page = context.new_page()
     cluster.proxy.pin(None)
     cluster.proxy.reset_stats()
@@ -254,18 +368,22 @@ def test_one_browser_session_is_served_by_both_processes(cluster, browser):
     finally:
         context.close()
 
-    _report("one visitor's session through the balancer:", cluster)
-    [stored] = _sql(
+    cluster.proxy.settle()  # a websocket is logged when it closes
+    stats = cluster.proxy.stats
+    _report("one visitor's session through nginx:", stats)
+    [(stored, address)] = _sql(
         cluster,
-        "SELECT b.reference FROM bookings b JOIN users u ON u.id = b.user_id "
+        "SELECT b.reference, b.client_address FROM bookings b JOIN users u ON u.id = b.user_id "
         "WHERE u.email = :email",
         email=email,
     )
-    assert stored[0] == ref
-    for name, stats in zip(("A", "B"), cluster.proxy.stats, strict=True):
-        assert stats.documents, f"process {name} served no page load"
-        assert stats.websockets, f"process {name} got no websocket"
-        assert stats.events_answered, f"process {name} answered no event"
+    assert stored == ref
+    # The address nginx saw (loopback here), not the one the browser claimed before it.
+    assert ipaddress.ip_address(address).is_loopback, (address, claimed)
+    for name, served in zip(("A", "B"), stats, strict=True):
+        assert served.documents, f"process {name} served no page load"
+        assert served.websockets, f"process {name} got no websocket"
+        assert served.answering_websockets, f"process {name} answered no event"
 
 
 def test_an_image_uploaded_through_one_process_shows_on_a_page_of_the_other(cluster, browser):
@@ -290,7 +408,7 @@ def test_an_image_uploaded_through_one_process_shows_on_a_page_of_the_other(clus
         )
         modal.get_by_test_id("banner-image-upload").click()
         s3_url = re.compile(
-            re.escape(f"{cluster.s3_endpoint}/images/banners/") + r"banner-\d+\.webp$"
+            re.escape(f"{cluster.s3_endpoint}/{cluster.bucket}/banners/") + r"banner-\d+\.webp$"
         )
         preview = modal.get_by_test_id("banner-item-preview")
         expect(preview).to_have_attribute("src", s3_url, timeout=15000)
@@ -313,12 +431,15 @@ def test_an_image_uploaded_through_one_process_shows_on_a_page_of_the_other(clus
         page.wait_for_function(
             "img => img.complete && img.naturalWidth === 64", arg=image.element_handle()
         )
+        context.close()
+        cluster.proxy.settle()
         a, b = cluster.proxy.stats
-        assert b.documents and b.websockets and b.events_answered
+        _report("the home page, nginx sending everything to B:", (a, b))
+        assert b.documents and b.websockets and b.answering_websockets
         assert not a.requests and not a.websockets
     finally:
-        cluster.proxy.pin(None)
         context.close()
+        cluster.proxy.pin(None)
 
     answer = httpx.get(url, timeout=10)  # from S3, as any browser fetches it
     assert answer.status_code == 200 and answer.headers["content-type"] == "image/webp"

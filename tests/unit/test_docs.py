@@ -2,8 +2,8 @@
 lines, starting with `make run` and `make test`; the rest lives in docs/. Every citation of a
 document lands: `docs/<name>.md §n` on a section (or a numbered item, §9.4) and
 `docs/<name>.md, 'Heading'` on a heading (or a bold lead phrase, '**Throttling.**') of that
-document, from a comment, a test, the Makefile or another document; no comment still cites a
-section of the README. Every relative link in the README and docs/ reaches a file, nothing points
+document, from a comment, a test, the Makefile, a file of deploy/ or another document; no
+comment still cites a section of the README. Every relative link in the README and docs/ reaches a file, nothing points
 outside the repository, and docs/extending.md's recipes each name the test that exercises them."""
 
 import re
@@ -34,7 +34,7 @@ def _markdown() -> list[Path]:
 
 def _sources() -> list[Path]:
     files = [*_markdown(), ROOT / "Makefile", ROOT / "rxconfig.py", ROOT / ".env.example"]
-    files += [ROOT / ".ci" / "run"]
+    files += [ROOT / ".ci" / "run", *sorted((ROOT / "deploy").glob("*"))]
     for folder in SEARCHED:
         files += [p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts]
     # This file's own examples of broken citations are not citations.
