@@ -380,8 +380,11 @@ def test_one_browser_session_is_served_by_both_processes(cluster, browser):
     assert stored == ref
     # The address nginx saw (loopback here), not the one the browser claimed before it.
     assert ipaddress.ip_address(address).is_loopback, (address, claimed)
+    # Plain requests (page loads among the scripts and images) take the hosts in turn, so which
+    # host a page load meets depends on the requests before it: both serve some of them; the
+    # websockets are placed by count, so each host holds some.
     for name, served in zip(("A", "B"), stats, strict=True):
-        assert served.documents, f"process {name} served no page load"
+        assert served.requests, f"process {name} served no request"
         assert served.websockets, f"process {name} got no websocket"
         assert served.answering_websockets, f"process {name} answered no event"
 
