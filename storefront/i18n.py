@@ -230,7 +230,16 @@ def href(path: str, lang: str | None = None) -> str:
 
 
 # Addresses served by the backend or the build, never a page of an edition.
-_NOT_PAGES = ("/api/", "/_", "/assets/", "/media/", "/uploads/", "/sitemap.xml", "/robots.txt")
+_NOT_PAGES = (
+    "/api/",
+    "/_",
+    "/assets/",
+    "/media/",
+    "/uploads/",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/metrics",
+)
 
 
 def is_page_path(path: str) -> bool:

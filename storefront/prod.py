@@ -13,7 +13,9 @@ opens the websocket, and the pages' canonical and preview addresses; docs/archit
 A build whose stamp matches is used as it is. `serve` is Reflex's own production path after its build step
 (`reflex.utils.exec.run_backend_prod` with the compiled frontend mounted, granian with
 GRANIAN_WORKERS workers, Redis state when REFLEX_REDIS_URL is set), so every host behind a
-balancer serves the same artifact."""
+balancer serves the same artifact. Its workers count what `/metrics` shows into one folder,
+PROMETHEUS_MULTIPROC_DIR (services/metrics.py): the operator's, emptied of the last run's files
+at start, or else a fresh one made here and removed when serving ends."""
 
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -123,6 +127,28 @@ def production_mode() -> None:
     os.environ["REFLEX_ENV_MODE"] = "prod"
 
 
+# prometheus-client's files in PROMETHEUS_MULTIPROC_DIR, one of each kind per process.
+METRICS_FILES = ("counter_*.db", "gauge_*.db", "histogram_*.db", "summary_*.db")
+
+
+def metrics_folder() -> Path | None:
+    """Set PROMETHEUS_MULTIPROC_DIR for this process and its workers, before anything imports
+    prometheus-client: the operator's folder, emptied of the files a previous run left (their
+    counts would be added to this run's), or a new private folder, which is returned for the
+    caller to remove (None for the operator's)."""
+    named = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip()
+    if named:
+        folder = Path(named)
+        folder.mkdir(parents=True, exist_ok=True)
+        for pattern in METRICS_FILES:
+            for stale in folder.glob(pattern):
+                stale.unlink(missing_ok=True)
+        return None
+    made = Path(tempfile.mkdtemp(prefix="storefront-metrics-"))
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(made)
+    return made
+
+
 def serve(host: str, port: int, *, check: bool = True) -> None:
     """Serve the build in `.web` (which `build` made) on host:port, without compiling again.
     `check`: refuse a build made for other code or another PUBLIC_URL (the browser would open
@@ -133,12 +159,17 @@ def serve(host: str, port: int, *, check: bool = True) -> None:
             "run `python -m storefront.prod build` first (make run-prod does)."
         )
     production_mode()
+    made = metrics_folder()
     from reflex.utils import exec as reflex_exec
     from reflex_base.constants.base import LogLevel
     from reflex_base.environment import environment
 
     environment.REFLEX_SKIP_COMPILE.set(True)
-    reflex_exec.run_backend_prod(host, port, LogLevel.INFO, mount_frontend_compiled_app=True)
+    try:
+        reflex_exec.run_backend_prod(host, port, LogLevel.INFO, mount_frontend_compiled_app=True)
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
 
 
 def main(argv: list[str]) -> None:

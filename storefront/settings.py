@@ -196,6 +196,11 @@ class Settings(BaseSettings):
     # Reverse proxies in front of the app (a TLS terminator counts as one): the visitor's
     # address is the entry this many places from the end of X-Forwarded-For. 0 ignores the header.
     trusted_proxy_hops: int = 0
+    # `/metrics` (docs/operations.md, 'Metrics'): answered to `Authorization: Bearer <token>`
+    # with this token from anywhere, and without a token only to a private or loopback address
+    # (the visitor's address behind TRUSTED_PROXY_HOPS). Empty: every scrape with a token is
+    # refused. `make secret` prints a good one.
+    metrics_token: str = ""
     # On a public address, only this account becomes admin by signing up (docs/architecture.md
     # §9.8).
     owner_email: str | None = None

@@ -16,7 +16,7 @@ from storefront.pages import registry
 from storefront.pages.editions import compile_in_page_language
 from storefront.pages.head import head_for
 from storefront.pages.public.placeholders import not_found, redirecting
-from storefront.services import business
+from storefront.services import business, metrics
 from storefront.services.accounts.first_admin import announce_setup_code
 from storefront.services.messaging.outbox import outbox_worker
 from storefront.services.operations.backup import daily_backup_worker
@@ -27,6 +27,7 @@ from storefront.state.auth import AuthState
 from storefront.state.business import BusinessState
 from storefront.state.errors import backend_exception_handler
 from storefront.state.guard import AuthGuard
+from storefront.state.timing import install as time_events
 
 app = rx.App(
     # Long cache lifetimes on the build's hashed assets, the catalogue's pages with their
@@ -49,6 +50,10 @@ app = rx.App(
     backend_exception_handler=backend_exception_handler,
 )
 app.add_middleware(AuthGuard())
+# /metrics (docs/operations.md, 'Metrics'): each event's time by its area, and each worker's
+# database connections in use.
+time_events()
+app.register_lifespan_task(metrics.worker_metrics)
 # Sends the notification outbox from every worker, and queues the reminders and the staff's
 # digest when due, once for the cluster (docs/architecture.md §6); off with OUTBOX_WORKER=false.
 if get_settings().outbox_worker:

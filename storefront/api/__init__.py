@@ -10,6 +10,7 @@ from storefront.api.calendar_feed import routes as calendar_feed_routes
 from storefront.api.health import routes as health_routes
 from storefront.api.language import routes as language_routes
 from storefront.api.media import routes as media_routes
+from storefront.api.metrics import routes as metrics_routes
 from storefront.api.oauth import routes as oauth_routes
 from storefront.api.redirects import routes as redirect_routes
 from storefront.api.seo import routes as seo_routes
@@ -27,6 +28,7 @@ def create_api() -> Starlette:
             *language_routes,
             *oauth_routes,
             *media_routes,
+            *metrics_routes,
             *redirect_routes,
             *seo_routes,
         ]

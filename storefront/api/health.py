@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from storefront.db import get_engine
+from storefront.services import metrics
 from storefront.services.operations import health as health_service
 
 logger = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ async def health(_request: Request) -> JSONResponse:
             get_engine().dialect.name, f"no answer within {CHECK_TIMEOUT_SECONDS:g} s"
         )
     redis = await _redis()
+    if redis is False:
+        metrics.redis_error("health")
     ok = report.ok and redis is not False
     if not ok:
         _log_unhealthy(report.summary() + ("; redis unreachable" if redis is False else ""))

@@ -42,7 +42,7 @@ from storefront.models import (
 )
 from storefront.models.kinds import read_details
 from storefront.models.service_details import own_hours
-from storefront.services import business, limit_keys, locks
+from storefront.services import business, limit_keys, locks, metrics
 from storefront.services.booking import availability, transport
 from storefront.services.booking.contact import Contact, booking_columns, clean_contact
 from storefront.services.booking.lines import (
@@ -125,7 +125,35 @@ def place_booking(
     """Book every line or nothing. Commits its own transaction, so `session` must have none
     open; the same `idempotency_key` with the same lines again returns the booking already
     placed (with other lines: `key_reused`). `client_address` is the visitor's, for the limits
-    and the back office's bulk cancel."""
+    and the back office's bulk cancel. Each refusal is counted by its code (/metrics)."""
+    try:
+        return _place_booking(
+            session=session,
+            lines=lines,
+            contact=contact,
+            idempotency_key=idempotency_key,
+            user_id=user_id,
+            client_address=client_address,
+            now=now,
+        )
+    except BookingError as refused:
+        metrics.booking_refused(refused.code)
+        raise
+
+
+metrics.refusal_codes(BookingError.CODES)
+
+
+def _place_booking(
+    *,
+    session: Session,
+    lines: Sequence[BookingLine],
+    contact: Contact,
+    idempotency_key: str,
+    user_id: str | uuid.UUID | None,
+    client_address: str | None,
+    now: datetime | None,
+) -> PlacedBooking:
     if session.in_transaction():
         raise RuntimeError("place_booking needs a session with no open transaction")
     key = _check_key(idempotency_key)
@@ -463,6 +491,7 @@ def _place_locked(session: Session, order: _Order, plan: _Plan, now: datetime) -
     session.flush()
     placed = PlacedBooking(str(booking.id), booking.reference, total, mail_held=held)
     session.commit()
+    metrics.booking_placed(mail_held=held)
     return placed
 
 

@@ -28,7 +28,7 @@ from sqlmodel import Session, col, select
 
 from storefront.db import error_summary, get_engine, is_outage, session_scope
 from storefront.models import NotificationOutbox, utcnow
-from storefront.services import limit_keys
+from storefront.services import limit_keys, metrics
 from storefront.services.errors import ServiceError
 from storefront.services.messaging import notify
 from storefront.settings import get_settings
@@ -154,6 +154,7 @@ def run_once(
             break
         outcome = _send_one(notification, attempts, engine=engine, now=now)
         setattr(report, outcome, getattr(report, outcome) + 1)
+        metrics.outbox_attempt(notification.channel, outcome)
     return report
 
 
