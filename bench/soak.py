@@ -43,6 +43,7 @@ import os
 import random
 import re
 import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,6 +117,7 @@ def _names() -> dict[str, str]:
         "close_time": event_name(CartState.close_time),
         "apply_time": event_name(CartState.apply_time),
         "pick_day": event_name(SlotPickerState.pick_day),
+        "next_month": event_name(SlotPickerState.next_month),
         "pick_time": event_name(SlotPickerState.pick_time),
         "review": event_name(CheckoutState.continue_to_review),
         "complete": event_name(CheckoutState.complete),
@@ -140,7 +143,7 @@ class Record:
     claimed: set[tuple[str, str]] = field(default_factory=set)  # (service, day) booked or being
     bookings_started: int = 0
     tabs_opened: int = 0
-    tabs_open: int = 0
+    open_tokens: set[str] = field(default_factory=set)  # the tabs open now (the admin's too)
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -179,6 +182,10 @@ class Visitor:
         return self.state.get(state, {}).get(f"{var}_rx_state_", default)
 
     async def _emit(self, name: str, payload: dict) -> None:
+        if not self.tab.inbox.empty():
+            # Every answer is read by the step it belongs to: one left over would end the next
+            # step's wait too early.
+            raise Failed(f"an answer nobody waited for, before {name.rsplit('.', 1)[-1]}")
         message = event_message(name, self.tab.token, self.path, payload, self.query)
         await self.tab.client.emit("event", message, namespace=NAMESPACE)
 
@@ -209,6 +216,7 @@ class Visitor:
     async def open(self, kind: str, path: str, query: dict | None = None) -> None:
         """A new tab on `path`: connect, hydrate, run the page's loads."""
         self.path, self.query = path, query
+        self.record.open_tokens.add(self.tab.token)
         try:
             await self.tab.connect()
         except Exception as exc:
@@ -218,12 +226,18 @@ class Visitor:
         await self._answers(kind, started)
         self._timed(kind, started)
 
-    async def visit(self, kind: str, path: str, query: dict | None = None) -> None:
-        """Go to `path` inside the app, as the browser's router does: its on-load events."""
+    async def visit(
+        self, kind: str, path: str, query: dict | None = None, *, chains: bool = False
+    ) -> None:
+        """Go to `path` inside the app, as the browser's router does: its on-load events (and
+        the event one of them chains, queued behind the page's hydrated flag)."""
         self.path, self.query = path, query
         started = time.perf_counter()
         await self._emit(self.names["on_load"], {})
         await self._answers(kind, started)
+        if chains:
+            await self._emit(self.names["barrier"], {"value": True})
+            await self._answers(kind, started)
         self._timed(kind, started)
 
     async def send(self, kind: str, name: str, payload: dict, *, chains: bool = False) -> None:
@@ -232,7 +246,8 @@ class Visitor:
         when the answer to one more arrives."""
         started = time.perf_counter()
         await self._emit(self.names[name], payload)
-        await self._emit(self.names["barrier"], {"value": True})
+        if name != "barrier":  # the event that does nothing answers for itself
+            await self._emit(self.names["barrier"], {"value": True})
         await self._answers(kind, started)
         if chains:
             await self._emit(self.names["barrier"], {"value": True})
@@ -240,6 +255,7 @@ class Visitor:
         self._timed(kind, started)
 
     async def close(self) -> None:
+        self.record.open_tokens.discard(self.tab.token)
         try:
             await self.tab.close()
         except Exception:
@@ -266,9 +282,13 @@ def _may_book(record: Record, plan: Plan) -> bool:
 
 
 def _claim(record: Record, service: str, days: list[dict]) -> str | None:
-    """An open day of `service` that no other booking of the run has taken, claimed."""
+    """An open day of `service` that no other booking of the run has taken, claimed; two days
+    ahead at least (tomorrow's evening times pass the 24 hours' notice while the guest books)."""
+    earliest = (date.today() + timedelta(days=2)).isoformat()
     for day in days:
-        if day.get("available") == "yes" and (service, day["date"]) not in record.claimed:
+        if day.get("available") != "yes" or day["date"] < earliest:
+            continue
+        if (service, day["date"]) not in record.claimed:
             record.claimed.add((service, day["date"]))
             return day["date"]
     return None
@@ -279,12 +299,15 @@ async def visitor(number: int, url: str, record: Record, plan: Plan, names: dict
     rng = random.Random(number)
     tab = Visitor(url, record, names, {"X-Forwarded-For": _address(number)})
     record.tabs_opened += 1
-    record.tabs_open += 1
     try:
         await tab.open("open a tab (a catalogue page)", rng.choice(CATALOGUE_PAGES))
         for _ in range(rng.randint(1, 3)):
             await _think(rng, plan)
             await tab.visit("catalogue page", rng.choice(CATALOGUE_PAGES))
+        await _think(rng, plan)
+        # Reflex's floor: an event that does nothing, so a change of the machine's speed
+        # shows apart from the app's.
+        await tab.send("an event that does nothing", "barrier", {"value": True})
         service = rng.choice(plan.services)
         await _think(rng, plan)
         if rng.random() < 0.5 or not plan.themes:
@@ -293,7 +316,10 @@ async def visitor(number: int, url: str, record: Record, plan: Plan, names: dict
         else:
             page, slug, state, shown = "theme", rng.choice(plan.themes), "theme", "found"
             path = f"/services/{slug}"
-        await tab.visit(f"service page ({page})", path, {"service_id": slug})
+        # The booking screen's load opens its slot picker (a chained event).
+        await tab.visit(
+            f"service page ({page})", path, {"service_id": slug}, chains=state == "book_service"
+        )
         if tab.value(names[state], "status") != shown:
             raise Failed(f"service page ({page}): {tab.value(names[state], 'status')}")
         await _think(rng, plan)
@@ -312,8 +338,16 @@ async def visitor(number: int, url: str, record: Record, plan: Plan, names: dict
             raise Failed("slot picker: no open day")
         booking = _may_book(record, plan)
         day = _claim(record, service["id"], days) if booking else rng.choice(open_days)
+        for _ in range(2 if booking and day is None else 0):  # this month is taken: the next
+            await tab.send("slot picker: another month", "next_month", {})
+            days = tab.value(names["picker"], "days") or []
+            if (day := _claim(record, service["id"], days)) is not None:
+                break
         if day is None:  # every open day of this service is booked: just look
-            booking, day = False, rng.choice(open_days)
+            booking = False
+            day = next((d["date"] for d in days if d.get("available") == "yes"), None)
+            if day is None:
+                raise Failed("slot picker: no open day in the next months")
         record.bookings_started += booking
         await _think(rng, plan)
         await tab.send("slot picker: a day's times", "pick_day", {"day": day})
@@ -327,7 +361,6 @@ async def visitor(number: int, url: str, record: Record, plan: Plan, names: dict
     except Exception as exc:  # a dropped connection, a delta not as expected
         record.error(f"{type(exc).__name__}: {str(exc)[:80]}")
     finally:
-        record.tabs_open -= 1
         await tab.close()
 
 
@@ -408,16 +441,28 @@ async def traffic(url: str, cookie: str, record: Record, plan: Plan, tabs: int, 
 
 
 @dataclass
+class Census:
+    """Redis's keys of the soak's database, counted once after the warm-up and once at the end
+    (MEMORY USAGE of every key: too slow for every sample, it would slow the events it meets)."""
+
+    closed_bytes: int  # the keys of the tabs closed by then, which Redis still holds
+    closed_tabs: int
+    other_bytes: int  # the open tabs' keys and keys of no tab
+    tabs: int  # every tab Redis holds
+    took: float  # seconds the census took
+
+
+@dataclass
 class Sample:
     at: float
     rss: dict[int, int]  # worker pid -> bytes
-    redis_bytes: int  # the soak's database, by MEMORY USAGE of its keys
-    redis_keys: int
-    redis_tabs: int  # distinct tab tokens in its keys
-    used_memory: int  # the whole Redis's (other databases included)
+    redis_keys: int  # the soak's database
+    used_memory: int  # the whole Redis's (other databases too)
     events: int
     errors: int
     tabs_open: int
+    load: float  # the machine's 1-minute load average (other work on it shows here)
+    census: Census | None = None
 
 
 def _children() -> dict[int, list[int]]:
@@ -470,55 +515,81 @@ def rss(pid: int) -> int:
     return int(kb) * 1024
 
 
-def redis_figures(client) -> tuple[int, int, int, int]:
-    """(bytes of the database's keys, keys, tabs held, the whole Redis's used_memory)."""
+def census(client, open_tokens: set[str]) -> Census:
+    started = time.perf_counter()
     keys = list(client.scan_iter(count=1000))
-    sizes = []
+    sizes: list[int] = []
     for start in range(0, len(keys), 500):
         pipe = client.pipeline(transaction=False)
         for key in keys[start : start + 500]:
             pipe.memory_usage(key, samples=0)
-        sizes += pipe.execute()
-    tokens = {m.group() for key in keys if (m := TOKEN.search(key))}
-    return sum(s or 0 for s in sizes), len(keys), len(tokens), client.info("memory")["used_memory"]
+        sizes += [size or 0 for size in pipe.execute()]
+    closed: dict[str, int] = {}
+    tabs, other = set(), 0
+    for key, size in zip(keys, sizes, strict=True):
+        found = TOKEN.search(key)
+        token = found.group().decode() if found else None
+        if token is not None:
+            tabs.add(token)
+        if token is None or token in open_tokens:
+            other += size
+        else:
+            closed[token] = closed.get(token, 0) + size
+    took = time.perf_counter() - started
+    return Census(sum(closed.values()), len(closed), other, len(tabs), took)
 
 
-def sampler_for(port: int, record: Record, samples: list[Sample], redis_url: str):
+def sampler_for(port: int, record: Record, samples: list[Sample], redis_url: str, warmup: float):
+    """The sampler: every SAMPLE_SECONDS until the run's end, and a census of Redis's keys at
+    the end and shortly before the warm-up ends (it reads every key: the events it meets are
+    slower, so it falls where none is judged)."""
     import redis
 
     client = redis.Redis.from_url(redis_url)
+    census_at = warmup - min(30.0, warmup / 4)
 
-    def take() -> Sample:
-        pids = worker_pids(port)
-        redis_bytes, keys, tabs, used = redis_figures(client)
+    def take(with_census: bool) -> Sample:
         return Sample(
             record.now(),
-            {pid: rss(pid) for pid in pids},
-            redis_bytes,
-            keys,
-            tabs,
-            used,
+            {pid: rss(pid) for pid in worker_pids(port)},
+            client.dbsize(),
+            client.info("memory")["used_memory"],
             len(record.samples),
             len(record.errors),
-            record.tabs_open,
+            len(record.open_tokens),
+            os.getloadavg()[0],
+            census(client, set(record.open_tokens)) if with_census else None,
         )
 
     async def run(end: float) -> None:
+        counted = False
         while True:
-            sample = await asyncio.to_thread(take)
+            last = record.now() >= end
+            due = last or (not counted and record.now() >= census_at)
+            sample = await asyncio.to_thread(take, due)
+            counted = counted or due
             samples.append(sample)
+            held = (
+                f", {sample.census.tabs} tabs held ({sample.census.took:.1f} s)"
+                if sample.census
+                else ""
+            )
             print(
                 f"  {sample.at / 60:5.1f} min  workers "
                 + " ".join(f"{b / 2**20:.0f}" for b in sample.rss.values())
-                + f" MiB  redis db {sample.redis_bytes / 2**20:.2f} MiB, {sample.redis_keys} keys,"
-                f" {sample.redis_tabs} tabs (used_memory {sample.used_memory / 2**20:.0f} MiB)"
-                f"  tabs open {sample.tabs_open}, opened {record.tabs_opened}, events"
-                f" {sample.events}, bookings {len(record.references)}, errors {sample.errors}",
+                + f" MiB  redis {sample.redis_keys} keys{held}"
+                f" (used_memory {sample.used_memory / 2**20:.0f} MiB)  tabs open"
+                f" {sample.tabs_open}, opened {record.tabs_opened}, events {sample.events},"
+                f" bookings {len(record.references)}, errors {sample.errors},"
+                f" load {sample.load:.1f}",
                 flush=True,
             )
-            if sample.at >= end:
+            if last:
                 return
-            await asyncio.sleep(min(SAMPLE_SECONDS, max(0.0, end - record.now())))
+            pause = min(SAMPLE_SECONDS, max(0.0, end - record.now()))
+            if not counted and record.now() < census_at:
+                pause = min(pause, max(0.0, census_at - record.now()))
+            await asyncio.sleep(pause)
 
     return run
 
@@ -648,6 +719,7 @@ def report(
     record: Record, samples: list[Sample], plan: Plan, warmup: float, window: float, site: Site
 ) -> list[drift.Check]:
     after_warmup, at_end = _nearest(samples, warmup), samples[-1]
+    counted = next(s.census for s in samples if s.census)  # shortly before the warm-up ends
     first, last = drift.windows(warmup, plan.seconds, window)
     stored = stored_bookings(site.database_url)
     mails = "\n".join(str(m) for m in site.mail.messages)
@@ -656,8 +728,17 @@ def report(
     checks = [
         *drift.rss_checks(after_warmup.rss, at_end.rss),
         drift.redis_check(
-            (after_warmup.redis_bytes, after_warmup.redis_tabs),
-            (at_end.redis_bytes, at_end.redis_tabs),
+            (counted.closed_bytes, counted.closed_tabs),
+            (at_end.census.closed_bytes, at_end.census.closed_tabs),
+        ),
+        drift.Check(
+            "Redis: open tabs and keys of no tab",
+            f"{counted.other_bytes / 2**20:.2f} -> "
+            f"{at_end.census.other_bytes / 2**20:.2f} MiB ({after_warmup.tabs_open} -> "
+            f"{at_end.tabs_open} tabs open); used_memory {after_warmup.used_memory / 2**20:.1f}"
+            f" -> {at_end.used_memory / 2**20:.1f} MiB (the whole Redis)",
+            "",
+            None,
         ),
         *drift.latency_checks(record.samples, first, last),
         drift.error_check(what for _at, what in record.errors),
@@ -671,12 +752,17 @@ def report(
         ),
     ]
     minutes = plan.seconds / 60
+    loads = [
+        statistics.mean([s.load for s in samples if a <= s.at <= b] or [float("nan")])
+        for a, b in (first, last)
+    ]
     print(
         f"\n### Drift: {minutes:g} minutes, {warmup / 60:g} warm-up, windows of"
         f" {(first[1] - first[0]) / 60:g} minutes"
         f" ({first[0] / 60:g}-{first[1] / 60:g} and {last[0] / 60:g}-{last[1] / 60:g});"
         f" {record.tabs_opened} tabs opened, {len(record.samples)} timed steps,"
-        f" {len(record.references)} bookings\n"
+        f" {len(record.references)} bookings; the machine's load average"
+        f" {loads[0]:.1f} and {loads[1]:.1f} in the windows, on {os.cpu_count()} cores\n"
     )
     print(drift.table(checks))
     return checks
@@ -724,7 +810,7 @@ def main() -> int:
         if len(workers) != WORKERS:
             print(f"expected {WORKERS} workers, found {len(workers)}: {workers}", flush=True)
         record = Record()
-        sampler = sampler_for(PORT, record, samples, REDIS_URL)
+        sampler = sampler_for(PORT, record, samples, REDIS_URL, args.warmup * 60)
         asyncio.run(traffic(running.url, running.admin_cookie, record, plan, args.tabs, sampler))
         time.sleep(5)  # the outbox sends the last confirmations
         checks = report(record, samples, plan, args.warmup * 60, args.window * 60, running)
