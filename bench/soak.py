@@ -10,25 +10,28 @@ serve`) on 127.0.0.1:3590, behind which the tabs count as visitors of their own 
 (TRUSTED_PROXY_HOPS=1 and an X-Forwarded-For per tab, as behind the balancer).
 
 The traffic: `--tabs` (40) socket.io tabs at once, each a visitor (bench/ws_load.py's Tab, its
-own token) that opens the site on a catalogue page, browses a few more pages and a service's
-booking screen, adds a mascot to the cart, opens the cart, opens the slot picker on it and
-chooses a day; now and then (at most `--bookings`, spread over the run) it picks a free time,
-goes through checkout and places the booking, each on a service and day no other booking of the
-run has. Then the tab closes and a new visitor takes its place, so Redis holds the tabs of the
-last hour (Reflex's expiry). One admin tab pages through the bookings list all along. Each step
-waits a think time (`--think`, 2-6 s), so the 2 cores serve rather than queue: the aim is drift,
-not throughput.
+own token) that opens the site on a catalogue page, browses a few more pages, sends an event
+that does nothing (Reflex's floor: a slower machine shows there too), opens a service's booking
+screen or a theme's page, adds a mascot to the cart, opens the cart, opens the slot picker on it
+and chooses a day; now and then (at most `--bookings`, 5 a minute by default, spread over the
+run) it picks a free time, goes through checkout and places the booking, each on a service and
+day no other booking of the run has. Then the tab closes and a new visitor takes its place, so
+Redis holds the tabs of the last hour (Reflex's expiry). One admin tab pages through the
+bookings list all along. Each step waits a think time (`--think`, 2-6 s), so the 2 cores serve
+rather than queue: the aim is drift, not throughput.
 
 A page visit is timed as the browser's navigation (Reflex's on-load event, until the page's
-loads are done and it is hydrated again); an event on a page until an answer sent right behind
-it comes back (the tab's events are handled in order).
+loads are done and it is hydrated again); an event on a page until the answer to an event sent
+right behind it comes back (a tab's events are handled in order).
 
-Every 30 s: each granian worker's RSS, the soak's Redis database (its keys' bytes, by MEMORY
-USAGE, and the tabs it holds) and Redis's used_memory (shared with other databases: printed, not
-judged), the events and errors so far. At the end the drift table (bench/drift.py has the aims):
-each worker's RSS after the warm-up against the end, Redis's bytes per held tab, p95 per event
-kind in the first and the last `--window` minutes after the warm-up, errors, and the bookings
-the tabs placed against the database's. Exits 1 when an aim is missed.
+Every 30 s: each granian worker's RSS (/proc), the soak's Redis database's keys and Redis's
+used_memory (shared with other databases: printed, not judged), the events and errors so far,
+the machine's load average. Shortly before the warm-up ends and at the end, a census of the
+database's keys (MEMORY USAGE of each, grouped by tab): it slows the events it meets, so it
+falls where none is judged. At the end the drift table (bench/drift.py has the aims): each
+worker's RSS after the warm-up against the end, Redis's bytes per held (closed) tab, p95 per
+event kind in the first and the last `--window` minutes after the warm-up, errors, and the
+bookings the tabs placed against the database's. Exits 1 when an aim is missed.
 
 Run: `make soak` or `.venv/bin/python bench/soak.py [--minutes 30 --warmup 5 --tabs 40]`.
 """
@@ -780,7 +783,7 @@ def main() -> int:
         "--bookings",
         type=int,
         default=None,
-        help="at most this many bookings, spread over the run (default 4 a minute)",
+        help="at most this many bookings, spread over the run (default 5 a minute)",
     )
     parser.add_argument(
         "--think", default="2,6", help="seconds between a tab's steps, low,high (2,6)"
@@ -795,7 +798,7 @@ def main() -> int:
         mascots, themes = _catalogue(running.database_url)
         plan = Plan(
             seconds=args.minutes * 60,
-            max_bookings=args.bookings if args.bookings is not None else int(4 * args.minutes),
+            max_bookings=args.bookings if args.bookings is not None else int(5 * args.minutes),
             think=(low, high),
             services=mascots,
             themes=themes,
