@@ -17,7 +17,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run run-prod install install-dev migrate migration seed build test test-unit test-integration \
         test-e2e test-faults test-scale \
-        browser nginx lint format bench bench-reports bench-ws lighthouse radix-css clean make-admin secret \
+        browser nginx lint format bench bench-reports bench-ws soak lighthouse radix-css clean \
+        make-admin secret \
         backup restore \
         translations translations-check check-commits
 
@@ -231,6 +232,13 @@ bench-reports: install-dev
 # worker with SQLite and once on 4 workers with Redis and PostgreSQL (about 25 minutes).
 bench-ws: install-dev
 	$(BIN)/python bench/ws_load.py --setup both
+
+# Hours of traffic without drift (docs/performance.md, 'Hours of traffic without drift'): 30
+# minutes of tabs against `make run-prod WORKERS=4` on port 3590, over a new database on
+# TEST_DATABASE_URL's server, Redis database 13 and moto's S3; prints the drift table and fails
+# when an aim is missed. Shorter: make soak SOAK_ARGS="--minutes 12 --warmup 3".
+soak: install-dev
+	$(BIN)/python bench/soak.py $(SOAK_ARGS)
 
 # Lighthouse 12 (mobile) on the public pages and a blank Reflex app; installs lighthouse into
 # bench/.lighthouse/ on first use. Not part of `make test`: it takes several minutes.

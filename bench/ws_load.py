@@ -166,8 +166,12 @@ def storefront_scenarios(
 
 
 class Tab:
-    def __init__(self, url: str) -> None:
+    """One browser tab: its own token; `headers` go with its websocket's opening request (a
+    session cookie, the visitor's X-Forwarded-For behind a balancer: bench/soak.py)."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         self.url = url
+        self.headers = headers or {}
         self.token = str(uuid.uuid4())
         self.client = socketio.AsyncClient(reconnection=False)
         self.inbox: asyncio.Queue = asyncio.Queue()
@@ -178,6 +182,7 @@ class Tab:
             f"{self.url}?token={self.token}",
             socketio_path="/_event",
             transports=["websocket"],
+            headers=self.headers,
             namespaces=[NAMESPACE],
             wait_timeout=30,
         )
