@@ -68,6 +68,7 @@ from tests.e2e.socket_client import NAMESPACE, event_message, event_name  # noqa
 PORT = 3590
 WORKERS = 4
 REDIS_URL = os.environ.get("SOAK_REDIS_URL", "redis://127.0.0.1:6379/13")
+BUCKET = "images"  # in moto's S3 of this run
 SAMPLE_SECONDS = 30.0
 PASSWORD = "soak-admin-password-1"
 HYDRATED = "is_hydrated_rx_state_"
@@ -642,14 +643,14 @@ def site(work: Path) -> Iterator[Site]:
     from tests.e2e.server import venv_env
     from tests.factories import signed_in_account
     from tests.mail_server import MailServer, free_port
-    from tests.scale.conftest import BUCKET, S3_KEYS, make_run_prod, moto_s3
+    from tests.scale.conftest import S3_KEYS, make_run_prod, moto_s3
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's line per request
     redis.Redis.from_url(REDIS_URL).flushdb()
     database_url, drop = create_database("postgresql")
     try:
         migrate(database_url)
-        with moto_s3(free_port()) as s3_endpoint, MailServer() as mail:
+        with moto_s3(free_port(), BUCKET) as s3_endpoint, MailServer() as mail:
             env = venv_env(
                 PORT,
                 {
