@@ -18,10 +18,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
 from storefront.api import create_api
-from storefront.models import Backup, NotificationOutbox, utcnow
+from storefront.models import Backup, utcnow
 from storefront.services.booking.lines import BookingError
 from storefront.settings import get_settings
 from tests.factories import line, make_service, place
+from tests.faults.test_health import _outbox_row
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
@@ -157,21 +158,6 @@ def test_bookings_placed_refused_and_held_back_move_their_counters(
     assert moved("storefront_bookings_refused_total", reason="slot_unavailable") == 1
     assert moved("storefront_bookings_refused_total", reason="empty_cart") == 1
     assert moved("storefront_bookings_refused_total", reason="slot_taken") == 0
-
-
-def _outbox_row(session, *, status: str, age: timedelta) -> None:
-    now = utcnow()
-    session.add(
-        NotificationOutbox(
-            channel="whatsapp",
-            topic="contact_request",
-            recipient="+38344000000",
-            payload={"name": "Arta"},
-            status=status,
-            created_at=now - age,
-            next_attempt_at=now,
-        )
-    )
 
 
 def test_the_outbox_backlog_and_the_last_backup_are_read_when_scraped(session, client_from):
