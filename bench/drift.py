@@ -177,3 +177,50 @@ def table(checks: Iterable[Check]) -> str:
     lines = ["| what | figure | aim | |", "| --- | --- | --- | --- |"]
     lines += [f"| {c.label} | {c.figure} | {c.aim} | {c.verdict} |" for c in checks]
     return "\n".join(lines)
+
+
+def cpu_per_step_check(
+    label: str,
+    cpu: Iterable[tuple[float, float]],
+    steps: Iterable[float],
+    first: tuple[float, float],
+    last: tuple[float, float],
+) -> Check:
+    """CPU seconds a process group spent per timed step in each window, from its cumulative CPU
+    time sampled as (at, seconds) and the times the steps ended: a server that does more work
+    for the same traffic as it runs on shows here, apart from what the machine's other work does
+    to latency. Printed, not judged."""
+    cpu, steps = sorted(cpu), list(steps)
+
+    def per_step(window: tuple[float, float]) -> float:
+        inside = [(at, used) for at, used in cpu if window[0] <= at <= window[1]]
+        count = sum(1 for at in steps if inside and inside[0][0] <= at <= inside[-1][0])
+        if len(inside) < 2 or not count:
+            return float("nan")
+        return (inside[-1][1] - inside[0][1]) / count
+
+    before, after = per_step(first), per_step(last)
+    return Check(
+        label,
+        f"{before * 1000:.1f} -> {after * 1000:.1f} ms a step: {after / before:.2f}x"
+        if before and before == before and after == after
+        else "too few samples",
+        "",
+        None,
+    )
+
+
+def delay_check(delays: Iterable[tuple[float, float]], first, last) -> Check:
+    """The soak's own event loop: p95 of how late its ticks woke, in each window (a load
+    generator that falls behind adds its delay to every step it times). Printed, not judged."""
+    delays = list(delays)
+    p95 = [
+        percentile((d for at, d in delays if window[0] <= at < window[1]), 0.95)
+        for window in (first, last)
+    ]
+    return Check(
+        "the soak's own loop: p95 of a tick's delay",
+        f"{p95[0] * 1000:.1f} -> {p95[1] * 1000:.1f} ms",
+        "",
+        None,
+    )

@@ -13,7 +13,7 @@ The traffic: `--tabs` (40) socket.io tabs at once, each a visitor (bench/ws_load
 own token) that opens the site on a catalogue page, browses a few more pages, sends an event
 that does nothing (Reflex's floor: a slower machine shows there too), opens a service's booking
 screen or a theme's page, adds a mascot to the cart, opens the cart, opens the slot picker on it
-and chooses a day; now and then (at most `--bookings`, 5 a minute by default, spread over the
+and chooses a day; now and then (at most `--bookings`, 15 a minute by default, spread over the
 run) it picks a free time, goes through checkout and places the booking, each on a service and
 day no other booking of the run has. Then the tab closes and a new visitor takes its place, so
 Redis holds the tabs of the last hour (Reflex's expiry). One admin tab pages through the
@@ -26,12 +26,15 @@ right behind it comes back (a tab's events are handled in order).
 
 Every 30 s: each granian worker's RSS (/proc), the soak's Redis database's keys and Redis's
 used_memory (shared with other databases: printed, not judged), the events and errors so far,
-the machine's load average. Shortly before the warm-up ends and at the end, a census of the
+the machine's load average, the CPU time of each worker and of the soak itself. Shortly before the warm-up ends and at the end, a census of the
 database's keys (MEMORY USAGE of each, grouped by tab): it slows the events it meets, so it
 falls where none is judged. At the end the drift table (bench/drift.py has the aims): each
 worker's RSS after the warm-up against the end, Redis's bytes per held (closed) tab, p95 per
 event kind in the first and the last `--window` minutes after the warm-up, errors, and the
-bookings the tabs placed against the database's. Exits 1 when an aim is missed.
+bookings the tabs placed against the database's. Exits 1 when an aim is missed. Printed
+beside them, not judged: the workers' CPU per timed step in each window (the app doing more
+work for the same traffic), and the soak's own (its CPU per step, how late its loop wakes): a
+latency that drifts while neither does is the machine, not the app.
 
 Run: `make soak` or `.venv/bin/python bench/soak.py [--minutes 30 --warmup 5 --tabs 40]`.
 """
@@ -70,6 +73,7 @@ WORKERS = 4
 REDIS_URL = os.environ.get("SOAK_REDIS_URL", "redis://127.0.0.1:6379/13")
 BUCKET = "images"  # in moto's S3 of this run
 SAMPLE_SECONDS = 30.0
+TICK = 0.1  # the soak's own loop is timed by a sleep this long (`Record.delays`)
 PASSWORD = "soak-admin-password-1"
 HYDRATED = "is_hydrated_rx_state_"
 # What a failed event sends: Reflex's error toast (state/errors.py) or the guard's reload of a
@@ -77,6 +81,10 @@ HYDRATED = "is_hydrated_rx_state_"
 ERROR_MARKS = ('"backend_error"', "window.location.reload()")
 TOKEN = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 # The catalogue's pages a visitor opens and browses.
+# Bookings a minute by default: 75 in each judged 5-minute window, so the booking steps' p95 is
+# the 4th slowest of its window, not the slowest but one (at 5 a minute, 25 samples could not
+# tell drift from two slow bookings).
+BOOKINGS_PER_MINUTE = 15
 CATALOGUE_PAGES = (
     "/",
     "/services",
@@ -148,6 +156,7 @@ class Record:
     bookings_started: int = 0
     tabs_opened: int = 0
     open_tokens: set[str] = field(default_factory=set)  # the tabs open now (the admin's too)
+    delays: list[tuple[float, float]] = field(default_factory=list)  # at, how late a tick woke
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -435,9 +444,18 @@ async def traffic(url: str, cookie: str, record: Record, plan: Plan, tabs: int, 
         while record.now() < end:
             await visitor(next(numbers), url, record, plan, names)
 
+    async def ticks() -> None:
+        """This process's own pace: how late a 100 ms sleep wakes."""
+        while record.now() < end:
+            asked = time.perf_counter()
+            await asyncio.sleep(TICK)
+            record.delays.append((record.now(), time.perf_counter() - asked - TICK))
+
     spread = plan.think[1] * 2
     seats = [seat(spread * n / tabs) for n in range(tabs)]
-    await asyncio.gather(admin(url, cookie, record, plan, names, end), sampler(end), *seats)
+    await asyncio.gather(
+        admin(url, cookie, record, plan, names, end), sampler(end), ticks(), *seats
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -466,6 +484,8 @@ class Sample:
     errors: int
     tabs_open: int
     load: float  # the machine's 1-minute load average (other work on it shows here)
+    cpu: dict[int, float]  # worker pid -> CPU seconds so far
+    own_cpu: float  # this process's CPU seconds so far (its threads: the mail server's too)
     census: Census | None = None
 
 
@@ -519,6 +539,15 @@ def rss(pid: int) -> int:
     return int(kb) * 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time `pid` used so far; 0 when it is gone."""
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def census(client, open_tokens: set[str]) -> Census:
     started = time.perf_counter()
     keys = list(client.scan_iter(count=1000))
@@ -562,6 +591,8 @@ def sampler_for(port: int, record: Record, samples: list[Sample], redis_url: str
             len(record.errors),
             len(record.open_tokens),
             os.getloadavg()[0],
+            {pid: cpu_seconds(pid) for pid in worker_pids(port)},
+            time.process_time(),
             census(client, set(record.open_tokens)) if with_census else None,
         )
 
@@ -745,6 +776,21 @@ def report(
             None,
         ),
         *drift.latency_checks(record.samples, first, last),
+        drift.cpu_per_step_check(
+            f"workers' CPU per timed step (all {WORKERS})",
+            [(s.at, sum(s.cpu.values())) for s in samples],
+            (at for at, _kind, _took in record.samples),
+            first,
+            last,
+        ),
+        drift.cpu_per_step_check(
+            "the soak's own CPU per timed step",
+            [(s.at, s.own_cpu) for s in samples],
+            (at for at, _kind, _took in record.samples),
+            first,
+            last,
+        ),
+        drift.delay_check(record.delays, first, last),
         drift.error_check(what for _at, what in record.errors),
         drift.bookings_check(record.references, stored),
         drift.Check("overbooked booking items (by query)", str(overlaps), "0", overlaps == 0),
@@ -784,7 +830,7 @@ def main() -> int:
         "--bookings",
         type=int,
         default=None,
-        help="at most this many bookings, spread over the run (default 5 a minute)",
+        help="at most this many bookings, spread over the run (default 15 a minute)",
     )
     parser.add_argument(
         "--think", default="2,6", help="seconds between a tab's steps, low,high (2,6)"
@@ -799,7 +845,9 @@ def main() -> int:
         mascots, themes = _catalogue(running.database_url)
         plan = Plan(
             seconds=args.minutes * 60,
-            max_bookings=args.bookings if args.bookings is not None else int(5 * args.minutes),
+            max_bookings=args.bookings
+            if args.bookings is not None
+            else int(BOOKINGS_PER_MINUTE * args.minutes),
             think=(low, high),
             services=mascots,
             themes=themes,

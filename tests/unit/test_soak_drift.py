@@ -100,3 +100,21 @@ def test_each_booking_placed_must_be_stored_exactly_once():
 def test_the_table_marks_each_line():
     text = drift.table([drift.Check("errors", "0", "0", True), drift.Check("x", "1", "0", False)])
     assert "| errors | 0 | 0 | PASS |" in text and "| x | 1 | 0 | FAIL |" in text
+
+
+def test_cpu_per_step_divides_each_windows_cpu_by_its_steps():
+    cpu = [(0, 0.0), (60, 1.0), (120, 2.0), (540, 9.0), (600, 12.0)]
+    steps = [10.0 * n for n in range(61)]  # one step every 10 s
+    check = drift.cpu_per_step_check("workers", cpu, steps, (0, 120), (540, 600))
+    # 2 s over the 13 steps at 0-120 s; 3 s over the 7 steps at 540-600 s
+    assert check.figure == f"{2 / 13 * 1000:.1f} -> {3 / 7 * 1000:.1f} ms a step: 2.79x"
+    assert check.ok is None
+    assert drift.cpu_per_step_check("w", [(0, 0.0)], steps, (0, 120), (540, 600)).figure == (
+        "too few samples"
+    )
+
+
+def test_delay_is_the_p95_of_each_window():
+    delays = [(float(t), 0.001) for t in range(100)] + [(float(t), 0.010) for t in range(500, 600)]
+    check = drift.delay_check(delays, (0, 100), (500, 600))
+    assert check.figure == "1.0 -> 10.0 ms"
