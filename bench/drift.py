@@ -202,9 +202,9 @@ def cpu_per_step_check(
     before, after = per_step(first), per_step(last)
     return Check(
         label,
-        f"{before * 1000:.1f} -> {after * 1000:.1f} ms a step: {after / before:.2f}x"
-        if before and before == before and after == after
-        else "too few samples",
+        "too few samples"
+        if math.isnan(before) or math.isnan(after) or not before
+        else f"{before * 1000:.1f} -> {after * 1000:.1f} ms a step: {after / before:.2f}x",
         "",
         None,
     )

@@ -26,8 +26,8 @@ right behind it comes back (a tab's events are handled in order).
 
 Every 30 s: each granian worker's RSS (/proc), the soak's Redis database's keys and Redis's
 used_memory (shared with other databases: printed, not judged), the events and errors so far,
-the machine's load average, the CPU time of each worker and of the soak itself. Shortly before the warm-up ends and at the end, a census of the
-database's keys (MEMORY USAGE of each, grouped by tab): it slows the events it meets, so it
+the machine's load average, the CPU time of each worker and of the soak itself. Shortly
+before the warm-up ends and at the end, a census of the database's keys (MEMORY USAGE of each, grouped by tab): it slows the events it meets, so it
 falls where none is judged. At the end the drift table (bench/drift.py has the aims): each
 worker's RSS after the warm-up against the end, Redis's bytes per held (closed) tab, p95 per
 event kind in the first and the last `--window` minutes after the warm-up, errors, and the
@@ -80,11 +80,11 @@ HYDRATED = "is_hydrated_rx_state_"
 # tab whose state was lost (state/guard.py).
 ERROR_MARKS = ('"backend_error"', "window.location.reload()")
 TOKEN = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-# The catalogue's pages a visitor opens and browses.
 # Bookings a minute by default: 75 in each judged 5-minute window, so the booking steps' p95 is
 # the 4th slowest of its window, not the slowest but one (at 5 a minute, 25 samples could not
 # tell drift from two slow bookings).
 BOOKINGS_PER_MINUTE = 15
+# The catalogue's pages a visitor opens and browses.
 CATALOGUE_PAGES = (
     "/",
     "/services",
@@ -760,6 +760,7 @@ def report(
     mails = "\n".join(str(m) for m in site.mail.messages)
     mailed = sum(1 for r in record.references if r in mails)
     overlaps = overbooked(site.database_url)
+    step_ends = [at for at, _kind, _took in record.samples]
     checks = [
         *drift.rss_checks(after_warmup.rss, at_end.rss),
         drift.redis_check(
@@ -779,14 +780,14 @@ def report(
         drift.cpu_per_step_check(
             f"workers' CPU per timed step (all {WORKERS})",
             [(s.at, sum(s.cpu.values())) for s in samples],
-            (at for at, _kind, _took in record.samples),
+            step_ends,
             first,
             last,
         ),
         drift.cpu_per_step_check(
             "the soak's own CPU per timed step",
             [(s.at, s.own_cpu) for s in samples],
-            (at for at, _kind, _took in record.samples),
+            step_ends,
             first,
             last,
         ),

@@ -4,12 +4,19 @@ and a contact who books."""
 from __future__ import annotations
 
 import uuid
-from datetime import time
+from datetime import time, timedelta
 from decimal import Decimal
 
 from sqlmodel import Session
 
-from storefront.models import BusinessSettings, Service, ServiceAvailability, ServiceCapacity
+from storefront.models import (
+    BusinessSettings,
+    NotificationOutbox,
+    Service,
+    ServiceAvailability,
+    ServiceCapacity,
+    utcnow,
+)
 from storefront.services.booking.contact import Contact
 from storefront.services.booking.lines import BookingLine
 
@@ -183,3 +190,21 @@ def settings_form(**overrides) -> dict[str, object]:
         "deposit_above": "0",
         "fiscal_number": "",
     } | overrides
+
+
+def outbox_row(session, *, status, age, error=None):
+    """A WhatsApp row of the outbox, queued `age` ago in `status` (a failed attempt when `error`)."""
+    now = utcnow()
+    session.add(
+        NotificationOutbox(
+            channel="whatsapp",
+            topic="contact_request",
+            recipient="+38344000000",
+            payload={"name": "Arta"},
+            status=status,
+            attempts=1 if error else 0,
+            last_error=error,
+            created_at=now - age,
+            next_attempt_at=now + timedelta(seconds=30) if error else now - age,
+        )
+    )

@@ -17,9 +17,10 @@ from starlette.testclient import TestClient
 
 from storefront.api import create_api
 from storefront.db import make_engine
-from storefront.models import NotificationOutbox, User, utcnow
+from storefront.models import User
 from storefront.services.operations import dashboard, health
 from tests.conftest import create_database, migrate
+from tests.factories import outbox_row
 
 
 @pytest.fixture
@@ -43,23 +44,6 @@ def sqlite_engine():
     drop()
 
 
-def _outbox_row(session, *, status, age, error=None):
-    now = utcnow()
-    session.add(
-        NotificationOutbox(
-            channel="whatsapp",
-            topic="contact_request",
-            recipient="+38344000000",
-            payload={"name": "Arta"},
-            status=status,
-            attempts=1 if error else 0,
-            last_error=error,
-            created_at=now - age,
-            next_attempt_at=now + timedelta(seconds=30) if error else now - age,
-        )
-    )
-
-
 PUBLIC_OK = {"status": True}
 PUBLIC_DOWN = {"status": False}
 
@@ -68,10 +52,10 @@ def test_health_answers_the_status_only_and_the_dashboard_has_the_reasons(
     sqlite_engine, client_for, report
 ):
     with Session(sqlite_engine) as session:
-        _outbox_row(session, status="pending", age=timedelta(minutes=20), error="webhook_failed")
-        _outbox_row(session, status="pending", age=timedelta(seconds=5))
-        _outbox_row(session, status="failed", age=timedelta(days=3), error="booking_missing")
-        _outbox_row(session, status="sent", age=timedelta(days=1))
+        outbox_row(session, status="pending", age=timedelta(minutes=20), error="webhook_failed")
+        outbox_row(session, status="pending", age=timedelta(seconds=5))
+        outbox_row(session, status="failed", age=timedelta(days=3), error="booking_missing")
+        outbox_row(session, status="sent", age=timedelta(days=1))
         admin = User(email="boss@example.com", role="admin")
         session.add(admin)
         session.commit()

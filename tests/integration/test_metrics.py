@@ -21,8 +21,7 @@ from storefront.api import create_api
 from storefront.models import Backup, utcnow
 from storefront.services.booking.lines import BookingError
 from storefront.settings import get_settings
-from tests.factories import line, make_service, place
-from tests.faults.test_health import _outbox_row
+from tests.factories import line, make_service, outbox_row, place
 
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
@@ -167,9 +166,9 @@ def test_the_outbox_backlog_and_the_last_backup_are_read_when_scraped(session, c
     assert value(empty, "storefront_last_backup_age_seconds") == float("inf")
 
     for minutes in (1, 2, 30):
-        _outbox_row(session, status="pending", age=timedelta(minutes=minutes))
-    _outbox_row(session, status="sent", age=timedelta(minutes=5))
-    _outbox_row(session, status="failed", age=timedelta(hours=3))
+        outbox_row(session, status="pending", age=timedelta(minutes=minutes))
+    outbox_row(session, status="sent", age=timedelta(minutes=5))
+    outbox_row(session, status="failed", age=timedelta(hours=3))
     now = utcnow()
     session.add(
         Backup(
