@@ -17,8 +17,9 @@ and chooses a day; now and then (at most `--bookings`, 15 a minute by default, s
 run) it picks a free time, goes through checkout and places the booking, each on a service and
 day no other booking of the run has. Then the tab closes and a new visitor takes its place, so
 Redis holds the tabs of the last hour (Reflex's expiry). One admin tab pages through the
-bookings list all along. Each step waits a think time (`--think`, 2-6 s), so the 2 cores serve
-rather than queue: the aim is drift, not throughput.
+bookings list all along, about a page a second (`--admin-think`, 0.5-1.5 s: enough pages in a
+window for a p95). Each visitor's step waits a think time (`--think`, 2-6 s), so the 2 cores
+serve rather than queue: the aim is drift, not throughput.
 
 A page visit is timed as the browser's navigation (Reflex's on-load event, until the page's
 loads are done and it is hydrated again); an event on a page until the answer to an event sent
@@ -36,7 +37,8 @@ beside them, not judged: the workers' CPU per timed step in each window (the app
 work for the same traffic), and the soak's own (its CPU per step, how late its loop wakes): a
 latency that drifts while neither does is the machine, not the app.
 
-Run: `make soak` or `.venv/bin/python bench/soak.py [--minutes 30 --warmup 5 --tabs 40]`.
+Run: `make soak` or `.venv/bin/python bench/soak.py [--minutes 30 --warmup 5 --tabs 40]`;
+`--steps steps.csv` also writes every timed step (when, kind, ms) to look at afterwards.
 """
 
 from __future__ import annotations
@@ -84,6 +86,12 @@ TOKEN = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 # the 4th slowest of its window, not the slowest but one (at 5 a minute, 25 samples could not
 # tell drift from two slow bookings).
 BOOKINGS_PER_MINUTE = 15
+# The admin tab's think time, shorter than a visitor's: one tab makes few steps, and at a
+# visitor's 2-6 s its 70-odd pages a window left the p95 to the 4th slowest, which one passing
+# stall of the machine (every kind slower for a few seconds) decided. At about one page a
+# second a window holds about 280, the p95 is the 15th slowest, and a page whose work grew with
+# the bookings still shows: the tab pages through all of them, to the last page, again and again.
+ADMIN_THINK = (0.5, 1.5)
 # The catalogue's pages a visitor opens and browses.
 CATALOGUE_PAGES = (
     "/",
@@ -172,6 +180,7 @@ class Plan:
     think: tuple[float, float]
     services: list[dict[str, str]]  # the mascots: id, slug
     themes: list[str]  # the themes' slugs
+    admin_think: tuple[float, float] = ADMIN_THINK
 
 
 class Failed(Exception):
@@ -284,8 +293,8 @@ def _address(number: int) -> str:
     return f"10.{(number >> 16) & 255}.{(number >> 8) & 255}.{number & 255}"
 
 
-async def _think(rng: random.Random, plan: Plan) -> None:
-    await asyncio.sleep(rng.uniform(*plan.think))
+async def _think(rng: random.Random, plan: Plan, think: tuple[float, float] | None = None):
+    await asyncio.sleep(rng.uniform(*(think or plan.think)))
 
 
 def _may_book(record: Record, plan: Plan) -> bool:
@@ -418,7 +427,7 @@ async def admin(url: str, cookie: str, record: Record, plan: Plan, names: dict, 
     try:
         await tab.open("admin: bookings page", "/admin/bookings")
         while record.now() < end:
-            await _think(rng, plan)
+            await _think(rng, plan, plan.admin_think)
             pages = int(tab.value(names["admin_bookings"], "pages") or 1)
             page = page + 1 if page < pages else 1
             await tab.visit(
@@ -819,6 +828,21 @@ def report(
     return checks
 
 
+def write_steps(path: Path, record: Record) -> None:
+    """Every timed step as a CSV row: when (seconds into the run), its kind, how long (ms); to
+    see when a window's slow steps came (together, across kinds: the machine; one kind, spread
+    out: that step)."""
+    import csv
+
+    with path.open("w", newline="") as out:
+        rows = csv.writer(out)
+        rows.writerow(["seconds", "kind", "ms"])
+        rows.writerows(
+            (f"{at:.3f}", kind, f"{took * 1000:.2f}") for at, kind, took in record.samples
+        )
+    print(f"every timed step: {path}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0, help="the run (default 30)")
@@ -836,10 +860,22 @@ def main() -> int:
     parser.add_argument(
         "--think", default="2,6", help="seconds between a tab's steps, low,high (2,6)"
     )
+    parser.add_argument(
+        "--admin-think",
+        default=",".join(f"{x:g}" for x in ADMIN_THINK),
+        help="seconds between the admin tab's pages, low,high (0.5,1.5)",
+    )
+    parser.add_argument(
+        "--steps",
+        type=Path,
+        default=None,
+        help="also write every timed step to this CSV (seconds into the run, kind, ms)",
+    )
     args = parser.parse_args()
     if args.warmup >= args.minutes:
         parser.error("--warmup must be shorter than --minutes")
     low, high = (float(x) for x in args.think.split(","))
+    admin_low, admin_high = (float(x) for x in args.admin_think.split(","))
     work = Path(tempfile.mkdtemp(prefix="soak-"))
     samples: list[Sample] = []
     with site(work) as running:
@@ -852,6 +888,7 @@ def main() -> int:
             think=(low, high),
             services=mascots,
             themes=themes,
+            admin_think=(admin_low, admin_high),
         )
         workers = worker_pids(PORT)
         print(
@@ -867,6 +904,8 @@ def main() -> int:
         asyncio.run(traffic(running.url, running.admin_cookie, record, plan, args.tabs, sampler))
         time.sleep(5)  # the outbox sends the last confirmations
         checks = report(record, samples, plan, args.warmup * 60, args.window * 60, running)
+    if args.steps:
+        write_steps(args.steps, record)
     failed = [c for c in checks if c.ok is False]
     print("\nresult:", "every aim met" if not failed else f"{len(failed)} aim(s) missed")
     return 1 if failed else 0
