@@ -218,6 +218,7 @@ bench: install-dev browser
 	$(BIN)/python bench/availability.py
 	$(BIN)/python bench/booking_race.py
 	$(BIN)/python bench/admin_bookings.py
+	$(BIN)/python bench/admin_page.py
 	$(BIN)/python bench/reports.py
 	$(BIN)/python bench/day_sheet.py
 	$(BIN)/python bench/receipts.py
