@@ -15,7 +15,8 @@ that does nothing (Reflex's floor: a slower machine shows there too), opens a se
 screen or a theme's page, adds a mascot to the cart, opens the cart, opens the slot picker on it
 and chooses a day; now and then (at most `--bookings`, 15 a minute by default, spread over the
 run) it picks a free time, goes through checkout and places the booking, each on a service and
-day no other booking of the run has. Then the tab closes and a new visitor takes its place, so
+day no other booking of the run has; of the others, 3 in 10 go as far as the checkout's review
+(on a day of their own too) and leave there, an abandoned checkout. Then the tab closes and a new visitor takes its place, so
 Redis holds the tabs of the last hour (Reflex's expiry). One admin tab pages through the
 bookings list all along, about a page a second (`--admin-think`, 0.5-1.5 s: enough pages in a
 window for a p95). Each visitor's step waits a think time (`--think`, 2-6 s), so the 2 cores
@@ -92,6 +93,12 @@ BOOKINGS_PER_MINUTE = 15
 # second a window holds about 280, the p95 is the 15th slowest, and a page whose work grew with
 # the bookings still shows: the tab pages through all of them, to the last page, again and again.
 ADMIN_THINK = (0.5, 1.5)
+# The share of the visitors who do not book that go on to the checkout's review and leave
+# there (an abandoned checkout, the usual end of a visit that books nothing). With them, the
+# steps from a time to the review count about 145 in a window, not the bookings' 75: a p95 of
+# 75 was the 4th slowest, and in a steady run (every other kind within 0.89-1.08x, the workers'
+# CPU per step 0.95x) two such kinds came out at 0.65x and 1.21x.
+ABANDON_SHARE = 0.3
 # The catalogue's pages a visitor opens and browses.
 CATALOGUE_PAGES = (
     "/",
@@ -359,22 +366,28 @@ async def visitor(number: int, url: str, record: Record, plan: Plan, names: dict
         if not open_days:
             raise Failed("slot picker: no open day")
         booking = _may_book(record, plan)
-        day = _claim(record, service["id"], days) if booking else rng.choice(open_days)
-        for _ in range(2 if booking and day is None else 0):  # this month is taken: the next
+        # Most visitors who do not book only look; some go as far as the review and leave
+        # there. Either way on a day of their own, so no step meets another tab's booking.
+        leaving = not booking and rng.random() < ABANDON_SHARE
+        day = _claim(record, service["id"], days) if booking or leaving else None
+        for _ in range(2 if (booking or leaving) and day is None else 0):  # taken: the next
             await tab.send("slot picker: another month", "next_month", {})
             days = tab.value(names["picker"], "days") or []
             if (day := _claim(record, service["id"], days)) is not None:
                 break
-        if day is None:  # every open day of this service is booked: just look
-            booking = False
-            day = next((d["date"] for d in days if d.get("available") == "yes"), None)
-            if day is None:
+        if day is None:  # just looking, or every open day of this service is booked: look
+            booking = leaving = False
+            looked = [d["date"] for d in days if d.get("available") == "yes"]
+            if not looked:
                 raise Failed("slot picker: no open day in the next months")
+            day = rng.choice(looked)
         record.bookings_started += booking
         await _think(rng, plan)
         await tab.send("slot picker: a day's times", "pick_day", {"day": day})
         if booking:
             await book(tab, number, rng, record, plan, names)
+        elif leaving:
+            await to_review(tab, number, rng, plan, names)
         else:
             await _think(rng, plan)
             await tab.send("slot picker: close", "close_time", {})
@@ -386,10 +399,9 @@ async def visitor(number: int, url: str, record: Record, plan: Plan, names: dict
         await tab.close()
 
 
-async def book(
-    tab: Visitor, number: int, rng: random.Random, record: Record, plan: Plan, names: dict
-) -> None:
-    """From the slot picker on the cart's line to a placed booking."""
+async def to_review(tab: Visitor, number: int, rng: random.Random, plan: Plan, names: dict) -> None:
+    """From the slot picker on the cart's line, on a day of this tab's own, to the checkout's
+    review: a time, the line's time set, the checkout page, the guest's details."""
     slots = tab.value(names["picker"], "slots") or []
     free = [s["start"] for s in slots if s.get("available") == "yes"]
     if not free:
@@ -409,6 +421,13 @@ async def book(
     await tab.send("checkout: review", "review", {"form_data": form})
     if tab.value(names["checkout"], "step") != "review":
         raise Failed(f"checkout: {tab.value(names['checkout'], 'errors')}")
+
+
+async def book(
+    tab: Visitor, number: int, rng: random.Random, record: Record, plan: Plan, names: dict
+) -> None:
+    """From the slot picker on the cart's line to a placed booking."""
+    await to_review(tab, number, rng, plan, names)
     await _think(rng, plan)
     await tab.send("place a booking", "complete", {})
     reference = tab.value(names["checkout"], "reference")
