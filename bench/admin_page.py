@@ -71,7 +71,7 @@ async def _pages(url: str, cookie: str, names: dict, pages: list[int]) -> dict[i
 def main() -> None:
     from storefront.services.booking.admin_list import PER_PAGE
 
-    names = soak._names()
+    names = soak.event_names()
     rng = random.Random(7)
     with soak.site(Path(tempfile.mkdtemp(prefix="admin-page-"))) as running:
         have = 0

@@ -16,8 +16,8 @@ screen or a theme's page, adds a mascot to the cart, opens the cart, opens the s
 and chooses a day; now and then (at most `--bookings`, 15 a minute by default, spread over the
 run) it picks a free time, goes through checkout and places the booking, each on a service and
 day no other booking of the run has; of the others, 3 in 10 go as far as the checkout's review
-(on a day of their own too) and leave there, an abandoned checkout. Then the tab closes and a new visitor takes its place, so
-Redis holds the tabs of the last hour (Reflex's expiry). One admin tab pages through the
+(on a day of their own too) and leave there, an abandoned checkout. Then the tab closes and a
+new visitor takes its place, so Redis holds the tabs of the last hour (Reflex's expiry). One admin tab pages through the
 bookings list all along, about a page a second (`--admin-think`, 0.5-1.5 s: enough pages in a
 window for a p95). Each visitor's step waits a think time (`--think`, 2-6 s), so the 2 cores
 serve rather than queue: the aim is drift, not throughput.
@@ -29,8 +29,8 @@ right behind it comes back (a tab's events are handled in order).
 Every 30 s: each granian worker's RSS (/proc), the soak's Redis database's keys and Redis's
 used_memory (shared with other databases: printed, not judged), the events and errors so far,
 the machine's load average, the CPU time of each worker and of the soak itself. Shortly
-before the warm-up ends and at the end, a census of the database's keys (MEMORY USAGE of each, grouped by tab): it slows the events it meets, so it
-falls where none is judged. At the end the drift table (bench/drift.py has the aims): each
+before the warm-up ends and at the end, a census of the database's keys (MEMORY USAGE of each,
+grouped by tab): it slows the events it meets, so it falls where none is judged. At the end the drift table (bench/drift.py has the aims): each
 worker's RSS after the warm-up against the end, Redis's bytes per held (closed) tab, p95 per
 event kind in the first and the last `--window` minutes after the warm-up, errors, and the
 bookings the tabs placed against the database's. Exits 1 when an aim is missed. Printed
@@ -90,12 +90,12 @@ BOOKINGS_PER_MINUTE = 15
 # The admin tab's think time, shorter than a visitor's: one tab makes few steps, and at a
 # visitor's 2-6 s its 70-odd pages a window left the p95 to the 4th slowest, which one passing
 # stall of the machine (every kind slower for a few seconds) decided. At about one page a
-# second a window holds about 280, the p95 is the 15th slowest, and a page whose work grew with
+# second a window holds about 290, the p95 is the 15th slowest, and a page whose work grew with
 # the bookings still shows: the tab pages through all of them, to the last page, again and again.
 ADMIN_THINK = (0.5, 1.5)
 # The share of the visitors who do not book that go on to the checkout's review and leave
 # there (an abandoned checkout, the usual end of a visit that books nothing). With them, the
-# steps from a time to the review count about 145 in a window, not the bookings' 75: a p95 of
+# steps from a time to the review count about 135 in a window, not the bookings' 75: a p95 of
 # 75 was the 4th slowest, and in a steady run (every other kind within 0.89-1.08x, the workers'
 # CPU per step 0.95x) two such kinds came out at 0.65x and 1.21x.
 ABANDON_SHARE = 0.3
@@ -122,7 +122,7 @@ GUEST_FORM = {
 }
 
 
-def _names() -> dict[str, str]:
+def event_names() -> dict[str, str]:
     """The event names the tabs send, as the browser names them."""
     from reflex.state import OnLoadInternalState, State
 
@@ -300,7 +300,7 @@ def _address(number: int) -> str:
     return f"10.{(number >> 16) & 255}.{(number >> 8) & 255}.{number & 255}"
 
 
-async def _think(rng: random.Random, plan: Plan, think: tuple[float, float] | None = None):
+async def _think(rng: random.Random, plan: Plan, think: tuple[float, float] | None = None) -> None:
     await asyncio.sleep(rng.uniform(*(think or plan.think)))
 
 
@@ -463,7 +463,7 @@ async def admin(url: str, cookie: str, record: Record, plan: Plan, names: dict, 
 async def traffic(url: str, cookie: str, record: Record, plan: Plan, tabs: int, sampler) -> None:
     """`tabs` visitors at once until the run's end (each replaced when it closes), the admin,
     and the sampler; the visitors start spread over the first think times."""
-    names = _names()
+    names = event_names()
     end = plan.seconds
     numbers = iter(range(1, 10**9))
 
